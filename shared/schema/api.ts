@@ -1,0 +1,57 @@
+// Request and response payloads of the participant API.
+import { z } from 'zod';
+import { ClientEvent } from './event.ts';
+import { Phase, HintPolicy } from './config.ts';
+import { PuzzleClues } from './puzzle.ts';
+
+export const StartSessionRequest = z.object({
+  mode: z.enum(['general', 'kiosk']).default('general'),
+  label: z.string().max(100).optional(),
+});
+export type StartSessionRequest = z.infer<typeof StartSessionRequest>;
+
+/** What the browser learns of the study: everything but the solutions. */
+export const ClientStudy = z.object({
+  id: z.string(),
+  title: z.string(),
+  config_hash: z.string(),
+  phases: z.array(Phase),
+  puzzles: z.array(PuzzleClues),
+  hint_policy: HintPolicy,
+});
+export type ClientStudy = z.infer<typeof ClientStudy>;
+
+export const SessionState = z.object({
+  session_id: z.string(),
+  sequence: z.array(z.string()),
+  step: z.number().int().nonnegative(),
+  /** Highest contiguous client sequence number the server holds. */
+  acked_seq: z.number().int().nonnegative(),
+  status: z.enum(['active', 'complete', 'declined', 'withdrawn']),
+  study: ClientStudy,
+  /** Moves of the current step's board (if any), to rebuild it on resume. */
+  moves: z.array(z.unknown()),
+  completion_code: z.string().nullable(),
+});
+export type SessionState = z.infer<typeof SessionState>;
+
+export const EventBatch = z.object({ events: z.array(ClientEvent).min(1).max(500) });
+export type EventBatch = z.infer<typeof EventBatch>;
+export const BatchAck = z.object({ acked_seq: z.number().int().nonnegative() });
+export type BatchAck = z.infer<typeof BatchAck>;
+
+export const CheckRequest = z.object({
+  puzzle_id: z.string().min(1).max(64),
+  position: z.number().int().positive().nullable(),
+  rows: z.array(z.string().regex(/^[#.x?]*$/, 'rows use # (filled), x (crossed), . or ? (unknown)').max(100)).max(100),
+});
+export type CheckRequest = z.infer<typeof CheckRequest>;
+export const CheckResponse = z.object({ solved: z.boolean() });
+export type CheckResponse = z.infer<typeof CheckResponse>;
+
+export const CompleteRequest = z.object({ last_seq: z.number().int().nonnegative() });
+export const CompleteResponse = z.object({ code: z.string(), redirect_url: z.string().nullable() });
+export type CompleteResponse = z.infer<typeof CompleteResponse>;
+
+export const ApiError = z.object({ error: z.string(), issues: z.array(z.string()).optional() });
+export type ApiError = z.infer<typeof ApiError>;

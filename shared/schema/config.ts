@@ -1,0 +1,134 @@
+// The study configuration: phases and their parameters, puzzles, survey items, timings, policies.
+import { z } from 'zod';
+import { Puzzle } from './puzzle.ts';
+
+const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids use letters, digits, _ and -');
+const Text = z.string().max(20_000);
+
+const ItemBase = { id: Id, label: z.string().min(1).max(2_000), required: z.boolean().default(true) };
+
+export const SurveyItem = z.discriminatedUnion('type', [
+  z.object({ ...ItemBase, type: z.literal('likert'), options: z.array(z.string().min(1)).min(2).max(11) }),
+  z.object({
+    ...ItemBase,
+    type: z.literal('scale'),
+    min: z.number().int(),
+    max: z.number().int(),
+    min_label: z.string().optional(),
+    max_label: z.string().optional(),
+  }),
+  z.object({ ...ItemBase, type: z.literal('single'), options: z.array(z.string().min(1)).min(2).max(30) }),
+  z.object({ ...ItemBase, type: z.literal('multi'), options: z.array(z.string().min(1)).min(1).max(30) }),
+  z.object({ ...ItemBase, type: z.literal('number'), min: z.number().optional(), max: z.number().optional(), integer: z.boolean().default(true) }),
+  z.object({ ...ItemBase, type: z.literal('text'), multiline: z.boolean().default(false), max_length: z.number().int().positive().default(5_000) }),
+]);
+export type SurveyItem = z.infer<typeof SurveyItem>;
+
+export const ConsentPhase = z.object({
+  kind: z.literal('consent'),
+  id: Id,
+  title: z.string(),
+  text: Text,
+  agree_label: z.string().default('I agree to take part'),
+  decline_label: z.string().default('I do not agree'),
+  decline_message: z.string().default('Thank you for your time. You may close this page.'),
+});
+export const TutorialPhase = z.object({
+  kind: z.literal('tutorial'),
+  id: Id,
+  title: z.string(),
+  text: Text,
+  puzzle: Id,
+  video_url: z.string().url().optional(),
+});
+export const WarmupPhase = z.object({
+  kind: z.literal('warmup'),
+  id: Id,
+  title: z.string(),
+  text: Text,
+  puzzle: Id,
+  cap_seconds: z.number().int().positive().max(3_600),
+});
+export const SurveyPhase = z.object({ kind: z.literal('survey'), id: Id, title: z.string(), text: Text.default(''), items: z.array(SurveyItem).min(1) });
+export const PuzzlesPhase = z.object({
+  kind: z.literal('puzzles'),
+  id: Id,
+  title: z.string(),
+  text: Text.default(''),
+  count: z.number().int().min(1).max(20),
+  skip_min_seconds: z.number().nonnegative().default(0),
+  time_limit_seconds: z.number().int().positive().optional(),
+  rating: z.object({
+    difficulty_label: z.string(),
+    difficulty_labels: z.array(z.string()).length(5),
+    guessing_label: z.string(),
+    guessing_options: z.array(z.string().min(1)).min(2),
+  }),
+});
+export const PostSurveyPhase = z.object({
+  kind: z.literal('post_survey'),
+  id: Id,
+  title: z.string(),
+  text: Text.default(''),
+  why_label: z.string(),
+  items: z.array(SurveyItem),
+});
+export const CompletePhase = z.object({ kind: z.literal('complete'), id: Id, title: z.string(), text: Text });
+
+export const Phase = z.discriminatedUnion('kind', [ConsentPhase, TutorialPhase, WarmupPhase, SurveyPhase, PuzzlesPhase, PostSurveyPhase, CompletePhase]);
+export type Phase = z.infer<typeof Phase>;
+export type PhaseKind = Phase['kind'];
+
+export const HintPolicy = z.enum(['explain-and-reveal', 'reveal-only', 'off']);
+export type HintPolicy = z.infer<typeof HintPolicy>;
+
+export const StudyConfig = z
+  .object({
+    id: Id,
+    title: z.string().min(1),
+    version: z.string().min(1),
+    /** The study pool: each participant gets an ordered sequence drawn from these. */
+    puzzles: z.array(Puzzle).min(1),
+    /** Tutorial and warmup puzzles, referenced by id from their phases. */
+    practice_puzzles: z.array(Puzzle).default([]),
+    phases: z.array(Phase).min(1),
+    assignment: z
+      .object({ when_exhausted: z.enum(['new-round', 'refuse']).default('new-round') })
+      .default({ when_exhausted: 'new-round' }),
+    hints: z.object({ policy: HintPolicy.default('explain-and-reveal') }).default({ policy: 'explain-and-reveal' }),
+    completion: z.object({
+      code: z.string().min(1),
+      redirect_url: z.string().url().optional(),
+    }),
+  })
+  .superRefine((cfg, ctx) => {
+    const ids = new Set<string>();
+    for (const [i, p] of cfg.phases.entries()) {
+      if (ids.has(p.id)) ctx.addIssue({ code: 'custom', path: ['phases', i, 'id'], message: `duplicate phase id '${p.id}'` });
+      ids.add(p.id);
+    }
+    const practice = new Set(cfg.practice_puzzles.map((p) => p.id));
+    for (const [i, p] of cfg.phases.entries()) {
+      if ((p.kind === 'tutorial' || p.kind === 'warmup') && !practice.has(p.puzzle))
+        ctx.addIssue({ code: 'custom', path: ['phases', i, 'puzzle'], message: `no practice puzzle with id '${p.puzzle}'` });
+      if (p.kind === 'puzzles' && p.count > cfg.puzzles.length)
+        ctx.addIssue({ code: 'custom', path: ['phases', i, 'count'], message: `asks for ${p.count} puzzles but the pool has ${cfg.puzzles.length}` });
+    }
+    const puzzlePhases = cfg.phases.filter((p) => p.kind === 'puzzles').length;
+    if (puzzlePhases > 1) ctx.addIssue({ code: 'custom', path: ['phases'], message: 'at most one puzzles phase' });
+    cfg.puzzles.forEach((p, i) => {
+      if (!p.solution) ctx.addIssue({ code: 'custom', path: ['puzzles', i, 'solution'], message: 'study puzzles need a solution' });
+    });
+    cfg.practice_puzzles.forEach((p, i) => {
+      if (!p.solution) ctx.addIssue({ code: 'custom', path: ['practice_puzzles', i, 'solution'], message: 'practice puzzles need a solution' });
+    });
+    const all = [...cfg.puzzles, ...cfg.practice_puzzles].map((p) => p.id);
+    const dup = all.find((id, i) => all.indexOf(id) !== i);
+    if (dup) ctx.addIssue({ code: 'custom', path: ['puzzles'], message: `duplicate puzzle id '${dup}'` });
+  });
+export type StudyConfig = z.infer<typeof StudyConfig>;
+
+/** Format zod issues as "field.path: message" lines, for errors that name the field. */
+export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`).join('\n');
+}

@@ -1,0 +1,96 @@
+// Logged events: what the client sends (ClientEvent) and the NDJSON record the server writes (LoggedEvent).
+import { z } from 'zod';
+import { InputSource, Move } from './move.ts';
+
+const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
+
+/** Stamps every client record carries (jsPsych-style): where in the study, and when by the client's clocks. */
+const Envelope = {
+  session_id: Id,
+  /** The session's own sequence number: 1, 2, 3, ... without gaps. */
+  seq: z.number().int().positive(),
+  /** Index of the step in the expanded study timeline. */
+  step: z.number().int().nonnegative(),
+  phase: Id,
+  puzzle_id: Id.nullable(),
+  position: z.number().int().positive().nullable(),
+  /** performance.now() in ms since the page loaded (monotonic within one page). */
+  t_mono: z.number().nonnegative(),
+  /** Client wall clock, ms since the epoch. */
+  t_wall: z.number().nonnegative(),
+  source: InputSource,
+};
+
+export const SurveyValue = z.union([z.number(), z.string().max(20_000), z.array(z.string().max(500)).max(50), z.null()]);
+export type SurveyValue = z.infer<typeof SurveyValue>;
+
+export const Difficulty = z.number().int().min(1).max(5).nullable();
+
+export const ClientEvent = z.discriminatedUnion('type', [
+  z.object({ ...Envelope, type: z.literal('client_start'), payload: z.object({ user_agent: z.string().max(1_000), width: z.number(), height: z.number(), page_id: z.string().max(64) }) }),
+  z.object({ ...Envelope, type: z.literal('step_start'), payload: z.object({ kind: z.string().max(32) }) }),
+  z.object({
+    ...Envelope,
+    type: z.literal('step_end'),
+    payload: z.object({ kind: z.string().max(32), reason: z.enum(['done', 'solved', 'skipped', 'timeout', 'declined']) }),
+  }),
+  z.object({ ...Envelope, type: z.literal('consent'), payload: z.object({ agreed: z.boolean() }) }),
+  z.object({ ...Envelope, type: z.literal('move'), payload: z.object({ move: Move }) }),
+  z.object({ ...Envelope, type: z.literal('survey_submit'), payload: z.object({ survey_id: Id, answers: z.record(Id, SurveyValue) }) }),
+  z.object({ ...Envelope, type: z.literal('rating'), payload: z.object({ difficulty: Difficulty, guessing: z.string().max(200) }) }),
+  z.object({ ...Envelope, type: z.literal('rating_revise'), payload: z.object({ rated_puzzle_id: Id, from: Difficulty, to: Difficulty }) }),
+  z.object({ ...Envelope, type: z.literal('submit_result'), payload: z.object({ solved: z.boolean() }) }),
+  z.object({
+    ...Envelope,
+    type: z.literal('hint_shown'),
+    payload: z.object({ row: z.number().int().nonnegative(), col: z.number().int().nonnegative(), explanation: z.string().max(2_000) }),
+  }),
+  z.object({ ...Envelope, type: z.literal('visibility'), payload: z.object({ state: z.enum(['visible', 'hidden']) }) }),
+  z.object({ ...Envelope, type: z.literal('focus'), payload: z.object({ focused: z.boolean() }) }),
+  z.object({ ...Envelope, type: z.literal('resize'), payload: z.object({ width: z.number(), height: z.number(), orientation: z.string().max(40) }) }),
+]);
+export type ClientEvent = z.infer<typeof ClientEvent>;
+export type ClientEventType = ClientEvent['type'];
+
+/** Events the server writes itself (no client sequence number). */
+export const ServerEvent = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('session_start'),
+    session_id: Id,
+    payload: z.object({ mode: z.string(), sequence: z.array(Id), sequence_id: z.number().int(), round: z.number().int() }),
+  }),
+  z.object({
+    type: z.literal('check'),
+    session_id: Id,
+    payload: z.object({ puzzle_id: Id, position: z.number().int().nullable(), solved: z.boolean(), wrong_cells: z.number().int().nonnegative() }),
+  }),
+  z.object({
+    type: z.literal('hint'),
+    session_id: Id,
+    payload: z.object({ puzzle_id: Id, row: z.number().int(), col: z.number().int(), kind: z.string(), reasoning: z.string() }),
+  }),
+  z.object({ type: z.literal('session_complete'), session_id: Id, payload: z.object({ code: z.string() }) }),
+]);
+export type ServerEvent = z.infer<typeof ServerEvent>;
+
+const ServerStamps = {
+  origin: z.literal('server'),
+  t_server: z.number(),
+  config_hash: z.string(),
+  app_version: z.string(),
+};
+const ClientStamps = {
+  origin: z.literal('client'),
+  t_server: z.number(),
+  config_hash: z.string(),
+  app_version: z.string(),
+};
+
+/** One NDJSON line. */
+export const LoggedEvent = z.union([
+  z.intersection(ClientEvent, z.object(ClientStamps)),
+  z.intersection(ServerEvent, z.object(ServerStamps)),
+]);
+export type LoggedEvent = z.infer<typeof LoggedEvent>;
+export type LoggedClientEvent = ClientEvent & { origin: 'client'; t_server: number; config_hash: string; app_version: string };
+export type LoggedServerEvent = ServerEvent & { origin: 'server'; t_server: number; config_hash: string; app_version: string };
