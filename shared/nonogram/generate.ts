@@ -1,0 +1,122 @@
+// The seeded generator: random solution grids, kept only if their clues have exactly one solution.
+//
+// Following the paper ("random uniquely solvable 10x10 Nonograms with 50% filled cells") and the
+// puzzle site (generate from a known answer, check uniqueness), each candidate is a random grid with
+// exactly round(density·R·C) filled cells placed uniformly (a partial Fisher-Yates shuffle of the
+// cell indices), or with each cell filled independently with probability `density` (`bernoulli`).
+// Its clues are graded by `difficulty`, which also decides uniqueness (line solving, probing, then
+// a counting search with limit 2); non-unique candidates are dropped, as are repeats of an id.
+//
+// Determinism: candidate i of run seed S draws from createRng(candidateSeed(S, i)), so the whole
+// run, and every single puzzle (from its recorded `seed`), is reproducible. Rejection sampling is
+// uniform over uniquely solvable grids with that many filled cells, which is what the paper did; it
+// is not uniform over difficulty (most random 10x10 puzzles are easy), and at low densities
+// uniqueness gets rare, so a run can take many candidates per puzzle.
+import { z } from 'zod';
+import { Puzzle } from '../schema/puzzle.ts';
+import { FILLED, EMPTY, cluesOf, createGrid, gridToRows } from './grid.ts';
+import type { Grid } from './grid.ts';
+import { hash53, puzzleId } from './id.ts';
+import { difficulty } from './metrics.ts';
+import { createRng } from '../random.ts';
+
+export const GenerateOptions = z.object({
+  width: z.number().int().min(1).max(100),
+  height: z.number().int().min(1).max(100),
+  density: z.number().min(0).max(1),
+  count: z.number().int().min(0),
+  seed: z.number().int(),
+  bernoulli: z.boolean().optional(),
+  /** Give up after this many candidates (default: unlimited). */
+  max_candidates: z.number().int().positive().optional(),
+});
+export type GenerateOptions = z.infer<typeof GenerateOptions>;
+
+export interface GenerateProgress {
+  accepted: number;
+  candidates: number;
+  target: number;
+}
+
+export interface GenerateHooks {
+  onProgress?: (p: GenerateProgress) => void;
+  /** Extra metrics merged into `metrics` (e.g. `{ sat: ... }` from the SAT module). */
+  extraMetrics?: (puzzle: Puzzle) => Record<string, unknown>;
+}
+
+/** The RNG seed of candidate `index` in a run seeded `seed` (an unsigned 32-bit integer). */
+export function candidateSeed(seed: number, index: number): number {
+  return hash53(`${seed}:${index}`)[1];
+}
+
+let order = new Int32Array(0);
+
+/** A random solution grid from a candidate seed: exact count of filled cells, or Bernoulli. */
+export function randomSolution(width: number, height: number, density: number, seed: number, bernoulli = false): Grid {
+  const rng = createRng(seed);
+  const total = width * height;
+  const grid = createGrid(width, height, EMPTY);
+  if (bernoulli) {
+    for (let i = 0; i < total; i++) if (rng.next() < density) grid.cells[i] = FILLED;
+    return grid;
+  }
+  const filled = Math.round(density * total);
+  if (order.length < total) order = new Int32Array(total);
+  for (let i = 0; i < total; i++) order[i] = i;
+  for (let i = 0; i < filled; i++) {
+    const j = i + rng.int(total - i);
+    const t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+    grid.cells[order[i]] = FILLED;
+  }
+  return grid;
+}
+
+/** The Puzzle record of a candidate if its clues are uniquely solvable, else null. */
+export function puzzleFromSeed(width: number, height: number, density: number, seed: number, bernoulli = false, hooks: GenerateHooks = {}): Puzzle | null {
+  const solution = randomSolution(width, height, density, seed, bernoulli);
+  const clues = cluesOf(solution);
+  const human = difficulty(clues, { forcedCells: false });
+  if (!human.unique) return null;
+  const puzzle: Puzzle = {
+    id: puzzleId(clues),
+    width,
+    height,
+    rows: clues.rows,
+    cols: clues.cols,
+    solution: gridToRows(solution),
+    seed,
+    metrics: { human },
+  };
+  if (hooks.extraMetrics) puzzle.metrics = { ...puzzle.metrics, ...hooks.extraMetrics(puzzle) };
+  return puzzle;
+}
+
+/** Yield uniquely solvable puzzles one by one (lazily), deterministic per options. */
+export function* iteratePuzzles(options: GenerateOptions, hooks: GenerateHooks = {}): Generator<Puzzle, GenerateProgress> {
+  const opts = GenerateOptions.parse(options);
+  const seen = new Set<string>();
+  const progress: GenerateProgress = { accepted: 0, candidates: 0, target: opts.count };
+  const maxCandidates = opts.max_candidates ?? Infinity;
+  while (progress.accepted < opts.count && progress.candidates < maxCandidates) {
+    const seed = candidateSeed(opts.seed, progress.candidates);
+    progress.candidates++;
+    const puzzle = puzzleFromSeed(opts.width, opts.height, opts.density, seed, opts.bernoulli ?? false, hooks);
+    if (puzzle && !seen.has(puzzle.id)) {
+      seen.add(puzzle.id);
+      progress.accepted++;
+      hooks.onProgress?.(progress);
+      yield puzzle;
+    } else if (hooks.onProgress && progress.candidates % 64 === 0) {
+      hooks.onProgress(progress);
+    }
+  }
+  return progress;
+}
+
+/** Generate `count` uniquely solvable puzzles (see `iteratePuzzles`). */
+export function generatePuzzles(options: GenerateOptions, hooksOrProgress?: GenerateHooks | ((p: GenerateProgress) => void)): Puzzle[] {
+  const hooks = typeof hooksOrProgress === 'function' ? { onProgress: hooksOrProgress } : (hooksOrProgress ?? {});
+  return [...iteratePuzzles(options, hooks)];
+}

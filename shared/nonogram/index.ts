@@ -1,0 +1,10 @@
+// The Nonogram engine's public API: grid model, line solver, propagation/search, metrics, hints, formats, generator.
+export * from './grid.ts';
+export { lineSolve, lineSolveOverlap, solveLineInPlace, overlapSolveLineInPlace, changedPositions, clueSpan } from './lineSolver.ts';
+export { propagate, propagateInPlace, probeInPlace, countSolutions, solve, forcedCells, unknownCount, newStats } from './solver.ts';
+export type { LineRule, PropagationStats, PropagateResult, PropagateStatus, ProbeStats, CountOptions, CountResult } from './solver.ts';
+export { difficulty, footholds, initialOverlapCells } from './metrics.ts';
+export type { HumanDifficulty, DifficultyOptions } from './metrics.ts';
+export { puzzleId, canonicalClues, hash53 } from './id.ts';
+export { GenerateOptions, generatePuzzles, iteratePuzzles, puzzleFromSeed, randomSolution, candidateSeed } from './generate.ts';
+export type { GenerateHooks, GenerateProgress } from './generate.ts';

@@ -1,0 +1,130 @@
+// The line solver against brute force: every clue of every length up to 12, exhaustive partial states for short lines.
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../random.ts';
+import { EMPTY, FILLED, UNKNOWN, lineClue } from './grid.ts';
+import { lineSolve, lineSolveOverlap, solveLineInPlace } from './lineSolver.ts';
+
+/** All full lines of length n (as Uint8Array of FILLED/EMPTY) grouped by clue text. */
+function linesByClue(n: number): Map<string, { clue: number[]; lines: Uint8Array[] }> {
+  const groups = new Map<string, { clue: number[]; lines: Uint8Array[] }>();
+  for (let mask = 0; mask < 1 << n; mask++) {
+    const line = new Uint8Array(n);
+    for (let i = 0; i < n; i++) line[i] = (mask >> i) & 1 ? FILLED : EMPTY;
+    const clue = lineClue(line, 0, n, 1);
+    const key = clue.join(',');
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { clue, lines: [] }));
+    g.lines.push(line);
+  }
+  return groups;
+}
+
+/** Brute force: intersect all full lines of the clue that agree with the partial state. */
+function bruteForce(lines: Uint8Array[], partial: ArrayLike<number>): 'contradiction' | number[] {
+  const n = partial.length;
+  let out: number[] | null = null;
+  for (const line of lines) {
+    let ok = true;
+    for (let i = 0; i < n && ok; i++) if (partial[i] !== UNKNOWN && partial[i] !== line[i]) ok = false;
+    if (!ok) continue;
+    if (!out) out = Array.from(line);
+    else for (let i = 0; i < n; i++) if (out[i] !== line[i]) out[i] = UNKNOWN;
+  }
+  return out ?? 'contradiction';
+}
+
+describe('lineSolve', () => {
+  it('matches brute force on every clue and every partial state for lengths 0..7', () => {
+    let checked = 0;
+    for (let n = 0; n <= 7; n++) {
+      const groups = linesByClue(n);
+      const states = 3 ** n;
+      for (const { clue, lines } of groups.values()) {
+        for (let code = 0; code < states; code++) {
+          const partial: number[] = [];
+          for (let i = 0, c = code; i < n; i++, c = Math.floor(c / 3)) partial.push(c % 3);
+          expect(lineSolve(clue, partial), `clue ${clue} partial ${partial}`).toEqual(bruteForce(lines, partial));
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(70_000);
+  });
+
+  it('matches brute force on every clue of lengths 8..12 with random partial states', () => {
+    const rng = createRng(12);
+    let contradictions = 0;
+    let consistent = 0;
+    for (let n = 8; n <= 12; n++) {
+      for (const { clue, lines } of linesByClue(n).values()) {
+        expect(lineSolve(clue, new Array(n).fill(UNKNOWN))).toEqual(bruteForce(lines, new Array(n).fill(UNKNOWN)));
+        for (let t = 0; t < 12; t++) {
+          let partial: number[];
+          if (t % 2 === 0) {
+            // Reveal a random subset of one true line: always consistent.
+            const truth = lines[rng.int(lines.length)];
+            const p = rng.next();
+            partial = Array.from(truth, (v) => (rng.next() < p ? v : UNKNOWN));
+          } else {
+            // Random noise: often contradictory.
+            const p = rng.next() * 0.5;
+            partial = Array.from({ length: n }, () => (rng.next() < p ? (rng.next() < 0.5 ? FILLED : EMPTY) : UNKNOWN));
+          }
+          const expected = bruteForce(lines, partial);
+          if (expected === 'contradiction') contradictions++;
+          else consistent++;
+          expect(lineSolve(clue, partial), `clue ${clue} partial ${partial}`).toEqual(expected);
+        }
+      }
+    }
+    expect(contradictions).toBeGreaterThan(100);
+    expect(consistent).toBeGreaterThan(1000);
+  });
+
+  it('walks a column by stride without touching other cells', () => {
+    // 3x4 grid, column 1 has clue [2] and a known filled cell at row 2: rows 1..3 possible.
+    const cells = new Uint8Array(12).fill(7);
+    for (let r = 0; r < 4; r++) cells[r * 3 + 1] = UNKNOWN;
+    cells[2 * 3 + 1] = FILLED;
+    const n = solveLineInPlace([2], cells, 1, 4, 3);
+    expect(n).toBe(1);
+    expect(Array.from(cells)).toEqual([7, EMPTY, 7, 7, UNKNOWN, 7, 7, FILLED, 7, 7, UNKNOWN, 7]);
+  });
+
+  it('finds cells beyond the left/right overlap', () => {
+    // Clue [1,1] on 5 cells with the middle known filled: cells 1 and 3 must be empty.
+    expect(lineSolve([1, 1], [0, 0, FILLED, 0, 0])).toEqual([0, EMPTY, FILLED, EMPTY, 0]);
+    // The overlap rule alone is weaker here: block 0's range is [0,2], block 1's [2,4].
+    expect(lineSolveOverlap([1, 1], [0, 0, FILLED, 0, 0])).toEqual([0, 0, FILLED, 0, 0]);
+  });
+});
+
+describe('lineSolveOverlap', () => {
+  it('is sound: every cell it sets agrees with complete line solving (lengths 1..10)', () => {
+    const rng = createRng(5);
+    for (let n = 1; n <= 10; n++) {
+      for (const { clue, lines } of linesByClue(n).values()) {
+        for (let t = 0; t < 6; t++) {
+          const truth = lines[rng.int(lines.length)];
+          const partial = Array.from(truth, (v) => (rng.next() < 0.3 ? v : UNKNOWN));
+          const complete = lineSolve(clue, partial);
+          const overlap = lineSolveOverlap(clue, partial);
+          expect(complete).not.toBe('contradiction');
+          expect(overlap).not.toBe('contradiction');
+          if (complete === 'contradiction' || overlap === 'contradiction') continue;
+          for (let i = 0; i < n; i++) {
+            if (overlap[i] !== UNKNOWN) expect(overlap[i]).toBe(complete[i]);
+            if (partial[i] !== UNKNOWN) expect(overlap[i]).toBe(partial[i]);
+          }
+        }
+      }
+    }
+  });
+
+  it('finds the textbook overlap on a blank line', () => {
+    // Clue [4] on 6 cells: cells 2,3 filled by overlap.
+    expect(lineSolveOverlap([4], [0, 0, 0, 0, 0, 0])).toEqual([0, 0, FILLED, FILLED, 0, 0]);
+    // Clue [3,1] on 5 cells: fully determined.
+    expect(lineSolveOverlap([3, 1], [0, 0, 0, 0, 0])).toEqual([FILLED, FILLED, FILLED, EMPTY, FILLED]);
+  });
+});

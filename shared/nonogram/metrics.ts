@@ -1,0 +1,159 @@
+// Human-style difficulty of a puzzle: the weakest reasoning that solves it, and how much of it.
+//
+// Levels follow the puzzle site's (and pbnsolve's) idea of grading by the weakest propagation that
+// solves the puzzle without guessing:
+//   1  the overlap rule alone (each block's leftmost/rightmost valid placements), line by line;
+//   2  complete line solving (every cell forced by one line's clue and knowledge);
+//   3  complete line solving plus single-cell probing (assume a value, a contradiction forces the other);
+//   4  needs search (guessing), or the clues have no / several solutions.
+// Each level's reasoning includes the previous one's, so the level is well defined. The counts come
+// from fixed, deterministic schedules (sweep rows then columns), so they measure the puzzle, not
+// a particular human: `line_passes` is the number of row-then-column sweeps of complete line solving
+// from a blank grid until its fixpoint, `line_steps` the line applications that set a cell.
+// Footholds are lines fully determined by their clue alone (an empty clue, or runs that fill the
+// line exactly); `initial_overlap_cells` counts the cells the clues alone force before any crossing.
+//
+// What it cannot do: model a human's order of attention or the cost of noticing a deduction; the
+// levels are coarse (most random 10x10 puzzles are levels 1-2).
+import { EMPTY, FILLED, UNKNOWN, cloneGrid, createGrid } from './grid.ts';
+import type { Clues } from './grid.ts';
+import { clueSpan, solveLineInPlace } from './lineSolver.ts';
+import { countSolutions, forcedCells, newStats, probeInPlace, propagateInPlace, unknownCount } from './solver.ts';
+import type { ProbeStats } from './solver.ts';
+
+/** The keys of HumanMetrics (shared/schema/puzzle.ts) plus extras, all snake_case. */
+export interface HumanDifficulty {
+  [key: string]: unknown;
+  level: 1 | 2 | 3 | 4;
+  line_passes: number;
+  line_steps: number;
+  footholds: number;
+  foothold_cells: number;
+  initial_overlap_cells: number;
+  overlap_passes: number;
+  /** Cells known at the complete line-solving fixpoint (all of them for levels 1-2). */
+  line_solved_cells: number;
+  probes: number;
+  probe_hits: number;
+  search_nodes: number;
+  /** Number of solutions, capped at 2. */
+  solutions: number;
+  unique: boolean;
+  /** Cells with one value in every solution (only computed when not unique and solvable). */
+  forced_cells?: number;
+  forced_filled?: number;
+  forced_empty?: number;
+}
+
+export interface DifficultyOptions {
+  /** Compute forced cells when the puzzle is not unique (exact, can be slow). Default true. */
+  forcedCells?: boolean;
+  /** Search node budget for levels 4 (default 200,000). */
+  maxNodes?: number;
+}
+
+/** Footholds: lines determined by their clue alone; and how many distinct cells they cover. */
+export function footholds(clues: Clues): { lines: number; cells: number } {
+  const width = clues.cols.length;
+  const height = clues.rows.length;
+  const marked = new Uint8Array(width * height);
+  let lines = 0;
+  clues.rows.forEach((clue, r) => {
+    if (clue.length === 0 || clueSpan(clue) === width) {
+      lines++;
+      marked.fill(1, r * width, r * width + width);
+    }
+  });
+  clues.cols.forEach((clue, c) => {
+    if (clue.length === 0 || clueSpan(clue) === height) {
+      lines++;
+      for (let r = 0; r < height; r++) marked[r * width + c] = 1;
+    }
+  });
+  let cells = 0;
+  for (let i = 0; i < marked.length; i++) cells += marked[i];
+  return { lines, cells };
+}
+
+/** Cells forced by the clues alone, each line solved on a blank board (rows and columns united). */
+export function initialOverlapCells(clues: Clues): number {
+  const width = clues.cols.length;
+  const height = clues.rows.length;
+  const rowsOnly = createGrid(width, height);
+  const colsOnly = createGrid(width, height);
+  for (let r = 0; r < height; r++) solveLineInPlace(clues.rows[r], rowsOnly.cells, r * width, width, 1);
+  for (let c = 0; c < width; c++) solveLineInPlace(clues.cols[c], colsOnly.cells, c, height, width);
+  let n = 0;
+  for (let i = 0; i < width * height; i++) if (rowsOnly.cells[i] !== UNKNOWN || colsOnly.cells[i] !== UNKNOWN) n++;
+  return n;
+}
+
+/** Grade a puzzle by the weakest reasoning that solves it and measure the reasoning it takes. */
+export function difficulty(clues: Clues, options: DifficultyOptions = {}): HumanDifficulty {
+  const width = clues.cols.length;
+  const height = clues.rows.length;
+  const total = width * height;
+  const foot = footholds(clues);
+  const lineStats = newStats();
+  const g = createGrid(width, height);
+  const consistent = propagateInPlace(clues, g, 'complete', lineStats);
+  const m: HumanDifficulty = {
+    level: 4,
+    line_passes: lineStats.passes,
+    line_steps: lineStats.steps,
+    footholds: foot.lines,
+    foothold_cells: foot.cells,
+    initial_overlap_cells: initialOverlapCells(clues),
+    overlap_passes: 0,
+    line_solved_cells: consistent ? total - unknownCount(g) : 0,
+    probes: 0,
+    probe_hits: 0,
+    search_nodes: 0,
+    solutions: 0,
+    unique: false,
+  };
+  if (!consistent) return m;
+  if (unknownCount(g) === 0) {
+    m.solutions = 1;
+    m.unique = true;
+    const overlapStats = newStats();
+    const o = createGrid(width, height);
+    const overlapOk = propagateInPlace(clues, o, 'overlap', overlapStats);
+    m.overlap_passes = overlapStats.passes;
+    m.level = overlapOk && unknownCount(o) === 0 ? 1 : 2;
+    return m;
+  }
+  const probeStats: ProbeStats = { probes: 0, probeHits: 0 };
+  const probed = cloneGrid(g);
+  const probeOk = probeInPlace(clues, probed, undefined, probeStats);
+  m.probes = probeStats.probes;
+  m.probe_hits = probeStats.probeHits;
+  if (!probeOk) return m;
+  if (unknownCount(probed) === 0) {
+    m.level = 3;
+    m.solutions = 1;
+    m.unique = true;
+    return m;
+  }
+  const maxNodes = options.maxNodes ?? 200_000;
+  const search = countSolutions(clues, 2, { grid: probed, maxNodes });
+  m.search_nodes = search.nodes;
+  m.solutions = search.count;
+  m.unique = search.complete && search.count === 1;
+  if (!search.complete) m.search_incomplete = true;
+  if (search.count === 2 && options.forcedCells !== false) {
+    const forced = forcedCells(clues, { grid: probed, maxNodes });
+    if (forced) {
+      let filled = 0;
+      let empty = 0;
+      for (let i = 0; i < total; i++) {
+        if (forced.cells[i] === FILLED) filled++;
+        else if (forced.cells[i] === EMPTY) empty++;
+      }
+      m.forced_cells = filled + empty;
+      m.forced_filled = filled;
+      m.forced_empty = empty;
+    }
+  }
+  return m;
+}

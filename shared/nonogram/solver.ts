@@ -1,0 +1,246 @@
+// Whole-puzzle reasoning: line propagation to a fixpoint, single-cell probing, and search that counts solutions.
+//
+// Propagation sweeps the rows, then the columns, re-solving only lines whose cells changed since they
+// were last solved, until nothing changes (a fixpoint) or a line has no placement (a contradiction).
+// Each line step only ever adds knowledge that holds in every solution extending the current grid,
+// so propagation is sound; it is not complete (some puzzles stall with unknown cells left).
+//
+// Probing: for an unknown cell, assume one value and propagate; a contradiction proves the other
+// value. Repeated to a fixpoint it solves more than propagation alone, still without guessing.
+//
+// Search (countSolutions): propagate, pick an unknown cell in the most-determined row, branch on
+// filled then empty, and count leaves that are fully solved, stopping at `limit`. With limit 2 this
+// proves uniqueness (count 1) or finds a second solution. The worst case is exponential (Nonogram
+// solving is NP-complete), so a node budget can stop it; `complete: false` then says the count is a
+// lower bound.
+import { EMPTY, FILLED, UNKNOWN, cloneGrid, createGrid } from './grid.ts';
+import type { Clues, Grid } from './grid.ts';
+import { changedPositions, overlapSolveLineInPlace, solveLineInPlace } from './lineSolver.ts';
+
+export type LineRule = 'complete' | 'overlap';
+
+export interface PropagationStats {
+  /** Sweeps (rows then columns) in which at least one line step set a cell. */
+  passes: number;
+  /** Line solver applications that set at least one cell. */
+  steps: number;
+  /** Line solver applications in total. */
+  lineSolves: number;
+}
+
+export function newStats(): PropagationStats {
+  return { passes: 0, steps: 0, lineSolves: 0 };
+}
+
+let dirtyRows = new Uint8Array(0);
+let dirtyCols = new Uint8Array(0);
+
+/**
+ * Propagate line reasoning on `grid` in place until the fixpoint. Returns false on contradiction
+ * (the grid is then partially updated and meaningless). `stats`, if given, is incremented.
+ */
+export function propagateInPlace(clues: Clues, grid: Grid, rule: LineRule = 'complete', stats?: PropagationStats): boolean {
+  const { width, height, cells } = grid;
+  if (dirtyRows.length < height) dirtyRows = new Uint8Array(Math.max(height, 64));
+  if (dirtyCols.length < width) dirtyCols = new Uint8Array(Math.max(width, 64));
+  const dr = dirtyRows;
+  const dc = dirtyCols;
+  dr.fill(1, 0, height);
+  dc.fill(1, 0, width);
+  const solveLine = rule === 'complete' ? solveLineInPlace : overlapSolveLineInPlace;
+  let any = true;
+  while (any) {
+    any = false;
+    let changedThisPass = false;
+    for (let r = 0; r < height; r++) {
+      if (dr[r] === 0) continue;
+      dr[r] = 0;
+      const n = solveLine(clues.rows[r], cells, r * width, width, 1);
+      if (stats) stats.lineSolves++;
+      if (n < 0) return false;
+      if (n > 0) {
+        changedThisPass = true;
+        if (stats) stats.steps++;
+        const pos = changedPositions();
+        for (let i = 0; i < n; i++) dc[pos[i]] = 1;
+      }
+    }
+    for (let c = 0; c < width; c++) {
+      if (dc[c] === 0) continue;
+      dc[c] = 0;
+      const n = solveLine(clues.cols[c], cells, c, height, width);
+      if (stats) stats.lineSolves++;
+      if (n < 0) return false;
+      if (n > 0) {
+        changedThisPass = true;
+        if (stats) stats.steps++;
+        const pos = changedPositions();
+        for (let i = 0; i < n; i++) dr[pos[i]] = 1;
+      }
+    }
+    if (changedThisPass && stats) stats.passes++;
+    for (let r = 0; r < height && !any; r++) if (dr[r]) any = true;
+  }
+  return true;
+}
+
+export function unknownCount(grid: Grid): number {
+  let n = 0;
+  const cells = grid.cells;
+  for (let i = 0; i < cells.length; i++) if (cells[i] === UNKNOWN) n++;
+  return n;
+}
+
+export type PropagateStatus = 'contradiction' | 'solved' | 'stalled';
+
+export interface PropagateResult extends PropagationStats {
+  status: PropagateStatus;
+  grid: Grid;
+}
+
+/** Line propagation to a fixpoint from `grid` (default: blank). The input grid is not modified. */
+export function propagate(clues: Clues, grid?: Grid, rule: LineRule = 'complete'): PropagateResult {
+  const g = grid ? cloneGrid(grid) : createGrid(clues.cols.length, clues.rows.length);
+  const stats = newStats();
+  const ok = propagateInPlace(clues, g, rule, stats);
+  const status: PropagateStatus = !ok ? 'contradiction' : unknownCount(g) === 0 ? 'solved' : 'stalled';
+  return { status, grid: g, ...stats };
+}
+
+export interface ProbeStats {
+  /** Probes tried (cell, value) pairs. */
+  probes: number;
+  /** Probes that ended in contradiction and so forced the opposite value. */
+  probeHits: number;
+}
+
+/**
+ * Single-cell probing with complete line propagation, in place, to a fixpoint. Returns false on
+ * contradiction. Pre: `grid` is already at the line-propagation fixpoint.
+ */
+export function probeInPlace(clues: Clues, grid: Grid, stats?: PropagationStats, probeStats?: ProbeStats): boolean {
+  const test = cloneGrid(grid);
+  const cells = grid.cells;
+  let progress = true;
+  while (progress) {
+    progress = false;
+    for (let i = 0; i < cells.length; i++) {
+      if (cells[i] !== UNKNOWN) continue;
+      for (const value of [FILLED, EMPTY]) {
+        test.cells.set(cells);
+        test.cells[i] = value;
+        if (probeStats) probeStats.probes++;
+        if (!propagateInPlace(clues, test, 'complete')) {
+          if (probeStats) probeStats.probeHits++;
+          cells[i] = value === FILLED ? EMPTY : FILLED;
+          if (!propagateInPlace(clues, grid, 'complete', stats)) return false;
+          progress = true;
+          break;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+export interface CountOptions {
+  /** Start from this partial grid instead of a blank one (not modified). */
+  grid?: Grid;
+  /** Stop after this many search nodes; the result then says complete: false. */
+  maxNodes?: number;
+}
+
+export interface CountResult {
+  /** Solutions found, at most `limit`. */
+  count: number;
+  /** The first solution found. */
+  solution?: Grid;
+  /** Search nodes (propagations) visited. */
+  nodes: number;
+  /** False if the node budget stopped the search before it could decide. */
+  complete: boolean;
+}
+
+/** Pick the branching cell: first unknown cell of the row with the fewest (but some) unknowns. */
+function branchCell(grid: Grid): number {
+  const { width, height, cells } = grid;
+  let best = -1;
+  let bestUnknown = width + 1;
+  for (let r = 0; r < height; r++) {
+    let u = 0;
+    let first = -1;
+    for (let c = 0, p = r * width; c < width; c++, p++) {
+      if (cells[p] === UNKNOWN) {
+        if (first < 0) first = p;
+        u++;
+      }
+    }
+    if (u > 0 && u < bestUnknown) {
+      bestUnknown = u;
+      best = first;
+      if (u === 1) break;
+    }
+  }
+  return best;
+}
+
+/** Count solutions of the clues up to `limit` (limit 2 decides uniqueness) and return the first. */
+export function countSolutions(clues: Clues, limit = 2, options: CountOptions = {}): CountResult {
+  const maxNodes = options.maxNodes ?? Infinity;
+  const root = options.grid ? cloneGrid(options.grid) : createGrid(clues.cols.length, clues.rows.length);
+  const result: CountResult = { count: 0, nodes: 0, complete: true };
+  const stack: Grid[] = [root];
+  while (stack.length > 0) {
+    if (result.nodes >= maxNodes) {
+      result.complete = false;
+      break;
+    }
+    const g = stack.pop() as Grid;
+    result.nodes++;
+    if (!propagateInPlace(clues, g, 'complete')) continue;
+    const cell = branchCell(g);
+    if (cell < 0) {
+      result.count++;
+      if (!result.solution) result.solution = g;
+      if (result.count >= limit) break;
+      continue;
+    }
+    const other = cloneGrid(g);
+    other.cells[cell] = EMPTY;
+    g.cells[cell] = FILLED;
+    stack.push(other, g); // filled is popped first
+  }
+  return result;
+}
+
+/** The solution if the clues have exactly one, else null (none, several, or budget exhausted). */
+export function solve(clues: Clues, options: CountOptions = {}): Grid | null {
+  const r = countSolutions(clues, 2, options);
+  return r.complete && r.count === 1 && r.solution ? r.solution : null;
+}
+
+/**
+ * Cells with the same value in every solution (Foote & Krizanc's "inferable" cells), as a grid:
+ * FILLED/EMPTY where forced, UNKNOWN where solutions disagree. Null if there is no solution or the
+ * node budget ran out. Exact; each undecided cell after probing costs up to two searches.
+ */
+export function forcedCells(clues: Clues, options: CountOptions = {}): Grid | null {
+  const g = options.grid ? cloneGrid(options.grid) : createGrid(clues.cols.length, clues.rows.length);
+  if (!propagateInPlace(clues, g, 'complete')) return null;
+  if (!probeInPlace(clues, g)) return null;
+  const first = countSolutions(clues, 1, { grid: g, maxNodes: options.maxNodes });
+  if (!first.complete) return null;
+  if (first.count === 0 || !first.solution) return null;
+  const sol = first.solution.cells;
+  const test = cloneGrid(g);
+  for (let i = 0; i < g.cells.length; i++) {
+    if (g.cells[i] !== UNKNOWN) continue;
+    test.cells.set(g.cells);
+    test.cells[i] = sol[i] === FILLED ? EMPTY : FILLED;
+    const other = countSolutions(clues, 1, { grid: test, maxNodes: options.maxNodes });
+    if (!other.complete) return null;
+    if (other.count === 0) g.cells[i] = sol[i];
+  }
+  // Cells still UNKNOWN in g have both values in some solution; everything else is forced.
+  return g;
+}
