@@ -1,0 +1,972 @@
+// A CDCL SAT solver that reproduces MiniSat 2.2.0's core search step for step (same decisions, propagations, conflicts, restarts).
+/*
+ * Why it works. Conflict-driven clause learning: decide a literal, propagate unit clauses with two
+ * watched literals per clause, and on a conflict walk the implication graph back to the first
+ * unique implication point, learn that clause (minimised recursively, "ccmin-mode 2"), jump back
+ * to the second-highest level in it and assert it. VSIDS activities (bumped for every variable
+ * seen in conflict analysis, decayed by 0.95 per conflict) order the decisions; the saved phase of
+ * a variable (initially false) is its polarity. Luby restarts (unit 100 conflicts) and a learnt
+ * clause database halved when it outgrows a limit (a third of the original clauses, grown 1.1x at
+ * conflict 100, then at intervals growing 1.5x) keep the search moving.
+ *
+ * Why its statistics equal MiniSat 2.2.0's. Every choice that can change the search order is
+ * MiniSat's own: the binary heap with strict `>` and its percolate rules, `rebuildOrderHeap()` in
+ * variable order whenever `simplify()` really runs at level 0, `cancelUntil` reinserting from the
+ * end of the trail, watcher lists with a blocker literal and MiniSat's in-place swap of the false
+ * literal to position 1, new watches appended at the end, the learnt clause's literal order (the
+ * asserting literal first, the highest remaining level swapped to position 1), clause activities
+ * stored as 32-bit floats (`Math.fround`) with `claInc` a double, rescaling at 1e20 and 1e100,
+ * `reduceDB` with MiniSat's sort (selection sort up to 15 elements, quicksort on the middle pivot
+ * beyond), literals sorted and deduplicated by `addClause`, units propagated as clauses are added,
+ * and the counters incremented at the same places (a propagation per literal taken off the trail,
+ * a decision before each pick, so the final pick that finds the model counts too; "restarts" is
+ * MiniSat's `starts`, the number of `search()` calls). Deleted clauses are detached lazily and
+ * swept before the next propagation, which keeps the remaining watchers in order, as in MiniSat.
+ * Used as PySAT's `minisat22` uses it: variables are created as literals mention them, clauses
+ * are added, and `solve()` runs with no separate `simplify()` first (`minisatBinaryOrder: true` gives
+ * the order Debian's `minisat -no-pre` uses, for cross-checks against that binary).
+ *
+ * What it cannot do. No preprocessing (variable elimination, subsumption), no proof output, no
+ * random decisions beyond MiniSat's (random_var_freq 0: the generator is still stepped per pick).
+ * It is a faithful copy of a 2010 solver, not a modern one: hard industrial instances will be slow.
+ *
+ * Shape: literals are integers 2*var + sign (sign 1 = negated), negation is `^ 1`; the trail is
+ * the propagation queue; clauses live in one Int32Array arena (header: size, flags, activity as
+ * float32 bits; then the literals); watchers are (clause, blocker) pairs in per-literal Int32Arrays.
+ */
+
+const LEARNT = 1;
+const DELETED = 2;
+const RELOCED = 4;
+const HDR = 3; // size, flags, activity (float32 bits)
+
+export const L_TRUE = 1;
+export const L_FALSE = -1;
+export const L_UNDEF = 0;
+export type Lbool = typeof L_TRUE | typeof L_FALSE | typeof L_UNDEF;
+
+export interface SolverStats {
+  conflicts: number;
+  decisions: number;
+  propagations: number;
+  restarts: number;
+}
+
+export interface SolverOptions {
+  /**
+   * Follow Debian's `minisat -no-pre` driver instead of PySAT's: `simplify()` on the empty solver
+   * (its `eliminate(true)` before parsing) and again after the clauses are added (default false).
+   * Only the moments of later level-0 simplifications change; used to cross-check with that binary.
+   */
+  minisatBinaryOrder?: boolean;
+  /** MiniSat's random_var_freq (default 0). */
+  randomVarFreq?: number;
+  /** MiniSat's random_seed (default 91648253). */
+  randomSeed?: number;
+}
+
+export const mkLit = (v: number, negated = false): number => v + v + (negated ? 1 : 0);
+export const litVar = (p: number): number => p >> 1;
+export const litSign = (p: number): number => p & 1;
+
+function luby(y: number, x: number): number {
+  let size = 1;
+  let seq = 0;
+  while (size < x + 1) {
+    seq++;
+    size = 2 * size + 1;
+  }
+  while (size - 1 !== x) {
+    size = (size - 1) >> 1;
+    seq--;
+    x = x % size;
+  }
+  return Math.pow(y, seq);
+}
+
+export class Solver {
+  // Parameters (MiniSat 2.2.0 defaults).
+  varDecay = 0.95;
+  clauseDecay = 0.999;
+  randomVarFreq = 0;
+  randomSeed = 91648253;
+  restartFirst = 100;
+  restartInc = 2;
+  learntsizeFactor = 1 / 3;
+  learntsizeInc = 1.1;
+  learntsizeAdjustStartConfl = 100;
+  learntsizeAdjustInc = 1.5;
+  garbageFrac = 0.2;
+
+  // Statistics.
+  solves = 0;
+  starts = 0;
+  decisions = 0;
+  rndDecisions = 0;
+  propagations = 0;
+  conflicts = 0;
+  clausesLiterals = 0;
+  learntsLiterals = 0;
+
+  ok = true;
+  /** After an UNSAT answer under assumptions: the negated assumptions responsible (MiniSat's `conflict`). */
+  conflict: number[] = [];
+  /** After a SAT answer: the value of each variable (MiniSat's `model`). */
+  model: Int8Array = new Int8Array(0);
+
+  private nv = 0;
+  private varCap = 0;
+  // Per literal.
+  private val = new Int8Array(0);
+  private watches: Int32Array[] = [];
+  private wsLen = new Int32Array(0);
+  private dirty = new Uint8Array(0);
+  private dirties: number[] = [];
+  // Per variable.
+  private level = new Int32Array(0);
+  private reason = new Int32Array(0);
+  private polarity = new Uint8Array(0);
+  private decisionVar = new Uint8Array(0);
+  private activity = new Float64Array(0);
+  private seen = new Uint8Array(0);
+  private heap = new Int32Array(0);
+  private heapLen = 0;
+  private heapIdx = new Int32Array(0);
+  // Trail.
+  private trail = new Int32Array(0);
+  private trailLen = 0;
+  private trailLim = new Int32Array(16);
+  private trailLimLen = 0;
+  private qhead = 0;
+  // Clause arena.
+  private ca = new Int32Array(1 << 16);
+  private caf = new Float32Array(this.ca.buffer);
+  private caTop = 0;
+  private caWasted = 0;
+  private clauses: number[] = [];
+  private learnts: number[] = [];
+
+  private varInc = 1;
+  private claInc = 1;
+  private simpDBAssigns = -1;
+  private simpDBProps = 0;
+  private maxLearnts = 0;
+  private learntsizeAdjustConfl = 0;
+  private learntsizeAdjustCnt = 0;
+  private assumptions: number[] = [];
+  private conflictBudget = -1;
+  private propagationBudget = -1;
+
+  // Scratch buffers (no per-conflict allocation).
+  private addTmp = new Int32Array(16);
+  private learnt = new Int32Array(16);
+  private learntLen = 0;
+  private toclear = new Int32Array(16);
+  private toclearLen = 0;
+  private stack = new Int32Array(16);
+
+  constructor(options: SolverOptions = {}) {
+    if (options.randomVarFreq !== undefined) this.randomVarFreq = options.randomVarFreq;
+    if (options.randomSeed !== undefined) this.randomSeed = options.randomSeed;
+  }
+
+  nVars(): number {
+    return this.nv;
+  }
+  nClauses(): number {
+    return this.clauses.length;
+  }
+  nLearnts(): number {
+    return this.learnts.length;
+  }
+  nAssigns(): number {
+    return this.trailLen;
+  }
+  decisionLevel(): number {
+    return this.trailLimLen;
+  }
+  stats(): SolverStats {
+    return { conflicts: this.conflicts, decisions: this.decisions, propagations: this.propagations, restarts: this.starts };
+  }
+  /** Value of a literal: 1 true, -1 false, 0 unassigned. */
+  litValue(p: number): Lbool {
+    return this.val[p] as Lbool;
+  }
+  /** Value of a variable in the last model: 1 true, -1 false, 0 unassigned. */
+  modelValue(v: number): Lbool {
+    return this.model[v] as Lbool;
+  }
+
+  private growVars(need: number): void {
+    if (need <= this.varCap) return;
+    let cap = Math.max(16, this.varCap * 2);
+    while (cap < need) cap *= 2;
+    const g8 = (a: Int8Array, n: number) => { const b = new Int8Array(n); b.set(a); return b; };
+    const gu8 = (a: Uint8Array, n: number) => { const b = new Uint8Array(n); b.set(a); return b; };
+    const g32 = (a: Int32Array, n: number, fill = 0) => { const b = new Int32Array(n); if (fill) b.fill(fill); b.set(a); return b; };
+    this.val = g8(this.val, 2 * cap);
+    this.wsLen = g32(this.wsLen, 2 * cap);
+    this.dirty = gu8(this.dirty, 2 * cap);
+    this.level = g32(this.level, cap);
+    this.reason = g32(this.reason, cap, -1);
+    this.polarity = gu8(this.polarity, cap);
+    this.decisionVar = gu8(this.decisionVar, cap);
+    const act = new Float64Array(cap);
+    act.set(this.activity);
+    this.activity = act;
+    this.seen = gu8(this.seen, cap);
+    this.heap = g32(this.heap, cap);
+    this.heapIdx = g32(this.heapIdx, cap, -1);
+    this.trail = g32(this.trail, cap);
+    this.varCap = cap;
+  }
+
+  /** Adds a variable (polarity: saved phase starts negative, as MiniSat's default `newVar(true, true)`). */
+  newVar(): number {
+    const v = this.nv++;
+    this.growVars(this.nv);
+    this.watches[2 * v] = new Int32Array(8);
+    this.watches[2 * v + 1] = new Int32Array(8);
+    this.wsLen[2 * v] = 0;
+    this.wsLen[2 * v + 1] = 0;
+    this.val[2 * v] = 0;
+    this.val[2 * v + 1] = 0;
+    this.reason[v] = -1;
+    this.level[v] = 0;
+    this.activity[v] = 0;
+    this.seen[v] = 0;
+    this.polarity[v] = 1;
+    this.decisionVar[v] = 1;
+    this.heapIdx[v] = -1;
+    this.insertVarOrder(v);
+    return v;
+  }
+
+  // ---- heap on activity (MiniSat's Heap<VarOrderLt>) ----
+  private percolateUp(i: number): void {
+    const heap = this.heap, idx = this.heapIdx, act = this.activity;
+    const x = heap[i];
+    const ax = act[x];
+    let p = (i - 1) >> 1;
+    while (i !== 0 && ax > act[heap[p]]) {
+      heap[i] = heap[p];
+      idx[heap[p]] = i;
+      i = p;
+      p = (p - 1) >> 1;
+    }
+    heap[i] = x;
+    idx[x] = i;
+  }
+  private percolateDown(i: number): void {
+    const heap = this.heap, idx = this.heapIdx, act = this.activity, n = this.heapLen;
+    const x = heap[i];
+    const ax = act[x];
+    while (2 * i + 1 < n) {
+      const l = 2 * i + 1, r = l + 1;
+      const child = r < n && act[heap[r]] > act[heap[l]] ? r : l;
+      if (!(act[heap[child]] > ax)) break;
+      heap[i] = heap[child];
+      idx[heap[i]] = i;
+      i = child;
+    }
+    heap[i] = x;
+    idx[x] = i;
+  }
+  private heapInsert(v: number): void {
+    this.heapIdx[v] = this.heapLen;
+    this.heap[this.heapLen++] = v;
+    this.percolateUp(this.heapIdx[v]);
+  }
+  private heapRemoveMin(): number {
+    const heap = this.heap;
+    const x = heap[0];
+    heap[0] = heap[this.heapLen - 1];
+    this.heapIdx[heap[0]] = 0;
+    this.heapIdx[x] = -1;
+    this.heapLen--;
+    if (this.heapLen > 1) this.percolateDown(0);
+    return x;
+  }
+  private insertVarOrder(v: number): void {
+    if (this.heapIdx[v] < 0 && this.decisionVar[v]) this.heapInsert(v);
+  }
+  private rebuildOrderHeap(): void {
+    for (let i = 0; i < this.heapLen; i++) this.heapIdx[this.heap[i]] = -1;
+    this.heapLen = 0;
+    for (let v = 0; v < this.nv; v++) {
+      if (this.decisionVar[v] && this.val[2 * v] === 0) {
+        this.heapIdx[v] = this.heapLen;
+        this.heap[this.heapLen++] = v;
+      }
+    }
+    for (let i = (this.heapLen >> 1) - 1; i >= 0; i--) this.percolateDown(i);
+  }
+
+  // ---- activities ----
+  private varBumpActivity(v: number): void {
+    const act = this.activity;
+    if ((act[v] += this.varInc) > 1e100) {
+      for (let i = 0; i < this.nv; i++) act[i] *= 1e-100;
+      this.varInc *= 1e-100;
+    }
+    if (this.heapIdx[v] >= 0) this.percolateUp(this.heapIdx[v]);
+  }
+  private claBumpActivity(cr: number): void {
+    const caf = this.caf;
+    const a = (caf[cr + 2] = Math.fround(caf[cr + 2] + this.claInc));
+    if (a > 1e20) {
+      const learnts = this.learnts;
+      for (let i = 0; i < learnts.length; i++) caf[learnts[i] + 2] = Math.fround(caf[learnts[i] + 2] * 1e-20);
+      this.claInc *= 1e-20;
+    }
+  }
+
+  // ---- clause arena ----
+  private allocClause(lits: Int32Array, n: number, learnt: boolean): number {
+    if (this.caTop + HDR + n > this.ca.length) {
+      let cap = this.ca.length * 2;
+      while (cap < this.caTop + HDR + n) cap *= 2;
+      const b = new Int32Array(cap);
+      b.set(this.ca.subarray(0, this.caTop));
+      this.ca = b;
+      this.caf = new Float32Array(b.buffer);
+    }
+    const cr = this.caTop;
+    const ca = this.ca;
+    ca[cr] = n;
+    ca[cr + 1] = learnt ? LEARNT : 0;
+    this.caf[cr + 2] = 0;
+    for (let i = 0; i < n; i++) ca[cr + HDR + i] = lits[i];
+    this.caTop += HDR + n;
+    return cr;
+  }
+  private pushWatch(p: number, cr: number, blocker: number): void {
+    let ws = this.watches[p];
+    const n = this.wsLen[p] * 2;
+    if (n + 2 > ws.length) {
+      const b = new Int32Array(ws.length * 2);
+      b.set(ws);
+      this.watches[p] = ws = b;
+    }
+    ws[n] = cr;
+    ws[n + 1] = blocker;
+    this.wsLen[p]++;
+  }
+  private attachClause(cr: number): void {
+    const ca = this.ca;
+    const c0 = ca[cr + HDR], c1 = ca[cr + HDR + 1];
+    this.pushWatch(c0 ^ 1, cr, c1);
+    this.pushWatch(c1 ^ 1, cr, c0);
+    if (ca[cr + 1] & LEARNT) this.learntsLiterals += ca[cr];
+    else this.clausesLiterals += ca[cr];
+  }
+  /** Lazy detach (MiniSat's `watches.smudge`): the watchers go at the next `cleanAll`. */
+  private detachClause(cr: number): void {
+    const ca = this.ca;
+    const a = ca[cr + HDR] ^ 1, b = ca[cr + HDR + 1] ^ 1;
+    if (!this.dirty[a]) { this.dirty[a] = 1; this.dirties.push(a); }
+    if (!this.dirty[b]) { this.dirty[b] = 1; this.dirties.push(b); }
+    if (ca[cr + 1] & LEARNT) this.learntsLiterals -= ca[cr];
+    else this.clausesLiterals -= ca[cr];
+  }
+  private locked(cr: number): boolean {
+    const c0 = this.ca[cr + HDR];
+    return this.val[c0] === 1 && this.reason[c0 >> 1] === cr;
+  }
+  private removeClause(cr: number): void {
+    this.detachClause(cr);
+    if (this.locked(cr)) this.reason[this.ca[cr + HDR] >> 1] = -1;
+    this.ca[cr + 1] |= DELETED;
+    this.caWasted += HDR + this.ca[cr];
+  }
+  private cleanAll(): void {
+    const dirties = this.dirties;
+    if (dirties.length === 0) return;
+    const ca = this.ca;
+    for (let d = 0; d < dirties.length; d++) {
+      const p = dirties[d];
+      const ws = this.watches[p];
+      const n = this.wsLen[p] * 2;
+      let j = 0;
+      for (let i = 0; i < n; i += 2) {
+        if (!(ca[ws[i] + 1] & DELETED)) {
+          ws[j] = ws[i];
+          ws[j + 1] = ws[i + 1];
+          j += 2;
+        }
+      }
+      this.wsLen[p] = j >> 1;
+      this.dirty[p] = 0;
+    }
+    dirties.length = 0;
+  }
+  private satisfied(cr: number): boolean {
+    const ca = this.ca, val = this.val;
+    const end = cr + HDR + ca[cr];
+    for (let k = cr + HDR; k < end; k++) if (val[ca[k]] === 1) return true;
+    return false;
+  }
+
+  /** Compacts the arena; every order (watchers, clause lists) is kept, so the search is unchanged. */
+  private garbageCollect(): void {
+    this.cleanAll();
+    const old = this.ca;
+    const oldf = this.caf;
+    const to = new Int32Array(Math.max(1 << 16, (this.caTop - this.caWasted) * 2));
+    const tof = new Float32Array(to.buffer);
+    let top = 0;
+    const reloc = (cr: number): number => {
+      if (old[cr + 1] & RELOCED) return old[cr + 2];
+      const n = old[cr];
+      to[top] = n;
+      to[top + 1] = old[cr + 1];
+      tof[top + 2] = oldf[cr + 2];
+      for (let i = 0; i < n; i++) to[top + HDR + i] = old[cr + HDR + i];
+      old[cr + 1] |= RELOCED;
+      old[cr + 2] = top;
+      const nr = top;
+      top += HDR + n;
+      return nr;
+    };
+    for (let i = 0; i < this.learnts.length; i++) this.learnts[i] = reloc(this.learnts[i]);
+    for (let i = 0; i < this.clauses.length; i++) this.clauses[i] = reloc(this.clauses[i]);
+    for (let p = 0; p < 2 * this.nv; p++) {
+      const ws = this.watches[p];
+      const n = this.wsLen[p] * 2;
+      for (let i = 0; i < n; i += 2) ws[i] = old[ws[i] + 2];
+    }
+    const inTrail = new Uint8Array(this.nv);
+    for (let i = 0; i < this.trailLen; i++) {
+      const v = this.trail[i] >> 1;
+      inTrail[v] = 1;
+      const r = this.reason[v];
+      if (r >= 0) this.reason[v] = old[r + 1] & RELOCED ? old[r + 2] : -1;
+    }
+    for (let v = 0; v < this.nv; v++) if (!inTrail[v]) this.reason[v] = -1;
+    this.ca = to;
+    this.caf = tof;
+    this.caTop = top;
+    this.caWasted = 0;
+  }
+  private checkGarbage(): void {
+    if (this.caWasted > this.caTop * this.garbageFrac) this.garbageCollect();
+  }
+
+  // ---- assignment ----
+  private uncheckedEnqueue(p: number, from: number): void {
+    const v = p >> 1;
+    this.val[p] = 1;
+    this.val[p ^ 1] = -1;
+    this.level[v] = this.trailLimLen;
+    this.reason[v] = from;
+    this.trail[this.trailLen++] = p;
+  }
+  private newDecisionLevel(): void {
+    if (this.trailLimLen === this.trailLim.length) {
+      const b = new Int32Array(this.trailLim.length * 2);
+      b.set(this.trailLim);
+      this.trailLim = b;
+    }
+    this.trailLim[this.trailLimLen++] = this.trailLen;
+  }
+  private cancelUntil(lvl: number): void {
+    if (this.trailLimLen > lvl) {
+      const trail = this.trail, val = this.val, pol = this.polarity;
+      const lim = this.trailLim[lvl];
+      for (let c = this.trailLen - 1; c >= lim; c--) {
+        const p = trail[c];
+        const x = p >> 1;
+        val[p] = 0;
+        val[p ^ 1] = 0;
+        pol[x] = p & 1;
+        if (this.heapIdx[x] < 0 && this.decisionVar[x]) this.heapInsert(x);
+      }
+      this.qhead = lim;
+      this.trailLen = lim;
+      this.trailLimLen = lvl;
+    }
+  }
+
+  /**
+   * Adds a clause of internal literals at level 0: sorted, duplicates and false literals dropped,
+   * satisfied or tautological clauses ignored, units enqueued and propagated at once.
+   * Returns false when the formula became unsatisfiable.
+   */
+  addClause(lits: ArrayLike<number>): boolean {
+    if (!this.ok) return false;
+    const n = lits.length;
+    if (this.addTmp.length < n) this.addTmp = new Int32Array(n * 2);
+    const ps = this.addTmp;
+    for (let i = 0; i < n; i++) {
+      const p = lits[i];
+      if (!(p >= 0 && (p >> 1) < this.nv)) throw new RangeError(`addClause: literal ${p} names no variable (have ${this.nv})`);
+      ps[i] = p;
+    }
+    ps.subarray(0, n).sort();
+    const val = this.val;
+    let j = 0;
+    let prev = -1;
+    for (let i = 0; i < n; i++) {
+      const p = ps[i];
+      if (val[p] === 1 || p === (prev ^ 1)) return true;
+      if (val[p] !== -1 && p !== prev) ps[j++] = prev = p;
+    }
+    if (j === 0) return (this.ok = false);
+    if (j === 1) {
+      this.uncheckedEnqueue(ps[0], -1);
+      return (this.ok = this.propagate() < 0);
+    }
+    const cr = this.allocClause(ps, j, false);
+    this.clauses.push(cr);
+    this.attachClause(cr);
+    return true;
+  }
+
+  /**
+   * propagate: all enqueued facts, by two watched literals. Returns the conflicting clause or -1.
+   * Post-condition: the queue is empty, even after a conflict (the literals left in it are not
+   * counted as propagations, as in MiniSat).
+   */
+  propagate(): number {
+    let confl = -1;
+    let numProps = 0;
+    this.cleanAll();
+    const val = this.val;
+    const trail = this.trail;
+    let qhead = this.qhead;
+    while (qhead < this.trailLen) {
+      const p = trail[qhead++];
+      const ws = this.watches[p];
+      const end = this.wsLen[p] * 2;
+      const falseLit = p ^ 1;
+      let i = 0;
+      let j = 0;
+      numProps++;
+      let ca = this.ca;
+      next: while (i < end) {
+        const blocker = ws[i + 1];
+        if (val[blocker] === 1) {
+          ws[j] = ws[i];
+          ws[j + 1] = blocker;
+          i += 2;
+          j += 2;
+          continue;
+        }
+        const cr = ws[i];
+        const base = cr + HDR;
+        if (ca[base] === falseLit) {
+          ca[base] = ca[base + 1];
+          ca[base + 1] = falseLit;
+        }
+        i += 2;
+        const first = ca[base];
+        if (first !== blocker && val[first] === 1) {
+          ws[j] = cr;
+          ws[j + 1] = first;
+          j += 2;
+          continue;
+        }
+        const size = ca[cr];
+        for (let k = 2; k < size; k++) {
+          const lk = ca[base + k];
+          if (val[lk] !== -1) {
+            ca[base + 1] = lk;
+            ca[base + k] = falseLit;
+            this.pushWatch(lk ^ 1, cr, first);
+            continue next;
+          }
+        }
+        ws[j] = cr;
+        ws[j + 1] = first;
+        j += 2;
+        if (val[first] === -1) {
+          confl = cr;
+          qhead = this.trailLen;
+          while (i < end) ws[j++] = ws[i++];
+        } else {
+          const v = first >> 1;
+          val[first] = 1;
+          val[first ^ 1] = -1;
+          this.level[v] = this.trailLimLen;
+          this.reason[v] = cr;
+          trail[this.trailLen++] = first;
+        }
+        ca = this.ca;
+      }
+      this.wsLen[p] = j >> 1;
+    }
+    this.qhead = qhead;
+    this.propagations += numProps;
+    this.simpDBProps -= numProps;
+    return confl;
+  }
+
+  private litRedundant(p: number, abstractLevels: number): boolean {
+    const ca = this.ca, seen = this.seen, reason = this.reason, level = this.level;
+    let sp = 0;
+    if (this.stack.length < this.nv + 1) this.stack = new Int32Array(this.nv + 1);
+    const stack = this.stack;
+    stack[sp++] = p;
+    const top = this.toclearLen;
+    while (sp > 0) {
+      const cr = reason[stack[--sp] >> 1];
+      const size = ca[cr];
+      for (let i = 1; i < size; i++) {
+        const q = ca[cr + HDR + i];
+        const v = q >> 1;
+        if (!seen[v] && level[v] > 0) {
+          if (reason[v] >= 0 && ((1 << (level[v] & 31)) & abstractLevels) !== 0) {
+            seen[v] = 1;
+            stack[sp++] = q;
+            this.toclear[this.toclearLen++] = q;
+          } else {
+            for (let j = top; j < this.toclearLen; j++) seen[this.toclear[j] >> 1] = 0;
+            this.toclearLen = top;
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /** First-UIP conflict analysis with recursive minimisation; fills `learnt`, returns the backtrack level. */
+  private analyze(confl: number): number {
+    const seen = this.seen, level = this.level, trail = this.trail;
+    if (this.learnt.length < this.nv + 1) {
+      this.learnt = new Int32Array(this.nv + 1);
+      this.toclear = new Int32Array(2 * this.nv + 2);
+    }
+    const out = this.learnt;
+    let outLen = 1;
+    let pathC = 0;
+    let p = -1;
+    let index = this.trailLen - 1;
+    const dl = this.trailLimLen;
+    do {
+      const ca = this.ca;
+      if (ca[confl + 1] & LEARNT) this.claBumpActivity(confl);
+      const size = ca[confl];
+      for (let j = p === -1 ? 0 : 1; j < size; j++) {
+        const q = ca[confl + HDR + j];
+        const v = q >> 1;
+        if (!seen[v] && level[v] > 0) {
+          this.varBumpActivity(v);
+          seen[v] = 1;
+          if (level[v] >= dl) pathC++;
+          else out[outLen++] = q;
+        }
+      }
+      while (!seen[trail[index--] >> 1]);
+      p = trail[index + 1];
+      confl = this.reason[p >> 1];
+      seen[p >> 1] = 0;
+      pathC--;
+    } while (pathC > 0);
+    out[0] = p ^ 1;
+
+    // Minimise (ccmin-mode 2).
+    for (let i = 0; i < outLen; i++) this.toclear[i] = out[i];
+    this.toclearLen = outLen;
+    let abstractLevel = 0;
+    for (let i = 1; i < outLen; i++) abstractLevel |= 1 << (level[out[i] >> 1] & 31);
+    let j = 1;
+    for (let i = 1; i < outLen; i++) {
+      const q = out[i];
+      if (this.reason[q >> 1] < 0 || !this.litRedundant(q, abstractLevel)) out[j++] = q;
+    }
+    outLen = j;
+
+    let btLevel = 0;
+    if (outLen > 1) {
+      let maxI = 1;
+      for (let i = 2; i < outLen; i++) if (level[out[i] >> 1] > level[out[maxI] >> 1]) maxI = i;
+      const q = out[maxI];
+      out[maxI] = out[1];
+      out[1] = q;
+      btLevel = level[q >> 1];
+    }
+    for (let i = 0; i < this.toclearLen; i++) seen[this.toclear[i] >> 1] = 0;
+    this.learntLen = outLen;
+    return btLevel;
+  }
+
+  /** The assumptions responsible for `p` being false (MiniSat's analyzeFinal), into `conflict`. */
+  private analyzeFinal(p: number): void {
+    const out = [p];
+    this.conflict = out;
+    if (this.trailLimLen === 0) return;
+    const seen = this.seen;
+    seen[p >> 1] = 1;
+    for (let i = this.trailLen - 1; i >= this.trailLim[0]; i--) {
+      const x = this.trail[i] >> 1;
+      if (seen[x]) {
+        const r = this.reason[x];
+        if (r < 0) out.push(this.trail[i] ^ 1);
+        else {
+          const size = this.ca[r];
+          for (let j = 1; j < size; j++) {
+            const v = this.ca[r + HDR + j] >> 1;
+            if (this.level[v] > 0) seen[v] = 1;
+          }
+        }
+        seen[x] = 0;
+      }
+    }
+    seen[p >> 1] = 0;
+  }
+
+  private drand(): number {
+    this.randomSeed *= 1389796;
+    const q = Math.trunc(this.randomSeed / 2147483647);
+    this.randomSeed -= q * 2147483647;
+    return this.randomSeed / 2147483647;
+  }
+
+  private pickBranchLit(): number {
+    let next = -1;
+    if (this.drand() < this.randomVarFreq && this.heapLen > 0) {
+      next = this.heap[Math.trunc(this.drand() * this.heapLen)];
+      if (this.val[2 * next] === 0 && this.decisionVar[next]) this.rndDecisions++;
+    }
+    while (next === -1 || this.val[2 * next] !== 0 || !this.decisionVar[next]) {
+      if (this.heapLen === 0) {
+        next = -1;
+        break;
+      }
+      next = this.heapRemoveMin();
+    }
+    return next === -1 ? -1 : next + next + this.polarity[next];
+  }
+
+  // ---- clause database ----
+  private reduceDBLess(x: number, y: number): boolean {
+    const ca = this.ca, caf = this.caf;
+    return ca[x] > 2 && (ca[y] === 2 || caf[x + 2] < caf[y + 2]);
+  }
+  private selectionSort(a: number[], lo: number, size: number): void {
+    for (let i = 0; i < size - 1; i++) {
+      let best = i;
+      for (let j = i + 1; j < size; j++) if (this.reduceDBLess(a[lo + j], a[lo + best])) best = j;
+      const t = a[lo + i];
+      a[lo + i] = a[lo + best];
+      a[lo + best] = t;
+    }
+  }
+  /** MiniSat's mtl/Sort.h `sort`: selection sort up to 15 elements, else quicksort on the middle pivot. */
+  private sortLearnts(a: number[], lo: number, size: number): void {
+    if (size <= 15) {
+      this.selectionSort(a, lo, size);
+      return;
+    }
+    const pivot = a[lo + (size >> 1)];
+    let i = -1;
+    let j = size;
+    for (;;) {
+      do i++; while (this.reduceDBLess(a[lo + i], pivot));
+      do j--; while (this.reduceDBLess(pivot, a[lo + j]));
+      if (i >= j) break;
+      const t = a[lo + i];
+      a[lo + i] = a[lo + j];
+      a[lo + j] = t;
+    }
+    this.sortLearnts(a, lo, i);
+    this.sortLearnts(a, lo + i, size - i);
+  }
+  private reduceDB(): void {
+    const learnts = this.learnts;
+    const extraLim = this.claInc / learnts.length;
+    this.sortLearnts(learnts, 0, learnts.length);
+    const half = Math.trunc(learnts.length / 2);
+    let j = 0;
+    for (let i = 0; i < learnts.length; i++) {
+      const cr = learnts[i];
+      if (this.ca[cr] > 2 && !this.locked(cr) && (i < half || this.caf[cr + 2] < extraLim)) this.removeClause(cr);
+      else learnts[j++] = cr;
+    }
+    learnts.length = j;
+    this.checkGarbage();
+  }
+  private removeSatisfied(cs: number[]): void {
+    let j = 0;
+    for (let i = 0; i < cs.length; i++) {
+      if (this.satisfied(cs[i])) this.removeClause(cs[i]);
+      else cs[j++] = cs[i];
+    }
+    cs.length = j;
+  }
+
+  /** Level-0 simplification: propagate, then (when something changed) drop satisfied clauses and rebuild the order heap. */
+  simplify(): boolean {
+    if (!this.ok || this.propagate() >= 0) return (this.ok = false);
+    if (this.trailLen === this.simpDBAssigns || this.simpDBProps > 0) return true;
+    this.removeSatisfied(this.learnts);
+    this.removeSatisfied(this.clauses);
+    this.checkGarbage();
+    this.rebuildOrderHeap();
+    this.simpDBAssigns = this.trailLen;
+    this.simpDBProps = this.clausesLiterals + this.learntsLiterals;
+    return true;
+  }
+
+  private withinBudget(): boolean {
+    return (this.conflictBudget < 0 || this.conflicts < this.conflictBudget) && (this.propagationBudget < 0 || this.propagations < this.propagationBudget);
+  }
+
+  /** search: CDCL until a model, a refutation, or `nofConflicts` conflicts (then back to level 0, UNDEF). */
+  private search(nofConflicts: number): Lbool {
+    let conflictC = 0;
+    this.starts++;
+    for (;;) {
+      const confl = this.propagate();
+      if (confl >= 0) {
+        this.conflicts++;
+        conflictC++;
+        if (this.trailLimLen === 0) return L_FALSE;
+        const bt = this.analyze(confl);
+        this.cancelUntil(bt);
+        if (this.learntLen === 1) {
+          this.uncheckedEnqueue(this.learnt[0], -1);
+        } else {
+          const cr = this.allocClause(this.learnt, this.learntLen, true);
+          this.learnts.push(cr);
+          this.attachClause(cr);
+          this.claBumpActivity(cr);
+          this.uncheckedEnqueue(this.learnt[0], cr);
+        }
+        this.varInc *= 1 / this.varDecay;
+        this.claInc *= 1 / this.clauseDecay;
+        if (--this.learntsizeAdjustCnt === 0) {
+          this.learntsizeAdjustConfl *= this.learntsizeAdjustInc;
+          this.learntsizeAdjustCnt = Math.trunc(this.learntsizeAdjustConfl);
+          this.maxLearnts *= this.learntsizeInc;
+        }
+      } else {
+        if ((nofConflicts >= 0 && conflictC >= nofConflicts) || !this.withinBudget()) {
+          this.cancelUntil(0);
+          return L_UNDEF;
+        }
+        if (this.trailLimLen === 0 && !this.simplify()) return L_FALSE;
+        if (this.learnts.length - this.trailLen >= this.maxLearnts) this.reduceDB();
+        let next = -1;
+        while (this.trailLimLen < this.assumptions.length) {
+          const p = this.assumptions[this.trailLimLen];
+          if (this.val[p] === 1) this.newDecisionLevel();
+          else if (this.val[p] === -1) {
+            this.analyzeFinal(p ^ 1);
+            return L_FALSE;
+          } else {
+            next = p;
+            break;
+          }
+        }
+        if (next === -1) {
+          this.decisions++;
+          next = this.pickBranchLit();
+          if (next === -1) return L_TRUE;
+        }
+        this.newDecisionLevel();
+        this.uncheckedEnqueue(next, -1);
+      }
+    }
+  }
+
+  /**
+   * Solves under the given assumptions (internal literals). With a conflict budget, stops with
+   * UNDEF once that many more conflicts have been met (MiniSat's `setConfBudget` + `solveLimited`).
+   */
+  solveLimited(assumptions: ArrayLike<number> = [], conflictBudget = -1): Lbool {
+    this.assumptions = Array.from(assumptions);
+    for (const p of this.assumptions) if (!(p >= 0 && (p >> 1) < this.nv)) throw new RangeError(`assumption ${p} names no variable`);
+    this.conflictBudget = conflictBudget >= 0 ? this.conflicts + conflictBudget : -1;
+    this.propagationBudget = -1;
+    this.model = new Int8Array(0);
+    this.conflict = [];
+    if (!this.ok) return L_FALSE;
+    this.solves++;
+    this.maxLearnts = this.clauses.length * this.learntsizeFactor;
+    this.learntsizeAdjustConfl = this.learntsizeAdjustStartConfl;
+    this.learntsizeAdjustCnt = Math.trunc(this.learntsizeAdjustConfl);
+    let status: Lbool = L_UNDEF;
+    let currRestarts = 0;
+    while (status === L_UNDEF) {
+      const restBase = luby(this.restartInc, currRestarts);
+      status = this.search(Math.trunc(restBase * this.restartFirst));
+      if (!this.withinBudget()) break;
+      currRestarts++;
+    }
+    if (status === L_TRUE) {
+      this.model = new Int8Array(this.nv);
+      for (let v = 0; v < this.nv; v++) this.model[v] = this.val[2 * v];
+    } else if (status === L_FALSE && this.conflict.length === 0) this.ok = false;
+    this.cancelUntil(0);
+    this.assumptions = [];
+    return status;
+  }
+
+  /** MiniSat's `solve(assumps)`: no budget; true when satisfiable. */
+  solve(assumptions: ArrayLike<number> = []): boolean {
+    return this.solveLimited(assumptions, -1) === L_TRUE;
+  }
+}
+
+export type SatResult = 'SAT' | 'UNSAT' | 'UNKNOWN';
+
+export interface SolveCnfOptions extends SolverOptions {
+  /** Stop after this many conflicts with UNKNOWN. */
+  conflictBudget?: number;
+  /** DIMACS literals assumed true for this solve. */
+  assumptions?: number[];
+}
+
+export interface SolveCnfResult {
+  result: SatResult;
+  stats: SolverStats;
+  /** model[i] is the value of DIMACS variable i + 1 (present when SAT). */
+  model?: boolean[];
+}
+
+/** Internal literal of a DIMACS literal (variable v >= 1 becomes solver variable v - 1). */
+export const fromDimacs = (l: number): number => (l > 0 ? 2 * (l - 1) : 2 * (-l - 1) + 1);
+export const toDimacs = (p: number): number => (p & 1 ? -((p >> 1) + 1) : (p >> 1) + 1);
+
+/**
+ * Loads DIMACS clauses into a solver the way PySAT's `minisat22` does: for each clause, create
+ * variables up to the largest index it mentions, then `addClause`. Variables never mentioned are
+ * never created (the header's count is not used). Returns the solver (possibly already !ok).
+ */
+export function loadCnf(cnf: { clauses: number[][] }, options: SolverOptions = {}): Solver {
+  const s = new Solver(options);
+  if (options.minisatBinaryOrder) s.simplify();
+  let buf = new Int32Array(16);
+  for (const clause of cnf.clauses) {
+    if (buf.length < clause.length) buf = new Int32Array(clause.length * 2);
+    let maxVar = 0;
+    for (let i = 0; i < clause.length; i++) {
+      const l = clause[i];
+      if (!Number.isInteger(l) || l === 0) throw new RangeError(`clause literal ${l} is not a non-zero integer`);
+      const v = Math.abs(l);
+      if (v > maxVar) maxVar = v;
+      buf[i] = fromDimacs(l);
+    }
+    while (s.nVars() < maxVar) s.newVar();
+    if (!s.addClause(buf.subarray(0, clause.length))) break;
+  }
+  return s;
+}
+
+/** Solves a CNF (DIMACS integers) as PySAT's minisat22 would: add the clauses, then solve. */
+export function solveCnf(cnf: { clauses: number[][] }, options: SolveCnfOptions = {}): SolveCnfResult {
+  const s = loadCnf(cnf, options);
+  const assumptions = (options.assumptions ?? []).map((l) => {
+    const v = Math.abs(l);
+    while (s.nVars() < v) s.newVar();
+    return fromDimacs(l);
+  });
+  if (options.minisatBinaryOrder && s.ok) s.simplify();
+  const status = s.solveLimited(assumptions, options.conflictBudget ?? -1);
+  const result: SatResult = status === L_TRUE ? 'SAT' : status === L_FALSE ? 'UNSAT' : 'UNKNOWN';
+  const out: SolveCnfResult = { result, stats: s.stats() };
+  if (status === L_TRUE) out.model = Array.from(s.model, (x) => x === L_TRUE);
+  return out;
+}
