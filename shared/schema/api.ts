@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ClientEvent } from './event.ts';
 import { Phase, HintPolicy } from './config.ts';
 import { PuzzleClues } from './puzzle.ts';
+import { Move } from './move.ts';
 
 export const StartSessionRequest = z.object({
   mode: z.enum(['general', 'kiosk']).default('general'),
@@ -29,8 +30,10 @@ export const SessionState = z.object({
   acked_seq: z.number().int().nonnegative(),
   status: z.enum(['active', 'complete', 'declined', 'withdrawn']),
   study: ClientStudy,
-  /** Moves of the current step's board (if any), to rebuild it on resume. */
-  moves: z.array(z.unknown()),
+  /** Every move so far, by step index, to rebuild boards (current one, post-survey pictures) on resume. */
+  moves_by_step: z.record(z.string(), z.array(Move)),
+  ratings: z.record(z.string(), z.object({ difficulty: z.number().int().min(1).max(5).nullable(), guessing: z.string() })),
+  outcomes: z.record(z.string(), z.enum(['solved', 'skipped', 'timeout', 'done'])),
   completion_code: z.string().nullable(),
 });
 export type SessionState = z.infer<typeof SessionState>;

@@ -1,0 +1,20 @@
+// `nonolab validate-config FILE`: check a study config the way the server does at start-up.
+import type { Command } from 'commander';
+import { loadStudyConfig, ConfigError } from '../../server/studyConfig.ts';
+
+export function registerValidateConfig(program: Command): void {
+  program
+    .command('validate-config')
+    .description('validate a study config file (phases, puzzles, surveys) and print its hash')
+    .argument('<file>', 'study config JSON')
+    .action((file: string) => {
+      try {
+        const { config, hash } = loadStudyConfig(file);
+        console.log(JSON.stringify({ file, ok: true, id: config.id, config_hash: hash, phases: config.phases.map((p) => p.kind), puzzles: config.puzzles.length }));
+      } catch (err) {
+        if (!(err instanceof ConfigError)) throw err;
+        console.error(err.message);
+        process.exitCode = 2;
+      }
+    });
+}

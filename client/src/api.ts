@@ -1,0 +1,34 @@
+// The participant API as typed functions; every response is checked with its zod schema.
+import type { z } from 'zod';
+import { BatchAck, CheckResponse, CompleteResponse, SessionState } from '../../shared/schema/api.ts';
+import type { CheckRequest, StartSessionRequest } from '../../shared/schema/api.ts';
+import type { ClientEvent } from '../../shared/schema/event.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T extends z.ZodType>(schema: T, method: string, path: string, body?: unknown): Promise<z.infer<T>> {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  const json = (await res.json().catch(() => ({}))) as { error?: string };
+  if (!res.ok) throw new ApiError(res.status, json.error ?? `HTTP ${res.status}`);
+  return schema.parse(json);
+}
+
+export const api = {
+  resume: () => call(SessionState, 'GET', '/api/session'),
+  start: (req: StartSessionRequest) => call(SessionState, 'POST', '/api/sessions', req),
+  sendEvents: (events: ClientEvent[]) => call(BatchAck, 'POST', '/api/session/events', { events }),
+  check: (req: CheckRequest) => call(CheckResponse, 'POST', '/api/session/check', req),
+  complete: (lastSeq: number) => call(CompleteResponse, 'POST', '/api/session/complete', { last_seq: lastSeq }),
+};

@@ -1,0 +1,105 @@
+// The outbox: events persisted in localStorage before anything else happens, sent in order, retried with backoff.
+import type { ClientEvent } from '../../shared/schema/event.ts';
+
+export type SaveStatus = 'saved' | 'saving' | 'offline';
+
+export class Outbox {
+  private queue: ClientEvent[];
+  private acked: number;
+  private sending = false;
+  private backoffMs = 500;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private listeners = new Set<(s: SaveStatus) => void>();
+  private waiters: (() => void)[] = [];
+  status: SaveStatus = 'saved';
+
+  constructor(
+    private readonly sessionId: string,
+    serverAcked: number,
+    private readonly send: (events: ClientEvent[]) => Promise<number>,
+  ) {
+    const stored = localStorage.getItem(this.key('queue'));
+    this.queue = stored ? (JSON.parse(stored) as ClientEvent[]) : [];
+    this.acked = serverAcked;
+    this.queue = this.queue.filter((e) => e.seq > this.acked);
+    this.persist();
+    if (this.queue.length > 0) this.schedule(0);
+  }
+
+  private key(what: string): string {
+    return `nonolab.${this.sessionId}.${what}`;
+  }
+
+  /** The last sequence number used: local events may be ahead of the server's acknowledgement. */
+  lastSeq(): number {
+    return Math.max(this.acked, Number(localStorage.getItem(this.key('seq')) ?? 0), this.queue.at(-1)?.seq ?? 0);
+  }
+
+  push(event: ClientEvent): void {
+    this.queue.push(event);
+    localStorage.setItem(this.key('seq'), String(event.seq));
+    this.persist();
+    this.schedule(0);
+  }
+
+  private persist(): void {
+    localStorage.setItem(this.key('queue'), JSON.stringify(this.queue));
+  }
+
+  private setStatus(s: SaveStatus): void {
+    if (this.status === s) return;
+    this.status = s;
+    for (const l of this.listeners) l(s);
+  }
+
+  subscribe(listener: (s: SaveStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private schedule(delay: number): void {
+    if (this.timer !== null || this.sending) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, delay);
+  }
+
+  private async flush(): Promise<void> {
+    if (this.sending) return;
+    if (this.queue.length === 0) {
+      this.setStatus('saved');
+      this.waiters.splice(0).forEach((w) => w());
+      return;
+    }
+    this.sending = true;
+    this.setStatus(this.status === 'offline' ? 'offline' : 'saving');
+    const batch = this.queue.slice(0, 200);
+    try {
+      const acked = await this.send(batch);
+      this.acked = Math.max(this.acked, acked);
+      this.queue = this.queue.filter((e) => e.seq > this.acked);
+      this.persist();
+      this.backoffMs = 500;
+      this.sending = false;
+      if (this.queue.length > 0) this.schedule(0);
+      else {
+        this.setStatus('saved');
+        this.waiters.splice(0).forEach((w) => w());
+      }
+    } catch {
+      this.sending = false;
+      this.setStatus('offline');
+      const delay = this.backoffMs;
+      this.backoffMs = Math.min(this.backoffMs * 2, 8_000);
+      this.schedule(delay);
+    }
+  }
+
+  /** Resolves once the server has acknowledged every event pushed so far. */
+  drained(): Promise<void> {
+    if (this.queue.length === 0) return Promise.resolve();
+    this.schedule(0);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}

@@ -1,0 +1,123 @@
+// The Express app: participant API routes (thin over StudyService), security middleware, the built client.
+import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import cookieParser from 'cookie-parser';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { CheckRequest, CompleteRequest, EventBatch, StartSessionRequest } from '../shared/schema/api.ts';
+import { describeIssues } from '../shared/schema/config.ts';
+import { EventLog } from './eventLog.ts';
+import { Store } from './store.ts';
+import { HttpError, StudyService } from './studyService.ts';
+import { loadStudyConfig, type LoadedStudy } from './studyConfig.ts';
+
+export const TOKEN_COOKIE = 'nonolab_token';
+
+export interface ServerOptions {
+  dataDir: string;
+  configPath: string;
+  /** Built client (vite build output); served with an SPA fallback when present. */
+  staticDir?: string;
+  appVersion?: string;
+  logger?: (message: string) => void;
+}
+
+export interface NonolabServer {
+  app: express.Express;
+  service: StudyService;
+  study: LoadedStudy;
+  close(): void;
+}
+
+function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const result = schema.safeParse(body);
+  if (!result.success) throw new HttpError(400, 'invalid request body', describeIssues(result.error.issues).split('\n'));
+  return result.data;
+}
+
+export function appVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export function createNonolabServer(opts: ServerOptions): NonolabServer {
+  const log = opts.logger ?? ((m: string) => console.log(m));
+  const study = loadStudyConfig(opts.configPath);
+  const store = new Store(join(opts.dataDir, 'nonolab.sqlite'));
+  const events = new EventLog(join(opts.dataDir, 'sessions'));
+  const service = new StudyService({ study, store, log: events, appVersion: opts.appVersion ?? appVersion() });
+  for (const message of service.recover()) log(`recovery: ${message}`);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(helmet());
+  app.use(cookieParser());
+  app.use(express.json({ limit: '1mb' }));
+
+  const token = (req: Request): string | undefined => (req.cookies as Record<string, string> | undefined)?.[TOKEN_COOKIE];
+  const setToken = (res: Response, value: string) =>
+    res.cookie(TOKEN_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 1000 * 60 * 60 * 24 * 30 });
+
+  app.get('/api/health', (_req, res) => {
+    res.json({ ok: true, study: study.config.id, config_hash: study.hash });
+  });
+
+  app.post('/api/sessions', (req, res) => {
+    const body = parse(StartSessionRequest, req.body ?? {});
+    const { token: t, state } = service.startSession(body);
+    setToken(res, t);
+    res.status(201).json(state);
+  });
+
+  app.get('/api/session', (req, res) => {
+    res.json(service.stateOf(service.sessionForToken(token(req))));
+  });
+
+  app.post('/api/session/events', (req, res) => {
+    const row = service.sessionForToken(token(req));
+    const batch = parse(EventBatch, req.body);
+    res.json({ acked_seq: service.appendEvents(row, batch.events) });
+  });
+
+  app.post('/api/session/check', (req, res) => {
+    const row = service.sessionForToken(token(req));
+    res.json(service.check(row, parse(CheckRequest, req.body)));
+  });
+
+  app.post('/api/session/complete', (req, res) => {
+    const row = service.sessionForToken(token(req));
+    res.json(service.complete(row, parse(CompleteRequest, req.body).last_seq));
+  });
+
+  app.use('/api', (_req, _res, next) => next(new HttpError(404, 'no such API route')));
+
+  if (opts.staticDir && existsSync(opts.staticDir)) {
+    app.use(express.static(opts.staticDir, { index: 'index.html' }));
+    app.get(/^\/(?!api\/).*/, (_req, res) => res.sendFile(join(opts.staticDir!, 'index.html')));
+  }
+
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof HttpError) {
+      res.status(err.status).json({ error: err.message, ...(err.issues ? { issues: err.issues } : {}) });
+      return;
+    }
+    const e = err as { type?: string; status?: number; message?: string };
+    if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+      res.status(e.status).json({ error: e.type === 'entity.too.large' ? 'request body too large' : e.type === 'entity.parse.failed' ? 'request body is not valid JSON' : (e.message ?? 'bad request') });
+      return;
+    }
+    log(`error: ${(err as Error)?.stack ?? String(err)}`);
+    res.status(500).json({ error: 'internal server error' });
+  });
+
+  return {
+    app,
+    service,
+    study,
+    close() {
+      events.close();
+      store.close();
+    },
+  };
+}

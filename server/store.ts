@@ -1,0 +1,140 @@
+// SQLite state (better-sqlite3): sessions, the sequence pool and an audit trail. The NDJSON files hold the events.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type SessionStatus = 'active' | 'complete' | 'declined' | 'withdrawn';
+export type SequenceStatus = 'free' | 'leased' | 'used';
+
+export interface SessionRow {
+  id: string;
+  token_hash: string;
+  mode: string;
+  label: string | null;
+  status: SessionStatus;
+  created_at: number;
+  updated_at: number;
+  step: number;
+  acked_seq: number;
+  sequence_id: number;
+  config_hash: string;
+}
+
+export interface SequenceRow {
+  id: number;
+  round: number;
+  puzzle_ids: string;
+  status: SequenceStatus;
+  session_id: string | null;
+}
+
+export class Store {
+  readonly db: Database.Database;
+
+  constructor(path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS sessions (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL UNIQUE,
+        mode TEXT NOT NULL,
+        label TEXT,
+        status TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        step INTEGER NOT NULL DEFAULT 0,
+        acked_seq INTEGER NOT NULL DEFAULT 0,
+        sequence_id INTEGER NOT NULL,
+        config_hash TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS sequences (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        round INTEGER NOT NULL,
+        puzzle_ids TEXT NOT NULL,
+        status TEXT NOT NULL,
+        session_id TEXT
+      );
+      CREATE INDEX IF NOT EXISTS sequences_status ON sequences(round, status);
+      CREATE TABLE IF NOT EXISTS audit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        detail TEXT NOT NULL
+      );
+    `);
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  insertSession(row: SessionRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO sessions (id, token_hash, mode, label, status, created_at, updated_at, step, acked_seq, sequence_id, config_hash)
+         VALUES (@id, @token_hash, @mode, @label, @status, @created_at, @updated_at, @step, @acked_seq, @sequence_id, @config_hash)`,
+      )
+      .run(row);
+  }
+
+  sessionByToken(tokenHash: string): SessionRow | undefined {
+    return this.db.prepare('SELECT * FROM sessions WHERE token_hash = ?').get(tokenHash) as SessionRow | undefined;
+  }
+
+  session(id: string): SessionRow | undefined {
+    return this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  }
+
+  sessions(): SessionRow[] {
+    return this.db.prepare('SELECT * FROM sessions ORDER BY created_at').all() as SessionRow[];
+  }
+
+  updateProgress(id: string, ackedSeq: number, step: number, now: number): void {
+    this.db.prepare('UPDATE sessions SET acked_seq = ?, step = MAX(step, ?), updated_at = ? WHERE id = ?').run(ackedSeq, step, now, id);
+  }
+
+  setStatus(id: string, status: SessionStatus, now: number): void {
+    this.db.prepare('UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?').run(status, now, id);
+  }
+
+  deleteSession(id: string): void {
+    this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+  }
+
+  currentRound(): number {
+    const row = this.db.prepare('SELECT MAX(round) AS r FROM sequences').get() as { r: number | null };
+    return row.r ?? 0;
+  }
+
+  sequencesOfRound(round: number): SequenceRow[] {
+    return this.db.prepare('SELECT * FROM sequences WHERE round = ? ORDER BY id').all(round) as SequenceRow[];
+  }
+
+  allSequences(): SequenceRow[] {
+    return this.db.prepare('SELECT * FROM sequences ORDER BY id').all() as SequenceRow[];
+  }
+
+  sequence(id: number): SequenceRow | undefined {
+    return this.db.prepare('SELECT * FROM sequences WHERE id = ?').get(id) as SequenceRow | undefined;
+  }
+
+  insertRound(round: number, sequences: string[][]): void {
+    const insert = this.db.prepare("INSERT INTO sequences (round, puzzle_ids, status, session_id) VALUES (?, ?, 'free', NULL)");
+    for (const seq of sequences) insert.run(round, JSON.stringify(seq));
+  }
+
+  setSequence(id: number, status: SequenceStatus, sessionId: string | null): void {
+    this.db.prepare('UPDATE sequences SET status = ?, session_id = ? WHERE id = ?').run(status, sessionId, id);
+  }
+
+  audit(at: number, action: string, detail: string): void {
+    this.db.prepare('INSERT INTO audit (at, action, detail) VALUES (?, ?, ?)').run(at, action, detail);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,230 @@
+// The study's server-side rules: sessions, sequence leases, ordered durable event intake, checking, completion.
+import { createHash, randomBytes } from 'node:crypto';
+import type { LoadedStudy } from './studyConfig.ts';
+import type { EventLog } from './eventLog.ts';
+import type { SessionRow, Store } from './store.ts';
+import type { ClientEvent, LoggedClientEvent, LoggedServerEvent, ServerEvent } from '../shared/schema/event.ts';
+import type { CheckRequest, SessionState, StartSessionRequest } from '../shared/schema/api.ts';
+import { sessionProgress } from '../shared/study/progress.ts';
+import { expandSteps, sequenceLength } from '../shared/study/steps.ts';
+import { chooseBalanced, orderedSequences } from '../shared/study/sequences.ts';
+import { countWrongCells, matchesSolution } from '../shared/game/board.ts';
+import { createRng, type Rng } from '../shared/random.ts';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly issues?: string[],
+  ) {
+    super(message);
+  }
+}
+
+export interface StudyServiceOptions {
+  study: LoadedStudy;
+  store: Store;
+  log: EventLog;
+  appVersion: string;
+  clock?: () => number;
+  rng?: Rng;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export class StudyService {
+  private readonly study: LoadedStudy;
+  private readonly store: Store;
+  private readonly log: EventLog;
+  private readonly appVersion: string;
+  private readonly clock: () => number;
+  private readonly rng: Rng;
+  /** Events that arrived ahead of a gap, per session, held until the gap fills (never written out of order). */
+  private readonly pending = new Map<string, Map<number, ClientEvent>>();
+
+  constructor(opts: StudyServiceOptions) {
+    this.study = opts.study;
+    this.store = opts.store;
+    this.log = opts.log;
+    this.appVersion = opts.appVersion;
+    this.clock = opts.clock ?? Date.now;
+    this.rng = opts.rng ?? createRng(randomBytes(4).readUInt32LE(0));
+  }
+
+  private serverRecord(event: ServerEvent): LoggedServerEvent {
+    return { ...event, origin: 'server', t_server: this.clock(), config_hash: this.study.hash, app_version: this.appVersion };
+  }
+
+  /** Lease a free sequence, balanced; opens a new round when the pool is used up (or refuses, per config). */
+  private leaseSequence(sessionId: string): { id: number; puzzles: string[]; round: number } {
+    const poolIds = this.study.config.puzzles.map((p) => p.id);
+    const k = sequenceLength(this.study.config.phases);
+    let round = this.store.currentRound();
+    if (round === 0) {
+      round = 1;
+      this.store.insertRound(round, orderedSequences(poolIds, k));
+    }
+    let rows = this.store.sequencesOfRound(round);
+    let free = rows.filter((r) => r.status === 'free');
+    if (free.length === 0) {
+      if (this.study.config.assignment.when_exhausted === 'refuse') throw new HttpError(409, 'every sequence of this study has been used; the study is full');
+      round += 1;
+      this.store.insertRound(round, orderedSequences(poolIds, k));
+      rows = this.store.sequencesOfRound(round);
+      free = rows;
+    }
+    const taken = rows.filter((r) => r.status !== 'free').map((r) => JSON.parse(r.puzzle_ids) as string[]);
+    const freeSeqs = free.map((r) => JSON.parse(r.puzzle_ids) as string[]);
+    const pick = free[chooseBalanced(freeSeqs, taken, poolIds, this.rng)];
+    this.store.setSequence(pick.id, 'leased', sessionId);
+    return { id: pick.id, puzzles: JSON.parse(pick.puzzle_ids) as string[], round };
+  }
+
+  startSession(req: StartSessionRequest): { token: string; state: SessionState } {
+    const token = randomBytes(24).toString('base64url');
+    const id = `s${randomBytes(8).toString('hex')}`;
+    const now = this.clock();
+    const lease = this.store.transaction(() => {
+      const lease = this.leaseSequence(id);
+      this.store.insertSession({
+        id,
+        token_hash: hashToken(token),
+        mode: req.mode,
+        label: req.label ?? null,
+        status: 'active',
+        created_at: now,
+        updated_at: now,
+        step: 0,
+        acked_seq: 0,
+        sequence_id: lease.id,
+        config_hash: this.study.hash,
+      });
+      return lease;
+    });
+    this.log.append(id, [
+      this.serverRecord({ type: 'session_start', session_id: id, payload: { mode: req.mode, sequence: lease.puzzles, sequence_id: lease.id, round: lease.round } }),
+    ]);
+    return { token, state: this.stateOf(this.store.session(id)!) };
+  }
+
+  sessionForToken(token: string | undefined): SessionRow {
+    if (!token) throw new HttpError(401, 'no participant session: start the study from its link');
+    const row = this.store.sessionByToken(hashToken(token));
+    if (!row) throw new HttpError(401, 'unknown or expired participant token');
+    return row;
+  }
+
+  private sequenceOf(row: SessionRow): string[] {
+    const seq = this.store.sequence(row.sequence_id);
+    return seq ? (JSON.parse(seq.puzzle_ids) as string[]) : [];
+  }
+
+  stateOf(row: SessionRow): SessionState {
+    const progress = sessionProgress(this.log.read(row.id));
+    return {
+      session_id: row.id,
+      sequence: this.sequenceOf(row),
+      step: row.step,
+      acked_seq: row.acked_seq,
+      status: row.status,
+      study: this.study.client,
+      moves_by_step: progress.movesByStep,
+      ratings: progress.ratings,
+      outcomes: progress.outcomes,
+      completion_code: row.status === 'complete' ? this.study.config.completion.code : null,
+    };
+  }
+
+  /**
+   * Take a batch: drop duplicates (seq already held), hold events beyond a gap, write the contiguous run in order
+   * and fsync, then return the highest contiguous sequence number held. Retries are therefore harmless.
+   */
+  appendEvents(row: SessionRow, events: readonly ClientEvent[]): number {
+    if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
+    const foreign = events.find((e) => e.session_id !== row.id);
+    if (foreign) throw new HttpError(403, `event seq ${foreign.seq} names another session`);
+    let pending = this.pending.get(row.id);
+    if (!pending) this.pending.set(row.id, (pending = new Map()));
+    for (const e of events) if (e.seq > row.acked_seq && !pending.has(e.seq)) pending.set(e.seq, e);
+    const now = this.clock();
+    const ready: LoggedClientEvent[] = [];
+    let acked = row.acked_seq;
+    let step = row.step;
+    let declined = false;
+    while (pending.has(acked + 1)) {
+      const e = pending.get(acked + 1)!;
+      pending.delete(acked + 1);
+      acked += 1;
+      ready.push({ ...e, origin: 'client', t_server: now, config_hash: this.study.hash, app_version: this.appVersion });
+      if (e.type === 'step_end') step = Math.max(step, e.step + 1);
+      if (e.type === 'consent' && !e.payload.agreed) declined = true;
+    }
+    if (pending.size === 0) this.pending.delete(row.id);
+    if (ready.length > 0) {
+      this.log.append(row.id, ready);
+      this.store.updateProgress(row.id, acked, step, now);
+      if (declined) this.store.setStatus(row.id, 'declined', now);
+    }
+    return acked;
+  }
+
+  private puzzleSolution(puzzleId: string): string[] {
+    const all = [...this.study.config.puzzles, ...this.study.config.practice_puzzles];
+    const p = all.find((q) => q.id === puzzleId);
+    if (!p || !p.solution) throw new HttpError(404, `no puzzle '${puzzleId}' in this study`);
+    return p.solution;
+  }
+
+  check(row: SessionRow, req: CheckRequest): { solved: boolean } {
+    const solution = this.puzzleSolution(req.puzzle_id);
+    const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
+    if (!steps.some((s) => s.puzzle_id === req.puzzle_id)) throw new HttpError(403, `puzzle '${req.puzzle_id}' is not part of this session`);
+    const solved = matchesSolution(req.rows, solution);
+    const wrong = countWrongCells(req.rows, solution);
+    this.log.append(row.id, [
+      this.serverRecord({ type: 'check', session_id: row.id, payload: { puzzle_id: req.puzzle_id, position: req.position, solved, wrong_cells: wrong } }),
+    ]);
+    return { solved };
+  }
+
+  /** The completion code is handed out only once the server holds every event the client says it sent. */
+  complete(row: SessionRow, lastSeq: number): { code: string; redirect_url: string | null } {
+    if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
+    if (row.acked_seq < lastSeq) throw new HttpError(409, `the server holds events up to ${row.acked_seq}, not yet ${lastSeq}; send the rest first`);
+    const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
+    const completeStep = steps.findIndex((s) => s.kind === 'complete');
+    if (completeStep < 0 || row.step < completeStep) throw new HttpError(409, 'the study is not finished yet');
+    const code = this.study.config.completion.code;
+    if (row.status !== 'complete') {
+      const now = this.clock();
+      this.store.transaction(() => {
+        this.store.setStatus(row.id, 'complete', now);
+        this.store.setSequence(row.sequence_id, 'used', row.id);
+      });
+      this.log.append(row.id, [this.serverRecord({ type: 'session_complete', session_id: row.id, payload: { code } })]);
+    }
+    return { code, redirect_url: this.study.config.completion.redirect_url ?? null };
+  }
+
+  /** After a restart: cut torn lines, then make SQLite's acknowledged sequence agree with the files. */
+  recover(): string[] {
+    const messages = this.log.recover().map((r) => `cut a torn last line (${r.cut_bytes} bytes) from ${r.file}`);
+    for (const row of this.store.sessions()) {
+      const records = this.log.read(row.id);
+      let acked = 0;
+      let step = 0;
+      for (const r of records)
+        if (r.origin === 'client' && r.seq === acked + 1) {
+          acked += 1;
+          if (r.type === 'step_end') step = Math.max(step, (r.step as number) + 1);
+        }
+      if (acked !== row.acked_seq || step !== row.step) {
+        this.store.db.prepare('UPDATE sessions SET acked_seq = ?, step = ? WHERE id = ?').run(acked, step, row.id);
+        messages.push(`session ${row.id}: SQLite said seq ${row.acked_seq}/step ${row.step}, the log says ${acked}/${step}; using the log`);
+      }
+    }
+    return messages;
+  }
+}

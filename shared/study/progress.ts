@@ -1,0 +1,53 @@
+// What a session has done so far, derived from its logged client events (for resume and for the post-survey).
+import type { Move } from '../schema/move.ts';
+import { Move as MoveSchema } from '../schema/move.ts';
+import { replayMoves, boardRows } from '../game/board.ts';
+
+export interface RatingRecord {
+  difficulty: number | null;
+  guessing: string;
+}
+
+export type Outcome = 'solved' | 'skipped' | 'timeout' | 'done';
+
+export interface SessionProgress {
+  /** Latest rating per puzzle id (revisions in the post-survey override). */
+  ratings: Record<string, RatingRecord>;
+  /** How each puzzle step ended. */
+  outcomes: Record<string, Outcome>;
+  /** Moves per step index, in order. */
+  movesByStep: Record<number, Move[]>;
+}
+
+interface EventLike {
+  origin?: unknown;
+  type?: unknown;
+  step?: unknown;
+  puzzle_id?: unknown;
+  payload?: unknown;
+}
+
+export function sessionProgress(events: readonly EventLike[]): SessionProgress {
+  const progress: SessionProgress = { ratings: {}, outcomes: {}, movesByStep: {} };
+  for (const e of events) {
+    if (e.origin !== undefined && e.origin !== 'client') continue;
+    const payload = e.payload as Record<string, unknown>;
+    if (e.type === 'move' && typeof e.step === 'number') {
+      const move = MoveSchema.safeParse(payload.move);
+      if (move.success) (progress.movesByStep[e.step] ??= []).push(move.data);
+    } else if (e.type === 'rating' && typeof e.puzzle_id === 'string') {
+      progress.ratings[e.puzzle_id] = { difficulty: payload.difficulty as number | null, guessing: String(payload.guessing) };
+    } else if (e.type === 'rating_revise') {
+      const id = String(payload.rated_puzzle_id);
+      if (progress.ratings[id]) progress.ratings[id] = { ...progress.ratings[id], difficulty: payload.to as number | null };
+    } else if (e.type === 'step_end' && typeof e.puzzle_id === 'string' && payload.kind !== 'rating') {
+      progress.outcomes[e.puzzle_id] = payload.reason as Outcome;
+    }
+  }
+  return progress;
+}
+
+/** The board a step ended with, as rows of '#', 'x', '?'. */
+export function finalRows(progress: SessionProgress, step: number, width: number, height: number): string[] {
+  return boardRows(replayMoves(width, height, progress.movesByStep[step] ?? []).grid);
+}
