@@ -8,3 +8,5 @@ export type { HumanDifficulty, DifficultyOptions } from './metrics.ts';
 export { puzzleId, canonicalClues, hash53 } from './id.ts';
 export { GenerateOptions, generatePuzzles, iteratePuzzles, puzzleFromSeed, randomSolution, candidateSeed } from './generate.ts';
 export type { GenerateHooks, GenerateProgress } from './generate.ts';
+export { hint } from './hint.ts';
+export type { Hint, HintReasoning } from './hint.ts';
