@@ -1,0 +1,93 @@
+// Inference by SAT under assumptions (Foote & Krizanc): the cells whose value is the same in every solution.
+/*
+ * A cell is forced (inferable) when the board's formula is unsatisfiable under the assumption of
+ * the cell's other value. One incremental solver answers all questions: solve once for a model
+ * M; then for each cell c not yet ruled out, solve assuming ¬M(c). UNSAT means c is forced to
+ * M(c); SAT gives another solution, and every cell on which it differs from M is not forced (so
+ * it is never asked). Learnt clauses carry over between the calls, as in the paper's setting.
+ * Cells forced filled and cells forced empty are counted separately (the published experiment
+ * counted only forced-filled ones). A puzzle has a unique solution iff every cell is forced.
+ * Cost: at most one solve per cell plus one; each can be exponential in the worst case (the
+ * problem is NP-hard), so a conflict budget per call can be given: a cell whose call runs out is
+ * reported as undecided rather than guessed.
+ */
+import { EMPTY, FILLED, UNKNOWN, type Clues, type Grid } from '../nonogram/grid.ts';
+import { encodeBlockStart } from './blockStart.ts';
+import { encodeDfa } from './dfa.ts';
+import { L_FALSE, L_TRUE, fromDimacs, loadCnf, type SolverStats } from './solver.ts';
+
+export type Encoding = 'block-start' | 'dfa';
+
+export interface ForcedCellsOptions {
+  encoding?: Encoding;
+  /** Conflict budget per solver call (default: none). */
+  conflictBudget?: number;
+}
+
+export interface ForcedCellsResult {
+  /** False when the clues have no solution (then nothing is reported as forced). */
+  solvable: boolean;
+  /** Forced cells: FILLED or EMPTY; UNKNOWN where both values occur in solutions (or undecided). */
+  grid: Grid;
+  forcedFilled: number;
+  forcedEmpty: number;
+  /** Cells whose call ran out of budget (always 0 without a budget). */
+  undecided: number;
+  /** True iff every cell is forced (the puzzle has exactly one solution). */
+  unique: boolean;
+  /** Solver calls made and their summed statistics. */
+  solves: number;
+  stats: SolverStats;
+}
+
+export function encode(clues: Clues, encoding: Encoding = 'block-start') {
+  return encoding === 'dfa' ? encodeDfa(clues) : encodeBlockStart(clues);
+}
+
+export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): ForcedCellsResult {
+  const height = clues.rows.length;
+  const width = clues.cols.length;
+  const cnf = encode(clues, options.encoding);
+  const solver = loadCnf(cnf);
+  while (solver.nVars() < cnf.numVars) solver.newVar();
+  const budget = options.conflictBudget ?? -1;
+  const grid: Grid = { width, height, cells: new Uint8Array(width * height) };
+  const result: ForcedCellsResult = { solvable: false, grid, forcedFilled: 0, forcedEmpty: 0, undecided: 0, unique: false, solves: 0, stats: solver.stats() };
+  const finish = () => {
+    result.stats = solver.stats();
+    return result;
+  };
+  result.solves++;
+  const first = solver.solveLimited([], budget);
+  if (first !== L_TRUE) {
+    result.undecided = first === L_FALSE ? 0 : width * height;
+    return finish();
+  }
+  result.solvable = true;
+  const n = width * height;
+  const model = new Uint8Array(n);
+  for (let i = 0; i < n; i++) model[i] = solver.modelValue(i) === L_TRUE ? 1 : 0;
+  const free = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (free[i]) continue;
+    const assume = fromDimacs(model[i] ? -(i + 1) : i + 1);
+    result.solves++;
+    const status = solver.solveLimited([assume], budget);
+    if (status === L_FALSE) {
+      if (model[i]) {
+        grid.cells[i] = FILLED;
+        result.forcedFilled++;
+      } else {
+        grid.cells[i] = EMPTY;
+        result.forcedEmpty++;
+      }
+    } else if (status === L_TRUE) {
+      for (let k = i; k < n; k++) if ((solver.modelValue(k) === L_TRUE ? 1 : 0) !== model[k]) free[k] = 1;
+    } else {
+      grid.cells[i] = UNKNOWN;
+      result.undecided++;
+    }
+  }
+  result.unique = result.forcedFilled + result.forcedEmpty === n;
+  return finish();
+}
