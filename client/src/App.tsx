@@ -39,11 +39,12 @@ function StepView() {
 export function App() {
   const status = useStudy((s) => s.phase);
   const error = useStudy((s) => s.error);
+  const stepKind = useStudy((s) => s.steps[s.step]?.kind ?? 'none');
   useEffect(() => {
     void boot();
   }, []);
   return (
-    <main className="app" data-step-kind={currentStep()?.kind ?? 'none'}>
+    <main className="app" data-step-kind={stepKind}>
       {status === 'loading' && <p>Loading the study…</p>}
       {status === 'error' && (
         <p className="error" role="alert">

@@ -1,0 +1,69 @@
+// Test support: run the real server (`tsx server/main.ts`) as a child process on a free port and a temporary data dir.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { StudyConfig } from '../../shared/schema/config.ts';
+
+export const repoRoot = resolve(import.meta.dirname, '..', '..');
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  configPath: string;
+  process: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export function defaultConfig(): StudyConfig {
+  return JSON.parse(readFileSync(join(repoRoot, 'study-config', 'study.json'), 'utf8')) as StudyConfig;
+}
+
+/** Write a (modified) config into a fresh temporary directory and return its path. */
+export function writeConfig(config: unknown, dir = mkdtempSync(join(tmpdir(), 'nonolab-config-'))): string {
+  const path = join(dir, 'study.json');
+  writeFileSync(path, JSON.stringify(config, null, 1));
+  return path;
+}
+
+export async function startServer(opts: { configPath?: string; dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'nonolab-data-'));
+  const configPath = opts.configPath ?? join(repoRoot, 'study-config', 'study.json');
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'server', 'main.ts')], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: '0', NONOLAB_DATA_DIR: dataDir, NONOLAB_CONFIG: configPath, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const url = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
+    const onData = () => {
+      const m = /at (http:\/\/localhost:\d+)\//.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise(m[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    url,
+    dataDir,
+    configPath,
+    process: child,
+    output: () => out,
+    stop: (signal: NodeJS.Signals = 'SIGTERM') =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill(signal);
+      }),
+  };
+}
