@@ -1,0 +1,94 @@
+// `nonolab cnf PUZZLE.json [--encoding block-start|dfa]`: a Nonogram's CNF as DIMACS on stdout.
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { encodeBlockStart, encodeDfa, writeDimacs, type Encoding } from '../../shared/sat/index.ts';
+
+/** What the SAT commands read: bare clues or any puzzle record (extra fields are kept, not checked). */
+export const ClueInput = z
+  .object({
+    id: z.string().optional(),
+    rows: z.array(z.array(z.number().int().positive())),
+    cols: z.array(z.array(z.number().int().positive())),
+  })
+  .passthrough();
+export type ClueInput = z.infer<typeof ClueInput>;
+
+export class InputError extends Error {}
+
+/**
+ * Reads puzzles from a file: one JSON object, a JSON array of them, or NDJSON (one per line).
+ * Errors name the file, the record (line for NDJSON) and the field.
+ */
+export function readPuzzles(file: string): ClueInput[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InputError(`${file}: cannot read (${(err as Error).message})`);
+  }
+  const records: { where: string; value: unknown }[] = [];
+  const trimmed = text.trim();
+  try {
+    const whole: unknown = JSON.parse(trimmed);
+    if (Array.isArray(whole)) whole.forEach((value, i) => records.push({ where: `record ${i}`, value }));
+    else records.push({ where: 'top level', value: whole });
+  } catch {
+    const lines = text.split('\n');
+    lines.forEach((line, i) => {
+      if (!line.trim()) return;
+      try {
+        records.push({ where: `line ${i + 1}`, value: JSON.parse(line) });
+      } catch (err) {
+        throw new InputError(`${file}: line ${i + 1}: not JSON (${(err as Error).message})`);
+      }
+    });
+  }
+  if (records.length === 0) throw new InputError(`${file}: no puzzle in the file`);
+  return records.map(({ where, value }) => {
+    const parsed = ClueInput.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new InputError(`${file}: ${where}: field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    return parsed.data;
+  });
+}
+
+export function parseEncoding(value: string): Encoding {
+  if (value !== 'block-start' && value !== 'dfa') throw new InputError(`--encoding must be block-start or dfa, got '${value}'`);
+  return value;
+}
+
+export function registerCnf(program: Command): void {
+  program
+    .command('cnf')
+    .description('write the CNF encoding of a Nonogram as DIMACS (cells are variables r*C+c+1)')
+    .argument('<puzzle>', 'puzzle JSON: {"rows":[[..]],"cols":[[..]]} or a puzzle record (the first of an array/NDJSON unless --index)')
+    .option('--encoding <name>', 'block-start (the paper, Appendix A) or dfa (Foote & Krizanc)', 'block-start')
+    .option('--index <n>', 'which puzzle of an array/NDJSON file', '0')
+    .action((file: string, opts: { encoding: string; index: string }) => {
+      try {
+        const encoding = parseEncoding(opts.encoding);
+        const puzzles = readPuzzles(file);
+        const index = Number(opts.index);
+        if (!Number.isInteger(index) || index < 0 || index >= puzzles.length) throw new InputError(`--index ${opts.index}: the file has ${puzzles.length} puzzle(s)`);
+        const p = puzzles[index];
+        let cnf;
+        try {
+          cnf = encoding === 'dfa' ? encodeDfa(p) : encodeBlockStart(p);
+        } catch (err) {
+          throw new InputError(`${file}: ${(err as Error).message}`);
+        }
+        const comments = [
+          `nonolab cnf --encoding ${encoding}${p.id ? ` (puzzle ${p.id})` : ''}: ${p.rows.length} rows x ${p.cols.length} columns`,
+          `cell (r,c) is variable r*${p.cols.length}+c+1; auxiliary variables follow line by line (rows, then columns)`,
+        ];
+        process.stdout.write(writeDimacs({ numVars: cnf.numVars, clauses: cnf.clauses }, comments));
+      } catch (err) {
+        if (!(err instanceof InputError)) throw err;
+        console.error(err.message);
+        process.exitCode = 2;
+      }
+    });
+}

@@ -1,0 +1,57 @@
+// `nonolab infer PUZZLE.json`: the cells every solution agrees on, by SAT under assumptions (Foote & Krizanc).
+import type { Command } from 'commander';
+import { gridToRows } from '../../shared/nonogram/grid.ts';
+import { forcedCells } from '../../shared/sat/index.ts';
+import { InputError, parseEncoding, readPuzzles } from './cnf.ts';
+
+export function registerInfer(program: Command): void {
+  program
+    .command('infer')
+    .description('list the cells forced filled and forced empty (SAT under the assumption of each value); one JSON line per puzzle')
+    .argument('<puzzle>', 'puzzle JSON, JSON array or NDJSON of puzzles ({"rows","cols"} or puzzle records)')
+    .option('--encoding <name>', 'block-start or dfa', 'block-start')
+    .option('--conflict-budget <n>', 'conflicts allowed per solver call (a cell whose call runs out is undecided)')
+    .action((file: string, opts: { encoding: string; conflictBudget?: string }) => {
+      try {
+        const encoding = parseEncoding(opts.encoding);
+        const budget = opts.conflictBudget === undefined ? undefined : Number(opts.conflictBudget);
+        if (budget !== undefined && !(Number.isInteger(budget) && budget >= 0)) throw new InputError(`--conflict-budget must be a non-negative integer, got '${opts.conflictBudget}'`);
+        readPuzzles(file).forEach((p, i) => {
+          let r;
+          try {
+            r = forcedCells(p, { encoding, conflictBudget: budget });
+          } catch (err) {
+            throw new InputError(`${file}: puzzle ${p.id ?? i}: ${(err as Error).message}`);
+          }
+          const filled: [number, number][] = [];
+          const empty: [number, number][] = [];
+          r.grid.cells.forEach((v, k) => {
+            const cell: [number, number] = [Math.floor(k / r.grid.width), k % r.grid.width];
+            if (v === 1) filled.push(cell);
+            else if (v === 2) empty.push(cell);
+          });
+          console.log(
+            JSON.stringify({
+              ...(p.id ? { id: p.id } : {}),
+              encoding,
+              solvable: r.solvable,
+              unique: r.unique,
+              forced_filled: r.forcedFilled,
+              forced_empty: r.forcedEmpty,
+              undecided: r.undecided,
+              cells: r.grid.width * r.grid.height,
+              grid: gridToRows(r.grid),
+              filled_cells: filled,
+              empty_cells: empty,
+              solves: r.solves,
+              ...r.stats,
+            }),
+          );
+        });
+      } catch (err) {
+        if (!(err instanceof InputError)) throw err;
+        console.error(err.message);
+        process.exitCode = 2;
+      }
+    });
+}

@@ -1,0 +1,48 @@
+// `nonolab sat FILE... [--model] [--conflict-budget N]`: solve DIMACS files with the MiniSat 2.2.0-exact solver, one JSON line each.
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import cliProgress from 'cli-progress';
+import { DimacsError, parseDimacs, solveCnf } from '../../shared/sat/index.ts';
+
+export function registerSat(program: Command): void {
+  program
+    .command('sat')
+    .description('solve DIMACS CNF files; prints {file,result,conflicts,decisions,propagations,restarts,time_ms} per file')
+    .argument('<files...>', 'DIMACS CNF files')
+    .option('--model', 'add the satisfying assignment as DIMACS literals')
+    .option('--conflict-budget <n>', 'stop after about N conflicts with result UNKNOWN')
+    .option('--binary-order', "simplify as Debian's `minisat -no-pre` driver does (default: as PySAT's minisat22)")
+    .action((files: string[], opts: { model?: boolean; conflictBudget?: string; binaryOrder?: boolean }) => {
+      let budget: number | undefined;
+      if (opts.conflictBudget !== undefined) {
+        budget = Number(opts.conflictBudget);
+        if (!Number.isInteger(budget) || budget < 0) {
+          console.error(`--conflict-budget must be a non-negative integer, got '${opts.conflictBudget}'`);
+          process.exitCode = 2;
+          return;
+        }
+      }
+      const bar = files.length > 1 && process.stderr.isTTY ? new cliProgress.SingleBar({ stream: process.stderr, format: 'sat [{bar}] {value}/{total} files' }, cliProgress.Presets.shades_classic) : null;
+      bar?.start(files.length, 0);
+      for (const file of files) {
+        try {
+          const cnf = parseDimacs(readFileSync(file, 'utf8'));
+          const t0 = process.hrtime.bigint();
+          const r = solveCnf(cnf, { conflictBudget: budget, minisatBinaryOrder: opts.binaryOrder });
+          const timeMs = Number(process.hrtime.bigint() - t0) / 1e6;
+          const out: Record<string, unknown> = { file, result: r.result, ...r.stats, time_ms: Math.round(timeMs * 1000) / 1000 };
+          if (opts.model && r.model) out.model = r.model.map((v, i) => (v ? i + 1 : -(i + 1)));
+          bar?.stop();
+          console.log(JSON.stringify(out));
+          bar?.start(files.length, files.indexOf(file) + 1);
+        } catch (err) {
+          bar?.stop();
+          if (err instanceof DimacsError) console.error(`${file}: ${err.message}`);
+          else if ((err as NodeJS.ErrnoException).code) console.error(`${file}: cannot read (${(err as Error).message})`);
+          else throw err;
+          process.exitCode = 2;
+        }
+      }
+      bar?.stop();
+    });
+}
