@@ -5,7 +5,7 @@ import cookieParser from 'cookie-parser';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { CheckRequest, CompleteRequest, EventBatch, StartSessionRequest } from '../shared/schema/api.ts';
+import { CheckRequest, CompleteRequest, EventBatch, HintRequest, StartSessionRequest } from '../shared/schema/api.ts';
 import { describeIssues } from '../shared/schema/config.ts';
 import { EventLog } from './eventLog.ts';
 import { Store } from './store.ts';
@@ -83,6 +83,11 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   app.post('/api/session/check', (req, res) => {
     const row = service.sessionForToken(token(req));
     res.json(service.check(row, parse(CheckRequest, req.body)));
+  });
+
+  app.post('/api/session/hint', (req, res) => {
+    const row = service.sessionForToken(token(req));
+    res.json(service.hint(row, parse(HintRequest, req.body)));
   });
 
   app.post('/api/session/complete', (req, res) => {

@@ -4,11 +4,13 @@ import type { LoadedStudy } from './studyConfig.ts';
 import type { EventLog } from './eventLog.ts';
 import type { SessionRow, Store } from './store.ts';
 import type { ClientEvent, LoggedClientEvent, LoggedServerEvent, ServerEvent } from '../shared/schema/event.ts';
-import type { CheckRequest, SessionState, StartSessionRequest } from '../shared/schema/api.ts';
+import type { CheckRequest, HintRequest, HintResponse, SessionState, StartSessionRequest } from '../shared/schema/api.ts';
 import { sessionProgress } from '../shared/study/progress.ts';
 import { expandSteps, sequenceLength } from '../shared/study/steps.ts';
 import { chooseBalanced, orderedSequences } from '../shared/study/sequences.ts';
-import { countWrongCells, matchesSolution } from '../shared/game/board.ts';
+import { countWrongCells, gridFromBoardRows, matchesSolution } from '../shared/game/board.ts';
+import { hint as engineHint } from '../shared/nonogram/hint.ts';
+import { gridFromRows } from '../shared/nonogram/grid.ts';
 import { createRng, type Rng } from '../shared/random.ts';
 
 export class HttpError extends Error {
@@ -170,23 +172,50 @@ export class StudyService {
     return acked;
   }
 
-  private puzzleSolution(puzzleId: string): string[] {
-    const all = [...this.study.config.puzzles, ...this.study.config.practice_puzzles];
-    const p = all.find((q) => q.id === puzzleId);
-    if (!p || !p.solution) throw new HttpError(404, `no puzzle '${puzzleId}' in this study`);
-    return p.solution;
+  private sessionPuzzle(row: SessionRow, puzzleId: string) {
+    const puzzle = [...this.study.config.puzzles, ...this.study.config.practice_puzzles].find((q) => q.id === puzzleId);
+    if (!puzzle || !puzzle.solution) throw new HttpError(404, `no puzzle '${puzzleId}' in this study`);
+    const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
+    if (!steps.some((s) => s.puzzle_id === puzzleId)) throw new HttpError(403, `puzzle '${puzzleId}' is not part of this session`);
+    return { ...puzzle, solution: puzzle.solution };
   }
 
   check(row: SessionRow, req: CheckRequest): { solved: boolean } {
-    const solution = this.puzzleSolution(req.puzzle_id);
-    const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
-    if (!steps.some((s) => s.puzzle_id === req.puzzle_id)) throw new HttpError(403, `puzzle '${req.puzzle_id}' is not part of this session`);
+    const { solution } = this.sessionPuzzle(row, req.puzzle_id);
     const solved = matchesSolution(req.rows, solution);
     const wrong = countWrongCells(req.rows, solution);
     this.log.append(row.id, [
       this.serverRecord({ type: 'check', session_id: row.id, payload: { puzzle_id: req.puzzle_id, position: req.position, solved, wrong_cells: wrong } }),
     ]);
     return { solved };
+  }
+
+  /** A hint computed by the engine from the participant's board; the solution stays on the server. */
+  hint(row: SessionRow, req: HintRequest): HintResponse {
+    const policy = this.study.config.hints.policy;
+    if (policy === 'off') throw new HttpError(403, 'hints are turned off in this study');
+    const puzzle = this.sessionPuzzle(row, req.puzzle_id);
+    const board = gridFromBoardRows(req.rows, puzzle.width, puzzle.height);
+    const found = engineHint({ rows: puzzle.rows, cols: puzzle.cols }, board, gridFromRows(puzzle.solution), policy);
+    if (found)
+      this.log.append(row.id, [
+        this.serverRecord({
+          type: 'hint',
+          session_id: row.id,
+          payload: { puzzle_id: req.puzzle_id, row: found.row, col: found.col, kind: found.kind, reasoning: found.reasoning },
+        }),
+      ]);
+    return {
+      hint: found && {
+        kind: found.kind,
+        row: found.row,
+        col: found.col,
+        value: found.value,
+        line: found.line,
+        reasoning: found.reasoning,
+        explanation: policy === 'reveal-only' ? '' : found.explanation,
+      },
+    };
   }
 
   /** The completion code is handed out only once the server holds every event the client says it sent. */

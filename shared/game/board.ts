@@ -85,6 +85,17 @@ export function boardRows(grid: Grid): string[] {
   return rows;
 }
 
+/** The inverse of boardRows: '#' filled, 'x' crossed (EMPTY), anything else unknown. */
+export function gridFromBoardRows(rows: readonly string[], width: number, height: number): Grid {
+  const grid = createGrid(width, height);
+  for (let r = 0; r < height; r++)
+    for (let c = 0; c < width; c++) {
+      const ch = rows[r]?.[c];
+      grid.cells[r * width + c] = ch === '#' ? FILLED : ch === 'x' ? EMPTY : UNKNOWN;
+    }
+  return grid;
+}
+
 /** True when the filled cells are exactly the solution's (crossed and unknown both count as empty). */
 export function matchesSolution(rows: readonly string[], solution: readonly string[]): boolean {
   if (rows.length !== solution.length) return false;

@@ -52,6 +52,23 @@ export type CheckRequest = z.infer<typeof CheckRequest>;
 export const CheckResponse = z.object({ solved: z.boolean() });
 export type CheckResponse = z.infer<typeof CheckResponse>;
 
+export const HintRequest = CheckRequest;
+export type HintRequest = z.infer<typeof HintRequest>;
+export const HintResponse = z.object({
+  hint: z
+    .object({
+      kind: z.enum(['error', 'cell']),
+      row: z.number().int().nonnegative(),
+      col: z.number().int().nonnegative(),
+      value: z.enum(['filled', 'empty']),
+      line: z.object({ axis: z.enum(['row', 'col']), index: z.number().int().nonnegative() }),
+      reasoning: z.string(),
+      explanation: z.string(),
+    })
+    .nullable(),
+});
+export type HintResponse = z.infer<typeof HintResponse>;
+
 export const CompleteRequest = z.object({ last_seq: z.number().int().nonnegative() });
 export const CompleteResponse = z.object({ code: z.string(), redirect_url: z.string().nullable() });
 export type CompleteResponse = z.infer<typeof CompleteResponse>;

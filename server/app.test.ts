@@ -1,0 +1,140 @@
+// Integration tests of the participant API: a real server, real HTTP, a temporary data directory.
+import { afterEach, describe, expect, it } from 'vitest';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Participant, event, startTestServer, type TestServer } from './testing.ts';
+import { defaultConfig, writeConfig } from '../tests/support/server.ts';
+
+let server: TestServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+function logLines(dataDir: string, sessionId: string): any[] {
+  return readFileSync(join(dataDir, 'sessions', `${sessionId}.ndjson`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+describe('sessions', () => {
+  it('starts a session with a sequence of three distinct pool puzzles and resumes it by cookie', async () => {
+    server = await startTestServer();
+    const p = new Participant(server.url);
+    const started = await p.call('POST', '/api/sessions', {});
+    expect(started.status).toBe(201);
+    expect(new Set(started.json.sequence).size).toBe(3);
+    expect(JSON.stringify(started.json)).not.toContain('solution');
+    const resumed = await p.call('GET', '/api/session');
+    expect(resumed.json.session_id).toBe(started.json.session_id);
+    expect(resumed.json.sequence).toEqual(started.json.sequence);
+    expect((await new Participant(server.url).call('GET', '/api/session')).status).toBe(401);
+  });
+
+  it('acknowledges in order, drops duplicates and holds events beyond a gap', async () => {
+    server = await startTestServer();
+    const p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
+    expect((await p.call('POST', '/api/session/events', { events: [event(id, 1), event(id, 2)] })).json.acked_seq).toBe(2);
+    expect((await p.call('POST', '/api/session/events', { events: [event(id, 2), event(id, 4)] })).json.acked_seq).toBe(2);
+    expect(logLines(server.dataDir, id).filter((e) => e.origin === 'client')).toHaveLength(2);
+    expect((await p.call('POST', '/api/session/events', { events: [event(id, 3)] })).json.acked_seq).toBe(4);
+    expect((await p.call('POST', '/api/session/events', { events: [event(id, 1), event(id, 3)] })).json.acked_seq).toBe(4);
+    const client = logLines(server.dataDir, id).filter((e) => e.origin === 'client');
+    expect(client.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect(client.every((e) => typeof e.t_server === 'number' && e.config_hash && e.app_version)).toBe(true);
+  });
+
+  it('rejects bad input with a clear 4xx and writes nothing', async () => {
+    server = await startTestServer();
+    const p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
+    const before = readFileSync(join(server.dataDir, 'sessions', `${id}.ndjson`), 'utf8');
+    const bad = await p.call('POST', '/api/session/events', { events: [event(id, 1, { seq: -3 })] });
+    expect(bad.status).toBe(400);
+    expect(bad.json.issues.join(' ')).toContain('events.0.seq');
+    expect((await p.call('POST', '/api/session/events', '{"events": [')).status).toBe(400);
+    expect((await p.call('POST', '/api/session/events', { events: [event('sOTHER', 1)] })).status).toBe(403);
+    expect((await new Participant(server.url).call('POST', '/api/session/events', { events: [event(id, 1)] })).status).toBe(401);
+    expect(readFileSync(join(server.dataDir, 'sessions', `${id}.ndjson`), 'utf8')).toBe(before);
+  });
+
+  it('checks a board on the server and gives hints without revealing the solution', async () => {
+    server = await startTestServer();
+    const config = defaultConfig();
+    const p = new Participant(server.url);
+    const s = (await p.call('POST', '/api/sessions', {})).json;
+    const puzzle = config.puzzles.find((q) => q.id === s.sequence[0])!;
+    const blank = puzzle.solution!.map((r) => '?'.repeat(r.length));
+    expect((await p.call('POST', '/api/session/check', { puzzle_id: puzzle.id, position: 1, rows: blank })).json).toEqual({ solved: false });
+    expect((await p.call('POST', '/api/session/check', { puzzle_id: puzzle.id, position: 1, rows: puzzle.solution })).json).toEqual({ solved: true });
+    const hint = (await p.call('POST', '/api/session/hint', { puzzle_id: puzzle.id, position: 1, rows: blank })).json.hint;
+    expect(puzzle.solution![hint.row][hint.col] === '#').toBe(hint.value === 'filled');
+    const other = config.puzzles.find((q) => !s.sequence.includes(q.id))!;
+    expect((await p.call('POST', '/api/session/check', { puzzle_id: other.id, position: 1, rows: blank })).status).toBe(403);
+    const checks = logLines(server.dataDir, s.session_id).filter((e) => e.type === 'check');
+    expect(checks.map((e) => e.payload.solved)).toEqual([false, true]);
+  });
+
+  it('hands out the completion code only after the study is finished and every event is held', async () => {
+    server = await startTestServer();
+    const p = new Participant(server.url);
+    const s = (await p.call('POST', '/api/sessions', {})).json;
+    expect((await p.call('POST', '/api/session/complete', { last_seq: 0 })).status).toBe(409);
+    const lastStep = 12; // consent, tutorial, warmup, survey, 3x(puzzle, rating), post, complete
+    const ends = Array.from({ length: lastStep }, (_, i) => event(s.session_id, i + 1, { step: i, type: 'step_end', payload: { kind: 'x', reason: 'done' } }));
+    await p.call('POST', '/api/session/events', { events: ends });
+    expect((await p.call('POST', '/api/session/complete', { last_seq: lastStep + 1 })).status).toBe(409);
+    const done = await p.call('POST', '/api/session/complete', { last_seq: lastStep });
+    expect(done.json.code).toBe(defaultConfig().completion.code);
+    expect((await p.call('GET', '/api/session')).json.status).toBe('complete');
+  });
+});
+
+describe('durability', () => {
+  it('cuts a torn last line on restart and keeps SQLite in agreement with the file', async () => {
+    server = await startTestServer();
+    const dataDir = server.dataDir;
+    const p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
+    await p.call('POST', '/api/session/events', { events: [event(id, 1), event(id, 2)] });
+    await server.close();
+    appendFileSync(join(dataDir, 'sessions', `${id}.ndjson`), '{"session_id":"' + id + '","seq":3,"ty');
+    server = await startTestServer({ dataDir });
+    const again = new Participant(server.url);
+    again.cookie = p.cookie;
+    const lines = readFileSync(join(dataDir, 'sessions', `${id}.ndjson`), 'utf8');
+    expect(lines.endsWith('\n')).toBe(true);
+    expect(lines.trim().split('\n').map((l) => JSON.parse(l).seq ?? null)).toEqual([null, 1, 2]);
+    expect((await again.call('GET', '/api/session')).json.acked_seq).toBe(2);
+    expect((await again.call('POST', '/api/session/events', { events: [event(id, 3)] })).json.acked_seq).toBe(3);
+  });
+});
+
+describe('assignment', () => {
+  it('gives 120 distinct sequences with per-puzzle counts never more than 2 apart, then refuses when configured', async () => {
+    const config = defaultConfig();
+    config.assignment.when_exhausted = 'refuse';
+    server = await startTestServer({ configPath: writeConfig(config) });
+    const seen = new Set<string>();
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 120; i++) {
+      const s = (await new Participant(server.url).call('POST', '/api/sessions', {})).json;
+      seen.add(s.sequence.join());
+      for (const id of s.sequence) counts.set(id, (counts.get(id) ?? 0) + 1);
+      const values = config.puzzles.map((p) => counts.get(p.id) ?? 0);
+      expect(Math.max(...values) - Math.min(...values)).toBeLessThanOrEqual(2);
+    }
+    expect(seen.size).toBe(120);
+    const refused = await new Participant(server.url).call('POST', '/api/sessions', {});
+    expect(refused.status).toBe(409);
+  });
+
+  it('never shares a sequence between simultaneous starts', async () => {
+    server = await startTestServer();
+    const results = await Promise.all(Array.from({ length: 60 }, () => new Participant(server!.url).call('POST', '/api/sessions', {})));
+    expect(results.every((r) => r.status === 201)).toBe(true);
+    expect(new Set(results.map((r) => r.json.sequence.join())).size).toBe(60);
+  });
+});

@@ -1,0 +1,82 @@
+// Test helpers for the server: an in-process app on a free port and a tiny cookie-keeping client.
+import { mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createNonolabServer, type NonolabServer } from './app.ts';
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  nonolab: NonolabServer;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(opts: { configPath?: string; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'nonolab-test-'));
+  const nonolab = createNonolabServer({
+    dataDir,
+    configPath: opts.configPath ?? join(import.meta.dirname, '..', 'study-config', 'study.json'),
+    logger: () => {},
+  });
+  const http: Server = await new Promise((resolve) => {
+    const s = nonolab.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const address = http.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dataDir,
+    nonolab,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => {
+          nonolab.close();
+          resolve();
+        });
+      }),
+  };
+}
+
+/** A participant's HTTP client: keeps the token cookie like a browser would. */
+export class Participant {
+  cookie = '';
+  constructor(readonly base: string) {}
+
+  async call(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+    const res = await fetch(this.base + path, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(this.cookie ? { cookie: this.cookie } : {}) },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0];
+    const text = await res.text();
+    let json: any = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = text;
+    }
+    return { status: res.status, json };
+  }
+}
+
+/** A valid client event for tests. */
+export function event(sessionId: string, seq: number, overrides: Record<string, unknown> = {}) {
+  return {
+    session_id: sessionId,
+    seq,
+    step: 0,
+    phase: 'consent',
+    puzzle_id: null,
+    position: null,
+    t_mono: seq * 10,
+    t_wall: 1_780_000_000_000 + seq,
+    source: 'mouse',
+    type: 'visibility',
+    payload: { state: 'visible' },
+    ...overrides,
+  };
+}
