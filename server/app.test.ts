@@ -138,3 +138,31 @@ describe('assignment', () => {
     expect(new Set(results.map((r) => r.json.sequence.join())).size).toBe(60);
   });
 });
+
+describe('withdrawal', () => {
+  it('deletes every trace of the session and returns its sequence to the pool', async () => {
+    server = await startTestServer();
+    const p = new Participant(server.url);
+    const s = (await p.call('POST', '/api/sessions', {})).json;
+    const marker = 'UNIQUE-MARKER-7f3a9';
+    await p.call('POST', '/api/session/events', {
+      events: [event(s.session_id, 1, { type: 'survey_submit', payload: { survey_id: 'pre_survey', answers: { academic_program: marker } } })],
+    });
+    const res = await p.call('POST', '/api/session/withdraw', {});
+    expect(res.json.withdrawn).toBe(true);
+    expect((await p.call('GET', '/api/session')).status).toBe(401);
+    // No file, no row, no trace of its id or its answers anywhere in the data directory.
+    const { readdirSync, statSync } = await import('node:fs');
+    const walk = (dir: string): string[] =>
+      readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
+    for (const file of walk(server.dataDir)) {
+      const bytes = readFileSync(file);
+      expect(bytes.includes(Buffer.from(s.session_id)), file).toBe(false);
+      expect(bytes.includes(Buffer.from(marker)), file).toBe(false);
+    }
+    const db = server.nonolab.store.db;
+    const seqRow = db.prepare("SELECT status, session_id FROM sequences WHERE puzzle_ids = ?").get(JSON.stringify(s.sequence));
+    expect(seqRow).toEqual({ status: 'free', session_id: null });
+    expect(db.prepare('SELECT action, detail FROM audit').all()).toEqual([{ action: 'withdrawal', detail: 'by participant' }]);
+  });
+});

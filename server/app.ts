@@ -26,6 +26,7 @@ export interface ServerOptions {
 export interface NonolabServer {
   app: express.Express;
   service: StudyService;
+  store: Store;
   study: LoadedStudy;
   close(): void;
 }
@@ -95,6 +96,13 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     res.json(service.complete(row, parse(CompleteRequest, req.body).last_seq));
   });
 
+  app.post('/api/session/withdraw', (req, res) => {
+    const row = service.sessionForToken(token(req));
+    service.withdraw(row.id, 'participant');
+    res.clearCookie(TOKEN_COOKIE, { path: '/' });
+    res.json({ withdrawn: true, code: study.config.completion.withdrawn_code ?? null });
+  });
+
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'no such API route')));
 
   if (opts.staticDir && existsSync(opts.staticDir)) {
@@ -119,6 +127,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   return {
     app,
     service,
+    store,
     study,
     close() {
       events.close();

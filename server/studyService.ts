@@ -1,5 +1,6 @@
 // The study's server-side rules: sessions, sequence leases, ordered durable event intake, checking, completion.
 import { createHash, randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { LoadedStudy } from './studyConfig.ts';
 import type { EventLog } from './eventLog.ts';
 import type { SessionRow, Store } from './store.ts';
@@ -36,7 +37,16 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+export interface StudyServiceEvents {
+  /** Records just made durable for a session (client and server records alike). */
+  appended: [sessionId: string, records: readonly object[]];
+  /** A session was created, completed, declined or withdrawn. */
+  session: [sessionId: string, status: string];
+}
+
 export class StudyService {
+  /** Live feed for the experimenter dashboard: subscribe with service.feed.on('appended', ...). */
+  readonly feed = new EventEmitter<StudyServiceEvents>();
   private readonly study: LoadedStudy;
   private readonly store: Store;
   private readonly log: EventLog;
@@ -53,6 +63,11 @@ export class StudyService {
     this.appVersion = opts.appVersion;
     this.clock = opts.clock ?? Date.now;
     this.rng = opts.rng ?? createRng(randomBytes(4).readUInt32LE(0));
+  }
+
+  private append(sessionId: string, records: readonly object[]): void {
+    this.log.append(sessionId, records);
+    this.feed.emit('appended', sessionId, records);
   }
 
   private serverRecord(event: ServerEvent): LoggedServerEvent {
@@ -105,9 +120,10 @@ export class StudyService {
       });
       return lease;
     });
-    this.log.append(id, [
+    this.append(id, [
       this.serverRecord({ type: 'session_start', session_id: id, payload: { mode: req.mode, sequence: lease.puzzles, sequence_id: lease.id, round: lease.round } }),
     ]);
+    this.feed.emit('session', id, 'active');
     return { token, state: this.stateOf(this.store.session(id)!) };
   }
 
@@ -165,9 +181,12 @@ export class StudyService {
     }
     if (pending.size === 0) this.pending.delete(row.id);
     if (ready.length > 0) {
-      this.log.append(row.id, ready);
+      this.append(row.id, ready);
       this.store.updateProgress(row.id, acked, step, now);
-      if (declined) this.store.setStatus(row.id, 'declined', now);
+      if (declined) {
+        this.store.setStatus(row.id, 'declined', now);
+        this.feed.emit('session', row.id, 'declined');
+      }
     }
     return acked;
   }
@@ -184,7 +203,7 @@ export class StudyService {
     const { solution } = this.sessionPuzzle(row, req.puzzle_id);
     const solved = matchesSolution(req.rows, solution);
     const wrong = countWrongCells(req.rows, solution);
-    this.log.append(row.id, [
+    this.append(row.id, [
       this.serverRecord({ type: 'check', session_id: row.id, payload: { puzzle_id: req.puzzle_id, position: req.position, solved, wrong_cells: wrong } }),
     ]);
     return { solved };
@@ -198,7 +217,7 @@ export class StudyService {
     const board = gridFromBoardRows(req.rows, puzzle.width, puzzle.height);
     const found = engineHint({ rows: puzzle.rows, cols: puzzle.cols }, board, gridFromRows(puzzle.solution), policy);
     if (found)
-      this.log.append(row.id, [
+      this.append(row.id, [
         this.serverRecord({
           type: 'hint',
           session_id: row.id,
@@ -232,9 +251,30 @@ export class StudyService {
         this.store.setStatus(row.id, 'complete', now);
         this.store.setSequence(row.sequence_id, 'used', row.id);
       });
-      this.log.append(row.id, [this.serverRecord({ type: 'session_complete', session_id: row.id, payload: { code } })]);
+      this.append(row.id, [this.serverRecord({ type: 'session_complete', session_id: row.id, payload: { code } })]);
+      this.feed.emit('session', row.id, 'complete');
     }
     return { code, redirect_url: this.study.config.completion.redirect_url ?? null };
+  }
+
+  /**
+   * Withdraw a session: its NDJSON file and SQLite row are deleted (SQLite overwrites freed pages, and the WAL is
+   * truncated), its sequence goes back to the pool, and the audit table records only that a withdrawal happened.
+   */
+  withdraw(sessionId: string, by: 'participant' | 'experimenter'): void {
+    const row = this.store.session(sessionId);
+    if (!row) throw new HttpError(404, `no session '${sessionId}'`);
+    const now = this.clock();
+    this.pending.delete(sessionId);
+    this.store.transaction(() => {
+      const seq = this.store.sequence(row.sequence_id);
+      if (seq && seq.session_id === sessionId) this.store.setSequence(seq.id, 'free', null);
+      this.store.deleteSession(sessionId);
+      this.store.audit(now, 'withdrawal', `by ${by}`);
+    });
+    this.store.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.log.remove(sessionId);
+    this.feed.emit('session', sessionId, 'withdrawn');
   }
 
   /** After a restart: cut torn lines, then make SQLite's acknowledged sequence agree with the files. */

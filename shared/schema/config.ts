@@ -98,6 +98,9 @@ export const StudyConfig = z
     hints: z.object({ policy: HintPolicy.default('explain-and-reveal') }).default({ policy: 'explain-and-reveal' }),
     completion: z.object({
       code: z.string().min(1),
+      /** Codes for participants screened out by eligibility, and for those who withdraw. */
+      screened_out_code: z.string().min(1).optional(),
+      withdrawn_code: z.string().min(1).optional(),
       redirect_url: z.string().url().optional(),
     }),
   })
