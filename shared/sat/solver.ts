@@ -96,7 +96,8 @@ export class Solver {
   learntsizeInc = 1.1;
   learntsizeAdjustStartConfl = 100;
   learntsizeAdjustInc = 1.5;
-  garbageFrac = 0.2;
+  /** Compact the clause arena when this fraction is wasted (MiniSat: 0.2; the search does not depend on it). */
+  garbageFrac = 0.5;
 
   // Statistics.
   solves = 0;
@@ -530,49 +531,69 @@ export class Solver {
   propagate(): number {
     let confl = -1;
     let numProps = 0;
-    this.cleanAll();
+    if (this.dirties.length > 0) this.cleanAll();
     const val = this.val;
     const trail = this.trail;
+    const watches = this.watches;
+    const wsLen = this.wsLen;
+    const level = this.level;
+    const reason = this.reason;
+    const ca = this.ca;
+    const dl = this.trailLimLen;
+    let trailLen = this.trailLen;
     let qhead = this.qhead;
-    while (qhead < this.trailLen) {
+    while (qhead < trailLen) {
       const p = trail[qhead++];
-      const ws = this.watches[p];
-      const end = this.wsLen[p] * 2;
+      const ws = watches[p];
+      const end = wsLen[p] << 1;
       const falseLit = p ^ 1;
       let i = 0;
       let j = 0;
       numProps++;
-      let ca = this.ca;
       next: while (i < end) {
         const blocker = ws[i + 1];
         if (val[blocker] === 1) {
-          ws[j] = ws[i];
-          ws[j + 1] = blocker;
+          if (i !== j) {
+            ws[j] = ws[i];
+            ws[j + 1] = blocker;
+          }
           i += 2;
           j += 2;
           continue;
         }
         const cr = ws[i];
         const base = cr + HDR;
-        if (ca[base] === falseLit) {
-          ca[base] = ca[base + 1];
+        let first = ca[base];
+        if (first === falseLit) {
+          first = ca[base + 1];
+          ca[base] = first;
           ca[base + 1] = falseLit;
         }
         i += 2;
-        const first = ca[base];
         if (first !== blocker && val[first] === 1) {
           ws[j] = cr;
           ws[j + 1] = first;
           j += 2;
           continue;
         }
-        const size = ca[cr];
-        for (let k = 2; k < size; k++) {
-          const lk = ca[base + k];
+        const stop = base + ca[cr];
+        for (let k = base + 2; k < stop; k++) {
+          const lk = ca[k];
           if (val[lk] !== -1) {
             ca[base + 1] = lk;
-            ca[base + k] = falseLit;
-            this.pushWatch(lk ^ 1, cr, first);
+            ca[k] = falseLit;
+            // Append the watcher (cr, first) to the list of ~lk (never this list: lk is not false).
+            const q = lk ^ 1;
+            let wq = watches[q];
+            const nq = wsLen[q] << 1;
+            if (nq + 2 > wq.length) {
+              const b = new Int32Array(wq.length << 1);
+              b.set(wq);
+              watches[q] = wq = b;
+            }
+            wq[nq] = cr;
+            wq[nq + 1] = first;
+            wsLen[q]++;
             continue next;
           }
         }
@@ -581,20 +602,20 @@ export class Solver {
         j += 2;
         if (val[first] === -1) {
           confl = cr;
-          qhead = this.trailLen;
+          qhead = trailLen;
           while (i < end) ws[j++] = ws[i++];
         } else {
-          const v = first >> 1;
           val[first] = 1;
           val[first ^ 1] = -1;
-          this.level[v] = this.trailLimLen;
-          this.reason[v] = cr;
-          trail[this.trailLen++] = first;
+          const v = first >> 1;
+          level[v] = dl;
+          reason[v] = cr;
+          trail[trailLen++] = first;
         }
-        ca = this.ca;
       }
-      this.wsLen[p] = j >> 1;
+      wsLen[p] = j >> 1;
     }
+    this.trailLen = trailLen;
     this.qhead = qhead;
     this.propagations += numProps;
     this.simpDBProps -= numProps;
@@ -632,34 +653,41 @@ export class Solver {
 
   /** First-UIP conflict analysis with recursive minimisation; fills `learnt`, returns the backtrack level. */
   private analyze(confl: number): number {
-    const seen = this.seen, level = this.level, trail = this.trail;
+    const seen = this.seen, level = this.level, trail = this.trail, reason = this.reason;
     if (this.learnt.length < this.nv + 1) {
       this.learnt = new Int32Array(this.nv + 1);
       this.toclear = new Int32Array(2 * this.nv + 2);
     }
     const out = this.learnt;
+    const ca = this.ca;
+    const heapIdx = this.heapIdx;
     let outLen = 1;
     let pathC = 0;
     let p = -1;
     let index = this.trailLen - 1;
     const dl = this.trailLimLen;
     do {
-      const ca = this.ca;
       if (ca[confl + 1] & LEARNT) this.claBumpActivity(confl);
-      const size = ca[confl];
-      for (let j = p === -1 ? 0 : 1; j < size; j++) {
-        const q = ca[confl + HDR + j];
+      const stop = confl + HDR + ca[confl];
+      for (let k = p === -1 ? confl + HDR : confl + HDR + 1; k < stop; k++) {
+        const q = ca[k];
         const v = q >> 1;
-        if (!seen[v] && level[v] > 0) {
-          this.varBumpActivity(v);
+        if (seen[v] === 0 && level[v] > 0) {
+          // varBumpActivity, inlined.
+          const act = this.activity;
+          if ((act[v] += this.varInc) > 1e100) {
+            for (let i = 0; i < this.nv; i++) act[i] *= 1e-100;
+            this.varInc *= 1e-100;
+          }
+          if (heapIdx[v] >= 0) this.percolateUp(heapIdx[v]);
           seen[v] = 1;
           if (level[v] >= dl) pathC++;
           else out[outLen++] = q;
         }
       }
-      while (!seen[trail[index--] >> 1]);
+      while (seen[trail[index--] >> 1] === 0);
       p = trail[index + 1];
-      confl = this.reason[p >> 1];
+      confl = reason[p >> 1];
       seen[p >> 1] = 0;
       pathC--;
     } while (pathC > 0);
