@@ -1,0 +1,284 @@
+// One-dimensional Gaussian mixtures by EM (for log gap lengths), BIC model choice and the pause threshold.
+//
+// EM alternates the posterior membership of each point (E-step) with the weighted weight, mean
+// and variance of each component (M-step); each round cannot lower the likelihood, so it climbs
+// to a local maximum. Which maximum depends on the start, so we start from k-means (k-means++
+// seeding, then Lloyd's iterations) several times with one seeded generator and keep the best
+// likelihood. A tiny constant (reg_covar, 1e-6 as in scikit-learn) is added to every variance so
+// that a component cannot collapse onto one repeated value; the likelihood is therefore that of
+// a slightly regularised fit. By default each start runs until the mean log-likelihood changes
+// by less than 1e-10 (that is "to convergence"). compat: 'sklearn' reproduces
+// sklearn.mixture.GaussianMixture's defaults instead: one k-means start, stop when the mean
+// log-likelihood changes by less than 1e-3, the last M-step's parameters reported. Its k-means
+// cannot replay NumPy's random stream, so to reproduce a given sklearn fit pass the centres its
+// KMeans found (initCenters): the labels, hence the whole EM path, are then the same.
+//
+// BIC = -2 log L + (3k - 1) ln n (k weights summing to 1, k means, k variances). The pause
+// threshold is where the weighted densities of the two slowest components of a three-component
+// fit (components 2 and 3 sorted by mean) are equal, between their means: w2 N(x; m2, v2) =
+// w3 N(x; m3, v3) is a quadratic in x. If neither root lies between the means (one component
+// dominates the whole interval) there is no threshold (null). Values must be the natural log of
+// gap lengths in seconds for threshold_s = exp(x) to be in seconds; use logGaps() to get them.
+import { createRng, type Rng } from '../../shared/random.ts';
+
+export interface GmmComponent {
+  weight: number;
+  mean: number;
+  variance: number;
+}
+
+export interface GmmFit {
+  n: number;
+  components: GmmComponent[];
+  logLikelihood: number;
+  bic: number;
+  iterations: number;
+  converged: boolean;
+}
+
+export interface GmmOptions {
+  components: number;
+  seed?: number;
+  /** Number of seeded k-means starts (default 5; 1 with compat 'sklearn'). */
+  starts?: number;
+  compat?: 'sklearn';
+  /** Start from k-means labels for these centres (as sklearn's KMeans cluster_centers_). */
+  initCenters?: number[];
+  tol?: number;
+  maxIterations?: number;
+  regCovar?: number;
+}
+
+/** Natural logs of the positive, finite gaps (seconds); the rest are dropped and counted. */
+export function logGaps(gapsSeconds: readonly number[]): { values: number[]; dropped: number } {
+  const values: number[] = [];
+  let dropped = 0;
+  for (const g of gapsSeconds) {
+    if (Number.isFinite(g) && g > 0) values.push(Math.log(g)); else dropped++;
+  }
+  return { values, dropped };
+}
+
+const LOG_2PI = Math.log(2 * Math.PI);
+
+/** k-means++ seeding (D^2 sampling) followed by Lloyd's iterations; returns the final centres. */
+export function kmeans1d(x: Float64Array, k: number, rng: Rng, maxIterations = 300): number[] {
+  const n = x.length;
+  const centers: number[] = [x[rng.int(n)]];
+  const d2 = new Float64Array(n);
+  for (let i = 0; i < n; i++) d2[i] = (x[i] - centers[0]) ** 2;
+  while (centers.length < k) {
+    let total = 0;
+    for (let i = 0; i < n; i++) total += d2[i];
+    let pick = n - 1;
+    if (total > 0) {
+      let target = rng.next() * total;
+      for (let i = 0; i < n; i++) { target -= d2[i]; if (target < 0) { pick = i; break; } }
+    } else pick = rng.int(n);
+    const c = x[pick];
+    centers.push(c);
+    for (let i = 0; i < n; i++) { const d = (x[i] - c) ** 2; if (d < d2[i]) d2[i] = d; }
+  }
+  const sums = new Float64Array(k), counts = new Float64Array(k);
+  for (let iter = 0; iter < maxIterations; iter++) {
+    sums.fill(0); counts.fill(0);
+    const labels = labelsFor(x, centers);
+    for (let i = 0; i < n; i++) { sums[labels[i]] += x[i]; counts[labels[i]]++; }
+    let moved = 0;
+    for (let c = 0; c < k; c++) {
+      if (counts[c] === 0) continue;
+      const next = sums[c] / counts[c];
+      moved = Math.max(moved, Math.abs(next - centers[c]));
+      centers[c] = next;
+    }
+    if (moved === 0) break;
+  }
+  return centers;
+}
+
+function labelsFor(x: Float64Array, centers: readonly number[]): Uint8Array {
+  const labels = new Uint8Array(x.length);
+  const k = centers.length;
+  for (let i = 0; i < x.length; i++) {
+    let best = 0, bestD = Infinity;
+    for (let c = 0; c < k; c++) { const d = (x[i] - centers[c]) ** 2; if (d < bestD) { bestD = d; best = c; } }
+    labels[i] = best;
+  }
+  return labels;
+}
+
+interface EmState { w: Float64Array; m: Float64Array; v: Float64Array }
+
+/** Weights, means and variances from hard labels (sklearn's _initialize with one-hot responsibilities). */
+function fromLabels(x: Float64Array, labels: Uint8Array, k: number, reg: number): EmState {
+  const n = x.length;
+  const nk = new Float64Array(k), m = new Float64Array(k), v = new Float64Array(k);
+  for (let i = 0; i < n; i++) { nk[labels[i]]++; m[labels[i]] += x[i]; }
+  for (let c = 0; c < k; c++) { nk[c] += 10 * Number.EPSILON; m[c] /= nk[c]; }
+  for (let i = 0; i < n; i++) v[labels[i]] += (x[i] - m[labels[i]]) ** 2;
+  for (let c = 0; c < k; c++) v[c] = v[c] / nk[c] + reg;
+  const w = nk.map((q) => q / n);
+  return { w, m, v };
+}
+
+/**
+ * One EM run in sklearn's order: E-step (mean log-likelihood of the current parameters), M-step,
+ * stop when that mean log-likelihood moved by less than tol. Returns the final parameters and the
+ * log-likelihood evaluated at them.
+ */
+function runEm(x: Float64Array, start: EmState, tol: number, maxIterations: number, reg: number): { state: EmState; iterations: number; converged: boolean } {
+  const n = x.length, k = start.w.length;
+  let { w, m, v } = start;
+  const nk = new Float64Array(k), sx = new Float64Array(k), sxx = new Float64Array(k);
+  const logp = new Float64Array(k), r = new Float64Array(k);
+  let lower = -Infinity, iterations = 0, converged = false;
+  const resp = new Float64Array(n * k);
+  for (iterations = 1; iterations <= maxIterations; iterations++) {
+    const consts = new Float64Array(k), inv = new Float64Array(k);
+    for (let c = 0; c < k; c++) { consts[c] = Math.log(w[c]) - 0.5 * (LOG_2PI + Math.log(v[c])); inv[c] = 0.5 / v[c]; }
+    let total = 0;
+    nk.fill(0); sx.fill(0);
+    for (let i = 0; i < n; i++) {
+      const xi = x[i];
+      let max = -Infinity;
+      for (let c = 0; c < k; c++) { const d = xi - m[c]; logp[c] = consts[c] - d * d * inv[c]; if (logp[c] > max) max = logp[c]; }
+      let s = 0;
+      for (let c = 0; c < k; c++) { r[c] = Math.exp(logp[c] - max); s += r[c]; }
+      total += max + Math.log(s);
+      const base = i * k;
+      for (let c = 0; c < k; c++) { const q = r[c] / s; resp[base + c] = q; nk[c] += q; sx[c] += q * xi; }
+    }
+    const mean = total / n;
+    // M-step (two passes for the variance, as sklearn does, for accuracy).
+    const m2 = new Float64Array(k), v2 = new Float64Array(k);
+    for (let c = 0; c < k; c++) { nk[c] += 10 * Number.EPSILON; m2[c] = sx[c] / nk[c]; }
+    sxx.fill(0);
+    for (let i = 0; i < n; i++) {
+      const base = i * k, xi = x[i];
+      for (let c = 0; c < k; c++) { const d = xi - m2[c]; sxx[c] += resp[base + c] * d * d; }
+    }
+    for (let c = 0; c < k; c++) v2[c] = sxx[c] / nk[c] + reg;
+    w = nk.map((q) => q / n); m = m2; v = v2;
+    const change = mean - lower;
+    lower = mean;
+    if (Math.abs(change) < tol) { converged = true; break; }
+  }
+  return { state: { w, m, v }, iterations: Math.min(iterations, maxIterations), converged };
+}
+
+function logLikelihood(x: Float64Array, s: EmState): number {
+  const k = s.w.length;
+  const consts = new Float64Array(k), inv = new Float64Array(k);
+  for (let c = 0; c < k; c++) { consts[c] = Math.log(s.w[c]) - 0.5 * (LOG_2PI + Math.log(s.v[c])); inv[c] = 0.5 / s.v[c]; }
+  let total = 0;
+  const lp = new Float64Array(k);
+  for (let i = 0; i < x.length; i++) {
+    let max = -Infinity;
+    for (let c = 0; c < k; c++) { const d = x[i] - s.m[c]; lp[c] = consts[c] - d * d * inv[c]; if (lp[c] > max) max = lp[c]; }
+    let sum = 0;
+    for (let c = 0; c < k; c++) sum += Math.exp(lp[c] - max);
+    total += max + Math.log(sum);
+  }
+  return total;
+}
+
+export function fitGmm(values: readonly number[], options: GmmOptions): GmmFit {
+  const k = options.components;
+  if (!Number.isInteger(k) || k < 1 || k > 255) throw new Error(`fitGmm: components must be an integer in 1..255, got ${k}`);
+  const x = Float64Array.from(values);
+  const n = x.length;
+  for (let i = 0; i < n; i++) if (!Number.isFinite(x[i])) throw new Error(`fitGmm: value ${i} is not a finite number (${values[i]})`);
+  if (n < 2 * k) throw new Error(`fitGmm: ${n} values are too few for ${k} components`);
+  const sklearn = options.compat === 'sklearn';
+  const tol = options.tol ?? (sklearn ? 1e-3 : 1e-10);
+  const maxIterations = options.maxIterations ?? (sklearn ? 100 : 10_000);
+  const reg = options.regCovar ?? 1e-6;
+  const rng = createRng(options.seed ?? 0);
+  const starts = options.initCenters ? 1 : options.starts ?? (sklearn ? 1 : 5);
+  if (options.initCenters && options.initCenters.length !== k) throw new Error(`fitGmm: initCenters has ${options.initCenters.length} centres for ${k} components`);
+  let best: { state: EmState; iterations: number; converged: boolean; ll: number } | null = null;
+  for (let s = 0; s < starts; s++) {
+    const centers = options.initCenters ? options.initCenters.slice() : kmeans1d(x, k, rng);
+    const init = fromLabels(x, labelsFor(x, centers), k, reg);
+    const run = runEm(x, init, tol, maxIterations, reg);
+    const ll = logLikelihood(x, run.state);
+    if (!best || ll > best.ll) best = { ...run, ll };
+  }
+  const { state, iterations, converged, ll } = best!;
+  const components = Array.from(state.w, (w, c) => ({ weight: w, mean: state.m[c], variance: state.v[c] }))
+    .sort((a, b) => a.mean - b.mean);
+  return { n, components, logLikelihood: ll, bic: -2 * ll + (3 * k - 1) * Math.log(n), iterations, converged };
+}
+
+/**
+ * Where the weighted densities of components a and b (0-based, sorted by mean; default: the two
+ * slowest of the fit, i.e. 2 and 3 of a three-component fit) are equal between their means, in
+ * the units of the fitted values (log seconds). Null if there is no crossing there or k < 2.
+ */
+export function crossingPoint(fit: GmmFit, a?: number, b?: number): number | null {
+  const k = fit.components.length;
+  if (k < 2) return null;
+  const i = a ?? (k >= 3 ? 1 : 0), j = b ?? i + 1;
+  const p = fit.components[i], q = fit.components[j];
+  // log w - log(v)/2 - (x - m)^2 / (2v), difference as A x^2 + B x + C = 0
+  const A = 1 / (2 * q.variance) - 1 / (2 * p.variance);
+  const B = p.mean / p.variance - q.mean / q.variance;
+  const C = Math.log(p.weight) - Math.log(q.weight) - 0.5 * Math.log(p.variance / q.variance)
+    - (p.mean * p.mean) / (2 * p.variance) + (q.mean * q.mean) / (2 * q.variance);
+  const lo = Math.min(p.mean, q.mean), hi = Math.max(p.mean, q.mean);
+  const roots: number[] = [];
+  if (Math.abs(A) < 1e-14 * (Math.abs(B) + 1)) { if (B !== 0) roots.push(-C / B); } else {
+    const disc = B * B - 4 * A * C;
+    if (disc >= 0) {
+      const s = Math.sqrt(disc);
+      const r1 = (-B - Math.sign(B || 1) * s) / (2 * A);
+      roots.push(r1, r1 !== 0 ? C / (A * r1) : (-B + s) / (2 * A));
+    }
+  }
+  const inside = roots.filter((r) => r >= lo && r <= hi).sort((u, v) => Math.abs(u - (lo + hi) / 2) - Math.abs(v - (lo + hi) / 2));
+  return inside.length ? inside[0] : null;
+}
+
+/** The pause threshold in seconds (exp of the crossing point of components 2 and 3 of a log-gap fit). */
+export function pauseThreshold(fit: GmmFit): number | null {
+  const x = crossingPoint(fit);
+  return x === null ? null : Math.exp(x);
+}
+
+export interface GmmSelection {
+  n: number;
+  /** The number of components with the lowest BIC. */
+  best_components: number;
+  /** The reported fit (fixed `components` if given, else the BIC choice). */
+  fit: GmmFit;
+  components: GmmComponent[];
+  threshold_s: number | null;
+  bic: Record<string, number>;
+  /** BIC of one component minus BIC of the reported fit (positive: the mixture is better). */
+  delta_bic: number;
+  fits: GmmFit[];
+}
+
+/** Fits 1..maxComponents components, reports BIC for each, ΔBIC against one component and the threshold. */
+export function gmmSelect(values: readonly number[], options: { maxComponents?: number; seed?: number; components?: number; starts?: number; compat?: 'sklearn' } = {}): GmmSelection {
+  const max = options.maxComponents ?? 4;
+  const fits: GmmFit[] = [];
+  for (let k = 1; k <= max; k++) fits.push(fitGmm(values, { components: k, seed: options.seed, starts: options.starts, compat: options.compat }));
+  const bic: Record<string, number> = {};
+  fits.forEach((f, i) => (bic[String(i + 1)] = f.bic));
+  let best = 0;
+  fits.forEach((f, i) => { if (f.bic < fits[best].bic) best = i; });
+  const chosen = options.components ?? best + 1;
+  if (chosen < 1 || chosen > max) throw new Error(`gmmSelect: components ${chosen} outside 1..${max}`);
+  const fit = fits[chosen - 1];
+  return {
+    n: fit.n,
+    best_components: best + 1,
+    fit,
+    components: fit.components,
+    threshold_s: pauseThreshold(fit),
+    bic,
+    delta_bic: fits[0].bic - fit.bic,
+    fits,
+  };
+}

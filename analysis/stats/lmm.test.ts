@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { fitLmm, numericHessian } from './lmm.ts';
+import { fixtureCsv, fixtureJson, relClose } from './fixtures/load.ts';
+import { createRng } from '../../shared/random.ts';
+
+interface RefFit {
+  formula: string;
+  data: string;
+  reml: boolean;
+  fixed: { term: string; estimate: number; se: number; df: number; t: number; p: number }[];
+  variances: Record<string, number>;
+  reml_criterion?: number;
+  deviance?: number;
+}
+
+const refs = fixtureJson<Record<string, RefFit>>('lmm_reference.json');
+
+describe('fitLmm against lme4 + lmerTest', () => {
+  for (const [name, ref] of Object.entries(refs)) {
+    it(`${name}: ${ref.formula} (${ref.reml ? 'REML' : 'ML'})`, () => {
+      const fit = fitLmm(fixtureCsv(ref.data).rows, ref.formula, { reml: ref.reml });
+      expect(relClose(fit.criterion, (ref.reml ? ref.reml_criterion : ref.deviance)!, 1e-8)).toBe(true);
+      expect(fit.fixed.map((f) => f.term)).toEqual(ref.fixed.map((f) => f.term));
+      fit.fixed.forEach((f, j) => {
+        const r = ref.fixed[j];
+        expect(relClose(f.estimate, r.estimate, 1e-4), `${f.term} estimate ${f.estimate} vs ${r.estimate}`).toBe(true);
+        expect(relClose(f.se, r.se, 1e-4), `${f.term} se ${f.se} vs ${r.se}`).toBe(true);
+        expect(relClose(f.df, r.df, 1e-4), `${f.term} df ${f.df} vs ${r.df}`).toBe(true);
+        expect(relClose(f.t, r.t, 1e-4)).toBe(true);
+        expect(relClose(f.p, r.p, 1e-3, 1e-12), `${f.term} p ${f.p} vs ${r.p}`).toBe(true);
+      });
+      for (const [group, v] of Object.entries(ref.variances)) {
+        // A variance on the boundary is ~0 in both; compare it on the residual's scale.
+        expect(relClose(fit.variances[group], v, 1e-4, 1e-6 * ref.variances.residual), `${group} variance ${fit.variances[group]} vs ${v}`).toBe(true);
+      }
+    });
+  }
+
+  it("reproduces lme4's published Penicillin numbers", () => {
+    const fit = fitLmm(fixtureCsv('penicillin.csv').rows, 'diameter ~ 1 + (1|plate) + (1|sample)');
+    expect(fit.criterion).toBeCloseTo(330.8606, 4);
+    expect(fit.variances.plate).toBeCloseTo(0.7169, 4);
+    expect(fit.variances.sample).toBeCloseTo(3.7309, 4);
+    expect(fit.variances.residual).toBeCloseTo(0.3024, 4);
+    expect(fit.fixed[0].estimate).toBeCloseTo(22.9722, 4);
+    expect(fit.fixed[0].se).toBeCloseTo(0.8086, 4);
+    expect(fit.groups).toEqual({ plate: 24, sample: 6 });
+  });
+});
+
+describe('fitLmm on simulated crossed data', () => {
+  it('recovers planted effects and variances with many participants', () => {
+    const rng = createRng(42);
+    const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    const puzzleEffect = Array.from({ length: 6 }, () => 0.5 * normal());
+    const rows: Record<string, number | string>[] = [];
+    for (let s = 0; s < 2000; s++) {
+      const u = 0.8 * normal();
+      const expertise = normal();
+      for (let a = 0; a < 3; a++) {
+        const puzzle = (s + a * 2) % 6;
+        const conflicts = puzzle;
+        rows.push({ participant: `s${s}`, puzzle: `p${puzzle}`, conflicts, expertise,
+          y: 1 + 0.2 * conflicts - 0.3 * expertise - 0.1 * conflicts * expertise + u + puzzleEffect[puzzle] + 0.6 * normal() });
+      }
+    }
+    const fit = fitLmm(rows, 'y ~ conflicts * expertise + (1|participant) + (1|puzzle)');
+    const est = Object.fromEntries(fit.fixed.map((f) => [f.term, f]));
+    expect(est['conflicts:expertise'].estimate).toBeCloseTo(-0.1, 1);
+    expect(Math.abs(est['conflicts:expertise'].estimate + 0.1)).toBeLessThan(3 * est['conflicts:expertise'].se);
+    expect(Math.abs(est.expertise.estimate + 0.3)).toBeLessThan(3 * est.expertise.se);
+    expect(fit.variances.participant).toBeGreaterThan(0.5);
+    expect(fit.variances.participant).toBeLessThan(0.8);
+    expect(fit.variances.residual).toBeGreaterThan(0.3);
+    expect(fit.variances.residual).toBeLessThan(0.42);
+    // Puzzle-level terms have few df, participant-level ones many.
+    expect(est.conflicts.df).toBeLessThan(10);
+    expect(est.expertise.df).toBeGreaterThan(1000);
+  });
+
+  it('names missing columns and drops rows with missing values', () => {
+    const rows = [{ y: 1, g: 'a' }, { y: 2, g: 'a' }, { y: 'NA', g: 'b' }, { y: 3, g: 'b' }, { y: 5, g: 'b' }, { y: 2.5, g: 'c' }, { y: 3.5, g: 'c' }];
+    expect(() => fitLmm(rows, 'y ~ x + (1|g)')).toThrow(/no column "x"/);
+    expect(fitLmm(rows, 'y ~ 1 + (1|g)').n).toBe(6);
+    expect(() => fitLmm(rows, 'y ~ 1')).toThrow(/no random intercept/);
+  });
+});
+
+describe('numericHessian', () => {
+  it('is exact on a quadratic', () => {
+    const h = numericHessian(([a, b]) => 3 * a * a + 2 * a * b + 5 * b * b, [0.7, -1.3]);
+    expect(h[0][0]).toBeCloseTo(6, 8);
+    expect(h[0][1]).toBeCloseTo(2, 8);
+    expect(h[1][1]).toBeCloseTo(10, 8);
+  });
+});

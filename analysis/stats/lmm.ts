@@ -1,0 +1,502 @@
+// Linear mixed models with random intercepts (crossed or single), fitted as lme4 fits them, with lmerTest's Satterthwaite tests.
+//
+// Model: y = X beta + Z b + e, b ~ N(0, sigma^2 Lambda Lambda'), e ~ N(0, sigma^2 I), where Lambda
+// is diagonal with the relative SD theta_k = sigma_k / sigma repeated over the levels of grouping
+// factor k. lme4's profiled deviance (Bates et al. 2015, "Fitting linear mixed-effects models using
+// lme4", section 3) reduces the fit to a search over theta alone: for a given theta, beta and the
+// conditional modes come from one penalised least-squares problem, sigma^2 from its residual r^2,
+// and
+//   ML:   d(theta) = log|L|^2 + n (1 + log(2 pi r^2 / n))
+//   REML: d(theta) = log|L|^2 + log|R_X|^2 + (n - p)(1 + log(2 pi r^2 / (n - p)))
+// with L L' = Lambda' Z' Z Lambda + I and R_X' R_X = X'X - X'Z Lambda (L L')^-1 Lambda' Z'X.
+//
+// Making it fast. We never form an n x n or even a levels x levels matrix for the largest factor.
+// Everything the deviance needs is a quadratic form W' A^-1 W with A = Lambda'Z'Z Lambda + I and
+// W = Lambda' Z' [X y]; only the cross-products Z'Z, Z'X, Z'y, X'X, X'y, y'y enter, computed once.
+// Put the factor with the most levels (participants) first: its block D of A is diagonal (each
+// observation belongs to one level). Block elimination (the Schur complement S = C - B' D^-1 B,
+// C the dense block of the other factors, B the sparse participant x puzzle counts) gives
+//   log|A| = sum log D_ii + log|S|,
+//   W' A^-1 W = W1' D^-1 W1 + (W2 - B' D^-1 W1)' S^-1 (W2 - B' D^-1 W1),
+// so one evaluation costs O(levels of the big factor x p^2 + nonzeros of B x small levels +
+// small levels^3): linear in participants, cubic only in the puzzles. The deviance is even in
+// each theta_k, so the search runs unconstrained (Nelder-Mead, restarted until it stops
+// improving) and reports |theta|; a variance at the boundary comes out as (near) zero.
+//
+// Inference as lmerTest (Kuznetsova et al. 2017): vcov(beta) = sigma^2 (R_X' R_X)^-1; for each
+// coefficient the Satterthwaite df = 2 V^2 / (g' A g), where V is its variance, g the gradient of
+// V with respect to the variance parameters (theta, sigma) and A = 2 H^-1 with H the Hessian of
+// the (unprofiled) deviance in those parameters, both by Richardson-extrapolated central
+// differences as numDeriv computes them. p = 2 P(T_df > |t|).
+//
+// Cannot do: random slopes or correlated random effects, weights, offsets, GLMMs; two factors
+// that both have thousands of levels (the Schur block is dense in all but the largest factor).
+import { CholeskyDecomposition, EigenvalueDecomposition, Matrix } from 'ml-matrix';
+import tDist from '@stdlib/stats-base-dists-t';
+import { parseFormula, type ParsedFormula } from './formula.ts';
+
+export type DataRow = Record<string, number | string | null | undefined>;
+
+export interface LmmFixed {
+  term: string;
+  estimate: number;
+  se: number;
+  df: number;
+  t: number;
+  p: number;
+}
+
+export interface LmmResult {
+  formula: string;
+  reml: boolean;
+  n: number;
+  /** Number of levels of each grouping factor. */
+  groups: Record<string, number>;
+  fixed: LmmFixed[];
+  /** Variance of each random intercept by grouping factor, and "residual". */
+  variances: Record<string, number>;
+  theta: number[];
+  sigma: number;
+  /** The REML criterion (reml) or the deviance -2 log L (ml) at the optimum. */
+  criterion: number;
+  vcov: number[][];
+  evaluations: number;
+}
+
+export interface LmmOptions {
+  /** REML (default) or maximum likelihood. */
+  reml?: boolean;
+  /** Skip the Satterthwaite degrees of freedom (df and p come out NaN); faster on huge data. */
+  satterthwaite?: boolean;
+}
+
+const MISSING = new Set(['', 'NA', 'NaN', 'na', 'nan', 'null']);
+
+function isMissing(v: unknown): boolean {
+  return v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v)) || (typeof v === 'string' && MISSING.has(v.trim()));
+}
+
+function asNumber(v: number | string): number {
+  return typeof v === 'number' ? v : Number(v);
+}
+
+/** Design: fixed-effect columns with R's names, response, grouping indices. */
+export interface LmmDesign {
+  n: number;
+  p: number;
+  names: string[];
+  /** Row-major n x p. */
+  x: Float64Array;
+  y: Float64Array;
+  groups: { name: string; levels: string[]; index: Int32Array }[];
+}
+
+/** Builds the model matrix as R's model.matrix would (treatment contrasts, first level as reference). */
+export function buildDesign(rows: readonly DataRow[], parsed: ParsedFormula): LmmDesign {
+  const fixedVars = [...new Set(parsed.terms.flat())];
+  const used = [parsed.response, ...fixedVars, ...parsed.random];
+  if (rows.length === 0) throw new Error('lmm: no data rows');
+  for (const v of used) if (!(v in rows[0])) throw new Error(`lmm: no column "${v}" in the data (columns: ${Object.keys(rows[0]).join(', ')})`);
+  const kept = rows.filter((r) => used.every((v) => !isMissing(r[v])));
+  const n = kept.length;
+  const y = Float64Array.from(kept, (r, i) => {
+    const v = asNumber(r[parsed.response] as number | string);
+    if (!Number.isFinite(v)) throw new Error(`lmm: row ${i + 1}: response "${parsed.response}" is not a number (${r[parsed.response]})`);
+    return v;
+  });
+  // A variable is numeric if every kept value is a number or a numeric string.
+  const numeric = new Map<string, boolean>();
+  const levels = new Map<string, string[]>();
+  for (const v of fixedVars) {
+    const isNum = kept.every((r) => typeof r[v] === 'number' || (typeof r[v] === 'string' && (r[v] as string).trim() !== '' && Number.isFinite(Number(r[v]))));
+    numeric.set(v, isNum);
+    if (!isNum) levels.set(v, [...new Set(kept.map((r) => String(r[v])))].sort((a, b) => a.localeCompare(b)));
+  }
+  const termKeys = new Set(parsed.terms.map((t) => [...t].sort().join('\u0000')));
+  type Col = { name: string; value: (r: DataRow) => number };
+  const columns: Col[] = [];
+  if (parsed.intercept) columns.push({ name: '(Intercept)', value: () => 1 });
+  for (const term of parsed.terms) {
+    // Per variable: a list of (name part, value function); factors coded by contrasts when the
+    // term's margin (the term without this factor) is in the model, else by full indicators.
+    const parts = term.map((v) => {
+      if (numeric.get(v)) return [{ name: v, value: (r: DataRow) => asNumber(r[v] as number | string) }];
+      const margin = term.filter((u) => u !== v);
+      const contrasts = margin.length === 0 ? parsed.intercept : termKeys.has([...margin].sort().join('\u0000'));
+      const lv = levels.get(v)!;
+      return (contrasts ? lv.slice(1) : lv).map((level) => ({ name: `${v}${level}`, value: (r: DataRow) => (String(r[v]) === level ? 1 : 0) }));
+    });
+    // First variable varies fastest, as in R.
+    let combos: Col[] = [{ name: '', value: () => 1 }];
+    for (const options of parts) {
+      const next: Col[] = [];
+      for (const o of options) for (const c of combos) {
+        next.push({ name: c.name ? `${c.name}:${o.name}` : o.name, value: (r) => c.value(r) * o.value(r) });
+      }
+      combos = next;
+    }
+    columns.push(...combos);
+  }
+  const p = columns.length;
+  const x = new Float64Array(n * p);
+  kept.forEach((r, i) => columns.forEach((c, j) => {
+    const v = c.value(r);
+    if (!Number.isFinite(v)) throw new Error(`lmm: row ${i + 1}: column "${c.name}" is not a number`);
+    x[i * p + j] = v;
+  }));
+  const groups = parsed.random.map((name) => {
+    const lv = [...new Set(kept.map((r) => String(r[name])))].sort((a, b) => a.localeCompare(b));
+    const at = new Map(lv.map((l, i) => [l, i]));
+    return { name, levels: lv, index: Int32Array.from(kept, (r) => at.get(String(r[name]))!) };
+  });
+  return { n, p, names: columns.map((c) => c.name), x, y, groups };
+}
+
+/** Cross-products computed once; the profiled deviance needs nothing else. */
+interface CrossProducts {
+  n: number;
+  p: number;
+  /** (p+1) x (p+1): [X y]'[X y]. */
+  xy: Matrix;
+  /** The largest factor ("big"): its counts and Z1'[X y] (m1 x (p+1), row-major). */
+  big: number;
+  m1: number;
+  n1: Float64Array;
+  z1xy: Float64Array;
+  /** Remaining factors stacked: Mr columns; factorOf[c] = which factor (index in groups). */
+  mr: number;
+  factorOf: Int32Array;
+  zrzr: Matrix;
+  zrxy: Matrix;
+  /** Sparse Z1'Zr: for big level l, entries [col, count]. */
+  cross: { col: Int32Array; count: Float64Array }[];
+}
+
+function crossProducts(d: LmmDesign): CrossProducts {
+  const { n, p, x, y, groups } = d;
+  const q = p + 1;
+  const xy = new Matrix(q, q);
+  const row = new Float64Array(q);
+  const big = groups.reduce((b, g, i) => (g.levels.length > groups[b].levels.length ? i : b), 0);
+  const m1 = groups.length ? groups[big].levels.length : 0;
+  const rest = groups.map((_, i) => i).filter((i) => i !== big && groups.length > 0);
+  const offsets: number[] = [];
+  let mr = 0;
+  for (const k of rest) { offsets.push(mr); mr += groups[k].levels.length; }
+  const factorOf = new Int32Array(mr);
+  rest.forEach((k, r) => factorOf.fill(k, offsets[r], offsets[r] + groups[k].levels.length));
+  const n1 = new Float64Array(m1), z1xy = new Float64Array(m1 * q);
+  const zrzr = new Matrix(mr, mr), zrxy = new Matrix(mr, q);
+  const crossMaps: Map<number, number>[] = Array.from({ length: m1 }, () => new Map());
+  const xyData = Array.from({ length: q }, () => new Float64Array(q));
+  const zrxyData = Array.from({ length: mr }, () => new Float64Array(q));
+  const cols = new Int32Array(rest.length);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < p; j++) row[j] = x[i * p + j];
+    row[p] = y[i];
+    for (let a = 0; a < q; a++) { const ra = row[a], out = xyData[a]; for (let b = 0; b <= a; b++) out[b] += ra * row[b]; }
+    if (groups.length) {
+      const l = groups[big].index[i];
+      n1[l]++;
+      for (let a = 0; a < q; a++) z1xy[l * q + a] += row[a];
+      rest.forEach((k, r) => (cols[r] = offsets[r] + groups[k].index[i]));
+      for (let r = 0; r < rest.length; r++) {
+        const c = cols[r];
+        const out = zrxyData[c];
+        for (let a = 0; a < q; a++) out[a] += row[a];
+        for (let s = 0; s < rest.length; s++) zrzr.set(c, cols[s], zrzr.get(c, cols[s]) + 1);
+        const m = crossMaps[l];
+        m.set(c, (m.get(c) ?? 0) + 1);
+      }
+    }
+  }
+  for (let a = 0; a < q; a++) for (let b = 0; b <= a; b++) { xy.set(a, b, xyData[a][b]); xy.set(b, a, xyData[a][b]); }
+  for (let c = 0; c < mr; c++) for (let a = 0; a < q; a++) zrxy.set(c, a, zrxyData[c][a]);
+  const cross = crossMaps.map((m) => {
+    const entries = [...m.entries()].sort((u, v) => u[0] - v[0]);
+    return { col: Int32Array.from(entries, (e) => e[0]), count: Float64Array.from(entries, (e) => e[1]) };
+  });
+  return { n, p, xy, big, m1, n1, z1xy, mr, factorOf, zrzr, zrxy, cross };
+}
+
+/** Everything one value of theta determines (the penalised least-squares solution). */
+export interface ThetaEvaluation {
+  /** log|L|^2 = log det(Lambda'Z'Z Lambda + I). */
+  ldL2: number;
+  /** log|R_X|^2. */
+  ldRX2: number;
+  /** Penalised residual sum of squares. */
+  r2: number;
+  beta: number[];
+  /** (R_X' R_X)^-1, i.e. vcov(beta) / sigma^2. */
+  rxInv: Matrix;
+}
+
+function evaluateTheta(cp: CrossProducts, theta: readonly number[]): ThetaEvaluation {
+  const { p, m1, n1, z1xy, mr, factorOf, zrzr, zrxy, cross, big } = cp;
+  const q = p + 1;
+  const g = cp.xy.clone();
+  let ldL2 = 0;
+  if (m1 > 0) {
+    const tb = theta[big];
+    const tb2 = tb * tb;
+    const thetaR = Float64Array.from(factorOf, (k) => theta[k]);
+    // C = diag(thetaR) Zr'Zr diag(thetaR) + I ; T = diag(thetaR) Zr'[X y]
+    const s = new Matrix(mr, mr), t = new Matrix(mr, q);
+    for (let a = 0; a < mr; a++) {
+      for (let b = 0; b < mr; b++) s.set(a, b, thetaR[a] * thetaR[b] * zrzr.get(a, b) + (a === b ? 1 : 0));
+      for (let c = 0; c < q; c++) t.set(a, c, thetaR[a] * zrxy.get(a, c));
+    }
+    const sData = s.to2DArray(), tData = t.to2DArray();
+    const gAdj = Array.from({ length: q }, () => new Float64Array(q));
+    const w1 = new Float64Array(q);
+    for (let l = 0; l < m1; l++) {
+      const dl = tb2 * n1[l] + 1;
+      ldL2 += Math.log(dl);
+      const inv = 1 / dl;
+      for (let a = 0; a < q; a++) w1[a] = tb * z1xy[l * q + a];
+      // W1' D^-1 W1
+      for (let a = 0; a < q; a++) { const wa = w1[a] * inv; const out = gAdj[a]; for (let b = 0; b <= a; b++) out[b] += wa * w1[b]; }
+      // S -= B' D^-1 B ; T -= B' D^-1 W1, with B[l, c] = tb * thetaR[c] * count
+      const { col, count } = cross[l];
+      for (let e = 0; e < col.length; e++) {
+        const ce = col[e];
+        const be = tb * thetaR[ce] * count[e] * inv;
+        const sRow = sData[ce];
+        for (let f = 0; f < col.length; f++) sRow[col[f]] -= be * tb * thetaR[col[f]] * count[f];
+        const tRow = tData[ce];
+        for (let a = 0; a < q; a++) tRow[a] -= be * w1[a];
+      }
+    }
+    if (mr > 0) {
+      const sm = new Matrix(sData);
+      const chol = new CholeskyDecomposition(sm);
+      if (!chol.isPositiveDefinite()) throw new Error('lmm: the Schur complement is not positive definite');
+      const lower = chol.lowerTriangularMatrix;
+      for (let a = 0; a < mr; a++) ldL2 += 2 * Math.log(lower.get(a, a));
+      const tm = new Matrix(tData);
+      const sol = chol.solve(tm);
+      const quad = tm.transpose().mmul(sol);
+      for (let a = 0; a < q; a++) for (let b = 0; b <= a; b++) gAdj[a][b] += quad.get(a, b);
+    }
+    for (let a = 0; a < q; a++) for (let b = 0; b <= a; b++) {
+      const v = g.get(a, b) - gAdj[a][b];
+      g.set(a, b, v); g.set(b, a, v);
+    }
+  }
+  const chol = new CholeskyDecomposition(g);
+  if (!chol.isPositiveDefinite()) throw new Error('lmm: the fixed-effects design is rank deficient (a column is constant within the data or a linear combination of others)');
+  const lower = chol.lowerTriangularMatrix; // G = L L', L = R'
+  let ldRX2 = 0;
+  for (let a = 0; a < p; a++) ldRX2 += 2 * Math.log(lower.get(a, a));
+  const r2 = lower.get(p, p) ** 2;
+  const gxx = g.subMatrix(0, p - 1, 0, p - 1);
+  const gxy = g.subMatrix(0, p - 1, p, p);
+  const cxx = new CholeskyDecomposition(gxx);
+  const beta = cxx.solve(gxy).to1DArray();
+  const rxInv = cxx.solve(Matrix.eye(p));
+  return { ldL2, ldRX2, r2, beta, rxInv };
+}
+
+function profiledDeviance(cp: CrossProducts, ev: ThetaEvaluation, reml: boolean): number {
+  const { n, p } = cp;
+  if (reml) return ev.ldL2 + ev.ldRX2 + (n - p) * (1 + Math.log((2 * Math.PI * ev.r2) / (n - p)));
+  return ev.ldL2 + n * (1 + Math.log((2 * Math.PI * ev.r2) / n));
+}
+
+/** lmerTest's devfun_vp: the deviance at theta and sigma (not profiled). */
+function devianceAt(cp: CrossProducts, varpar: readonly number[], reml: boolean): number {
+  const { n, p } = cp;
+  const sigma2 = varpar[varpar.length - 1] ** 2;
+  const ev = evaluateTheta(cp, varpar.slice(0, -1));
+  let dev = ev.ldL2 + ev.r2 / sigma2 + n * Math.log(2 * Math.PI * sigma2);
+  if (reml) dev += ev.ldRX2 - p * Math.log(2 * Math.PI * sigma2);
+  return dev;
+}
+
+/** Nelder-Mead minimisation (adaptive parameters for small dimensions), restarted until no gain. */
+export function nelderMead(f: (x: number[]) => number, start: number[], opts: { step?: number; ftol?: number; xtol?: number; maxEvaluations?: number } = {}): { x: number[]; value: number; evaluations: number } {
+  const d = start.length;
+  const ftol = opts.ftol ?? 1e-13, xtol = opts.xtol ?? 1e-10, maxEval = opts.maxEvaluations ?? 20_000;
+  let evaluations = 0;
+  const call = (x: number[]) => { evaluations++; return f(x); };
+  let best = { x: start.slice(), value: call(start) };
+  let step = opts.step ?? 0.5;
+  for (let restart = 0; restart < 20 && evaluations < maxEval; restart++) {
+    let simplex = [best.x.slice()];
+    for (let i = 0; i < d; i++) {
+      const v = best.x.slice();
+      v[i] += v[i] !== 0 ? step * Math.max(Math.abs(v[i]), 0.1) : step;
+      simplex.push(v);
+    }
+    let values = simplex.map((v, i) => (i === 0 ? best.value : call(v)));
+    while (evaluations < maxEval) {
+      const order = values.map((_, i) => i).sort((a, b) => values[a] - values[b]);
+      simplex = order.map((i) => simplex[i]); values = order.map((i) => values[i]);
+      const spread = Math.max(...simplex.slice(1).map((v) => Math.max(...v.map((c, i) => Math.abs(c - simplex[0][i])))));
+      if (Math.abs(values[d] - values[0]) <= ftol * (Math.abs(values[0]) + 1e-300) && spread < xtol * (1 + Math.max(...simplex[0].map(Math.abs)))) break;
+      if (spread < 1e-15) break;
+      const centroid = new Array<number>(d).fill(0);
+      for (let i = 0; i < d; i++) for (let j = 0; j < d; j++) centroid[j] += simplex[i][j] / d;
+      const along = (t: number) => centroid.map((c, j) => c + t * (simplex[d][j] - c));
+      const xr = along(-1), fr = call(xr);
+      if (fr < values[0]) {
+        const xe = along(-2), fe = call(xe);
+        if (fe < fr) { simplex[d] = xe; values[d] = fe; } else { simplex[d] = xr; values[d] = fr; }
+      } else if (fr < values[d - 1]) {
+        simplex[d] = xr; values[d] = fr;
+      } else {
+        const outside = fr < values[d];
+        const xc = along(outside ? -0.5 : 0.5), fc = call(xc);
+        if (fc < (outside ? fr : values[d])) { simplex[d] = xc; values[d] = fc; } else {
+          for (let i = 1; i <= d; i++) { simplex[i] = simplex[i].map((c, j) => simplex[0][j] + 0.5 * (c - simplex[0][j])); values[i] = call(simplex[i]); }
+        }
+      }
+    }
+    const idx = values.indexOf(Math.min(...values));
+    const gained = best.value - values[idx];
+    if (values[idx] <= best.value) best = { x: simplex[idx].slice(), value: values[idx] };
+    if (restart > 0 && gained <= ftol * Math.abs(best.value)) break;
+    step = Math.max(1e-3, step / 4);
+  }
+  return { ...best, evaluations };
+}
+
+/**
+ * Richardson-extrapolated central differences exactly as R's numDeriv computes them (r = 4
+ * halvings): jacobian() starts from a relative step d = 1e-4, hessian() (genD) from d = 0.1.
+ * lmerTest's df depend on these choices at the 1e-2 level, so we copy them rather than pick
+ * "better" steps.
+ */
+function stepFor(x: number, d: number): number {
+  const zeroTol = Math.sqrt(Number.EPSILON / 7e-7);
+  return Math.abs(d * x) + (Math.abs(x) < zeroTol ? 1e-4 : 0);
+}
+
+function richardson(estimates: number[][]): number[] {
+  // estimates[i] at step h / 2^i; eliminate h^2, h^4, ...
+  let a = estimates.map((e) => e.slice());
+  for (let m = 1; m < a.length; m++) {
+    const f = 4 ** m;
+    a = a.slice(1).map((e, i) => e.map((v, j) => (f * v - a[i][j]) / (f - 1)));
+  }
+  return a[0];
+}
+
+export function numericJacobian(f: (x: number[]) => number[], x: readonly number[]): number[][] {
+  const d = x.length;
+  const columns: number[][] = [];
+  for (let j = 0; j < d; j++) {
+    const h0 = stepFor(x[j], 1e-4);
+    const est: number[][] = [];
+    for (let r = 0; r < 4; r++) {
+      const h = h0 / 2 ** r;
+      const up = x.slice(), dn = x.slice();
+      up[j] += h; dn[j] -= h;
+      const fu = f(up), fd = f(dn);
+      est.push(fu.map((v, i) => (v - fd[i]) / (2 * h)));
+    }
+    columns.push(richardson(est));
+  }
+  return columns[0].map((_, i) => columns.map((c) => c[i]));
+}
+
+export function numericHessian(f: (x: number[]) => number, x: readonly number[]): number[][] {
+  const d = x.length;
+  const f0 = f(x.slice());
+  const h0 = x.map((v) => stepFor(v, 0.1));
+  const hess = Array.from({ length: d }, () => new Array<number>(d).fill(0));
+  const at = (deltas: number[]) => f(x.map((v, i) => v + deltas[i]));
+  for (let i = 0; i < d; i++) {
+    const est: number[][] = [];
+    for (let r = 0; r < 4; r++) {
+      const h = h0[i] / 2 ** r;
+      const e = new Array<number>(d).fill(0);
+      e[i] = h;
+      const fp = at(e), fm = at(e.map((v) => -v));
+      est.push([(fp - 2 * f0 + fm) / (h * h)]);
+    }
+    hess[i][i] = richardson(est)[0];
+  }
+  for (let i = 0; i < d; i++) for (let j = 0; j < i; j++) {
+    const est: number[][] = [];
+    for (let r = 0; r < 4; r++) {
+      const hi = h0[i] / 2 ** r, hj = h0[j] / 2 ** r;
+      const e = new Array<number>(d).fill(0);
+      e[i] = hi; e[j] = hj;
+      const fp = at(e), fm = at(e.map((v) => -v));
+      est.push([(fp - 2 * f0 + fm - hess[i][i] * hi * hi - hess[j][j] * hj * hj) / (2 * hi * hj)]);
+    }
+    hess[i][j] = hess[j][i] = richardson(est)[0];
+  }
+  return hess;
+}
+
+export function fitLmm(rows: readonly DataRow[], formula: string, options: LmmOptions = {}): LmmResult {
+  const reml = options.reml ?? true;
+  const parsed = parseFormula(formula);
+  if (parsed.random.length === 0) throw new Error('lmm: the formula has no random intercept (1 | group)');
+  const design = buildDesign(rows, parsed);
+  const { n, p } = design;
+  if (n <= p) throw new Error(`lmm: ${n} complete rows for ${p} fixed effects`);
+  for (const g of design.groups) if (g.levels.length < 2) throw new Error(`lmm: grouping factor "${g.name}" has fewer than 2 levels`);
+  const cp = crossProducts(design);
+  const q = design.groups.length;
+  const objective = (theta: number[]) => profiledDeviance(cp, evaluateTheta(cp, theta.map(Math.abs)), reml);
+  const opt = nelderMead(objective, new Array<number>(q).fill(1));
+  const theta = opt.x.map(Math.abs);
+  const ev = evaluateTheta(cp, theta);
+  const sigma2 = ev.r2 / (reml ? n - p : n);
+  const sigma = Math.sqrt(sigma2);
+  const vcov = ev.rxInv.mul(sigma2);
+  const se = design.names.map((_, j) => Math.sqrt(vcov.get(j, j)));
+  let df = design.names.map(() => NaN);
+  if (options.satterthwaite ?? true) df = satterthwaite(cp, theta, sigma, vcov, reml);
+  const fixed = design.names.map((term, j) => {
+    const t = ev.beta[j] / se[j];
+    return { term, estimate: ev.beta[j], se: se[j], df: df[j], t, p: Number.isFinite(df[j]) ? 2 * tDist.cdf(-Math.abs(t), df[j]) : NaN };
+  });
+  const variances: Record<string, number> = {};
+  design.groups.forEach((g, k) => (variances[g.name] = sigma2 * theta[k] * theta[k]));
+  variances.residual = sigma2;
+  return {
+    formula,
+    reml,
+    n,
+    groups: Object.fromEntries(design.groups.map((g) => [g.name, g.levels.length])),
+    fixed,
+    variances,
+    theta,
+    sigma,
+    criterion: opt.value,
+    vcov: vcov.to2DArray(),
+    evaluations: opt.evaluations,
+  };
+}
+
+/** lmerTest's Satterthwaite df for each coefficient (contrast = unit vector). */
+function satterthwaite(cp: CrossProducts, theta: number[], sigma: number, vcov: Matrix, reml: boolean): number[] {
+  const varpar = [...theta, sigma];
+  const h = numericHessian((v) => devianceAt(cp, v, reml), varpar);
+  // As lmerTest: A = 2 H^+, inverting only the eigenvalues above 1e-8.
+  const eig = new EigenvalueDecomposition(new Matrix(h), { assumeSymmetric: true });
+  const vecs = eig.eigenvectorMatrix;
+  const aMat = new Matrix(varpar.length, varpar.length);
+  eig.realEigenvalues.forEach((value, k) => {
+    if (!(value > 1e-8)) return;
+    const v = vecs.getColumnVector(k);
+    aMat.add(v.mmul(v.transpose()).mul(2 / value));
+  });
+  const p = cp.p;
+  // Jacobian of the diagonal of vcov(beta) = sigma^2 (R_X'R_X)^-1 with respect to varpar.
+  const jac = numericJacobian((v) => {
+    const ev = evaluateTheta(cp, v.slice(0, -1));
+    const s2 = v[v.length - 1] ** 2;
+    return Array.from({ length: p }, (_, j) => s2 * ev.rxInv.get(j, j));
+  }, varpar);
+  return Array.from({ length: p }, (_, j) => {
+    const g = Matrix.rowVector(jac[j]);
+    const denom = g.mmul(aMat).mmul(g.transpose()).get(0, 0);
+    return (2 * vcov.get(j, j) ** 2) / denom;
+  });
+}

@@ -1,0 +1,52 @@
+// Reading tidy CSV files for the statistics commands (papaparse), with errors that name the file, line and field.
+import { readFileSync } from 'node:fs';
+import Papa from 'papaparse';
+
+export interface TidyCsv {
+  file: string;
+  columns: string[];
+  /** Raw string cells, one record per data row; line numbers are 1-based and count the header. */
+  rows: Record<string, string>[];
+}
+
+export function readTidyCsv(file: string): TidyCsv {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`${file}: cannot read (${(err as Error).message})`);
+  }
+  return parseTidyCsv(text, file);
+}
+
+export function parseTidyCsv(text: string, file = '<csv>'): TidyCsv {
+  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true, transformHeader: (h) => h.trim() });
+  const serious = parsed.errors.filter((e) => e.code !== 'UndetectableDelimiter');
+  if (serious.length) {
+    const e = serious[0];
+    throw new Error(`${file}: line ${(e.row ?? 0) + 2}: ${e.message}`);
+  }
+  const columns = parsed.meta.fields ?? [];
+  if (columns.length === 0) throw new Error(`${file}: no header row`);
+  return { file, columns, rows: parsed.data };
+}
+
+export function requireColumns(csv: TidyCsv, names: readonly string[]): void {
+  const missing = names.filter((n) => !csv.columns.includes(n));
+  if (missing.length) throw new Error(`${csv.file}: no column ${missing.map((m) => `"${m}"`).join(', ')} (columns: ${csv.columns.join(', ')})`);
+}
+
+/** A numeric column; empty/NA cells are an error unless allowMissing (then NaN). */
+export function numericColumn(csv: TidyCsv, name: string, allowMissing = false): number[] {
+  requireColumns(csv, [name]);
+  return csv.rows.map((row, i) => {
+    const cell = (row[name] ?? '').trim();
+    if (cell === '' || cell === 'NA') {
+      if (allowMissing) return NaN;
+      throw new Error(`${csv.file}: line ${i + 2}: field "${name}" is empty`);
+    }
+    const v = Number(cell);
+    if (!Number.isFinite(v)) throw new Error(`${csv.file}: line ${i + 2}: field "${name}" is not a number ("${cell}")`);
+    return v;
+  });
+}
