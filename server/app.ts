@@ -27,6 +27,7 @@ export interface NonolabServer {
   app: express.Express;
   service: StudyService;
   store: Store;
+  log: EventLog;
   study: LoadedStudy;
   close(): void;
 }
@@ -128,6 +129,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     app,
     service,
     store,
+    log: events,
     study,
     close() {
       events.close();

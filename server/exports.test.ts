@@ -1,0 +1,76 @@
+// Exports: event CSV with formula escaping, the raw NDJSON zip, and a psych-DS dataset.
+import { afterEach, describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import JSZip from 'jszip';
+import Papa from 'papaparse';
+import { Participant, event, startTestServer, type TestServer } from './testing.ts';
+import { EVENT_COLUMNS, exportEvents, exportPsychDs, exportRawZip } from './exports.ts';
+
+let server: TestServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+async function collect(run: (out: PassThrough) => Promise<void>): Promise<Buffer> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  await run(out);
+  out.end();
+  return Buffer.concat(chunks);
+}
+
+async function twoSessions(): Promise<string[]> {
+  server = await startTestServer();
+  const ids: string[] = [];
+  for (let i = 0; i < 2; i++) {
+    const p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
+    ids.push(id);
+    await p.call('POST', '/api/session/events', {
+      events: [
+        event(id, 1, { type: 'move', step: 4, phase: 'puzzles', puzzle_id: 'x1', position: 1, payload: { move: { type: 'fill', row: 2, col: 3 } } }),
+        event(id, 2, { type: 'move', step: 4, phase: 'puzzles', puzzle_id: 'x1', position: 1, payload: { move: { type: 'stroke', state: 'filled', cells: [[0, 0], [0, 1]] } } }),
+        event(id, 3, { type: 'survey_submit', payload: { survey_id: 'post', answers: { comments: '=HYPERLINK("http://evil","x")', other: '+1+2' } } }),
+      ],
+    });
+  }
+  return ids;
+}
+
+describe('exports', () => {
+  it('writes one CSV row per event with formulae neutralised', async () => {
+    const ids = await twoSessions();
+    const csv = (await collect((out) => exportEvents(server!.nonolab.log, ids, out))).toString('utf8');
+    const parsed = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true });
+    expect(parsed.meta.fields).toEqual(Object.keys(EVENT_COLUMNS));
+    expect(parsed.data).toHaveLength(2 * 4); // session_start + 3 client events, per session
+    const fill = parsed.data.find((r) => r.move_type === 'fill')!;
+    expect([fill.row, fill.col, fill.puzzle_id, fill.position]).toEqual(['2', '3', 'x1', '1']);
+    expect(parsed.data.find((r) => r.move_type === 'stroke')!.stroke_cells).toBe('[[0,0],[0,1]]');
+    // No cell of the CSV starts with a formula character.
+    for (const row of parsed.data) for (const value of Object.values(row)) expect(value).not.toMatch(/^[=+\-@]/);
+    expect(csv).toContain('=HYPERLINK'); // kept, but inside an escaped cell
+  });
+
+  it('zips the raw NDJSON files byte for byte', async () => {
+    const ids = await twoSessions();
+    const zip = await JSZip.loadAsync(await collect((out) => exportRawZip(server!.nonolab.log, ids, out)));
+    expect(Object.keys(zip.files).sort()).toEqual(ids.map((id) => `sessions/${id}.ndjson`).sort());
+    const { readFileSync } = await import('node:fs');
+    for (const id of ids) expect(await zip.file(`sessions/${id}.ndjson`)!.async('string')).toBe(readFileSync(server!.nonolab.log.pathOf(id), 'utf8'));
+  });
+
+  it('builds a psych-DS dataset with variableMeasured for every column', async () => {
+    const ids = await twoSessions();
+    const study = { id: 'nonogram-difficulty', title: 'How hard are Nonograms?', config_hash: 'abc' };
+    const zip = await JSZip.loadAsync(await collect((out) => exportPsychDs(server!.nonolab.log, ids, study, out)));
+    const description = JSON.parse(await zip.file('dataset_description.json')!.async('string'));
+    expect(description['@type']).toBe('Dataset');
+    expect(description.variableMeasured.map((v: { name: string }) => v.name)).toEqual(Object.keys(EVENT_COLUMNS));
+    const dataFiles = Object.keys(zip.files).filter((f) => f.startsWith('data/'));
+    expect(dataFiles.sort()).toEqual(ids.map((id) => `data/study-nonogramdifficulty_subject-${id}_data.csv`).sort());
+    for (const f of dataFiles) expect(f).toMatch(/^data\/study-[A-Za-z0-9]+_subject-[A-Za-z0-9]+_data\.csv$/);
+  });
+});

@@ -1,0 +1,157 @@
+// Exports for experimenters, streamed session by session: the event trajectory as CSV, raw NDJSON as a zip, and a
+// psych-DS dataset. Nothing loads the whole study into memory; CSV goes through papaparse with formula escaping.
+import { createReadStream, existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Writable } from 'node:stream';
+import Papa from 'papaparse';
+import { ZipArchive } from 'archiver';
+import type { EventLog } from './eventLog.ts';
+
+/** One row per logged event: the columns, in order, with what each means (psych-DS variableMeasured). */
+export const EVENT_COLUMNS: Record<string, string> = {
+  session_id: 'Participant session identifier (random, not linked to identity)',
+  origin: "Who wrote the record: 'client' (participant's browser) or 'server'",
+  seq: "The client's sequence number within the session (1, 2, ...); empty for server records",
+  type: 'Event type (move, step_start, step_end, survey_submit, rating, check, hint, ...)',
+  step: 'Index of the step in the expanded study timeline',
+  phase: 'Phase id from the study config',
+  puzzle_id: 'Puzzle id (derived from its clues) when the event belongs to a puzzle',
+  position: 'Position of the study puzzle in the participant sequence (1-3)',
+  source: 'Input source: mouse, touch, keyboard or system',
+  t_mono_ms: 'Client monotonic time (performance.now) in milliseconds',
+  t_wall_ms: 'Client wall clock in milliseconds since the Unix epoch',
+  t_server_ms: 'Server receive time in milliseconds since the Unix epoch',
+  move_type: 'For moves: fill, cross, clear, stroke, reveal, undo, reset, hint, submit, skip',
+  row: 'For single-cell moves: 0-based row',
+  col: 'For single-cell moves: 0-based column',
+  stroke_state: 'For strokes: the state painted (filled, crossed, unknown)',
+  stroke_cells: 'For strokes: JSON list of [row, col] cells',
+  payload: 'The full event payload as JSON',
+  config_hash: 'Hash of the study config in force',
+  app_version: 'nonolab version that wrote the record',
+};
+
+type Row = Record<string, string | number | null>;
+
+function eventRow(record: Record<string, any>): Row {
+  const move = record.type === 'move' ? record.payload?.move : undefined;
+  return {
+    session_id: record.session_id ?? null,
+    origin: record.origin ?? null,
+    seq: record.seq ?? null,
+    type: record.type ?? null,
+    step: record.step ?? null,
+    phase: record.phase ?? null,
+    puzzle_id: record.puzzle_id ?? record.payload?.puzzle_id ?? null,
+    position: record.position ?? record.payload?.position ?? null,
+    source: record.source ?? null,
+    t_mono_ms: record.t_mono ?? null,
+    t_wall_ms: record.t_wall ?? null,
+    t_server_ms: record.t_server ?? null,
+    move_type: move?.type ?? null,
+    row: move?.row ?? null,
+    col: move?.col ?? null,
+    stroke_state: move?.type === 'stroke' ? move.state : null,
+    stroke_cells: move?.type === 'stroke' ? JSON.stringify(move.cells) : null,
+    payload: JSON.stringify(record.payload ?? null),
+    config_hash: record.config_hash ?? null,
+    app_version: record.app_version ?? null,
+  };
+}
+
+/** CSV text for rows, formula-escaped (a cell starting with = + - @ cannot run in a spreadsheet). */
+export function toCsv(rows: Row[], columns: string[], header: boolean): string {
+  if (rows.length === 0 && !header) return '';
+  const text = Papa.unparse({ fields: columns, data: rows.map((r) => columns.map((c) => r[c] ?? '')) }, { header, escapeFormulae: true, newline: '\n' });
+  return text.length ? text + '\n' : '';
+}
+
+async function write(out: Writable, chunk: string | Buffer): Promise<void> {
+  if (chunk.length === 0) return;
+  if (!out.write(chunk)) await once(out, 'drain');
+}
+
+async function* records(log: EventLog, sessionId: string): AsyncGenerator<Record<string, any>> {
+  const path = log.pathOf(sessionId);
+  if (!existsSync(path)) return;
+  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+  for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as Record<string, any>;
+}
+
+/** Stream the event CSV of the given sessions (one file after another, in bounded chunks). */
+export async function exportEvents(log: EventLog, sessionIds: Iterable<string>, out: Writable): Promise<void> {
+  const columns = Object.keys(EVENT_COLUMNS);
+  await write(out, toCsv([], columns, true));
+  for (const id of sessionIds) {
+    let batch: Row[] = [];
+    for await (const r of records(log, id)) {
+      batch.push(eventRow(r));
+      if (batch.length >= 500) {
+        await write(out, toCsv(batch, columns, false));
+        batch = [];
+      }
+    }
+    await write(out, toCsv(batch, columns, false));
+  }
+}
+
+async function finishZip(zip: ZipArchive, out: Writable): Promise<void> {
+  const done = new Promise<void>((resolve, reject) => {
+    out.on('finish', resolve);
+    out.on('close', resolve);
+    zip.on('error', reject);
+  });
+  await zip.finalize();
+  await done;
+}
+
+/** The raw NDJSON files, one per session, as a zip. */
+export async function exportRawZip(log: EventLog, sessionIds: Iterable<string>, out: Writable): Promise<void> {
+  const zip = new ZipArchive({ zlib: { level: 6 } });
+  zip.pipe(out);
+  for (const id of sessionIds) {
+    if (!existsSync(log.pathOf(id))) continue;
+    const entry = once(zip, 'entry');
+    zip.file(log.pathOf(id), { name: `sessions/${id}.ndjson` });
+    await entry;
+  }
+  await finishZip(zip, out);
+}
+
+/** psych-DS keyword values allow letters and digits only. */
+function keyword(value: string): string {
+  return value.replace(/[^A-Za-z0-9]/g, '');
+}
+
+/**
+ * A psych-DS dataset as a zip: dataset_description.json (schema.org Dataset with variableMeasured for every
+ * column) and data/study-<id>_subject-<id>_data.csv, one trajectory file per session.
+ */
+export async function exportPsychDs(
+  log: EventLog,
+  sessionIds: Iterable<string>,
+  study: { id: string; title: string; config_hash: string },
+  out: Writable,
+): Promise<void> {
+  const zip = new ZipArchive({ zlib: { level: 6 } });
+  zip.pipe(out);
+  const description = {
+    '@context': 'https://schema.org/',
+    '@type': 'Dataset',
+    name: study.title,
+    description: `Event-level trajectories of the nonolab study '${study.id}' (config ${study.config_hash}); one file per participant session.`,
+    schemaVersion: 'Psych-DS 0.4.0',
+    variableMeasured: Object.entries(EVENT_COLUMNS).map(([name, description]) => ({ '@type': 'PropertyValue', name, description })),
+  };
+  zip.append(JSON.stringify(description, null, 2), { name: 'dataset_description.json' });
+  const columns = Object.keys(EVENT_COLUMNS);
+  for (const id of sessionIds) {
+    const rows: Row[] = [];
+    for await (const r of records(log, id)) rows.push(eventRow(r));
+    const entry = once(zip, 'entry');
+    zip.append(toCsv(rows, columns, true), { name: `data/study-${keyword(study.id)}_subject-${keyword(id)}_data.csv` });
+    await entry; // one session in flight at a time: memory stays bounded however large the study
+  }
+  await finishZip(zip, out);
+}
