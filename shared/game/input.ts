@@ -32,3 +32,69 @@ export function gestureMove(grid: Grid, tool: Tool, cells: [number, number][]): 
   const state = first === target ? 'unknown' : tool === 'fill' ? 'filled' : 'crossed';
   return { type: 'stroke', state, cells };
 }
+
+export type Cell = [number, number];
+export type KeyAction = { kind: 'move'; dr: number; dc: number; extend: boolean } | { kind: 'paint'; state: 'filled' | 'crossed' | 'unknown' } | { kind: 'undo' } | { kind: 'cancel' };
+
+/**
+ * What a key does on the board (the grid has focus): arrows move the cursor (with Shift they extend a straight
+ * selection from the anchor), Space fills, X crosses, Backspace/Delete clears, Z undoes, Escape drops the selection.
+ * Keys with Ctrl/Alt/Meta (other than Ctrl+Z) are left to the browser.
+ */
+export function keyAction(key: string, mods: { shift?: boolean; ctrl?: boolean; alt?: boolean; meta?: boolean } = {}): KeyAction | null {
+  const k = key.length === 1 ? key.toLowerCase() : key;
+  if ((mods.ctrl || mods.meta) && k === 'z') return { kind: 'undo' };
+  if (mods.ctrl || mods.meta || mods.alt) return null;
+  const extend = !!mods.shift;
+  switch (k) {
+    case 'ArrowUp':
+      return { kind: 'move', dr: -1, dc: 0, extend };
+    case 'ArrowDown':
+      return { kind: 'move', dr: 1, dc: 0, extend };
+    case 'ArrowLeft':
+      return { kind: 'move', dr: 0, dc: -1, extend };
+    case 'ArrowRight':
+      return { kind: 'move', dr: 0, dc: 1, extend };
+    case ' ':
+    case 'Enter':
+    case 'f':
+      return { kind: 'paint', state: 'filled' };
+    case 'x':
+      return { kind: 'paint', state: 'crossed' };
+    case 'Backspace':
+    case 'Delete':
+      return { kind: 'paint', state: 'unknown' };
+    case 'z':
+      return { kind: 'undo' };
+    case 'Escape':
+      return { kind: 'cancel' };
+    default:
+      return null;
+  }
+}
+
+/** The cursor moved by (dr, dc), kept inside a width x height board. */
+export function moveCursor(cursor: Cell, dr: number, dc: number, width: number, height: number): Cell {
+  return [Math.min(height - 1, Math.max(0, cursor[0] + dr)), Math.min(width - 1, Math.max(0, cursor[1] + dc))];
+}
+
+/**
+ * The move a key paint makes. On one cell it behaves like a click (space on a filled cell clears it, x on a crossed
+ * one clears it, backspace clears); on a Shift-extended selection it is one stroke, like a drag, with the state of
+ * the first cell.
+ */
+export function keyPaintMove(grid: Grid, state: 'filled' | 'crossed' | 'unknown', cells: Cell[]): Move {
+  if (state === 'unknown') {
+    const [r, c] = cells[0];
+    return cells.length === 1 ? { type: 'clear', row: r, col: c } : { type: 'stroke', state: 'unknown', cells };
+  }
+  return gestureMove(grid, state === 'filled' ? 'fill' : 'cross', cells);
+}
+
+/**
+ * The tool a touch gesture uses: the mode switch's, except that a press held still for the long-press time on its
+ * first cell crosses (a quick way to cross without switching modes).
+ */
+export function touchTool(mode: Tool, longPressed: boolean): Tool {
+  return longPressed ? 'cross' : mode;
+}

@@ -1,0 +1,30 @@
+// Step clocks: the countdown a capped step shows and when a puzzle may be skipped, from elapsed time alone.
+import type { Phase } from '../schema/config.ts';
+import type { Step } from './steps.ts';
+
+/** Seconds the step may last before it moves on by itself (warmup cap, puzzle time limit), or null. */
+export function stepCapSeconds(phase: Phase | undefined, step: Step | undefined): number | null {
+  if (!phase || !step) return null;
+  if (phase.kind === 'warmup') return phase.cap_seconds;
+  if (phase.kind === 'puzzles' && step.kind === 'puzzle') return phase.time_limit_seconds ?? null;
+  return null;
+}
+
+/** Seconds after the start when skipping becomes possible, or null when the step cannot be skipped. */
+export function skipAfterSeconds(phase: Phase | undefined, step: Step | undefined): number | null {
+  if (!phase || !step) return null;
+  if (phase.kind === 'puzzles' && step.kind === 'puzzle') return phase.skip_min_seconds;
+  if (phase.kind === 'warmup') return 0;
+  return null;
+}
+
+/** Whole seconds left on a cap (rounded up, never negative). */
+export function secondsLeft(capSeconds: number, elapsedMs: number): number {
+  return Math.max(0, Math.ceil(capSeconds - elapsedMs / 1000));
+}
+
+/** "m:ss" for a countdown. */
+export function formatClock(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}

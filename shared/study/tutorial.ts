@@ -1,0 +1,34 @@
+// The tutorial's checklist: each control the participant must try once, read off the moves they made.
+import type { Move } from '../schema/move.ts';
+
+export const TUTORIAL_TASKS = ['fill', 'cross', 'drag', 'undo', 'reset', 'hint', 'submit'] as const;
+export type TutorialTask = (typeof TUTORIAL_TASKS)[number];
+
+export const TASK_LABELS: Record<TutorialTask, string> = {
+  fill: 'Fill a cell (left click, tap in Fill mode, or Space)',
+  cross: 'Cross a cell you know is empty (right click, long press, or X)',
+  drag: 'Drag along a row or column to paint several cells at once (Shift+arrows, then Space, on a keyboard)',
+  undo: 'Undo your last action (the Undo button or Z)',
+  reset: 'Reset the grid (and confirm)',
+  hint: 'Ask for a hint',
+  submit: 'Submit the puzzle to check it',
+};
+
+/** The tasks a tutorial asks for: hint only when the study offers hints. */
+export function tutorialTasks(hintsOn: boolean): TutorialTask[] {
+  return TUTORIAL_TASKS.filter((t) => hintsOn || t !== 'hint');
+}
+
+/** Which tasks the moves so far have done. A stroke counts as a drag; fills/crosses count by their type. */
+export function tasksDone(moves: readonly Move[]): Set<TutorialTask> {
+  const done = new Set<TutorialTask>();
+  for (const m of moves) {
+    if (m.type === 'fill' || m.type === 'cross' || m.type === 'undo' || m.type === 'reset' || m.type === 'hint' || m.type === 'submit') done.add(m.type);
+    else if (m.type === 'stroke' && m.cells.length > 1) {
+      done.add('drag');
+      if (m.state === 'filled') done.add('fill');
+      if (m.state === 'crossed') done.add('cross');
+    }
+  }
+  return done;
+}
