@@ -2,6 +2,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import cookieParser from 'cookie-parser';
+import { rateLimit } from 'express-rate-limit';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -21,6 +22,10 @@ export interface ServerOptions {
   staticDir?: string;
   appVersion?: string;
   logger?: (message: string) => void;
+  /** Injected clock (ms since the epoch), for tests of timing rules. */
+  clock?: () => number;
+  /** Session starts allowed per IP per minute (NONOLAB_START_LIMIT). */
+  startLimitPerMinute?: number;
 }
 
 export interface NonolabServer {
@@ -48,7 +53,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   const study = loadStudyConfig(opts.configPath);
   const store = new Store(join(opts.dataDir, 'nonolab.sqlite'));
   const events = new EventLog(join(opts.dataDir, 'sessions'));
-  const service = new StudyService({ study, store, log: events, appVersion: opts.appVersion ?? appVersion() });
+  const service = new StudyService({ study, store, log: events, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock });
   for (const message of service.recover()) log(`recovery: ${message}`);
 
   const app = express();
@@ -65,7 +70,15 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     res.json({ ok: true, study: study.config.id, config_hash: study.hash });
   });
 
-  app.post('/api/sessions', (req, res) => {
+  const startLimiter = rateLimit({
+    windowMs: 60_000,
+    limit: opts.startLimitPerMinute ?? Number(process.env.NONOLAB_START_LIMIT ?? 300),
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    message: { error: 'too many new sessions from this address; wait a minute and try again' },
+  });
+
+  app.post('/api/sessions', startLimiter, (req, res) => {
     const body = parse(StartSessionRequest, req.body ?? {});
     const { token: t, state } = service.startSession(body);
     setToken(res, t);

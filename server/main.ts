@@ -16,6 +16,8 @@ try {
     const actual = typeof address === 'object' && address ? address.port : port;
     console.log(`nonolab: study '${server.study.config.id}' (config ${server.study.hash}) at http://localhost:${actual}/  data: ${dataDir}`);
   });
+  const sweep = setInterval(() => server.service.sweepInactive(), 60_000);
+  sweep.unref();
   const stop = () => {
     http.close();
     server.close();

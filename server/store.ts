@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export type SessionStatus = 'active' | 'complete' | 'declined' | 'withdrawn';
+export type SessionStatus = 'active' | 'complete' | 'declined' | 'withdrawn' | 'abandoned';
 export type SequenceStatus = 'free' | 'leased' | 'used';
 
 export interface SessionRow {
@@ -15,6 +15,8 @@ export interface SessionRow {
   created_at: number;
   updated_at: number;
   step: number;
+  /** Server time at which the current step began (when the previous step's end was made durable). */
+  step_started_at: number;
   acked_seq: number;
   sequence_id: number;
   config_hash: string;
@@ -47,6 +49,7 @@ export class Store {
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL,
         step INTEGER NOT NULL DEFAULT 0,
+        step_started_at INTEGER NOT NULL DEFAULT 0,
         acked_seq INTEGER NOT NULL DEFAULT 0,
         sequence_id INTEGER NOT NULL,
         config_hash TEXT NOT NULL
@@ -59,6 +62,14 @@ export class Store {
         session_id TEXT
       );
       CREATE INDEX IF NOT EXISTS sequences_status ON sequences(round, status);
+      CREATE TABLE IF NOT EXISTS panel_ids (
+        session_id TEXT PRIMARY KEY,
+        provider TEXT NOT NULL,
+        participant_id TEXT NOT NULL,
+        study_id TEXT,
+        panel_session_id TEXT,
+        UNIQUE (provider, participant_id)
+      );
       CREATE TABLE IF NOT EXISTS audit (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         at INTEGER NOT NULL,
@@ -66,6 +77,9 @@ export class Store {
         detail TEXT NOT NULL
       );
     `);
+    // Databases made by earlier versions: add columns that came later.
+    const columns = new Set((this.db.prepare('PRAGMA table_info(sessions)').all() as { name: string }[]).map((c) => c.name));
+    if (!columns.has('step_started_at')) this.db.exec('ALTER TABLE sessions ADD COLUMN step_started_at INTEGER NOT NULL DEFAULT 0');
   }
 
   transaction<T>(fn: () => T): T {
@@ -75,8 +89,8 @@ export class Store {
   insertSession(row: SessionRow): void {
     this.db
       .prepare(
-        `INSERT INTO sessions (id, token_hash, mode, label, status, created_at, updated_at, step, acked_seq, sequence_id, config_hash)
-         VALUES (@id, @token_hash, @mode, @label, @status, @created_at, @updated_at, @step, @acked_seq, @sequence_id, @config_hash)`,
+        `INSERT INTO sessions (id, token_hash, mode, label, status, created_at, updated_at, step, step_started_at, acked_seq, sequence_id, config_hash)
+         VALUES (@id, @token_hash, @mode, @label, @status, @created_at, @updated_at, @step, @step_started_at, @acked_seq, @sequence_id, @config_hash)`,
       )
       .run(row);
   }
@@ -94,7 +108,31 @@ export class Store {
   }
 
   updateProgress(id: string, ackedSeq: number, step: number, now: number): void {
-    this.db.prepare('UPDATE sessions SET acked_seq = ?, step = MAX(step, ?), updated_at = ? WHERE id = ?').run(ackedSeq, step, now, id);
+    this.db
+      .prepare('UPDATE sessions SET acked_seq = ?, step_started_at = CASE WHEN ? > step THEN ? ELSE step_started_at END, step = MAX(step, ?), updated_at = ? WHERE id = ?')
+      .run(ackedSeq, step, now, step, now, id);
+  }
+
+  /** Active sessions with no event since `before`. */
+  inactiveSince(before: number): SessionRow[] {
+    return this.db.prepare("SELECT * FROM sessions WHERE status = 'active' AND updated_at < ?").all(before) as SessionRow[];
+  }
+
+  insertPanel(sessionId: string, p: { provider: string; participant_id: string; study_id?: string; session_id?: string }): void {
+    this.db
+      .prepare('INSERT INTO panel_ids (session_id, provider, participant_id, study_id, panel_session_id) VALUES (?, ?, ?, ?, ?)')
+      .run(sessionId, p.provider, p.participant_id, p.study_id ?? null, p.session_id ?? null);
+  }
+
+  sessionOfPanel(provider: string, participantId: string): string | undefined {
+    const row = this.db.prepare('SELECT session_id FROM panel_ids WHERE provider = ? AND participant_id = ?').get(provider, participantId) as
+      | { session_id: string }
+      | undefined;
+    return row?.session_id;
+  }
+
+  setTokenHash(id: string, tokenHash: string): void {
+    this.db.prepare('UPDATE sessions SET token_hash = ? WHERE id = ?').run(tokenHash, id);
   }
 
   setStatus(id: string, status: SessionStatus, now: number): void {
@@ -102,6 +140,7 @@ export class Store {
   }
 
   deleteSession(id: string): void {
+    this.db.prepare('DELETE FROM panel_ids WHERE session_id = ?').run(id);
     this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
   }
 

@@ -101,6 +101,15 @@ export class StudyService {
 
   startSession(req: StartSessionRequest): { token: string; state: SessionState } {
     const token = randomBytes(24).toString('base64url');
+    if (req.panel) {
+      // A panel participant reopening the study (another browser, cleared cookies) gets their own session back,
+      // with a fresh token; they never get a second sequence.
+      const existing = this.store.sessionOfPanel(req.panel.provider, req.panel.participant_id);
+      if (existing) {
+        this.store.setTokenHash(existing, hashToken(token));
+        return { token, state: this.stateOf(this.store.session(existing)!) };
+      }
+    }
     const id = `s${randomBytes(8).toString('hex')}`;
     const now = this.clock();
     const lease = this.store.transaction(() => {
@@ -114,10 +123,12 @@ export class StudyService {
         created_at: now,
         updated_at: now,
         step: 0,
+        step_started_at: now,
         acked_seq: 0,
         sequence_id: lease.id,
         config_hash: this.study.hash,
       });
+      if (req.panel) this.store.insertPanel(id, req.panel);
       return lease;
     });
     this.append(id, [
@@ -161,6 +172,12 @@ export class StudyService {
    */
   appendEvents(row: SessionRow, events: readonly ClientEvent[]): number {
     if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
+    if (row.status === 'abandoned') {
+      const lease = this.store.sequence(row.sequence_id);
+      if (lease?.session_id !== row.id) throw new HttpError(410, 'this session expired after a long inactivity; please contact the experimenter');
+      this.store.setStatus(row.id, 'active', this.clock());
+      this.feed.emit('session', row.id, 'active');
+    }
     const foreign = events.find((e) => e.session_id !== row.id);
     if (foreign) throw new HttpError(403, `event seq ${foreign.seq} names another session`);
     let pending = this.pending.get(row.id);
@@ -199,8 +216,25 @@ export class StudyService {
     return { ...puzzle, solution: puzzle.solution };
   }
 
+  /**
+   * Time caps, enforced on the server too: the warmup's cap and a puzzle's optional time limit count from the
+   * server's start of the step, plus a grace period. Checked only when the server already knows the participant is on
+   * that step (a client can be ahead of its acknowledged events).
+   */
+  private enforceTimeCap(row: SessionRow, puzzleId: string): void {
+    const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
+    const step = steps[row.step];
+    if (!step || step.puzzle_id !== puzzleId) return;
+    const phase = this.study.config.phases.find((p) => p.id === step.phase_id);
+    const cap = phase?.kind === 'warmup' ? phase.cap_seconds : phase?.kind === 'puzzles' ? phase.time_limit_seconds : undefined;
+    if (cap === undefined) return;
+    const elapsed = (this.clock() - row.step_started_at) / 1000;
+    if (elapsed > cap + this.study.config.timing.grace_seconds) throw new HttpError(409, `the time for this puzzle (${cap} s) is over`);
+  }
+
   check(row: SessionRow, req: CheckRequest): { solved: boolean } {
     const { solution } = this.sessionPuzzle(row, req.puzzle_id);
+    this.enforceTimeCap(row, req.puzzle_id);
     const solved = matchesSolution(req.rows, solution);
     const wrong = countWrongCells(req.rows, solution);
     this.append(row.id, [
@@ -214,6 +248,7 @@ export class StudyService {
     const policy = this.study.config.hints.policy;
     if (policy === 'off') throw new HttpError(403, 'hints are turned off in this study');
     const puzzle = this.sessionPuzzle(row, req.puzzle_id);
+    this.enforceTimeCap(row, req.puzzle_id);
     const board = gridFromBoardRows(req.rows, puzzle.width, puzzle.height);
     const found = engineHint({ rows: puzzle.rows, cols: puzzle.cols }, board, gridFromRows(puzzle.solution), policy);
     if (found)
@@ -254,7 +289,30 @@ export class StudyService {
       this.append(row.id, [this.serverRecord({ type: 'session_complete', session_id: row.id, payload: { code } })]);
       this.feed.emit('session', row.id, 'complete');
     }
-    return { code, redirect_url: this.study.config.completion.redirect_url ?? null };
+    const redirect = this.study.config.completion.redirect_url;
+    return { code, redirect_url: redirect ? redirect.replaceAll('{code}', encodeURIComponent(code)) : null };
+  }
+
+  /**
+   * Mark sessions with no event for `timing.inactivity_minutes` as abandoned. A session that never finished its
+   * first study puzzle gives its sequence back to the pool (if the config says so); it can still come back while
+   * nobody else has taken that sequence.
+   */
+  sweepInactive(): string[] {
+    const now = this.clock();
+    const { inactivity_minutes, return_lease_if_no_puzzle_done } = this.study.config.timing;
+    const swept: string[] = [];
+    for (const row of this.store.inactiveSince(now - inactivity_minutes * 60_000)) {
+      const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
+      const firstPuzzle = steps.findIndex((s) => s.kind === 'puzzle');
+      this.store.transaction(() => {
+        this.store.setStatus(row.id, 'abandoned', now);
+        if (return_lease_if_no_puzzle_done && firstPuzzle >= 0 && row.step <= firstPuzzle) this.store.setSequence(row.sequence_id, 'free', null);
+      });
+      this.feed.emit('session', row.id, 'abandoned');
+      swept.push(row.id);
+    }
+    return swept;
   }
 
   /**

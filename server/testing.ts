@@ -12,12 +12,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: { configPath?: string; dataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { configPath?: string; dataDir?: string; clock?: () => number; startLimitPerMinute?: number } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'nonolab-test-'));
   const nonolab = createNonolabServer({
     dataDir,
     configPath: opts.configPath ?? join(import.meta.dirname, '..', 'study-config', 'study.json'),
     logger: () => {},
+    clock: opts.clock,
+    startLimitPerMinute: opts.startLimitPerMinute,
   });
   const http: Server = await new Promise((resolve) => {
     const s = nonolab.app.listen(0, '127.0.0.1', () => resolve(s));

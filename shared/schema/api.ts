@@ -5,10 +5,28 @@ import { Phase, HintPolicy } from './config.ts';
 import { PuzzleClues } from './puzzle.ts';
 import { Move } from './move.ts';
 
-export const StartSessionRequest = z.object({
-  mode: z.enum(['general', 'kiosk']).default('general'),
-  label: z.string().max(100).optional(),
+const PanelId = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, 'panel ids use letters, digits and _ . : -');
+
+/** Recruitment-panel identifiers (Prolific's PROLIFIC_PID/STUDY_ID/SESSION_ID, or a SONA id): kept apart from study data. */
+export const PanelIdentity = z.object({
+  provider: z.enum(['prolific', 'sona']),
+  participant_id: PanelId,
+  study_id: PanelId.optional(),
+  session_id: PanelId.optional(),
 });
+export type PanelIdentity = z.infer<typeof PanelIdentity>;
+
+export const StartSessionRequest = z
+  .object({
+    mode: z.enum(['general', 'kiosk', 'panel']).default('general'),
+    /** Kiosk mode: the participant label the experimenter types in. */
+    label: z.string().trim().min(1).max(100).regex(/^[^<>]*$/, 'labels cannot contain < or >').optional(),
+    panel: PanelIdentity.optional(),
+  })
+  .superRefine((r, ctx) => {
+    if (r.mode === 'panel' && !r.panel) ctx.addIssue({ code: 'custom', path: ['panel'], message: 'panel mode needs the panel identifiers' });
+    if (r.mode === 'kiosk' && !r.label) ctx.addIssue({ code: 'custom', path: ['label'], message: 'kiosk mode needs a participant label' });
+  });
 export type StartSessionRequest = z.infer<typeof StartSessionRequest>;
 
 /** What the browser learns of the study: everything but the solutions. */
@@ -28,7 +46,7 @@ export const SessionState = z.object({
   step: z.number().int().nonnegative(),
   /** Highest contiguous client sequence number the server holds. */
   acked_seq: z.number().int().nonnegative(),
-  status: z.enum(['active', 'complete', 'declined', 'withdrawn']),
+  status: z.enum(['active', 'complete', 'declined', 'withdrawn', 'abandoned']),
   study: ClientStudy,
   /** Every move so far, by step index, to rebuild boards (current one, post-survey pictures) on resume. */
   moves_by_step: z.record(z.string(), z.array(Move)),

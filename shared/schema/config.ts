@@ -96,11 +96,22 @@ export const StudyConfig = z
       .object({ when_exhausted: z.enum(['new-round', 'refuse']).default('new-round') })
       .default({ when_exhausted: 'new-round' }),
     hints: z.object({ policy: HintPolicy.default('explain-and-reveal') }).default({ policy: 'explain-and-reveal' }),
+    timing: z
+      .object({
+        /** After this long without an event a session counts as abandoned. */
+        inactivity_minutes: z.number().positive().default(30),
+        /** Return an abandoned session's sequence to the pool if it never finished its first study puzzle. */
+        return_lease_if_no_puzzle_done: z.boolean().default(true),
+        /** Slack the server allows past a phase's time cap (network delay, a slow device). */
+        grace_seconds: z.number().nonnegative().default(30),
+      })
+      .default({ inactivity_minutes: 30, return_lease_if_no_puzzle_done: true, grace_seconds: 30 }),
     completion: z.object({
       code: z.string().min(1),
       /** Codes for participants screened out by eligibility, and for those who withdraw. */
       screened_out_code: z.string().min(1).optional(),
       withdrawn_code: z.string().min(1).optional(),
+      /** Where to send a participant at the end (e.g. a panel's completion URL); `{code}` is replaced by the code. */
       redirect_url: z.string().url().optional(),
     }),
   })

@@ -29,3 +29,20 @@ describe('chooseBalanced', () => {
     }
   });
 });
+
+describe('chooseBalanced with abandonments', () => {
+  it('keeps the spread within 2 after every assignment when random sessions give their sequence back', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const rng = createRng(seed);
+      const free = orderedSequences(puzzles, 3);
+      const taken: string[][] = [];
+      for (let i = 0; i < 200 && free.length > 0; i++) {
+        const pick = chooseBalanced(free, taken, puzzles, rng);
+        taken.push(...free.splice(pick, 1));
+        const counts = puzzles.map((p) => countAttempts(taken).perPuzzle.get(p) ?? 0);
+        expect(Math.max(...counts) - Math.min(...counts), `seed ${seed}, assignment ${i}`).toBeLessThanOrEqual(2);
+        if (rng.next() < 0.15 && taken.length > 0) free.push(...taken.splice(rng.int(taken.length), 1)); // abandoned before its first puzzle
+      }
+    }
+  });
+});

@@ -1,0 +1,158 @@
+// The live picture for the dashboard: session summaries kept current from the service's feed, fanned out to listeners.
+//
+// Summaries are built lazily (the first dashboard request reads each session's log once) and then folded forward with
+// each appended batch, so a busy study costs one fold per batch, not a re-read. Summary pushes are coalesced: a
+// session that logs twenty events in a second is sent once per flush interval, so many participants cannot make a
+// storm on the experimenter's connection. Record pushes for a watched session (the live mirror) go out at once.
+import type { EventLog } from '../eventLog.ts';
+import type { StudyService } from '../studyService.ts';
+import type { Store } from '../store.ts';
+import type { LoadedStudy } from '../studyConfig.ts';
+import type { AdminMarks } from './marks.ts';
+import { expandSteps } from '../../shared/study/steps.ts';
+import { foldRecords, summarizeSession, type RecordLike, type SessionSummary } from '../../shared/study/summary.ts';
+
+export type LiveMessage = { type: 'summary'; summary: SessionSummary } | { type: 'removed'; session_id: string };
+export type RecordListener = (records: readonly object[]) => void;
+
+export interface LiveOptions {
+  service: StudyService;
+  store: Store;
+  study: LoadedStudy;
+  log: EventLog;
+  marks: AdminMarks;
+  flushMs?: number;
+}
+
+export class LiveSummaries {
+  private cache: Map<string, SessionSummary> | null = null;
+  private readonly listeners = new Set<(messages: LiveMessage[]) => void>();
+  private readonly watchers = new Map<string, Set<RecordListener>>();
+  private readonly dirty = new Set<string>();
+  private readonly removed = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly flushMs: number;
+  private readonly onAppended = (sessionId: string, records: readonly object[]) => {
+    for (const w of this.watchers.get(sessionId) ?? []) w(records);
+    if (!this.cache) return;
+    const s = this.cache.get(sessionId);
+    if (s) this.cache.set(sessionId, foldRecords(s, records as RecordLike[]));
+    else this.load(sessionId); // new session: its log already holds these records
+    this.markDirty(sessionId);
+  };
+  private readonly onSession = (sessionId: string, status: string) => {
+    if (status === 'withdrawn') {
+      this.opts.marks.remove(sessionId);
+      this.cache?.delete(sessionId);
+      this.dirty.delete(sessionId);
+      this.removed.add(sessionId);
+      for (const w of this.watchers.get(sessionId) ?? []) w([]);
+      this.schedule();
+      return;
+    }
+    this.refresh(sessionId);
+  };
+
+  constructor(private readonly opts: LiveOptions) {
+    this.flushMs = opts.flushMs ?? 250;
+    opts.service.feed.on('appended', this.onAppended);
+    opts.service.feed.on('session', this.onSession);
+  }
+
+  private totalSteps(sequence: readonly string[]): number {
+    return expandSteps(this.opts.study.config.phases, sequence).length;
+  }
+
+  /** Build one session's summary from its SQLite row, marks and NDJSON log. */
+  private load(sessionId: string): SessionSummary | undefined {
+    const row = this.opts.store.session(sessionId);
+    if (!row) return undefined;
+    const seq = this.opts.store.sequence(row.sequence_id);
+    const sequence = seq ? (JSON.parse(seq.puzzle_ids) as string[]) : [];
+    const marks = this.opts.marks.of(sessionId);
+    const summary = summarizeSession(
+      { session_id: row.id, mode: row.mode, label: row.label, status: row.status, created_at: row.created_at, sequence, total_steps: this.totalSteps(sequence), ...marks },
+      this.opts.log.read(sessionId) as RecordLike[],
+    );
+    summary.status = row.status;
+    this.cache?.set(sessionId, summary);
+    return summary;
+  }
+
+  private ensure(): Map<string, SessionSummary> {
+    if (!this.cache) {
+      this.cache = new Map();
+      for (const row of this.opts.store.sessions()) this.load(row.id);
+    }
+    return this.cache;
+  }
+
+  all(): SessionSummary[] {
+    return [...this.ensure().values()].sort((a, b) => a.created_at - b.created_at);
+  }
+
+  get(sessionId: string): SessionSummary | undefined {
+    return this.ensure().get(sessionId);
+  }
+
+  /** Re-read a session's row and marks (status changes, flags) and push the result. */
+  refresh(sessionId: string): void {
+    if (!this.cache) return;
+    const s = this.cache.get(sessionId);
+    const row = this.opts.store.session(sessionId);
+    if (!row) return;
+    if (!s) this.load(sessionId);
+    else this.cache.set(sessionId, { ...s, status: row.status, label: row.label, ...this.opts.marks.of(sessionId) });
+    this.markDirty(sessionId);
+  }
+
+  private markDirty(sessionId: string): void {
+    this.dirty.add(sessionId);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.listeners.size === 0) return;
+    this.timer = setTimeout(() => this.flush(), this.flushMs);
+    this.timer.unref();
+  }
+
+  private flush(): void {
+    this.timer = null;
+    const messages: LiveMessage[] = [];
+    for (const id of this.removed) messages.push({ type: 'removed', session_id: id });
+    for (const id of this.dirty) {
+      const summary = this.cache?.get(id);
+      if (summary) messages.push({ type: 'summary', summary });
+    }
+    this.removed.clear();
+    this.dirty.clear();
+    if (messages.length) for (const l of this.listeners) l(messages);
+  }
+
+  /** Listen for summary changes (coalesced); returns the unsubscribe function. */
+  subscribe(listener: (messages: LiveMessage[]) => void): () => void {
+    this.ensure();
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Listen for one session's records as they are made durable; an empty list means the session is gone. */
+  watch(sessionId: string, listener: RecordListener): () => void {
+    let set = this.watchers.get(sessionId);
+    if (!set) this.watchers.set(sessionId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.watchers.delete(sessionId);
+    };
+  }
+
+  close(): void {
+    this.opts.service.feed.off('appended', this.onAppended);
+    this.opts.service.feed.off('session', this.onSession);
+    if (this.timer) clearTimeout(this.timer);
+    this.listeners.clear();
+    this.watchers.clear();
+  }
+}

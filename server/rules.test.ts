@@ -1,0 +1,103 @@
+// Integration tests of the study rules: panel and kiosk starts, time caps, inactivity, rate limits.
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Participant, event, startTestServer, type TestServer } from './testing.ts';
+import { defaultConfig, writeConfig } from '../tests/support/server.ts';
+
+let server: TestServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+/** Finish steps 0..n-1 (consent, tutorial, ...) so the server knows the participant is on step n. */
+function stepEnds(id: string, n: number, from = 1) {
+  return Array.from({ length: n }, (_, i) => event(id, from + i, { step: i, type: 'step_end', payload: { kind: 'x', reason: 'done' } }));
+}
+
+describe('panel and kiosk starts', () => {
+  it('keeps panel identifiers out of the event log and gives a returning panel participant the same session', async () => {
+    server = await startTestServer();
+    const panel = { provider: 'prolific', participant_id: 'PID5f3e2a', study_id: 'STUDY77', session_id: 'SESS99' };
+    const first = await new Participant(server.url).call('POST', '/api/sessions', { mode: 'panel', panel });
+    expect(first.status).toBe(201);
+    const again = await new Participant(server.url).call('POST', '/api/sessions', { mode: 'panel', panel });
+    expect(again.json.session_id).toBe(first.json.session_id);
+    expect(again.json.sequence).toEqual(first.json.sequence);
+    const log = readFileSync(join(server.dataDir, 'sessions', `${first.json.session_id}.ndjson`), 'utf8');
+    for (const secret of ['PID5f3e2a', 'STUDY77', 'SESS99']) expect(log).not.toContain(secret);
+    const bad = await new Participant(server.url).call('POST', '/api/sessions', { mode: 'panel' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.issues.join()).toContain('panel');
+  });
+
+  it('needs a label in kiosk mode', async () => {
+    server = await startTestServer();
+    expect((await new Participant(server.url).call('POST', '/api/sessions', { mode: 'kiosk' })).status).toBe(400);
+    expect((await new Participant(server.url).call('POST', '/api/sessions', { mode: 'kiosk', label: 'P-017' })).status).toBe(201);
+    expect(server.nonolab.store.sessions()[0].label).toBe('P-017');
+  });
+
+  it('substitutes the completion code into the panel redirect URL', async () => {
+    const config = defaultConfig();
+    config.completion.redirect_url = 'https://panel.example/complete?cc={code}';
+    server = await startTestServer({ configPath: writeConfig(config) });
+    const p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
+    await p.call('POST', '/api/session/events', { events: stepEnds(id, 12) });
+    const done = await p.call('POST', '/api/session/complete', { last_seq: 12 });
+    expect(done.json.redirect_url).toBe(`https://panel.example/complete?cc=${config.completion.code}`);
+  });
+});
+
+describe('time caps on the server', () => {
+  it('refuses checks and hints on the warmup once its cap and grace have passed', async () => {
+    let now = 1_800_000_000_000;
+    server = await startTestServer({ clock: () => now });
+    const config = defaultConfig();
+    const p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
+    await p.call('POST', '/api/session/events', { events: stepEnds(id, 2) }); // on step 2: warmup
+    const warmup = config.practice_puzzles.find((q) => q.id === 'warmup')!;
+    const rows = warmup.solution!;
+    now += 200_000;
+    expect((await p.call('POST', '/api/session/check', { puzzle_id: 'warmup', position: null, rows })).json.solved).toBe(true);
+    now += 300_000 + 31_000 - 200_000;
+    const late = await p.call('POST', '/api/session/check', { puzzle_id: 'warmup', position: null, rows });
+    expect(late.status).toBe(409);
+    expect(late.json.error).toContain('time');
+    expect((await p.call('POST', '/api/session/hint', { puzzle_id: 'warmup', position: null, rows })).status).toBe(409);
+  });
+});
+
+describe('inactivity', () => {
+  it('abandons idle sessions and returns the lease of one that never finished a puzzle', async () => {
+    let now = 1_800_000_000_000;
+    server = await startTestServer({ clock: () => now });
+    const early = new Participant(server.url);
+    const earlyId = (await early.call('POST', '/api/sessions', {})).json.session_id;
+    const late = new Participant(server.url);
+    const lateId = (await late.call('POST', '/api/sessions', {})).json.session_id;
+    await late.call('POST', '/api/session/events', { events: stepEnds(lateId, 6) }); // finished the first puzzle
+    now += 31 * 60_000;
+    expect(server.nonolab.service.sweepInactive().sort()).toEqual([earlyId, lateId].sort());
+    const db = server.nonolab.store.db;
+    const leaseOf = (id: string) => db.prepare('SELECT s.status FROM sequences s JOIN sessions x ON x.sequence_id = s.id WHERE x.id = ?').get(id) as { status: string };
+    expect(leaseOf(earlyId).status).toBe('free');
+    expect(leaseOf(lateId).status).toBe('leased');
+    // The one whose lease was returned cannot write any more; the other simply becomes active again.
+    expect((await early.call('POST', '/api/session/events', { events: [event(earlyId, 1)] })).status).toBe(410);
+    expect((await late.call('POST', '/api/session/events', { events: [event(lateId, 7)] })).json.acked_seq).toBe(7);
+    expect((await late.call('GET', '/api/session')).json.status).toBe('active');
+  });
+});
+
+describe('rate limits', () => {
+  it('limits session starts per address', async () => {
+    server = await startTestServer({ startLimitPerMinute: 5 });
+    const statuses = [];
+    for (let i = 0; i < 7; i++) statuses.push((await new Participant(server.url).call('POST', '/api/sessions', {})).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
+  });
+});
