@@ -1,0 +1,255 @@
+// From one session's log to its attempt rows and inter-action gaps: the behavioural signals of each study puzzle.
+/*
+ * An attempt is the puzzle step of a study puzzle (events with a position; tutorial and warmup have none and
+ * are left out) plus the rating step that follows it. The moves are replayed with the same applyMove as the
+ * client, so errors are counted on the real board: an error is a cell that a fill or stroke turns filled
+ * where the solution is empty (a stroke over three such cells is three errors; undo, reset and hint reveals
+ * never count). Time is measured on the client's clocks: between two events we use the difference of the
+ * monotonic clock t_mono, unless it is negative or disagrees with the wall clock by more than a second (the
+ * page was reloaded, t_mono restarted), in which case the wall-clock difference is used. The attempt starts
+ * at its step_start (or its first event) and ends at the correct submission (the last submit move before the
+ * solve), at the skip move, at the step_end of a timeout, or at its last event when the session stopped.
+ * What it cannot see: time the participant spent on the page before the step was logged, or intervals
+ * inside a drag stroke (a stroke is one event, so its cells share one time).
+ */
+import type { LoggedClientEvent } from '../schema/event.ts';
+import type { Move } from '../schema/move.ts';
+import { applyMove, boardRows, countWrongCells, initialBoard, type BoardState } from '../game/board.ts';
+import { FILLED } from '../nonogram/grid.ts';
+import type { AttemptOutcome, AttemptRow, GapRow } from './schema.ts';
+import type { SessionLog } from './session.ts';
+
+export interface SignalPuzzle {
+  id: string;
+  width: number;
+  height: number;
+  /** Solution rows, '#' filled and '.' empty. */
+  solution: readonly string[];
+}
+
+export interface SignalOptions {
+  /** Gaps longer than this (seconds) are pauses; null or absent: pauses are not counted. */
+  pauseThresholdS?: number | null;
+  /** Options of the guessing question, in order (default: Never, Rarely, Sometimes, Often, Always). */
+  guessingOptions?: readonly string[];
+}
+
+export const DEFAULT_GUESSING_OPTIONS = ['Never', 'Rarely', 'Sometimes', 'Often', 'Always'] as const;
+
+interface Timed {
+  t_mono: number;
+  t_wall: number;
+}
+
+/** Milliseconds from a to b on the client's clocks (monotonic when it agrees with the wall clock). */
+export function elapsedMs(a: Timed, b: Timed): number {
+  const mono = b.t_mono - a.t_mono;
+  const wall = b.t_wall - a.t_wall;
+  if (mono >= 0 && Math.abs(mono - wall) <= 1_000) return mono;
+  return Math.max(0, wall);
+}
+
+type MoveEvent = Extract<LoggedClientEvent, { type: 'move' }>;
+
+function isMove(e: LoggedClientEvent): e is MoveEvent {
+  return e.type === 'move';
+}
+
+function firstCell(move: Move): [number, number] | null {
+  switch (move.type) {
+    case 'fill':
+    case 'cross':
+    case 'clear':
+      return [move.row, move.col];
+    case 'stroke':
+      return move.cells[0];
+    default:
+      return null;
+  }
+}
+
+function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+interface AttemptEvents {
+  puzzleId: string;
+  position: number;
+  events: LoggedClientEvent[];
+}
+
+/** Group the client events of study puzzles by (position, puzzle), in sequence order. */
+function groupAttempts(log: SessionLog): AttemptEvents[] {
+  const groups = new Map<string, AttemptEvents>();
+  for (const e of log.client) {
+    if (e.position === null || e.puzzle_id === null) continue;
+    const key = `${e.position}\u0000${e.puzzle_id}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { puzzleId: e.puzzle_id, position: e.position, events: [] }));
+    g.events.push(e);
+  }
+  return [...groups.values()].sort((a, b) => a.position - b.position);
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+export interface SessionSignals {
+  attempts: AttemptRow[];
+  gaps: GapRow[];
+}
+
+/**
+ * Attempt rows and gaps of one session. `puzzles` must hold every study puzzle the session attempted (with its
+ * solution); an attempt of an unknown puzzle is an error naming it.
+ */
+export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, SignalPuzzle>, options: SignalOptions = {}): SessionSignals {
+  const threshold = options.pauseThresholdS ?? null;
+  const guessingOptions = options.guessingOptions ?? DEFAULT_GUESSING_OPTIONS;
+  const attempts: AttemptRow[] = [];
+  const gaps: GapRow[] = [];
+  const revisions = log.client.filter((e): e is Extract<LoggedClientEvent, { type: 'rating_revise' }> => e.type === 'rating_revise');
+
+  for (const group of groupAttempts(log)) {
+    const puzzle = puzzles.get(group.puzzleId);
+    if (!puzzle) throw new Error(`session ${log.session_id}: puzzle '${group.puzzleId}' (position ${group.position}) is not in the puzzle set`);
+    const isRatingEvent = (e: LoggedClientEvent) =>
+      e.type === 'rating' || ((e.type === 'step_start' || e.type === 'step_end') && e.payload.kind === 'rating');
+    const stepStart = group.events.find((e) => e.type === 'step_start' && e.payload.kind !== 'rating');
+    const moves = group.events.filter(isMove);
+    const puzzleStep = stepStart?.step ?? moves[0]?.step ?? group.events.find((e) => !isRatingEvent(e))?.step;
+    if (puzzleStep === undefined) continue; // only a rating, no puzzle step: nothing to measure
+    const stepEvents = group.events.filter((e) => e.step === puzzleStep && !isRatingEvent(e));
+    const start = stepStart ?? stepEvents[0];
+    const stepEnd = stepEvents.find((e): e is Extract<LoggedClientEvent, { type: 'step_end' }> => e.type === 'step_end');
+    const checks = log.server.filter(
+      (s): s is Extract<typeof s, { type: 'check' }> => s.type === 'check' && s.payload.puzzle_id === group.puzzleId && (s.payload.position === null || s.payload.position === group.position),
+    );
+    const skipMove = moves.find((m) => m.payload.move.type === 'skip');
+    const solved = stepEnd?.payload.reason === 'solved' || checks.some((c) => c.payload.solved);
+    let outcome: AttemptOutcome;
+    if (solved) outcome = 'solved';
+    else if (stepEnd?.payload.reason === 'skipped' || skipMove) outcome = 'skipped';
+    else if (stepEnd?.payload.reason === 'timeout') outcome = 'timeout';
+    else outcome = 'incomplete';
+
+    const submits = moves.filter((m) => m.payload.move.type === 'submit');
+    let end: LoggedClientEvent;
+    if (outcome === 'solved') {
+      const solvedResult = stepEvents.find((e) => e.type === 'submit_result' && e.payload.solved);
+      const before = solvedResult ?? stepEnd;
+      const lastSubmit = before ? submits.filter((m) => m.seq < before.seq).at(-1) : submits.at(-1);
+      end = lastSubmit ?? solvedResult ?? stepEnd ?? stepEvents[stepEvents.length - 1];
+    } else if (outcome === 'skipped') end = skipMove ?? stepEnd ?? stepEvents[stepEvents.length - 1];
+    else if (outcome === 'timeout') end = stepEnd!;
+    else end = stepEvents[stepEvents.length - 1];
+
+    // Replay the moves up to the end of the attempt.
+    let board: BoardState = initialBoard(puzzle.width, puzzle.height);
+    const sol = puzzle.solution;
+    const counts = { actions: 0, moves: 0, strokes: 0, cellsFilled: 0, errors: 0, hints: 0, undos: 0, resets: 0, submissions: 0 };
+    let first: [number, number] | null = null;
+    let firstAction: LoggedClientEvent | null = null;
+    let prev: LoggedClientEvent | null = null;
+    const gapList: number[] = [];
+    for (const m of moves) {
+      if (m.seq > end.seq) break;
+      const move = m.payload.move;
+      counts.actions++;
+      firstAction ??= m;
+      if (prev) {
+        const g = round3(elapsedMs(prev, m) / 1000);
+        gapList.push(g);
+        gaps.push({ participant_id: log.session_id, puzzle_id: group.puzzleId, position: group.position, index: counts.actions, gap_s: g, action: move.type });
+      }
+      prev = m;
+      const cell = firstCell(move);
+      if (cell) {
+        counts.moves++;
+        first ??= cell;
+      }
+      if (move.type === 'stroke') counts.strokes++;
+      else if (move.type === 'hint') counts.hints++;
+      else if (move.type === 'undo') counts.undos++;
+      else if (move.type === 'reset') counts.resets++;
+      else if (move.type === 'submit') counts.submissions++;
+      const next = applyMove(board, move);
+      if ((move.type === 'fill' || move.type === 'stroke') && next !== board) {
+        const before = board.grid.cells, after = next.grid.cells, w = puzzle.width;
+        for (let i = 0; i < after.length; i++)
+          if (after[i] === FILLED && before[i] !== FILLED) {
+            counts.cellsFilled++;
+            if (sol[(i / w) | 0]?.[i % w] !== '#') counts.errors++;
+          }
+      }
+      board = next;
+    }
+    if (counts.hints === 0) counts.hints = log.server.filter((s) => s.type === 'hint' && s.payload.puzzle_id === group.puzzleId).length;
+
+    let wrongSubmissions: number;
+    const results = stepEvents.filter((e): e is Extract<LoggedClientEvent, { type: 'submit_result' }> => e.type === 'submit_result');
+    if (checks.length > 0) wrongSubmissions = checks.filter((c) => !c.payload.solved).length;
+    else if (results.length > 0) wrongSubmissions = results.filter((r) => !r.payload.solved).length;
+    else wrongSubmissions = Math.max(0, counts.submissions - (solved ? 1 : 0));
+
+    const rating = group.events.find((e): e is Extract<LoggedClientEvent, { type: 'rating' }> => e.type === 'rating');
+    const initial = rating?.payload.difficulty ?? null;
+    let final = initial;
+    for (const r of revisions) if (r.payload.rated_puzzle_id === group.puzzleId && r.seq > (rating?.seq ?? 0)) final = r.payload.to;
+    const guessing = rating ? rating.payload.guessing : null;
+    const level = guessing === null ? -1 : guessingOptions.indexOf(guessing);
+    const pauses = threshold === null ? null : gapList.filter((g) => g > threshold);
+
+    attempts.push({
+      participant_id: log.session_id,
+      puzzle_id: group.puzzleId,
+      position: group.position,
+      step: puzzleStep,
+      outcome,
+      solved: outcome === 'solved',
+      skipped: outcome === 'skipped',
+      time_s: round3(elapsedMs(start, end) / 1000),
+      first_action_s: firstAction ? round3(elapsedMs(start, firstAction) / 1000) : null,
+      actions: counts.actions,
+      moves: counts.moves,
+      strokes: counts.strokes,
+      cells_filled: counts.cellsFilled,
+      errors: counts.errors,
+      hints: counts.hints,
+      undos: counts.undos,
+      resets: counts.resets,
+      submissions: counts.submissions,
+      wrong_submissions: wrongSubmissions,
+      gaps: gapList.length,
+      median_gap_s: gapList.length ? round3(median(gapList)!) : null,
+      pauses: pauses ? pauses.length : null,
+      pause_time_s: pauses ? round3(pauses.reduce((s, g) => s + g, 0)) : null,
+      pause_threshold_s: threshold,
+      first_row: first ? first[0] : null,
+      first_col: first ? first[1] : null,
+      final_wrong_cells: countWrongCells(boardRows(board.grid), sol),
+      difficulty_initial: initial,
+      difficulty: final,
+      guessing,
+      guessing_level: level >= 0 ? level + 1 : null,
+    });
+  }
+  return { attempts, gaps };
+}
+
+/** Recount pauses of attempt rows from their gaps with a new threshold (the gaps must come from the same sessions). */
+export function applyPauseThreshold(attempts: readonly AttemptRow[], gaps: readonly GapRow[], thresholdS: number): AttemptRow[] {
+  const byAttempt = new Map<string, number[]>();
+  for (const g of gaps) {
+    const key = `${g.participant_id}\u0000${g.position}\u0000${g.puzzle_id}`;
+    let list = byAttempt.get(key);
+    if (!list) byAttempt.set(key, (list = []));
+    list.push(g.gap_s);
+  }
+  return attempts.map((a) => {
+    const list = (byAttempt.get(`${a.participant_id}\u0000${a.position}\u0000${a.puzzle_id}`) ?? []).filter((g) => g > thresholdS);
+    return { ...a, pauses: list.length, pause_time_s: round3(list.reduce((s, g) => s + g, 0)), pause_threshold_s: thresholdS };
+  });
+}

@@ -1,0 +1,121 @@
+// One session's NDJSON log, parsed and validated: client events in sequence order, server events, marks.
+import { ClientEvent, ServerEvent, type LoggedClientEvent, type LoggedServerEvent } from '../schema/event.ts';
+import { describeIssues } from '../schema/config.ts';
+
+/** A session's records, ready for the signal functions. */
+export interface SessionLog {
+  session_id: string;
+  /** Client events, ordered by their sequence number, duplicates (same seq) dropped. */
+  client: LoggedClientEvent[];
+  /** Server events (session_start, check, hint, session_complete) in file order. */
+  server: LoggedServerEvent[];
+  /** Marks an experimenter put on the session ('pilot', 'test', 'excluded'), from `session_mark` server records. */
+  marks: string[];
+  /** Server records of types this version does not know (kept, ignored by the signals). */
+  unknown: number;
+}
+
+export class LogFormatError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    message: string,
+  ) {
+    super(`${file}:${line}: ${message}`);
+  }
+}
+
+const MARKS = new Set(['pilot', 'test', 'excluded']);
+
+/** Marks from a tolerant reading of a mark record: `{type:'session_mark', payload:{mark}}` or `{payload:{pilot:true}}`. */
+function marksOf(record: Record<string, unknown>): string[] {
+  const payload = (record.payload ?? {}) as Record<string, unknown>;
+  const out: string[] = [];
+  for (const key of ['mark', 'status', 'label']) {
+    const v = payload[key];
+    if (typeof v === 'string' && MARKS.has(v.toLowerCase())) out.push(v.toLowerCase());
+  }
+  for (const key of MARKS) if (payload[key] === true) out.push(key);
+  return out;
+}
+
+export interface ParseOptions {
+  /** Validate every record with the zod schemas (default true). */
+  validate?: boolean;
+}
+
+/**
+ * Build a SessionLog from parsed records. Each record is validated with the event schemas (errors name the line
+ * and the field) but kept as written, so the server's stamps stay. `lineOffset` numbers lines for messages.
+ */
+export function sessionFromRecords(records: readonly unknown[], file = '<log>', options: ParseOptions = {}): SessionLog {
+  const validate = options.validate ?? true;
+  const client: LoggedClientEvent[] = [];
+  const server: LoggedServerEvent[] = [];
+  const marks: string[] = [];
+  let unknown = 0;
+  let sessionId: string | null = null;
+  records.forEach((raw, i) => {
+    const line = i + 1;
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new LogFormatError(file, line, 'a record must be a JSON object');
+    const r = raw as Record<string, unknown>;
+    if (typeof r.session_id !== 'string') throw new LogFormatError(file, line, 'session_id: missing');
+    if (sessionId === null) sessionId = r.session_id;
+    else if (r.session_id !== sessionId) throw new LogFormatError(file, line, `session_id: '${r.session_id}' differs from the file's '${sessionId}'`);
+    if (typeof r.t_server !== 'number') throw new LogFormatError(file, line, 't_server: missing or not a number');
+    if (r.origin === 'client') {
+      if (validate) {
+        const ok = ClientEvent.safeParse(r);
+        if (!ok.success) throw new LogFormatError(file, line, `client event '${String(r.type)}': ${describeIssues(ok.error.issues).replace(/\n/g, '; ')}`);
+      } else if (typeof r.seq !== 'number' || typeof r.type !== 'string' || typeof r.t_mono !== 'number' || typeof r.t_wall !== 'number')
+        throw new LogFormatError(file, line, 'client event: seq, type, t_mono and t_wall are required');
+      client.push(r as unknown as LoggedClientEvent);
+    } else if (r.origin === 'server') {
+      const known = ['session_start', 'check', 'hint', 'session_complete'].includes(String(r.type));
+      if (!known) {
+        unknown++;
+        marks.push(...marksOf(r));
+        return;
+      }
+      if (validate) {
+        const ok = ServerEvent.safeParse(r);
+        if (!ok.success) throw new LogFormatError(file, line, `server event '${String(r.type)}': ${describeIssues(ok.error.issues).replace(/\n/g, '; ')}`);
+      }
+      server.push(r as unknown as LoggedServerEvent);
+    } else throw new LogFormatError(file, line, `origin: expected 'client' or 'server', got ${JSON.stringify(r.origin)}`);
+  });
+  if (sessionId === null) throw new LogFormatError(file, 0, 'the log is empty');
+  client.sort((a, b) => a.seq - b.seq);
+  const dedup = client.filter((e, i) => i === 0 || e.seq !== client[i - 1].seq);
+  return { session_id: sessionId, client: dedup, server, marks: [...new Set(marks)], unknown };
+}
+
+/** Parse one session's NDJSON text (blank lines allowed; a torn last line without newline is an error). */
+export function parseSessionNdjson(text: string, file = '<log>', options: ParseOptions = {}): SessionLog {
+  const records: unknown[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i];
+    if (l.trim() === '') {
+      records.push(null);
+      continue;
+    }
+    try {
+      records.push(JSON.parse(l));
+    } catch (err) {
+      throw new LogFormatError(file, i + 1, `not valid JSON (${(err as Error).message})`);
+    }
+  }
+  // Keep line numbers right: validate with blank lines skipped but counted.
+  const numbered = records.map((r, i) => ({ r, line: i + 1 })).filter((x) => x.r !== null);
+  try {
+    return sessionFromRecords(
+      numbered.map((x) => x.r),
+      file,
+      options,
+    );
+  } catch (err) {
+    if (err instanceof LogFormatError && err.line > 0) throw new LogFormatError(file, numbered[err.line - 1].line, err.message.slice(err.message.indexOf(': ') + 2));
+    throw err;
+  }
+}
