@@ -12,6 +12,7 @@ import { EventLog } from './eventLog.ts';
 import { Store } from './store.ts';
 import { HttpError, StudyService } from './studyService.ts';
 import { loadStudyConfig, type LoadedStudy } from './studyConfig.ts';
+import { createAdminRouter } from './admin/router.ts';
 
 export const TOKEN_COOKIE = 'nonolab_token';
 
@@ -117,6 +118,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     res.json({ withdrawn: true, code: study.config.completion.withdrawn_code ?? null });
   });
 
+  app.use('/api/admin', createAdminRouter({ service, store, study, dataDir: opts.dataDir, log, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock }));
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'no such API route')));
 
   if (opts.staticDir && existsSync(opts.staticDir)) {

@@ -231,13 +231,13 @@ export type Liveness = z.infer<typeof Liveness>;
 export const DEFAULT_LIVENESS: Liveness = { idle_ms: 30_000, disconnected_ms: 120_000, abandoned_ms: 30 * 60_000 };
 
 /**
- * The connection state at `now`: finished once the server closed the session; abandoned when the experimenter ended
- * it or the silence passed the abandon threshold (unless extended); disconnected after a long silence; idle after a
- * short one or while the participant's page is hidden; active otherwise.
+ * The connection state at `now`: abandoned when the server or the experimenter said so, or when the silence passed
+ * the abandon threshold (unless extended); finished once the server closed the session; disconnected after a long
+ * silence; idle after a short one or while the participant's page is hidden; active otherwise.
  */
 export function connectionState(s: SessionSummary, now: number, liveness: Liveness = DEFAULT_LIVENESS): ConnectionState {
+  if (s.status === 'abandoned' || s.ended_at !== null) return 'abandoned';
   if (s.status !== 'active') return 'finished';
-  if (s.ended_at !== null) return 'abandoned';
   const silence = Math.max(0, now - s.last_activity);
   const extended = s.extended_until !== null && now < s.extended_until;
   if (silence >= liveness.abandoned_ms && !extended) return 'abandoned';

@@ -1,0 +1,299 @@
+// The experimenter API (/api/admin): login, live session summaries (SSE), session records, the pool, actions, exports.
+import express, { type Request, type Response } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { describeIssues } from '../../shared/schema/config.ts';
+import { expandSteps } from '../../shared/study/steps.ts';
+import { DEFAULT_LIVENESS, SessionFlag, connectionState, poolBalance, type Liveness, type PoolSequence } from '../../shared/study/summary.ts';
+import { EventLog } from '../eventLog.ts';
+import { exportEvents, exportPsychDs, exportRawZip } from '../exports.ts';
+import type { Store } from '../store.ts';
+import type { LoadedStudy } from '../studyConfig.ts';
+import { HttpError, type StudyService } from '../studyService.ts';
+import { AdminAuth } from './auth.ts';
+import { LiveSummaries, type LiveMessage } from './live.ts';
+import { AdminMarks } from './marks.ts';
+
+export const ADMIN_COOKIE = 'nonolab_admin';
+
+export interface AdminRouterOptions {
+  service: StudyService;
+  store: Store;
+  study: LoadedStudy;
+  dataDir: string;
+  /** The experimenter password; defaults to NONOLAB_ADMIN_PASSWORD, else one is generated and printed once. */
+  password?: string;
+  log?: (message: string) => void;
+  appVersion?: string;
+  clock?: () => number;
+  /** Failed logins allowed per client address per 15 minutes. */
+  loginLimit?: number;
+}
+
+const LoginRequest = z.object({ password: z.string().min(1).max(1_000) });
+const WithdrawRequest = z.object({ confirm: z.string() });
+const FlagRequest = z.object({ flag: SessionFlag.nullable() });
+const ExtendRequest = z.object({ minutes: z.number().int().min(1).max(24 * 60) });
+const SessionId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const result = schema.safeParse(body ?? {});
+  if (!result.success) throw new HttpError(400, 'invalid request body', describeIssues(result.error.issues).split('\n'));
+  return result.data;
+}
+
+/** An export the dashboard can download: streamed to the response as it is produced. */
+interface ExportDef {
+  id: string;
+  label: string;
+  filename: string;
+  content_type: string;
+  run: (sessionIds: string[], out: Response) => Promise<void>;
+}
+
+/** A Router for /api/admin, plus `close()` to stop its live feed listeners. */
+export function createAdminRouter(opts: AdminRouterOptions): express.Router & { close(): void; live: LiveSummaries } {
+  const { service, store, study } = opts;
+  const clock = opts.clock ?? Date.now;
+  const log = opts.log ?? ((m: string) => console.log(m));
+  const auth = new AdminAuth({ db: store.db, password: opts.password ?? process.env.NONOLAB_ADMIN_PASSWORD, log, clock });
+  const marks = new AdminMarks(store.db);
+  const events = new EventLog(join(opts.dataDir, 'sessions'));
+  const live = new LiveSummaries({ service, store, study, log: events, marks });
+  const timing = study.config.timing;
+  const liveness: Liveness = { ...DEFAULT_LIVENESS, abandoned_ms: timing.inactivity_minutes * 60_000 };
+  const puzzleIds = study.config.puzzles.map((p) => p.id);
+  const studyInfo = { id: study.config.id, title: study.config.title, config_hash: study.hash };
+
+  const exportsAvailable: ExportDef[] = [
+    { id: 'events', label: 'Events (one row per event)', filename: 'events.csv', content_type: 'text/csv; charset=utf-8', run: (ids, out) => exportEvents(events, ids, out) },
+    { id: 'raw', label: 'Raw NDJSON logs (zip)', filename: 'raw-ndjson.zip', content_type: 'application/zip', run: (ids, out) => exportRawZip(events, ids, out) },
+    { id: 'psychds', label: 'psych-DS dataset (zip)', filename: 'psych-ds.zip', content_type: 'application/zip', run: (ids, out) => exportPsychDs(events, ids, studyInfo, out) },
+  ];
+
+  const router = express.Router() as express.Router & { close(): void; live: LiveSummaries };
+  const cookieOf = (req: Request): string | undefined => (req.cookies as Record<string, string> | undefined)?.[ADMIN_COOKIE];
+
+  router.use((_req, res, next) => {
+    res.setHeader('cache-control', 'no-store');
+    next();
+  });
+  // A cross-site form cannot send JSON without a CORS preflight: with SameSite=Strict this closes CSRF.
+  router.use((req, _res, next) => {
+    if (req.method === 'POST' && !req.is('application/json')) throw new HttpError(415, 'send a JSON body (content-type: application/json)');
+    next();
+  });
+
+  const loginLimiter = rateLimit({
+    windowMs: 15 * 60_000,
+    limit: opts.loginLimit ?? 10,
+    skipSuccessfulRequests: true,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (_req, res) => {
+      res.status(429).json({ error: 'too many failed logins; wait 15 minutes and try again' });
+    },
+  });
+
+  router.post('/login', loginLimiter, (req, res) => {
+    const { password } = parse(LoginRequest, req.body);
+    const session = auth.login(password);
+    if (!session) throw new HttpError(401, 'wrong password');
+    res.cookie(ADMIN_COOKIE, session.token, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: req.secure,
+      path: '/api/admin',
+      maxAge: session.expires_at - clock(),
+    });
+    res.json({ ok: true, expires_at: session.expires_at });
+  });
+
+  router.post('/logout', (req, res) => {
+    auth.logout(cookieOf(req));
+    res.clearCookie(ADMIN_COOKIE, { path: '/api/admin' });
+    res.json({ ok: true });
+  });
+
+  // Everything below needs a login; unknown admin routes answer 401 too, not 404, to an outsider.
+  router.use((req, _res, next) => {
+    if (auth.check(cookieOf(req)) === null) throw new HttpError(401, 'experimenter login required');
+    next();
+  });
+
+  router.get('/me', (req, res) => {
+    res.json({ ok: true, expires_at: auth.check(cookieOf(req)) });
+  });
+
+  router.get('/overview', (_req, res) => {
+    const by_status: Record<string, number> = {};
+    for (const row of store.sessions()) by_status[row.status] = (by_status[row.status] ?? 0) + 1;
+    const now = clock();
+    const by_connection: Record<string, number> = {};
+    let flagged = 0;
+    for (const s of live.all()) {
+      const c = connectionState(s, now, liveness);
+      by_connection[c] = (by_connection[c] ?? 0) + 1;
+      if (s.flag) flagged++;
+    }
+    res.json({
+      study: { ...studyInfo, version: study.config.version, app_version: opts.appVersion ?? null },
+      config: study.config,
+      counts: { by_status, by_connection, flagged },
+      liveness,
+      server_now: now,
+    });
+  });
+
+  router.get('/sessions', (_req, res) => {
+    res.json({ server_now: clock(), liveness, sessions: live.all() });
+  });
+
+  const sessionParam = (req: Request): string => {
+    const id = SessionId.safeParse(req.params.id);
+    if (!id.success) throw new HttpError(400, 'session id: letters, digits, _ and - only');
+    if (!store.session(id.data)) throw new HttpError(404, `no session '${id.data}'`);
+    return id.data;
+  };
+
+  router.get('/sessions/:id', (req, res) => {
+    const id = sessionParam(req);
+    res.json({ server_now: clock(), liveness, summary: live.get(id) ?? null, steps: expandSteps(study.config.phases, live.get(id)?.sequence ?? []) });
+  });
+
+  router.get('/sessions/:id/events', (req, res) => {
+    const id = sessionParam(req);
+    res.json({ session_id: id, records: events.read(id) });
+  });
+
+  const openStream = (req: Request, res: Response, onClose: () => void) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.flushHeaders();
+    const ping = setInterval(() => res.write(': ping\n\n'), 20_000);
+    ping.unref();
+    req.on('close', () => {
+      clearInterval(ping);
+      onClose();
+    });
+    return (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+
+  /** Live summaries: a snapshot, then coalesced changes. */
+  router.get('/live', (req, res) => {
+    let unsubscribe = () => {};
+    const send = openStream(req, res, () => unsubscribe());
+    send('snapshot', { server_now: clock(), liveness, sessions: live.all() });
+    unsubscribe = live.subscribe((messages: LiveMessage[]) => send('changes', { server_now: clock(), messages }));
+  });
+
+  /** One session's records: everything so far, then each batch as it is made durable (the live mirror). */
+  router.get('/sessions/:id/live', (req, res) => {
+    const id = sessionParam(req);
+    let unwatch = () => {};
+    const send = openStream(req, res, () => unwatch());
+    unwatch = live.watch(id, (records) => {
+      if (records.length === 0) {
+        send('removed', { session_id: id });
+        res.end();
+      } else send('records', { records });
+    });
+    send('records', { records: events.read(id), initial: true });
+  });
+
+  router.get('/pool', (_req, res) => {
+    const flags = marks.all();
+    const sequences: PoolSequence[] = store.allSequences().map((s) => ({
+      id: s.id,
+      round: s.round,
+      puzzle_ids: JSON.parse(s.puzzle_ids) as string[],
+      status: s.status,
+      session_id: s.session_id,
+      flag: (s.session_id && flags.get(s.session_id)?.flag) || null,
+    }));
+    res.json({ balance: poolBalance(sequences, puzzleIds), sequences });
+  });
+
+  router.post('/sessions/:id/withdraw', (req, res) => {
+    const id = sessionParam(req);
+    if (parse(WithdrawRequest, req.body).confirm !== id) throw new HttpError(400, 'to withdraw, confirm with the session id');
+    marks.remove(id);
+    service.withdraw(id, 'experimenter');
+    res.json({ withdrawn: true, session_id: id });
+  });
+
+  router.post('/sessions/:id/flag', (req, res) => {
+    const id = sessionParam(req);
+    const { flag } = parse(FlagRequest, req.body);
+    marks.set(id, { flag }, clock());
+    live.refresh(id);
+    res.json({ session_id: id, flag });
+  });
+
+  /** Give an inactive session more time: a fresh inactivity clock, and an abandoned one comes back if its lease is still its own. */
+  router.post('/sessions/:id/extend', (req, res) => {
+    const id = sessionParam(req);
+    const { minutes } = parse(ExtendRequest, req.body);
+    const row = store.session(id)!;
+    if (row.status !== 'active' && row.status !== 'abandoned') throw new HttpError(409, `the session is ${row.status}; only an unfinished session can be extended`);
+    const now = clock();
+    const lease = store.sequence(row.sequence_id);
+    const status = row.status === 'abandoned' && lease?.session_id === id && lease.status === 'leased' ? 'active' : row.status;
+    if (row.status === 'abandoned' && status !== 'active') throw new HttpError(409, 'the session gave its sequence back to the pool; it cannot be resumed');
+    store.setStatus(id, status, now);
+    const extended_until = now + minutes * 60_000;
+    marks.set(id, { extended_until, ended_at: null }, now);
+    live.refresh(id);
+    res.json({ session_id: id, status, extended_until });
+  });
+
+  /** End an inactive session by hand: abandoned, as after the inactivity timeout (lease rule included). */
+  router.post('/sessions/:id/end', (req, res) => {
+    const id = sessionParam(req);
+    const row = store.session(id)!;
+    if (row.status !== 'active') throw new HttpError(409, `the session is ${row.status}; only an active session can be ended`);
+    const now = clock();
+    const steps = expandSteps(study.config.phases, live.get(id)?.sequence ?? []);
+    const firstPuzzle = steps.findIndex((s) => s.kind === 'puzzle');
+    const returnLease = timing.return_lease_if_no_puzzle_done && firstPuzzle >= 0 && row.step <= firstPuzzle;
+    store.transaction(() => {
+      store.setStatus(id, 'abandoned', now);
+      if (returnLease) store.setSequence(row.sequence_id, 'free', null);
+      marks.set(id, { ended_at: now, extended_until: null }, now);
+    });
+    service.feed.emit('session', id, 'abandoned');
+    res.json({ session_id: id, status: 'abandoned', lease_returned: returnLease });
+  });
+
+  router.get('/exports', (_req, res) => {
+    res.json({ exports: exportsAvailable.map(({ id, label, filename, content_type }) => ({ id, label, filename, content_type })) });
+  });
+
+  /** Stream an export; sessions flagged pilot/test/excluded are left out unless ?include_flagged=1. */
+  router.get('/exports/:name', async (req, res) => {
+    const def = exportsAvailable.find((e) => e.id === req.params.name);
+    if (!def) throw new HttpError(404, `no export '${req.params.name}'; try ${exportsAvailable.map((e) => e.id).join(', ')}`);
+    const flagged = req.query.include_flagged === '1' ? new Set<string>() : marks.flagged();
+    const ids = store
+      .sessions()
+      .map((r) => r.id)
+      .filter((id) => !flagged.has(id));
+    const stamp = new Date(clock()).toISOString().slice(0, 10);
+    res.setHeader('content-type', def.content_type);
+    res.setHeader('content-disposition', `attachment; filename="${study.config.id}-${stamp}-${def.filename}"`);
+    try {
+      await def.run(ids, res);
+      res.end();
+    } catch (err) {
+      log(`export ${def.id} failed: ${(err as Error).message}`);
+      res.destroy(err as Error);
+    }
+  });
+
+  router.close = () => {
+    live.close();
+    events.close();
+  };
+  router.live = live;
+  return router;
+}
