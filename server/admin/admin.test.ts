@@ -1,0 +1,269 @@
+// Integration tests of the experimenter API over real HTTP: the login boundary, live summaries, pool, actions, exports.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Participant, event, startTestServer, type TestServer } from '../testing.ts';
+import { Store } from '../store.ts';
+import { AdminAuth, hashPassword, verifyPassword } from './auth.ts';
+
+const PASSWORD = 'correct horse battery staple';
+process.env.NONOLAB_ADMIN_PASSWORD = PASSWORD;
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** An experimenter's client: keeps the admin cookie. */
+class Experimenter extends Participant {
+  async login(password = PASSWORD) {
+    return this.call('POST', '/api/admin/login', { password });
+  }
+}
+
+async function loggedIn(): Promise<Experimenter> {
+  const e = new Experimenter(server.url);
+  expect((await e.login()).status).toBe(200);
+  return e;
+}
+
+async function startParticipant(label?: string): Promise<{ p: Participant; id: string; sequence: string[] }> {
+  const p = new Participant(server.url);
+  const res = await p.call('POST', '/api/sessions', { mode: label ? 'kiosk' : 'general', ...(label ? { label } : {}) });
+  expect(res.status).toBe(201);
+  return { p, id: res.json.session_id, sequence: res.json.sequence };
+}
+
+/** Read server-sent events from a streaming response until `until` says stop. */
+async function readSse(res: Response, until: (events: { event: string; data: any }[]) => boolean): Promise<{ event: string; data: any }[]> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const got: { event: string; data: any }[] = [];
+  while (!until(got)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const chunk = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const ev = /^event: (.*)$/m.exec(chunk)?.[1];
+      const data = /^data: (.*)$/m.exec(chunk)?.[1];
+      if (ev && data) got.push({ event: ev, data: JSON.parse(data) });
+    }
+  }
+  await reader.cancel();
+  return got;
+}
+
+describe('the login boundary', () => {
+  const routes: [string, string][] = [
+    ['GET', '/api/admin/me'],
+    ['GET', '/api/admin/overview'],
+    ['GET', '/api/admin/sessions'],
+    ['GET', '/api/admin/sessions/sabc'],
+    ['GET', '/api/admin/sessions/sabc/events'],
+    ['GET', '/api/admin/sessions/sabc/live'],
+    ['GET', '/api/admin/live'],
+    ['GET', '/api/admin/pool'],
+    ['GET', '/api/admin/exports'],
+    ['GET', '/api/admin/exports/events'],
+    ['GET', '/api/admin/nonexistent'],
+    ['POST', '/api/admin/sessions/sabc/withdraw'],
+    ['POST', '/api/admin/sessions/sabc/flag'],
+    ['POST', '/api/admin/sessions/sabc/extend'],
+    ['POST', '/api/admin/sessions/sabc/end'],
+  ];
+
+  it('answers 401 on every admin route without a login, and with a participant token', async () => {
+    const { p } = await startParticipant();
+    for (const client of [new Participant(server.url), p])
+      for (const [method, path] of routes) {
+        const res = await client.call(method, path, method === 'POST' ? {} : undefined);
+        expect(res.status, `${method} ${path}`).toBe(401);
+      }
+  });
+
+  it('logs in with the password into an httpOnly SameSite=Strict cookie, and out again', async () => {
+    const e = new Experimenter(server.url);
+    const res = await fetch(`${server.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORD }) });
+    expect(res.status).toBe(200);
+    const cookie = res.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^nonolab_admin=/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+    expect(cookie).toMatch(/Path=\/api\/admin/i);
+    e.cookie = cookie.split(';')[0];
+    expect((await e.call('GET', '/api/admin/me')).status).toBe(200);
+    expect((await e.call('POST', '/api/admin/logout', {})).status).toBe(200);
+    expect((await e.call('GET', '/api/admin/me')).status).toBe(401);
+  });
+});
+
+describe('the password', () => {
+  it('is hashed with scrypt and verified in constant time', () => {
+    const h = hashPassword('secret');
+    expect(h).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(h).not.toContain('secret');
+    expect(verifyPassword('secret', h)).toBe(true);
+    expect(verifyPassword('Secret', h)).toBe(false);
+    expect(verifyPassword('secret', 'md5$x')).toBe(false);
+  });
+
+  it('is generated and printed once at first start when none is given; a given one replaces it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nonolab-auth-'));
+    const store = new Store(join(dir, 'db.sqlite'));
+    const printed: string[] = [];
+    const first = new AdminAuth({ db: store.db, log: (m) => printed.push(m) });
+    expect(printed).toHaveLength(1);
+    const password = /: (\S+)\n/.exec(printed[0])![1];
+    expect(first.login(password)).not.toBeNull();
+    new AdminAuth({ db: store.db, log: (m) => printed.push(m) });
+    expect(printed).toHaveLength(1);
+    const raw = JSON.stringify(store.db.prepare('SELECT * FROM admin_credentials').all());
+    expect(raw).not.toContain(password);
+    const session = first.login(password)!;
+    const byEnv = new AdminAuth({ db: store.db, password: 'chosen', log: (m) => printed.push(m) });
+    expect(printed).toHaveLength(1);
+    expect(byEnv.login(password)).toBeNull();
+    expect(byEnv.login('chosen')).not.toBeNull();
+    expect(byEnv.check(session.token)).toBeNull(); // a new password ends old logins
+    store.close();
+  });
+});
+
+describe('live sessions', () => {
+  it('summarises sessions and pushes changes over SSE', async () => {
+    const e = await loggedIn();
+    const a = await startParticipant('P01');
+    const res = await fetch(`${server.url}/api/admin/live`, { headers: { cookie: e.cookie } });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const pending = readSse(res, (got) => got.some((g) => g.event === 'changes' && g.data.messages.some((m: any) => m.summary?.session_id === a.id && m.summary.moves === 2)));
+    const onPuzzle = { step: 4, phase: 'puzzles', puzzle_id: a.sequence[0], position: 1 };
+    await a.p.call('POST', '/api/session/events', {
+      events: [
+        event(a.id, 1, { ...onPuzzle, type: 'step_start', payload: { kind: 'puzzle' } }),
+        event(a.id, 2, { ...onPuzzle, type: 'move', payload: { move: { type: 'fill', row: 0, col: 0 } } }),
+        event(a.id, 3, { ...onPuzzle, type: 'move', payload: { move: { type: 'cross', row: 0, col: 1 } } }),
+      ],
+    });
+    const got = await pending;
+    expect(got[0].event).toBe('snapshot');
+    expect(got[0].data.sessions.some((s: any) => s.session_id === a.id)).toBe(true);
+    const last = got.at(-1)!.data.messages.find((m: any) => m.summary?.session_id === a.id).summary;
+    expect(last).toMatchObject({ label: 'P01', mode: 'kiosk', step: 4, step_kind: 'puzzle', puzzle_id: a.sequence[0], position: 1, moves: 2 });
+
+    const one = await e.call('GET', `/api/admin/sessions/${a.id}`);
+    expect(one.json.summary.moves).toBe(2);
+    const records = await e.call('GET', `/api/admin/sessions/${a.id}/events`);
+    expect(records.json.records.map((r: any) => r.type)).toEqual(['session_start', 'step_start', 'move', 'move']);
+  });
+
+  it('streams one session`s records for the live mirror', async () => {
+    const e = await loggedIn();
+    const a = await startParticipant();
+    const res = await fetch(`${server.url}/api/admin/sessions/${a.id}/live`, { headers: { cookie: e.cookie } });
+    const pending = readSse(res, (got) => got.filter((g) => g.event === 'records').length >= 2);
+    await new Promise((r) => setTimeout(r, 50));
+    await a.p.call('POST', '/api/session/events', { events: [event(a.id, 1)] });
+    const got = await pending;
+    expect(got[0].data.records.map((r: any) => r.type)).toEqual(['session_start']);
+    expect(got[1].data.records.map((r: any) => r.seq)).toEqual([1]);
+  });
+});
+
+describe('pool and actions', () => {
+  it('flags leave a session out of the balance; withdrawal leaves nothing and frees the sequence', async () => {
+    const e = await loggedIn();
+    const a = await startParticipant();
+    const before = (await e.call('GET', '/api/admin/pool')).json;
+    const seqA = before.sequences.find((s: any) => s.session_id === a.id);
+    expect(seqA.status).toBe('leased');
+    expect((await e.call('POST', `/api/admin/sessions/${a.id}/flag`, { flag: 'nonsense' })).status).toBe(400);
+    expect((await e.call('POST', `/api/admin/sessions/${a.id}/flag`, { flag: 'pilot' })).json.flag).toBe('pilot');
+    const flagged = (await e.call('GET', '/api/admin/pool')).json;
+    expect(flagged.balance.flagged).toBe(before.balance.flagged + 1);
+    for (const p of seqA.puzzle_ids) expect(flagged.balance.per_puzzle[p]).toBe(before.balance.per_puzzle[p] - 1);
+    expect((await e.call('GET', `/api/admin/sessions/${a.id}`)).json.summary.flag).toBe('pilot');
+
+    expect((await e.call('POST', `/api/admin/sessions/${a.id}/withdraw`, { confirm: 'no' })).status).toBe(400);
+    expect((await e.call('POST', `/api/admin/sessions/${a.id}/withdraw`, { confirm: a.id })).status).toBe(200);
+    expect(existsSync(join(server.dataDir, 'sessions', `${a.id}.ndjson`))).toBe(false);
+    const after = (await e.call('GET', '/api/admin/pool')).json;
+    expect(after.sequences.find((s: any) => s.id === seqA.id)).toMatchObject({ status: 'free', session_id: null });
+    expect((await e.call('GET', '/api/admin/sessions')).json.sessions.some((s: any) => s.session_id === a.id)).toBe(false);
+    expect(server.nonolab.store.db.prepare('SELECT COUNT(*) AS n FROM admin_marks WHERE session_id = ?').get(a.id)).toEqual({ n: 0 });
+    expect((await e.call('GET', `/api/admin/sessions/${a.id}`)).status).toBe(404);
+  });
+
+  it('ends an inactive session (returning its lease before its first puzzle) and extends it back', async () => {
+    const e = await loggedIn();
+    const a = await startParticipant();
+    const ended = await e.call('POST', `/api/admin/sessions/${a.id}/end`, {});
+    expect(ended.json).toMatchObject({ status: 'abandoned', lease_returned: true });
+    expect((await e.call('POST', `/api/admin/sessions/${a.id}/end`, {})).status).toBe(409);
+    expect((await e.call('GET', `/api/admin/sessions/${a.id}`)).json.summary).toMatchObject({ status: 'abandoned' });
+    // Its sequence went back to the pool: it cannot be brought back.
+    expect((await e.call('POST', `/api/admin/sessions/${a.id}/extend`, { minutes: 10 })).status).toBe(409);
+
+    const b = await startParticipant();
+    const onPuzzle = { phase: 'puzzles', puzzle_id: b.sequence[0], position: 1 };
+    await b.p.call('POST', '/api/session/events', {
+      events: [event(b.id, 1, { ...onPuzzle, step: 4, type: 'step_end', payload: { kind: 'puzzle', reason: 'solved' } }), event(b.id, 2, { ...onPuzzle, step: 5, type: 'step_end', payload: { kind: 'rating', reason: 'done' } })],
+    });
+    expect((await e.call('POST', `/api/admin/sessions/${b.id}/end`, {})).json.lease_returned).toBe(false);
+    const extended = await e.call('POST', `/api/admin/sessions/${b.id}/extend`, { minutes: 15 });
+    expect(extended.json.status).toBe('active');
+    expect((await e.call('GET', `/api/admin/sessions/${b.id}`)).json.summary).toMatchObject({ status: 'active', ended_at: null });
+  });
+});
+
+describe('overview and exports', () => {
+  it('shows the config in force with solutions, its hash and counts', async () => {
+    const e = await loggedIn();
+    const o = (await e.call('GET', '/api/admin/overview')).json;
+    expect(o.study.config_hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(o.config.puzzles[0].solution.length).toBe(o.config.puzzles[0].height);
+    expect(Object.values(o.counts.by_status).reduce((x: number, y) => x + (y as number), 0)).toBeGreaterThan(0);
+  });
+
+  it('streams the event CSV, leaving flagged sessions out unless asked', async () => {
+    const e = await loggedIn();
+    const a = await startParticipant();
+    const b = await startParticipant();
+    await e.call('POST', `/api/admin/sessions/${b.id}/flag`, { flag: 'test' });
+    const list = (await e.call('GET', '/api/admin/exports')).json.exports.map((x: any) => x.id);
+    expect(list).toEqual(expect.arrayContaining(['events', 'raw', 'psychds']));
+    const res = await fetch(`${server.url}/api/admin/exports/events`, { headers: { cookie: e.cookie } });
+    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename=".*events\.csv"/);
+    const csv = await res.text();
+    expect(csv.split('\n')[0]).toMatch(/^session_id,/);
+    expect(csv).toContain(a.id);
+    expect(csv).not.toContain(b.id);
+    const all = await (await fetch(`${server.url}/api/admin/exports/events?include_flagged=1`, { headers: { cookie: e.cookie } })).text();
+    expect(all).toContain(b.id);
+    const zip = await fetch(`${server.url}/api/admin/exports/raw`, { headers: { cookie: e.cookie } });
+    const bytes = new Uint8Array(await zip.arrayBuffer());
+    expect([bytes[0], bytes[1]]).toEqual([0x50, 0x4b]); // PK
+  });
+});
+
+// Last: it uses up this address's failed-login allowance, after which even the right password waits.
+describe('failed logins', () => {
+  it('refuses a wrong password, a non-JSON body, and rate-limits failed logins', async () => {
+    const e = new Experimenter(server.url);
+    expect((await e.login('wrong')).status).toBe(401);
+    const form = await fetch(`${server.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'password=x' });
+    expect(form.status).toBe(415);
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await e.login(`wrong${i}`)).status);
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((s) => s === 401).length).toBe(9); // 10 failures allowed per window, one used above
+  });
+});
