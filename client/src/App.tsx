@@ -1,43 +1,22 @@
-// The participant app: picks the screen for the current step; the save indicator sits in the corner.
-import { useEffect } from 'react';
+// The participant app: boots the session and shows the current step's screen from the phase registry.
+import { useEffect, type ComponentType } from 'react';
+import type { Phase } from '../../shared/schema/config.ts';
+import type { Step } from '../../shared/study/steps.ts';
+import { phaseModules } from './phases/index.ts';
 import { boot, currentStep, phaseOf, useStudy } from './study.ts';
-import { PuzzleScreen } from './screens/PuzzleScreen.tsx';
-import { CompleteScreen, ConsentScreen, PostSurveyScreen, RatingScreen, SurveyScreen } from './screens/Screens.tsx';
-
-function SaveIndicator() {
-  const status = useStudy((s) => s.saveStatus);
-  const label = status === 'saved' ? 'All saved' : status === 'saving' ? 'Saving…' : 'Offline: your moves are kept and will be sent';
-  return (
-    <div className={`save-indicator ${status}`} data-testid="save-status" data-status={status} role="status" aria-live="polite">
-      {label}
-    </div>
-  );
-}
 
 function StepView() {
   useStudy((s) => s.step);
   const step = currentStep();
   const phase = phaseOf(step);
-  if (!step || !phase) return <p>This study has no further steps.</p>;
-  switch (phase.kind) {
-    case 'consent':
-      return <ConsentScreen phase={phase} />;
-    case 'tutorial':
-    case 'warmup':
-      return <PuzzleScreen key={step.index} step={step} phase={phase} />;
-    case 'survey':
-      return <SurveyScreen key={step.index} phase={phase} />;
-    case 'puzzles':
-      return step.kind === 'rating' ? <RatingScreen key={step.index} step={step} phase={phase} /> : <PuzzleScreen key={step.index} step={step} phase={phase} />;
-    case 'post_survey':
-      return <PostSurveyScreen phase={phase} />;
-    case 'complete':
-      return <CompleteScreen phase={phase} />;
-  }
+  if (!step || !phase) return <p className="page-body">This study has no further steps. Thank you!</p>;
+  // The registry is indexed by kind, so the module matches the phase; TypeScript cannot see that through the union.
+  const Screen = phaseModules[phase.kind].Screen as ComponentType<{ step: Step; phase: Phase }>;
+  return <Screen key={step.index} step={step} phase={phase} />;
 }
 
 export function App() {
-  const status = useStudy((s) => s.phase);
+  const status = useStudy((s) => s.status);
   const error = useStudy((s) => s.error);
   const stepKind = useStudy((s) => s.steps[s.step]?.kind ?? 'none');
   useEffect(() => {
@@ -45,18 +24,20 @@ export function App() {
   }, []);
   return (
     <main className="app" data-step-kind={stepKind}>
-      {status === 'loading' && <p>Loading the study…</p>}
-      {status === 'error' && (
-        <p className="error" role="alert">
-          Something went wrong: {error}
+      {status === 'loading' && (
+        <p className="page-body loading" role="status">
+          Loading the study…
         </p>
       )}
-      {status === 'running' && (
-        <>
-          <SaveIndicator />
-          <StepView />
-        </>
+      {status === 'error' && (
+        <div className="page-body">
+          <p className="error" role="alert">
+            Something went wrong: {error}
+          </p>
+          <p>Your answers so far are saved. Reload the page to try again, or contact the experimenter.</p>
+        </div>
       )}
+      {status === 'running' && <StepView />}
     </main>
   );
 }

@@ -1,7 +1,7 @@
 // The participant API as typed functions; every response is checked with its zod schema.
 import type { z } from 'zod';
-import { BatchAck, CheckResponse, CompleteResponse, SessionState } from '../../shared/schema/api.ts';
-import type { CheckRequest, StartSessionRequest } from '../../shared/schema/api.ts';
+import { BatchAck, CheckResponse, CompleteResponse, HintResponse, SessionState } from '../../shared/schema/api.ts';
+import type { CheckRequest, HintRequest, StartSessionRequest } from '../../shared/schema/api.ts';
 import type { ClientEvent } from '../../shared/schema/event.ts';
 
 export class ApiError extends Error {
@@ -30,5 +30,6 @@ export const api = {
   start: (req: StartSessionRequest) => call(SessionState, 'POST', '/api/sessions', req),
   sendEvents: (events: ClientEvent[]) => call(BatchAck, 'POST', '/api/session/events', { events }),
   check: (req: CheckRequest) => call(CheckResponse, 'POST', '/api/session/check', req),
+  hint: (req: HintRequest) => call(HintResponse, 'POST', '/api/session/hint', req),
   complete: (lastSeq: number) => call(CompleteResponse, 'POST', '/api/session/complete', { last_seq: lastSeq }),
 };

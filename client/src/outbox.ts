@@ -1,6 +1,11 @@
 // The outbox: events persisted in localStorage before anything else happens, sent in order, retried with backoff.
 import type { ClientEvent } from '../../shared/schema/event.ts';
 
+/** At most this many events per request (the API takes up to 500). */
+const BATCH_SIZE = 200;
+/** Retry delays double from 500 ms up to this. */
+const MAX_BACKOFF_MS = 8_000;
+
 export type SaveStatus = 'saved' | 'saving' | 'offline';
 
 export class Outbox {
@@ -74,7 +79,7 @@ export class Outbox {
     }
     this.sending = true;
     this.setStatus(this.status === 'offline' ? 'offline' : 'saving');
-    const batch = this.queue.slice(0, 200);
+    const batch = this.queue.slice(0, BATCH_SIZE);
     try {
       const acked = await this.send(batch);
       this.acked = Math.max(this.acked, acked);
@@ -91,9 +96,23 @@ export class Outbox {
       this.sending = false;
       this.setStatus('offline');
       const delay = this.backoffMs;
-      this.backoffMs = Math.min(this.backoffMs * 2, 8_000);
+      this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
       this.schedule(delay);
     }
+  }
+
+  /** Events persisted here that the server has not acknowledged yet, in order. */
+  pending(): ClientEvent[] {
+    return [...this.queue];
+  }
+
+  /** The browser says it is back online: try now instead of waiting out the backoff. */
+  retryNow(): void {
+    if (this.queue.length === 0 || this.sending) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.backoffMs = 500;
+    this.schedule(0);
   }
 
   /** Resolves once the server has acknowledged every event pushed so far. */

@@ -1,36 +1,52 @@
-// The participant's study controller: a zustand store plus the one dispatcher every action goes through.
+// The participant's study controller: a zustand store, the one dispatcher every action goes through, and step clocks.
 import { create } from 'zustand';
-import type { SessionState } from '../../shared/schema/api.ts';
+import type { HintResponse, SessionState } from '../../shared/schema/api.ts';
 import type { ClientEvent, ClientEventType } from '../../shared/schema/event.ts';
 import type { InputSource, Move } from '../../shared/schema/move.ts';
 import type { PuzzleClues } from '../../shared/schema/puzzle.ts';
 import type { Phase } from '../../shared/schema/config.ts';
+import type { Tool } from '../../shared/game/input.ts';
 import { applyMove, boardRows, replayMoves, type BoardState } from '../../shared/game/board.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
-import type { Outcome, RatingRecord } from '../../shared/study/progress.ts';
+import { sessionProgress, type Outcome, type RatingRecord } from '../../shared/study/progress.ts';
+import { secondsLeft, skipAfterSeconds, stepCapSeconds } from '../../shared/study/timing.ts';
 import { api, ApiError } from './api.ts';
 import { Outbox, type SaveStatus } from './outbox.ts';
 
+export type Hint = NonNullable<HintResponse['hint']>;
+export interface Feedback {
+  tone: 'info' | 'success' | 'warn';
+  text: string;
+}
+
 export interface StudyStore {
-  phase: 'loading' | 'running' | 'error';
+  status: 'loading' | 'running' | 'error';
   error: string | null;
   session: SessionState | null;
   steps: Step[];
   step: number;
+  /** The undoable board of the current puzzle step (null on other steps). */
   board: BoardState | null;
   /** Moves by step index (the current step's grows as the participant plays). */
   movesByStep: Record<number, Move[]>;
   ratings: Record<string, RatingRecord>;
   outcomes: Record<string, Outcome>;
   saveStatus: SaveStatus;
-  feedback: string | null;
-  busy: boolean;
+  feedback: Feedback | null;
+  /** The hint on display: its line is highlighted and its explanation shown. */
+  hint: Hint | null;
+  busy: 'check' | 'hint' | 'finish' | null;
+  /** Touch mode: what a tap does. */
+  tool: Tool;
+  /** Countdown of a capped step (warmup, time-limited puzzle), in whole seconds; null when uncapped. */
+  secondsLeft: number | null;
+  skipAllowed: boolean;
   completion: { code: string; redirect_url: string | null } | null;
   declined: boolean;
 }
 
-export const useStudy = create<StudyStore>(() => ({
-  phase: 'loading',
+const initial: StudyStore = {
+  status: 'loading',
   error: null,
   session: null,
   steps: [],
@@ -41,10 +57,16 @@ export const useStudy = create<StudyStore>(() => ({
   outcomes: {},
   saveStatus: 'saved',
   feedback: null,
-  busy: false,
+  hint: null,
+  busy: null,
+  tool: 'fill',
+  secondsLeft: null,
+  skipAllowed: false,
   completion: null,
   declined: false,
-}));
+};
+
+export const useStudy = create<StudyStore>(() => ({ ...initial }));
 
 let outbox: Outbox | null = null;
 let seq = 0;
@@ -86,14 +108,28 @@ export function logEvent<T extends ClientEventType>(type: T, payload: PayloadOf<
   outbox.push(event);
 }
 
-/** The one dispatcher: log the move (stamped, persisted), then apply it. Components call nothing else for moves. */
+/**
+ * The one dispatcher: log the move (stamped, persisted in the outbox), then apply it. Components call nothing else
+ * for moves; hint and submit moves then ask the server.
+ */
 export function dispatch(move: Move, source: InputSource): void {
   const s = useStudy.getState();
   if (!s.board || s.busy) return;
   logEvent('move', { move }, source);
   const moves = [...(s.movesByStep[s.step] ?? []), move];
-  useStudy.setState({ board: applyMove(s.board, move), movesByStep: { ...s.movesByStep, [s.step]: moves }, feedback: null });
+  const board = applyMove(s.board, move);
+  const keepHint = move.type === 'hint' || move.type === 'reveal';
+  useStudy.setState({ board, movesByStep: { ...s.movesByStep, [s.step]: moves }, feedback: keepHint ? s.feedback : null, hint: keepHint ? s.hint : null });
   if (move.type === 'submit') void submitBoard();
+  if (move.type === 'hint') void fetchHint();
+}
+
+export function setTool(tool: Tool): void {
+  useStudy.setState({ tool });
+}
+
+export function dismissHint(): void {
+  useStudy.setState({ hint: null });
 }
 
 function boardFor(step: Step | undefined, moves: Move[]): BoardState | null {
@@ -102,34 +138,59 @@ function boardFor(step: Step | undefined, moves: Move[]): BoardState | null {
   return puzzle ? replayMoves(puzzle.width, puzzle.height, moves) : null;
 }
 
-let stepTimer: ReturnType<typeof setTimeout> | null = null;
+// ---- step clocks: the controller owns every timer; components only read secondsLeft/skipAllowed ----
+
+let clock: ReturnType<typeof setInterval> | null = null;
+
+function startedKey(index: number): string {
+  return `nonolab.${useStudy.getState().session?.session_id}.started.${index}`;
+}
+
+/** Wall-clock ms since the current step first started (kept across reloads). */
+export function stepElapsedMs(): number {
+  const s = useStudy.getState();
+  const started = Number(localStorage.getItem(startedKey(s.step)) ?? Date.now());
+  return Math.max(0, Date.now() - started);
+}
+
+function tick(index: number): void {
+  const s = useStudy.getState();
+  if (s.step !== index) return;
+  const step = s.steps[index];
+  const phase = phaseOf(step);
+  const elapsed = stepElapsedMs();
+  const cap = stepCapSeconds(phase, step);
+  const skipAfter = skipAfterSeconds(phase, step);
+  const left = cap === null ? null : secondsLeft(cap, elapsed);
+  const skipAllowed = skipAfter !== null && elapsed >= skipAfter * 1000;
+  if (left !== s.secondsLeft || skipAllowed !== s.skipAllowed) useStudy.setState({ secondsLeft: left, skipAllowed });
+  if (left === 0 && !s.busy) advance('timeout');
+}
+
+function startClock(index: number): void {
+  if (clock) clearInterval(clock);
+  clock = null;
+  const s = useStudy.getState();
+  const step = s.steps[index];
+  const phase = phaseOf(step);
+  useStudy.setState({ secondsLeft: null, skipAllowed: false });
+  if (stepCapSeconds(phase, step) === null && skipAfterSeconds(phase, step) === null) return;
+  tick(index);
+  clock = setInterval(() => tick(index), 250);
+}
 
 function enterStep(index: number): void {
   const s = useStudy.getState();
   const step = s.steps[index];
-  useStudy.setState({ step: index, board: boardFor(step, s.movesByStep[index] ?? []), feedback: null });
-  if (stepTimer) clearTimeout(stepTimer);
-  stepTimer = null;
+  useStudy.setState({ step: index, board: boardFor(step, s.movesByStep[index] ?? []), feedback: null, hint: null });
   if (!step) return;
-  const key = `nonolab.${s.session!.session_id}.started.${index}`;
+  const key = startedKey(index);
   if (!localStorage.getItem(key)) {
     localStorage.setItem(key, String(Date.now()));
     logEvent('step_start', { kind: step.kind });
   }
-  const phase = phaseOf(step);
-  if (phase?.kind === 'warmup') {
-    // The warmup's cap counts from the step's first start, across reloads.
-    stepTimer = setTimeout(() => {
-      if (useStudy.getState().step === index) advance('timeout');
-    }, Math.max(0, phase.cap_seconds * 1000 - stepElapsedMs()));
-  }
-}
-
-/** Wall-clock ms since the current step started (kept across reloads). */
-export function stepElapsedMs(): number {
-  const s = useStudy.getState();
-  const started = Number(localStorage.getItem(`nonolab.${s.session?.session_id}.started.${s.step}`) ?? Date.now());
-  return Date.now() - started;
+  startClock(index);
+  window.scrollTo?.(0, 0);
 }
 
 /** Finish the current step and move to the next one. */
@@ -142,28 +203,67 @@ export function advance(reason: 'done' | 'solved' | 'skipped' | 'timeout' = 'don
   enterStep(s.step + 1);
 }
 
+function networkMessage(err: unknown): string {
+  return err instanceof ApiError ? err.message : 'no connection';
+}
+
 async function submitBoard(): Promise<void> {
   const s = useStudy.getState();
   const step = s.steps[s.step];
   if (!s.board || !step?.puzzle_id) return;
-  useStudy.setState({ busy: true });
+  const index = s.step;
+  useStudy.setState({ busy: 'check' });
   try {
     const { solved } = await api.check({ puzzle_id: step.puzzle_id, position: step.position, rows: boardRows(s.board.grid) });
+    if (useStudy.getState().step !== index) return;
     logEvent('submit_result', { solved });
-    useStudy.setState({ busy: false, feedback: solved ? null : 'Not solved yet: some cells are still wrong or missing. Keep going!' });
-    if (solved) advance('solved');
+    if (step.kind === 'tutorial')
+      useStudy.setState({
+        busy: null,
+        feedback: solved ? { tone: 'success', text: 'Solved! That is how a finished puzzle looks.' } : { tone: 'info', text: 'Not solved yet. In the study, Submit tells you this and you keep going.' },
+      });
+    else if (solved) {
+      useStudy.setState({ busy: null });
+      advance('solved');
+    } else useStudy.setState({ busy: null, feedback: { tone: 'warn', text: 'Not solved yet: some cells are still wrong or missing. Keep going!' } });
   } catch (err) {
-    useStudy.setState({ busy: false, feedback: `Could not check the puzzle right now (${(err as Error).message}). Try again in a moment.` });
+    useStudy.setState({ busy: null, feedback: { tone: 'warn', text: `Could not check the puzzle right now (${networkMessage(err)}). Try again in a moment.` } });
   }
 }
 
-export function skipPuzzle(): void {
-  dispatch({ type: 'skip' }, 'mouse');
+async function fetchHint(): Promise<void> {
+  const s = useStudy.getState();
+  const step = s.steps[s.step];
+  const policy = s.session?.study.hint_policy;
+  if (!s.board || !step?.puzzle_id || policy === 'off') return;
+  const index = s.step;
+  useStudy.setState({ busy: 'hint' });
+  try {
+    const { hint } = await api.hint({ puzzle_id: step.puzzle_id, position: step.position, rows: boardRows(s.board.grid) });
+    if (useStudy.getState().step !== index) return;
+    useStudy.setState({ busy: null });
+    if (!hint) {
+      useStudy.setState({ feedback: { tone: 'info', text: 'No hint available: the board has nothing left to deduce.' } });
+      return;
+    }
+    const explanation = hint.explanation || `Row ${hint.row + 1}, column ${hint.col + 1} should be ${hint.value === 'filled' ? 'filled' : 'empty'}.`;
+    logEvent('hint_shown', { row: hint.row, col: hint.col, explanation });
+    useStudy.setState({ hint: { ...hint, explanation } });
+    // The revealed cell is a move like any other: logged, undoable.
+    dispatch({ type: 'reveal', row: hint.row, col: hint.col, state: hint.value === 'filled' ? 'filled' : 'crossed' }, 'system');
+  } catch (err) {
+    useStudy.setState({ busy: null, feedback: { tone: 'warn', text: `Could not get a hint right now (${networkMessage(err)}). Try again in a moment.` } });
+  }
+}
+
+export function skipPuzzle(source: InputSource = 'mouse'): void {
+  if (!useStudy.getState().skipAllowed) return;
+  dispatch({ type: 'skip' }, source);
   advance('skipped');
 }
 
-export function answerConsent(agreed: boolean): void {
-  logEvent('consent', { agreed }, 'mouse');
+export function answerConsent(agreed: boolean, source: InputSource = 'mouse'): void {
+  logEvent('consent', { agreed }, source);
   if (agreed) advance('done');
   else {
     logEvent('step_end', { kind: 'consent', reason: 'declined' });
@@ -171,43 +271,43 @@ export function answerConsent(agreed: boolean): void {
   }
 }
 
-export function submitSurvey(surveyId: string, answers: Record<string, number | string | string[] | null>): void {
-  logEvent('survey_submit', { survey_id: surveyId, answers }, 'mouse');
+export function submitSurvey(surveyId: string, answers: Record<string, number | string | string[] | null>, source: InputSource = 'mouse'): void {
+  logEvent('survey_submit', { survey_id: surveyId, answers }, source);
   advance('done');
 }
 
-export function submitRating(difficulty: number | null, guessing: string): void {
+export function submitRating(difficulty: number | null, guessing: string, source: InputSource = 'mouse'): void {
   const s = useStudy.getState();
   const step = s.steps[s.step];
-  logEvent('rating', { difficulty, guessing }, 'mouse');
+  logEvent('rating', { difficulty, guessing }, source);
   if (step?.puzzle_id) useStudy.setState({ ratings: { ...s.ratings, [step.puzzle_id]: { difficulty, guessing } } });
   advance('done');
 }
 
-export function reviseRating(puzzleId: string, to: number | null): void {
+export function reviseRating(puzzleId: string, to: number | null, source: InputSource = 'mouse'): void {
   const s = useStudy.getState();
   const from = s.ratings[puzzleId]?.difficulty ?? null;
   if (from === to) return;
-  logEvent('rating_revise', { rated_puzzle_id: puzzleId, from, to }, 'mouse');
+  logEvent('rating_revise', { rated_puzzle_id: puzzleId, from, to }, source);
   useStudy.setState({ ratings: { ...s.ratings, [puzzleId]: { ...(s.ratings[puzzleId] ?? { guessing: '' }), difficulty: to } } });
 }
 
 /** Wait until the server holds every event, then fetch the completion code. */
 export async function finish(): Promise<void> {
-  if (!outbox) return;
-  useStudy.setState({ busy: true });
+  if (!outbox || useStudy.getState().busy === 'finish') return;
+  useStudy.setState({ busy: 'finish' });
   for (;;) {
     await outbox.drained();
     try {
       const completion = await api.complete(seq);
-      useStudy.setState({ completion, busy: false });
+      useStudy.setState({ completion, busy: null });
       return;
     } catch (err) {
-      if (!(err instanceof ApiError) || err.status >= 500) await new Promise((r) => setTimeout(r, 1_000));
-      else if (err.status !== 409) {
-        useStudy.setState({ busy: false, error: err.message });
+      if (err instanceof ApiError && err.status < 500 && err.status !== 409) {
+        useStudy.setState({ busy: null, error: err.message, status: 'error' });
         return;
-      } else await new Promise((r) => setTimeout(r, 500));
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
     }
   }
 }
@@ -217,16 +317,16 @@ function logEnvironment(): void {
   window.addEventListener('focus', () => logEvent('focus', { focused: true }));
   window.addEventListener('blur', () => logEvent('focus', { focused: false }));
   let resizeTimer: ReturnType<typeof setTimeout> | null = null;
-  window.addEventListener('resize', () => {
+  const onResize = () => {
     if (resizeTimer) clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(
-      () => logEvent('resize', { width: window.innerWidth, height: window.innerHeight, orientation: screen.orientation?.type ?? 'unknown' }),
-      300,
-    );
-  });
+    resizeTimer = setTimeout(() => logEvent('resize', { width: window.innerWidth, height: window.innerHeight, orientation: screen.orientation?.type ?? 'unknown' }), 300);
+  };
+  window.addEventListener('resize', onResize);
+  screen.orientation?.addEventListener?.('change', onResize);
+  window.addEventListener('online', () => outbox?.retryNow());
 }
 
-/** Resume the session this browser holds (cookie), or start a new one; then rebuild the board and timers. */
+/** Resume the session this browser holds (cookie), or start a new one; then rebuild the board, history and timers. */
 export async function boot(): Promise<void> {
   try {
     let session: SessionState;
@@ -241,29 +341,29 @@ export async function boot(): Promise<void> {
     outbox.subscribe((saveStatus) => useStudy.setState({ saveStatus }));
     seq = outbox.lastSeq();
     const steps = expandSteps(session.study.phases, session.sequence);
-    // Events still in the outbox (not yet acknowledged) may be ahead of the server's view: replay them too.
-    const local = JSON.parse(localStorage.getItem(`nonolab.${session.session_id}.queue`) ?? '[]') as ClientEvent[];
-    const movesByStep: Record<number, Move[]> = { ...session.moves_by_step };
+    // Events still in the outbox (not yet acknowledged) are ahead of the server's view: replay them on top.
+    const local = outbox.pending();
+    const ahead = sessionProgress(local);
+    const movesByStep: Record<number, Move[]> = {};
+    for (const [k, v] of Object.entries(session.moves_by_step)) movesByStep[Number(k)] = [...v];
+    for (const [k, v] of Object.entries(ahead.movesByStep)) (movesByStep[Number(k)] ??= []).push(...v);
     let step = session.step;
-    for (const e of local) {
-      if (e.type === 'move') (movesByStep[e.step] ??= []).push(e.payload.move);
-      if (e.type === 'step_end') step = Math.max(step, e.step + 1);
-    }
-    const firstRun = seq === 0;
+    for (const e of local) if (e.type === 'step_end') step = Math.max(step, e.step + 1);
     useStudy.setState({
-      phase: 'running',
+      status: 'running',
       session,
       steps,
       movesByStep,
-      ratings: session.ratings,
-      outcomes: session.outcomes,
+      ratings: { ...session.ratings, ...ahead.ratings },
+      outcomes: { ...session.outcomes, ...ahead.outcomes },
       completion: session.completion_code ? { code: session.completion_code, redirect_url: null } : null,
-      declined: session.status === 'declined',
+      declined: session.status === 'declined' || local.some((e) => e.type === 'consent' && !e.payload.agreed),
     });
+    useStudy.setState({ step });
     logEnvironment();
-    if (firstRun) logEvent('client_start', { user_agent: navigator.userAgent, width: window.innerWidth, height: window.innerHeight, page_id: crypto.randomUUID() });
+    logEvent('client_start', { user_agent: navigator.userAgent.slice(0, 1_000), width: window.innerWidth, height: window.innerHeight, page_id: crypto.randomUUID?.() ?? String(Date.now()) });
     enterStep(step);
   } catch (err) {
-    useStudy.setState({ phase: 'error', error: (err as Error).message });
+    useStudy.setState({ status: 'error', error: (err as Error).message });
   }
 }

@@ -1,0 +1,131 @@
+// A puzzle step's screen (tutorial, warmup, study puzzle): the board with its controls, hint panel and feedback.
+import { useState, type ReactNode } from 'react';
+import { Board } from './Board.tsx';
+import { dismissHint, dispatch, puzzleOf, setTool, skipPuzzle, useStudy } from '../study.ts';
+import type { Step } from '../../../shared/study/steps.ts';
+import type { InputSource } from '../../../shared/schema/move.ts';
+import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
+import { TopBar } from '../ui/TopBar.tsx';
+
+const hasTouch = typeof navigator !== 'undefined' && navigator.maxTouchPoints > 0;
+
+function ToolSwitch() {
+  const tool = useStudy((s) => s.tool);
+  return (
+    <div className="tool-switch" role="radiogroup" aria-label="What a tap does" data-testid="tool-switch">
+      <button type="button" role="radio" aria-checked={tool === 'fill'} data-testid="tool-fill" className={tool === 'fill' ? 'on' : ''} onClick={() => setTool('fill')}>
+        <span className="swatch filled" aria-hidden="true" /> Fill
+      </button>
+      <button type="button" role="radio" aria-checked={tool === 'cross'} data-testid="tool-cross" className={tool === 'cross' ? 'on' : ''} onClick={() => setTool('cross')}>
+        <span className="swatch crossed" aria-hidden="true">✕</span> Cross
+      </button>
+    </div>
+  );
+}
+
+function HintPanel() {
+  const hint = useStudy((s) => s.hint);
+  if (!hint) return null;
+  const where = hint.line.axis === 'row' ? `Row ${hint.line.index + 1}` : `Column ${hint.line.index + 1}`;
+  return (
+    <div className="hint-panel" role="status" data-testid="hint-panel">
+      <div className="hint-head">
+        <strong>Hint · {where}</strong>
+        <button type="button" className="link" onClick={dismissHint} aria-label="Close the hint">
+          Close
+        </button>
+      </div>
+      <p data-testid="hint-text">{hint.explanation}</p>
+    </div>
+  );
+}
+
+export interface PuzzleViewProps {
+  step: Step;
+  title: string;
+  progress?: string;
+  /** Shown above the controls: instructions, tutorial checklist. */
+  aside?: ReactNode;
+  /** Replaces Skip (the tutorial's Continue). */
+  finishButton?: ReactNode;
+  canSkip: boolean;
+  skipNote?: string;
+}
+
+export function PuzzleView({ step, title, progress, aside, finishButton, canSkip, skipNote }: PuzzleViewProps) {
+  const board = useStudy((s) => s.board);
+  const feedback = useStudy((s) => s.feedback);
+  const busy = useStudy((s) => s.busy);
+  const tool = useStudy((s) => s.tool);
+  const hint = useStudy((s) => s.hint);
+  const skipAllowed = useStudy((s) => s.skipAllowed);
+  const hintsOn = useStudy((s) => s.session?.study.hint_policy !== 'off');
+  const [confirm, setConfirm] = useState<{ what: 'reset' | 'skip'; source: InputSource } | null>(null);
+  const puzzle = puzzleOf(step.puzzle_id);
+  if (!puzzle || !board) return <p className="loading">Loading the puzzle…</p>;
+  const empty = board.grid.cells.every((c) => c === 0);
+  const source = (e: React.MouseEvent): InputSource => (e.detail === 0 ? 'keyboard' : (e.nativeEvent as PointerEvent).pointerType === 'touch' ? 'touch' : 'mouse');
+
+  return (
+    <section className="puzzle-screen" data-testid="puzzle-screen">
+      <TopBar title={title} progress={progress} />
+      <div className="puzzle-body">
+        <Board puzzle={puzzle} grid={board.grid} disabled={busy !== null} tool={tool} hint={hint} maxCell={puzzle.width <= 5 && puzzle.height <= 5 ? 56 : 44} />
+        <aside className="side">
+          {aside && <div className="side-scroll">{aside}</div>}
+          <div className="side-fixed">
+            <HintPanel />
+            {feedback && (
+              <p className={`feedback ${feedback.tone}`} role="status" data-testid="feedback">
+                {feedback.text}
+              </p>
+            )}
+            {hasTouch && <ToolSwitch />}
+            <div className="controls main-controls">
+              <button type="button" className="undo" data-testid="undo" aria-keyshortcuts="z" disabled={board.history.length === 0 || busy !== null} onClick={(e) => dispatch({ type: 'undo' }, source(e))}>
+                <span aria-hidden="true">↶</span> Undo
+              </button>
+              {hintsOn && (
+                <button type="button" className="hint" data-testid="hint" disabled={busy !== null} onClick={(e) => dispatch({ type: 'hint' }, source(e))}>
+                  {busy === 'hint' ? 'Thinking…' : 'Hint'}
+                </button>
+              )}
+              <button type="button" className="submit primary" data-testid="submit" disabled={busy !== null} onClick={(e) => dispatch({ type: 'submit' }, source(e))}>
+                {busy === 'check' ? 'Checking…' : 'Submit'}
+              </button>
+            </div>
+            <p className="keys">
+              Keys: arrows move · <kbd>Space</kbd> fill · <kbd>X</kbd> cross · <kbd>⌫</kbd> clear · <kbd>Z</kbd> undo · <kbd>Shift</kbd>+arrows select a line
+            </p>
+            <div className="controls rare-controls">
+              <button type="button" className="reset danger" data-testid="reset" disabled={empty || busy !== null} onClick={(e) => setConfirm({ what: 'reset', source: source(e) })}>
+                Reset grid…
+              </button>
+              {finishButton ??
+                (canSkip && (
+                  <button type="button" className="skip" data-testid="skip" disabled={!skipAllowed || busy !== null} onClick={(e) => setConfirm({ what: 'skip', source: source(e) })} title={skipAllowed ? undefined : skipNote}>
+                    Skip puzzle…
+                  </button>
+                ))}
+            </div>
+            {canSkip && !skipAllowed && skipNote && !finishButton && <p className="note">{skipNote}</p>}
+          </div>
+        </aside>
+      </div>
+      {confirm && (
+        <ConfirmDialog
+          message={confirm.what === 'reset' ? 'Clear the whole grid? You can undo this afterwards.' : 'Skip this puzzle? You cannot come back to it.'}
+          confirmLabel={confirm.what === 'reset' ? 'Clear grid' : 'Skip puzzle'}
+          danger
+          onCancel={() => setConfirm(null)}
+          onConfirm={() => {
+            const { what, source: from } = confirm;
+            setConfirm(null);
+            if (what === 'reset') dispatch({ type: 'reset' }, from);
+            else skipPuzzle(from);
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+// Board sizing: the largest cell size (px) at which the clues and grid fit the box the board is given.
+import { useLayoutEffect, useState, type RefObject } from 'react';
+import type { PuzzleClues } from '../../../shared/schema/puzzle.ts';
+
+/** Clue text is 0.55 of a cell; a digit is about 0.6 em wide, a line 1.15 em high (see styles.css). */
+const DIGIT = 0.55 * 0.62;
+const GAP = 0.55 * 0.4;
+const LINE = 0.55 * 1.15;
+
+/** Width of the row clues and height of the column clues, in cells. */
+export function clueExtent(puzzle: PuzzleClues): { rowUnits: number; colUnits: number } {
+  let rowUnits = 0;
+  for (const clue of puzzle.rows) {
+    const nums = clue.length ? clue : [0];
+    const digits = nums.reduce((a, n) => a + String(n).length, 0);
+    rowUnits = Math.max(rowUnits, digits * DIGIT + (nums.length - 1) * GAP);
+  }
+  let colLines = 1;
+  for (const clue of puzzle.cols) colLines = Math.max(colLines, clue.length);
+  return { rowUnits: rowUnits + 0.45, colUnits: colLines * LINE + 0.3 };
+}
+
+export function fitCellSize(puzzle: PuzzleClues, width: number, height: number, maxCell: number): number {
+  const { rowUnits, colUnits } = clueExtent(puzzle);
+  const border = 6;
+  const byWidth = (width - border) / (puzzle.width + rowUnits);
+  const byHeight = (height - border) / (puzzle.height + colUnits);
+  return Math.max(8, Math.floor(Math.min(maxCell, byWidth, byHeight)));
+}
+
+/** Watches the box and returns the cell size that fits it. */
+export function useCellSize(box: RefObject<HTMLElement | null>, puzzle: PuzzleClues, maxCell: number): number {
+  const [size, setSize] = useState(() => fitCellSize(puzzle, Math.min(window.innerWidth, 900), window.innerHeight * 0.6, maxCell));
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const measure = () => setSize(fitCellSize(puzzle, el.clientWidth, el.clientHeight, maxCell));
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [box, puzzle, maxCell]);
+  return size;
+}

@@ -1,0 +1,154 @@
+// The experimenter dashboard (lazy-loaded under /dashboard): login, then live sessions, a session, replays, pool, study, exports.
+import { useEffect, useState } from 'react';
+import { adminApi, exportUrl, setUnauthorizedHandler, type ExportList } from './adminApi.ts';
+import { connectLive, loadOverview, useLive } from './liveStore.ts';
+import { LiveTable } from './LiveTable.tsx';
+import { OverviewView } from './Overview.tsx';
+import { PoolView } from './PoolView.tsx';
+import { Replay } from './Replay.tsx';
+import { SessionView } from './SessionView.tsx';
+import './dashboard.css';
+
+type Route = { page: 'live' } | { page: 'session'; id: string } | { page: 'replay'; id: string; step: number } | { page: 'pool' } | { page: 'overview' } | { page: 'exports' };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'session' && parts[1] && parts[2] === 'replay' && /^\d+$/.test(parts[3] ?? '')) return { page: 'replay', id: parts[1], step: Number(parts[3]) };
+  if (parts[0] === 'session' && parts[1]) return { page: 'session', id: parts[1] };
+  if (parts[0] === 'pool' || parts[0] === 'overview' || parts[0] === 'exports') return { page: parts[0] };
+  return { page: 'live' };
+}
+
+function useHashRoute(): [Route, (hash: string) => void] {
+  const [hash, setHash] = useState(() => window.location.hash);
+  useEffect(() => {
+    const on = () => setHash(window.location.hash);
+    window.addEventListener('hashchange', on);
+    return () => window.removeEventListener('hashchange', on);
+  }, []);
+  return [parseRoute(hash), (h: string) => (window.location.hash = h)];
+}
+
+function Login({ onDone }: { onDone: () => void }) {
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <main className="dash login">
+      <h1>nonolab · experimenter</h1>
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setBusy(true);
+          setError(null);
+          try {
+            await adminApi.login(password);
+            onDone();
+          } catch (err) {
+            setError((err as Error).message);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <label>
+          Password
+          <input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="login-password" autoFocus />
+        </label>
+        <button className="primary" type="submit" disabled={busy || !password} data-testid="login-submit">
+          Log in
+        </button>
+        {error && (
+          <p className="error" data-testid="login-error">
+            {error}
+          </p>
+        )}
+      </form>
+      <p className="muted">The password was printed when the server first started, or set with NONOLAB_ADMIN_PASSWORD.</p>
+    </main>
+  );
+}
+
+function Exports() {
+  const [list, setList] = useState<ExportList['exports'] | null>(null);
+  const [includeFlagged, setIncludeFlagged] = useState(false);
+  useEffect(() => {
+    adminApi.exports().then((r) => setList(r.exports), () => setList([]));
+  }, []);
+  if (!list) return <p className="muted">Loading…</p>;
+  return (
+    <section data-testid="exports">
+      <p className="muted">Exports stream from the server: a large study downloads without waiting for the whole file to be built.</p>
+      <label className="check">
+        <input type="checkbox" checked={includeFlagged} onChange={(e) => setIncludeFlagged(e.target.checked)} /> include sessions marked pilot, test or excluded
+      </label>
+      <ul className="exports">
+        {list.map((x) => (
+          <li key={x.id}>
+            <a className="button" href={exportUrl(x.id, includeFlagged)} download={x.filename} data-testid={`export-${x.id}`}>
+              ⬇ {x.label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Shell({ onLogout }: { onLogout: () => void }) {
+  const [route, go] = useHashRoute();
+  const overview = useLive((s) => s.overview);
+  useEffect(() => {
+    void loadOverview();
+    return connectLive();
+  }, []);
+  const nav = (page: Route['page'], label: string, hash: string) => (
+    <a href={hash} className={route.page === page || (page === 'live' && (route.page === 'session' || route.page === 'replay')) ? 'on' : ''} data-testid={`nav-${page}`}>
+      {label}
+    </a>
+  );
+  return (
+    <main className="dash">
+      <header className="dash-header">
+        <h1>
+          nonolab <span className="muted">· {overview?.study.title ?? 'dashboard'}</span>
+        </h1>
+        <nav>
+          {nav('live', 'Live', '#/')}
+          {nav('pool', 'Pool', '#/pool')}
+          {nav('overview', 'Study', '#/overview')}
+          {nav('exports', 'Exports', '#/exports')}
+        </nav>
+        <button
+          onClick={async () => {
+            await adminApi.logout().catch(() => {});
+            onLogout();
+          }}
+          data-testid="logout"
+        >
+          Log out
+        </button>
+      </header>
+      {route.page === 'live' && <LiveTable open={(id) => go(`#/session/${id}`)} />}
+      {route.page === 'session' && <SessionView key={route.id} id={route.id} go={go} />}
+      {route.page === 'replay' && <Replay key={`${route.id}/${route.step}`} id={route.id} step={route.step} />}
+      {route.page === 'pool' && <PoolView />}
+      {route.page === 'overview' && <OverviewView />}
+      {route.page === 'exports' && <Exports />}
+    </main>
+  );
+}
+
+export default function Dashboard() {
+  const [auth, setAuth] = useState<'checking' | 'out' | 'in'>('checking');
+  useEffect(() => {
+    setUnauthorizedHandler(() => setAuth('out'));
+    adminApi.me().then(
+      () => setAuth('in'),
+      () => setAuth('out'),
+    );
+  }, []);
+  if (auth === 'checking') return <main className="dash muted">Checking the login…</main>;
+  if (auth === 'out') return <Login onDone={() => setAuth('in')} />;
+  return <Shell onLogout={() => setAuth('out')} />;
+}

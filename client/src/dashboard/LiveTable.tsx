@@ -1,0 +1,177 @@
+// The live sessions table: one row per session, pushed by the server; sortable, filterable; idle sessions stand out.
+import { useMemo, useState } from 'react';
+import { completion, connectionState, timeInStep, type ConnectionState, type SessionSummary } from '../../../shared/study/summary.ts';
+import { formatDuration, useLive, useServerNow } from './liveStore.ts';
+
+type SortKey = 'created' | 'state' | 'phase' | 'time' | 'moves' | 'hints' | 'wrong' | 'activity' | 'completion';
+
+const STATE_ORDER: Record<ConnectionState, number> = { idle: 0, disconnected: 1, active: 2, abandoned: 3, finished: 4 };
+
+interface Row {
+  s: SessionSummary;
+  state: ConnectionState;
+  time: number;
+  silence: number;
+  done: number;
+}
+
+export function stepLabel(s: SessionSummary): string {
+  if (s.status === 'complete') return 'complete';
+  if (s.status === 'declined') return 'declined';
+  return s.step_kind ? `${s.phase ?? ''} · ${s.step_kind}` : `between steps (step ${s.step})`;
+}
+
+export function LiveTable({ open }: { open: (id: string) => void }) {
+  const sessions = useLive((st) => st.sessions);
+  const liveness = useLive((st) => st.liveness);
+  const connected = useLive((st) => st.connected);
+  const now = useServerNow();
+  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'created', desc: true });
+  const [text, setText] = useState('');
+  const [stateFilter, setStateFilter] = useState<'all' | 'unfinished' | ConnectionState>('all');
+  const [hideFlagged, setHideFlagged] = useState(false);
+
+  const rows: Row[] = useMemo(() => {
+    const needle = text.trim().toLowerCase();
+    const out = Object.values(sessions)
+      .map((s) => ({ s, state: connectionState(s, now, liveness), time: timeInStep(s, now), silence: now - s.last_activity, done: completion(s) }))
+      .filter((r) => !needle || r.s.session_id.toLowerCase().includes(needle) || (r.s.label ?? '').toLowerCase().includes(needle) || (r.s.puzzle_id ?? '').includes(needle))
+      .filter((r) => stateFilter === 'all' || (stateFilter === 'unfinished' ? r.state !== 'finished' : r.state === stateFilter))
+      .filter((r) => !hideFlagged || r.s.flag === null);
+    const value = (r: Row): number | string => {
+      switch (sort.key) {
+        case 'created':
+          return r.s.created_at;
+        case 'state':
+          return STATE_ORDER[r.state];
+        case 'phase':
+          return r.s.step;
+        case 'time':
+          return r.time;
+        case 'moves':
+          return r.s.moves;
+        case 'hints':
+          return r.s.hints;
+        case 'wrong':
+          return r.s.wrong_submissions;
+        case 'activity':
+          return r.s.last_activity;
+        case 'completion':
+          return r.done;
+      }
+    };
+    return out.sort((a, b) => {
+      const x = value(a);
+      const y = value(b);
+      const d = x < y ? -1 : x > y ? 1 : a.s.created_at - b.s.created_at;
+      return sort.desc ? -d : d;
+    });
+  }, [sessions, now, liveness, text, stateFilter, hideFlagged, sort]);
+
+  const counts = useMemo(() => {
+    const c: Record<string, number> = {};
+    for (const s of Object.values(sessions)) {
+      const st = connectionState(s, now, liveness);
+      c[st] = (c[st] ?? 0) + 1;
+    }
+    return c;
+  }, [sessions, now, liveness]);
+
+  const header = (key: SortKey, label: string) => (
+    <th>
+      <button className="sort" onClick={() => setSort((s) => ({ key, desc: s.key === key ? !s.desc : true }))} aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+        {label}
+        {sort.key === key ? (sort.desc ? ' ▾' : ' ▴') : ''}
+      </button>
+    </th>
+  );
+
+  return (
+    <section>
+      <div className="toolbar">
+        <span className={`conn ${connected ? 'on' : 'off'}`} data-testid="live-connection">
+          {connected ? '● live' : '○ reconnecting…'}
+        </span>
+        {(['active', 'idle', 'disconnected', 'abandoned', 'finished'] as const).map((k) => (
+          <span key={k} className={`badge state-${k}`} data-testid={`count-${k}`}>
+            {k} {counts[k] ?? 0}
+          </span>
+        ))}
+        <span className="spacer" />
+        <input type="search" placeholder="filter by id, label, puzzle" value={text} onChange={(e) => setText(e.target.value)} aria-label="filter sessions" />
+        <select value={stateFilter} onChange={(e) => setStateFilter(e.target.value as typeof stateFilter)} aria-label="filter by state">
+          <option value="all">all states</option>
+          <option value="unfinished">unfinished</option>
+          <option value="active">active</option>
+          <option value="idle">idle</option>
+          <option value="disconnected">disconnected</option>
+          <option value="abandoned">abandoned</option>
+          <option value="finished">finished</option>
+        </select>
+        <label className="check">
+          <input type="checkbox" checked={hideFlagged} onChange={(e) => setHideFlagged(e.target.checked)} /> hide pilot/test/excluded
+        </label>
+      </div>
+      <table className="sessions" data-testid="sessions-table">
+        <thead>
+          <tr>
+            {header('created', 'Session')}
+            {header('state', 'State')}
+            {header('phase', 'Phase')}
+            <th>Puzzle</th>
+            {header('time', 'In phase')}
+            {header('moves', 'Moves')}
+            {header('hints', 'Hints')}
+            {header('wrong', 'Wrong')}
+            {header('activity', 'Last activity')}
+            {header('completion', 'Progress')}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={10} className="empty">
+                No sessions{Object.keys(sessions).length ? ' match the filter' : ' yet'}.
+              </td>
+            </tr>
+          )}
+          {rows.map(({ s, state, time, silence, done }) => (
+            <tr key={s.session_id} className={`state-${state}`} data-testid={`session-row-${s.session_id}`} data-state={state} onClick={() => open(s.session_id)}>
+              <td>
+                <a href={`#/session/${s.session_id}`} onClick={(e) => e.stopPropagation()} className="mono">
+                  {s.session_id}
+                </a>
+                <div className="sub">
+                  {s.mode}
+                  {s.label ? ` · ${s.label}` : ''}
+                  {s.flag && <span className={`flag flag-${s.flag}`}>{s.flag}</span>}
+                </div>
+              </td>
+              <td>
+                <span className={`badge state-${state}`}>{state}</span>
+                {!s.visible && state !== 'finished' && <div className="sub">page hidden</div>}
+              </td>
+              <td data-testid={`phase-${s.session_id}`}>{stepLabel(s)}</td>
+              <td className="mono" data-testid={`puzzle-${s.session_id}`}>
+                {s.puzzle_id ? `${s.puzzle_id}${s.position ? ` @${s.position}` : ''}` : '—'}
+              </td>
+              <td>{state === 'finished' ? '—' : formatDuration(time)}</td>
+              <td data-testid={`moves-${s.session_id}`}>{s.moves}</td>
+              <td data-testid={`hints-${s.session_id}`}>{s.hints}</td>
+              <td data-testid={`wrong-${s.session_id}`}>{s.wrong_submissions}</td>
+              <td>{formatDuration(Math.max(0, silence))} ago</td>
+              <td>
+                <div className="progress" title={`${Math.round(done * 100)}%`}>
+                  <div style={{ width: `${Math.round(done * 100)}%` }} />
+                </div>
+                <div className="sub">
+                  {s.solved} solved · {s.skipped} skipped
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,116 @@
+// Study overview: the config in force and its hash, the puzzle set with pictures and metrics, sessions by state.
+import { useEffect } from 'react';
+import type { Puzzle } from '../../../shared/schema/puzzle.ts';
+import { loadOverview, useLive } from './liveStore.ts';
+import { MiniBoard } from './MiniBoard.tsx';
+
+function metricRows(p: Puzzle): [string, string][] {
+  const out: [string, string][] = [];
+  const m = p.metrics;
+  if (!m) return out;
+  for (const [group, values] of Object.entries(m)) {
+    if (!values || typeof values !== 'object') continue;
+    const v = values as Record<string, unknown>;
+    const keys = group === 'human' ? ['level', 'line_passes', 'footholds', 'foothold_cells', 'probes', 'search_nodes'] : ['decisions', 'propagations', 'conflicts', 'restarts'];
+    for (const k of keys) if (typeof v[k] === 'number' || typeof v[k] === 'string') out.push([`${group}.${k}`, String(v[k])]);
+  }
+  return out;
+}
+
+function PuzzleCard({ p }: { p: Puzzle }) {
+  return (
+    <div className="puzzle-card" data-testid={`puzzle-card-${p.id}`}>
+      <MiniBoard width={p.width} height={p.height} solution={p.solution} cell={Math.max(6, Math.floor(120 / Math.max(p.width, p.height)))} />
+      <div>
+        <div className="mono">{p.id}</div>
+        <div className="sub">
+          {p.width}×{p.height}
+        </div>
+        <table className="metrics">
+          <tbody>
+            {metricRows(p).map(([k, v]) => (
+              <tr key={k}>
+                <td>{k}</td>
+                <td>{v}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+export function OverviewView() {
+  const overview = useLive((s) => s.overview);
+  useEffect(() => {
+    void loadOverview();
+  }, []);
+  if (!overview) return <p className="muted">Loading the study…</p>;
+  const { study, config, counts } = overview;
+  return (
+    <div data-testid="overview">
+      <h2>{study.title}</h2>
+      <dl className="facts">
+        <dt>Study id</dt>
+        <dd className="mono">{study.id}</dd>
+        <dt>Config version</dt>
+        <dd>{study.version}</dd>
+        <dt>Config hash</dt>
+        <dd className="mono" data-testid="config-hash">
+          {study.config_hash}
+        </dd>
+        <dt>App version</dt>
+        <dd>{study.app_version ?? '—'}</dd>
+        <dt>Hints</dt>
+        <dd>{config.hints.policy}</dd>
+        <dt>When the pool is used up</dt>
+        <dd>{config.assignment.when_exhausted}</dd>
+        <dt>Inactivity timeout</dt>
+        <dd>{config.timing.inactivity_minutes} min</dd>
+      </dl>
+      <h3>Sessions</h3>
+      <div className="stats">
+        {Object.entries(counts.by_status).map(([k, n]) => (
+          <div key={k} className="stat" data-testid={`status-count-${k}`}>
+            <b>{n}</b> {k}
+          </div>
+        ))}
+        {Object.entries(counts.by_connection).map(([k, n]) => (
+          <div key={`c${k}`} className={`stat state-${k}`}>
+            <b>{n}</b> {k} now
+          </div>
+        ))}
+        <div className="stat">
+          <b>{counts.flagged}</b> marked pilot/test/excluded
+        </div>
+      </div>
+      <h3>Phases</h3>
+      <ol className="phases">
+        {config.phases.map((p) => (
+          <li key={p.id}>
+            <b>{p.kind}</b> <span className="mono">{p.id}</span> — {p.title}
+            {p.kind === 'puzzles' && ` (${p.count} puzzles, skip after ${p.skip_min_seconds} s${p.time_limit_seconds ? `, limit ${p.time_limit_seconds} s` : ''})`}
+            {p.kind === 'warmup' && ` (cap ${p.cap_seconds} s)`}
+          </li>
+        ))}
+      </ol>
+      <h3>Study puzzles</h3>
+      <div className="puzzle-grid">
+        {config.puzzles.map((p) => (
+          <PuzzleCard key={p.id} p={p} />
+        ))}
+      </div>
+      <h3>Practice puzzles</h3>
+      <div className="puzzle-grid">
+        {config.practice_puzzles.map((p) => (
+          <PuzzleCard key={p.id} p={p} />
+        ))}
+      </div>
+      <details>
+        <summary>The whole config (JSON)</summary>
+        <pre className="config-json">{JSON.stringify(config, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,281 @@
+// One session: its summary, the live mirror of its board, its attempts (to replay), its answers, and the actions on it.
+import { useEffect, useMemo, useReducer, useState } from 'react';
+import { connectionState, timeInStep, type SessionFlag } from '../../../shared/study/summary.ts';
+import { adminApi, sessionLiveUrl } from './adminApi.ts';
+import { formatDuration, useLive, useServerNow } from './liveStore.ts';
+import { stepLabel } from './LiveTable.tsx';
+import { MiniBoard } from './MiniBoard.tsx';
+import { answersOf, attemptsOf, emptyMirror, mirrorRecords, wrongCells, type LogRecord, type Mirror, type PuzzleShape } from './records.ts';
+
+interface Feed {
+  records: LogRecord[];
+  mirror: Mirror;
+  gone: boolean;
+}
+
+type FeedAction = { type: 'records'; records: LogRecord[]; initial: boolean; puzzleOf: (id: string) => PuzzleShape | undefined } | { type: 'gone' };
+
+function feedReducer(state: Feed, action: FeedAction): Feed {
+  if (action.type === 'gone') return { ...state, gone: true };
+  const records = action.initial ? action.records : [...state.records, ...action.records];
+  const mirror = mirrorRecords(action.initial ? emptyMirror : state.mirror, action.records, action.puzzleOf);
+  return { records, mirror, gone: false };
+}
+
+export function usePuzzles(): (id: string) => PuzzleShape | undefined {
+  const overview = useLive((s) => s.overview);
+  return useMemo(() => {
+    const all = overview ? [...overview.config.puzzles, ...overview.config.practice_puzzles] : [];
+    const byId = new Map(all.map((p) => [p.id, p as PuzzleShape]));
+    return (id: string) => byId.get(id);
+  }, [overview]);
+}
+
+/** The records of a session, live: everything so far, then each batch the server makes durable. */
+function useSessionFeed(id: string, puzzleOf: (id: string) => PuzzleShape | undefined): Feed {
+  const [feed, dispatch] = useReducer(feedReducer, { records: [], mirror: emptyMirror, gone: false });
+  useEffect(() => {
+    const source = new EventSource(sessionLiveUrl(id));
+    source.addEventListener('records', (e) => {
+      const data = JSON.parse((e as MessageEvent<string>).data) as { records: LogRecord[]; initial?: boolean };
+      dispatch({ type: 'records', records: data.records, initial: Boolean(data.initial), puzzleOf });
+    });
+    source.addEventListener('removed', () => {
+      dispatch({ type: 'gone' });
+      source.close();
+    });
+    return () => source.close();
+  }, [id, puzzleOf]);
+  return feed;
+}
+
+function Actions({ id, flag, status, onWithdrawn }: { id: string; flag: SessionFlag | null; status: string; onWithdrawn: () => void }) {
+  const [confirming, setConfirming] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  const [minutes, setMinutes] = useState(15);
+  const run = async (what: string, fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+      setMessage(`${what}: done`);
+    } catch (err) {
+      setMessage(`${what} failed: ${(err as Error).message}`);
+    }
+  };
+  return (
+    <section className="panel actions">
+      <h3>Actions</h3>
+      <div className="row">
+        <label>
+          Mark as{' '}
+          <select value={flag ?? ''} data-testid="flag-select" onChange={(e) => run('mark', () => adminApi.flag(id, (e.target.value || null) as SessionFlag | null))}>
+            <option value="">study data (no mark)</option>
+            <option value="pilot">pilot</option>
+            <option value="test">test</option>
+            <option value="excluded">excluded</option>
+          </select>
+        </label>
+        <span className="hint">Marked sessions are kept but left out of the pool balance and, by default, of exports.</span>
+      </div>
+      {(status === 'active' || status === 'abandoned') && (
+        <div className="row">
+          <label>
+            Extend by{' '}
+            <input type="number" min={1} max={1440} value={minutes} onChange={(e) => setMinutes(Number(e.target.value))} style={{ width: '5em' }} /> min
+          </label>
+          <button onClick={() => run('extend', () => adminApi.extend(id, minutes))} data-testid="extend">
+            Extend
+          </button>
+          {status === 'active' && (
+            <button onClick={() => run('end', () => adminApi.end(id))} data-testid="end">
+              End as abandoned
+            </button>
+          )}
+        </div>
+      )}
+      <div className="row">
+        {!confirming ? (
+          <button className="danger" onClick={() => setConfirming(true)} data-testid="withdraw">
+            Withdraw session…
+          </button>
+        ) : (
+          <div className="confirm" role="alertdialog" aria-label="confirm withdrawal" data-testid="withdraw-confirm">
+            <p>
+              Withdraw session <b className="mono">{id}</b>? This deletes, for good: its event log file <span className="mono">sessions/{id}.ndjson</span>, its
+              row in the study database (with any panel ids and marks), and everything derived from it. Its sequence returns to the pool. Only the
+              fact that a withdrawal happened, and when, is kept in the audit log.
+            </p>
+            <button
+              className="danger"
+              data-testid="withdraw-yes"
+              onClick={() =>
+                run('withdraw', async () => {
+                  await adminApi.withdraw(id);
+                  onWithdrawn();
+                })
+              }
+            >
+              Delete everything of this session
+            </button>
+            <button onClick={() => setConfirming(false)}>Cancel</button>
+          </div>
+        )}
+      </div>
+      {message && (
+        <p className="message" data-testid="action-message">
+          {message}
+        </p>
+      )}
+    </section>
+  );
+}
+
+export function SessionView({ id, go }: { id: string; go: (hash: string) => void }) {
+  const summary = useLive((s) => s.sessions[id]);
+  const liveness = useLive((s) => s.liveness);
+  const now = useServerNow();
+  const puzzleOf = usePuzzles();
+  const feed = useSessionFeed(id, puzzleOf);
+  const attempts = useMemo(() => attemptsOf(feed.records), [feed.records]);
+  const answers = useMemo(() => answersOf(feed.records), [feed.records]);
+
+  if (feed.gone || (!summary && feed.gone))
+    return (
+      <section className="panel" data-testid="session-gone">
+        <p>This session was withdrawn: nothing of it remains.</p>
+        <a href="#/">Back to live sessions</a>
+      </section>
+    );
+  if (!summary) return <p className="muted">Loading session {id}…</p>;
+
+  const state = connectionState(summary, now, liveness);
+  const mirrorPuzzle = feed.mirror.puzzle_id ? puzzleOf(feed.mirror.puzzle_id) : undefined;
+  const wrong = feed.mirror.board && mirrorPuzzle ? wrongCells(feed.mirror.board, mirrorPuzzle.solution) : undefined;
+
+  return (
+    <div className="session-view" data-testid="session-view">
+      <p>
+        <a href="#/">← live sessions</a>
+      </p>
+      <h2>
+        Session <span className="mono">{id}</span> <span className={`badge state-${state}`} data-testid="session-state">{state}</span>
+        {summary.flag && <span className={`flag flag-${summary.flag}`}>{summary.flag}</span>}
+      </h2>
+      <dl className="facts">
+        <dt>Mode</dt>
+        <dd>
+          {summary.mode}
+          {summary.label ? ` · ${summary.label}` : ''}
+        </dd>
+        <dt>Status</dt>
+        <dd>{summary.status}</dd>
+        <dt>Sequence</dt>
+        <dd className="mono">{summary.sequence.join(' → ')}</dd>
+        <dt>Now</dt>
+        <dd>
+          {stepLabel(summary)}
+          {summary.puzzle_id ? ` · ${summary.puzzle_id}${summary.position ? ` @${summary.position}` : ''}` : ''}
+          {state !== 'finished' ? ` · ${formatDuration(timeInStep(summary, now))} in this step` : ''}
+        </dd>
+        <dt>Moves · hints · wrong submissions</dt>
+        <dd>
+          {summary.moves} · {summary.hints} · {summary.wrong_submissions}
+        </dd>
+        <dt>Last activity</dt>
+        <dd>{formatDuration(Math.max(0, now - summary.last_activity))} ago</dd>
+      </dl>
+
+      <div className="columns">
+        <section className="panel">
+          <h3>Live board</h3>
+          {feed.mirror.board && mirrorPuzzle ? (
+            <>
+              <p className="muted">
+                <span className="mono">{mirrorPuzzle.id}</span> · step {feed.mirror.step} · {feed.mirror.moves} moves · <span className="wrong-key">■</span> wrong against the
+                solution
+              </p>
+              <MiniBoard
+                width={mirrorPuzzle.width}
+                height={mirrorPuzzle.height}
+                cells={feed.mirror.board.grid.cells}
+                rows={mirrorPuzzle.rows}
+                cols={mirrorPuzzle.cols}
+                wrong={wrong}
+                testId="mirror"
+              />
+            </>
+          ) : (
+            <p className="muted" data-testid="mirror-none">
+              No board on screen right now ({stepLabel(summary)}).
+            </p>
+          )}
+        </section>
+        <Actions id={id} flag={summary.flag} status={summary.status} onWithdrawn={() => go('#/')} />
+      </div>
+
+      <section className="panel">
+        <h3>Attempts</h3>
+        {attempts.length === 0 ? (
+          <p className="muted">No puzzle attempted yet.</p>
+        ) : (
+          <table className="plain">
+            <thead>
+              <tr>
+                <th>Step</th>
+                <th>Kind</th>
+                <th>Puzzle</th>
+                <th>Position</th>
+                <th>Outcome</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {attempts.map((a) => (
+                <tr key={a.step}>
+                  <td>{a.step}</td>
+                  <td>{a.kind}</td>
+                  <td className="mono">{a.puzzle_id}</td>
+                  <td>{a.position ?? '—'}</td>
+                  <td>{a.outcome ?? 'in progress'}</td>
+                  <td>
+                    <a href={`#/session/${id}/replay/${a.step}`} data-testid={`replay-${a.step}`}>
+                      Replay
+                    </a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      <section className="panel">
+        <h3>Answers</h3>
+        {answers.length === 0 ? (
+          <p className="muted">No answers yet.</p>
+        ) : (
+          <table className="plain answers" data-testid="answers">
+            <thead>
+              <tr>
+                <th>Where</th>
+                <th>Item</th>
+                <th>Answer</th>
+              </tr>
+            </thead>
+            <tbody>
+              {answers.map((a, i) => (
+                <tr key={i}>
+                  <td>{a.source}</td>
+                  <td className="mono">{a.item}</td>
+                  {/* Participant text: rendered as a text node, never as HTML. */}
+                  <td className="answer-text" data-testid={`answer-${a.item}`}>
+                    {a.value}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+// Tests for the dashboard's record readers: replay timelines, pauses, errors against the solution, mirror, answers.
+import { describe, expect, it } from 'vitest';
+import { boardRows, replayMoves } from '../../../shared/game/board.ts';
+import type { Move } from '../../../shared/schema/move.ts';
+import { answersOf, attemptTimeline, attemptsOf, emptyMirror, frameAt, longPauses, mirrorRecords, wrongCells, type LogRecord, type PuzzleShape } from './records.ts';
+
+const puzzle: PuzzleShape = { id: 'p', width: 3, height: 2, rows: [[2], [1]], cols: [[1], [1], [1]], solution: ['##.', '..#'] };
+
+let seq = 0;
+function rec(type: string, step: number, t_mono: number, payload: Record<string, unknown> = {}, extra: Partial<LogRecord> = {}): LogRecord {
+  seq++;
+  return { origin: 'client', type, seq, step, phase: 'puzzles', puzzle_id: 'p', position: 2, t_mono, t_wall: 1_780_000_000_000 + t_mono, payload, ...extra };
+}
+const move = (step: number, t: number, m: Move) => rec('move', step, t, { move: m });
+
+function session(): LogRecord[] {
+  seq = 0;
+  return [
+    { origin: 'server', type: 'session_start', payload: {} },
+    rec('step_start', 3, 1_000, { kind: 'rating' }, { puzzle_id: 'q' }),
+    rec('step_end', 3, 1_500, { kind: 'rating', reason: 'done' }),
+    rec('step_start', 4, 2_000, { kind: 'puzzle' }),
+    move(4, 2_500, { type: 'fill', row: 0, col: 0 }),
+    move(4, 6_000, { type: 'fill', row: 0, col: 2 }), // wrong, after a 3.5 s pause
+    rec('visibility', 4, 6_100, { state: 'hidden' }),
+    move(4, 6_200, { type: 'submit' }),
+    { origin: 'server', type: 'check', payload: { puzzle_id: 'p', position: 2, solved: false, wrong_cells: 1 } },
+    move(4, 7_000, { type: 'undo' }),
+    move(4, 7_500, { type: 'stroke', state: 'filled', cells: [[0, 1]] }),
+    move(4, 8_000, { type: 'fill', row: 1, col: 2 }),
+    rec('step_end', 4, 8_100, { kind: 'puzzle', reason: 'solved' }),
+    rec('step_start', 5, 9_000, { kind: 'rating' }),
+    rec('rating', 5, 9_500, { difficulty: 3, guessing: '<script>alert(1)</script>' }),
+  ];
+}
+
+describe('attemptTimeline', () => {
+  it('rebuilds every board of an attempt with applyMove and ends on the final board', () => {
+    const tl = attemptTimeline(session(), 4, puzzle);
+    expect(tl.outcome).toBe('solved');
+    expect(tl.position).toBe(2);
+    expect(tl.frames.map((f) => f.t)).toEqual([500, 4_000, 4_200, 5_000, 5_500, 6_000]);
+    expect(tl.duration).toBe(6_100);
+    const moves = tl.frames.map((f) => f.move);
+    expect(boardRows(tl.frames.at(-1)!.board.grid)).toEqual(boardRows(replayMoves(3, 2, moves).grid));
+    expect(boardRows(tl.frames.at(-1)!.board.grid)).toEqual(['##?', '??#']);
+  });
+
+  it('flags the move that made the board wrong, and marks submits and visibility', () => {
+    const tl = attemptTimeline(session(), 4, puzzle);
+    expect(tl.frames.map((f) => f.wrong)).toEqual([0, 1, 1, 0, 0, 0]);
+    expect(tl.frames.map((f) => f.introduced_error)).toEqual([false, true, false, false, false, false]);
+    expect(tl.marks.map((m) => m.kind)).toEqual(['hidden', 'submit_wrong']);
+    expect(tl.marks[1].t).toBe(4_200);
+  });
+
+  it('finds the frame at a time and the pauses over a threshold', () => {
+    const tl = attemptTimeline(session(), 4, puzzle);
+    expect(frameAt(tl, 0)).toBe(-1);
+    expect(frameAt(tl, 500)).toBe(0);
+    expect(frameAt(tl, 3_999)).toBe(0);
+    expect(frameAt(tl, 99_999)).toBe(5);
+    expect(longPauses(tl, 2_360)).toEqual([{ from: 500, to: 4_000, duration: 3_500 }]);
+    expect(longPauses(tl, 400).length).toBe(5); // every gap but the 200 ms one
+  });
+
+  it('keeps time running across a reload, when the monotonic clock restarts', () => {
+    seq = 0;
+    const rs = [rec('step_start', 4, 5_000), move(4, 6_000, { type: 'fill', row: 0, col: 0 }), { ...move(4, 100, { type: 'fill', row: 0, col: 1 }), t_wall: 1_780_000_000_000 + 9_000 }];
+    expect(attemptTimeline(rs, 4, puzzle).frames.map((f) => f.t)).toEqual([1_000, 4_000]);
+  });
+});
+
+describe('wrongCells', () => {
+  it('counts filled-where-empty and crossed-where-filled', () => {
+    const b = replayMoves(3, 2, [
+      { type: 'fill', row: 0, col: 2 },
+      { type: 'cross', row: 0, col: 0 },
+      { type: 'cross', row: 1, col: 0 },
+    ]);
+    expect([...wrongCells(b, puzzle.solution)].sort()).toEqual([0, 2]);
+  });
+});
+
+describe('mirrorRecords', () => {
+  it('follows the current step and applies its moves, batch by batch, ignoring repeats', () => {
+    const rs = session();
+    const puzzleOf = (id: string) => (id === 'p' ? puzzle : undefined);
+    let m = mirrorRecords(emptyMirror, rs.slice(0, 7), puzzleOf);
+    expect(m.step).toBe(4);
+    expect(boardRows(m.board!.grid)).toEqual(['#?#', '???']);
+    m = mirrorRecords(m, rs.slice(5, 13), puzzleOf); // overlaps: records already seen are skipped
+    expect(boardRows(m.board!.grid)).toEqual(['##?', '??#']);
+    expect(m.moves).toBe(6);
+    m = mirrorRecords(m, rs.slice(13), puzzleOf);
+    expect(m.step).toBe(5);
+    expect(m.board).toBeNull();
+  });
+});
+
+describe('attemptsOf and answersOf', () => {
+  it('lists puzzle attempts with their outcome', () => {
+    expect(attemptsOf(session())).toEqual([{ step: 4, puzzle_id: 'p', position: 2, kind: 'puzzle', outcome: 'solved' }]);
+  });
+
+  it('collects answers as plain strings', () => {
+    const a = answersOf(session());
+    expect(a.find((x) => x.item === 'guessing')!.value).toBe('<script>alert(1)</script>');
+    expect(a.find((x) => x.item === 'difficulty')!.value).toBe('3');
+  });
+});

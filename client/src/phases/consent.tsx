@@ -1,0 +1,39 @@
+// Phase kind 'consent': the config's text, agree or decline; declining ends the study politely.
+import { ConsentPhase } from '../../../shared/schema/config.ts';
+import { answerConsent, useStudy } from '../study.ts';
+import { TopBar } from '../ui/TopBar.tsx';
+import type { PhaseModule, PhaseScreenProps } from './types.ts';
+
+function ConsentScreen({ phase }: PhaseScreenProps<'consent'>) {
+  const declined = useStudy((s) => s.declined);
+  return (
+    <section className="page consent">
+      <TopBar title={phase.title} />
+      <div className="page-body">
+        {declined ? (
+          <p className="lead" data-testid="declined">
+            {phase.decline_message}
+          </p>
+        ) : (
+          <>
+            <div className="consent-text">
+              {phase.text.split('\n\n').map((para, i) => (
+                <p key={i}>{para}</p>
+              ))}
+            </div>
+            <div className="controls">
+              <button type="button" className="primary" data-testid="consent-agree" onClick={(e) => answerConsent(true, e.detail === 0 ? 'keyboard' : 'mouse')}>
+                {phase.agree_label}
+              </button>
+              <button type="button" data-testid="consent-decline" onClick={(e) => answerConsent(false, e.detail === 0 ? 'keyboard' : 'mouse')}>
+                {phase.decline_label}
+              </button>
+            </div>
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
+
+export const consentPhase: PhaseModule<'consent'> = { kind: 'consent', params: ConsentPhase, records: ['consent'], Screen: ConsentScreen };

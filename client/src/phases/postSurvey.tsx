@@ -1,0 +1,61 @@
+// Phase kind 'post_survey': each puzzle as a small picture of the final board with its (changeable) rating and a
+// "why" question, then the config's items.
+import { PostSurveyPhase, type SurveyItem } from '../../../shared/schema/config.ts';
+import { finalRows } from '../../../shared/study/progress.ts';
+import { puzzleOf, reviseRating, submitSurvey, useStudy } from '../study.ts';
+import { MiniBoard } from '../ui/MiniBoard.tsx';
+import { Survey } from '../ui/Survey.tsx';
+import type { PhaseModule, PhaseScreenProps } from './types.ts';
+
+function PostSurveyScreen({ phase }: PhaseScreenProps<'post_survey'>) {
+  const steps = useStudy((s) => s.steps);
+  const ratings = useStudy((s) => s.ratings);
+  const outcomes = useStudy((s) => s.outcomes);
+  const movesByStep = useStudy((s) => s.movesByStep);
+  const puzzlesPhase = useStudy((s) => s.session?.study.phases.find((p) => p.kind === 'puzzles'));
+  const labels = puzzlesPhase?.kind === 'puzzles' ? puzzlesPhase.rating.difficulty_labels : ['1', '2', '3', '4', '5'];
+  const sections = steps
+    .filter((s) => s.kind === 'puzzle' && s.puzzle_id)
+    .map((s) => {
+      const id = s.puzzle_id!;
+      const puzzle = puzzleOf(id)!;
+      const rating = ratings[id]?.difficulty ?? null;
+      const outcome = outcomes[id];
+      const why: SurveyItem = { type: 'text', id: `why_${id}`, label: phase.why_label, required: true, multiline: true, max_length: 5_000 };
+      const header = (
+        <div className="post-puzzle" data-testid={`post-puzzle-${s.position}`}>
+          <MiniBoard rows={finalRows({ ratings, outcomes, movesByStep }, s.index, puzzle.width, puzzle.height)} label={`Puzzle ${s.position} as you left it`} />
+          <div>
+            <h2>
+              Puzzle {s.position}
+              {outcome && <span className={`badge ${outcome}`}>{outcome === 'solved' ? 'solved' : outcome === 'skipped' ? 'skipped' : outcome === 'timeout' ? 'time up' : outcome}</span>}
+            </h2>
+            <label className="revise">
+              Difficulty{' '}
+              <select
+                value={rating === null ? 'na' : String(rating)}
+                data-testid={`revise-${s.position}`}
+                onChange={(e) => reviseRating(id, e.target.value === 'na' ? null : Number(e.target.value), 'mouse')}
+              >
+                {labels.map((l, i) => (
+                  <option key={i} value={i + 1}>
+                    {i + 1} {l}
+                  </option>
+                ))}
+                {(rating === null || outcome === 'skipped') && <option value="na">N/A</option>}
+              </select>
+            </label>
+          </div>
+        </div>
+      );
+      return { key: id, header, items: [why] };
+    });
+  return <Survey id={phase.id} title={phase.title} text={phase.text} sections={sections} items={phase.items} onSubmit={(answers) => submitSurvey(phase.id, answers)} />;
+}
+
+export const postSurveyPhase: PhaseModule<'post_survey'> = {
+  kind: 'post_survey',
+  params: PostSurveyPhase,
+  records: ['rating_revise', 'survey_submit'],
+  Screen: PostSurveyScreen,
+};

@@ -1,0 +1,60 @@
+// Phase kind 'puzzles': the participant's sequence, each puzzle followed by its rating screen.
+import { PuzzlesPhase, type SurveyItem } from '../../../shared/schema/config.ts';
+import { PuzzleView } from '../board/PuzzleView.tsx';
+import { submitRating, useStudy } from '../study.ts';
+import { Survey } from '../ui/Survey.tsx';
+import type { PhaseModule, PhaseScreenProps } from './types.ts';
+
+export const NOT_APPLICABLE = 'N/A';
+
+/** Difficulty options: "1 Very easy" ... "5 Very hard", plus N/A for a skipped puzzle. */
+export function difficultyOptions(labels: readonly string[], skipped: boolean): string[] {
+  return [...labels.map((l, i) => `${i + 1} ${l}`), ...(skipped ? [NOT_APPLICABLE] : [])];
+}
+
+function PuzzleStep({ step, phase }: PhaseScreenProps<'puzzles'>) {
+  const skipMin = phase.skip_min_seconds;
+  const aside = phase.text ? <p className="instructions">{phase.text}</p> : null;
+  return (
+    <PuzzleView
+      step={step}
+      title={`Puzzle ${step.position} of ${phase.count}`}
+      aside={aside}
+      canSkip
+      skipNote={skipMin > 0 ? `You can skip after ${skipMin >= 60 ? `${Math.round(skipMin / 60)} min` : `${skipMin} s`}.` : undefined}
+    />
+  );
+}
+
+function RatingStep({ step, phase }: PhaseScreenProps<'puzzles'>) {
+  const outcome = useStudy((s) => (step.puzzle_id ? s.outcomes[step.puzzle_id] : undefined));
+  const skipped = outcome === 'skipped';
+  const items: SurveyItem[] = [
+    { type: 'likert', id: 'difficulty', label: phase.rating.difficulty_label, required: true, options: difficultyOptions(phase.rating.difficulty_labels, skipped) },
+    { type: 'likert', id: 'guessing', label: phase.rating.guessing_label, required: true, options: phase.rating.guessing_options },
+  ];
+  const lead = skipped ? 'You skipped this puzzle. For its difficulty you may answer N/A.' : outcome === 'timeout' ? 'Time was up for this puzzle.' : 'Well done! Please rate the puzzle you just solved.';
+  return (
+    <Survey
+      id={`rating-${step.position}`}
+      title={`Puzzle ${step.position} of ${phase.count}: your rating`}
+      text={lead}
+      items={items}
+      onSubmit={(answers) => {
+        const d = String(answers.difficulty);
+        submitRating(d === NOT_APPLICABLE ? null : Number(d.split(' ')[0]), String(answers.guessing));
+      }}
+    />
+  );
+}
+
+function PuzzlesScreen(props: PhaseScreenProps<'puzzles'>) {
+  return props.step.kind === 'rating' ? <RatingStep {...props} /> : <PuzzleStep {...props} />;
+}
+
+export const puzzlesPhase: PhaseModule<'puzzles'> = {
+  kind: 'puzzles',
+  params: PuzzlesPhase,
+  records: ['move', 'submit_result', 'hint_shown', 'rating'],
+  Screen: PuzzlesScreen,
+};

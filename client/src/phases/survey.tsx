@@ -1,0 +1,11 @@
+// Phase kind 'survey': items from the config (Likert, scale, choice, number, text), validated next to each item.
+import { SurveyPhase } from '../../../shared/schema/config.ts';
+import { submitSurvey } from '../study.ts';
+import { Survey } from '../ui/Survey.tsx';
+import type { PhaseModule, PhaseScreenProps } from './types.ts';
+
+function SurveyScreen({ phase }: PhaseScreenProps<'survey'>) {
+  return <Survey id={phase.id} title={phase.title} text={phase.text} items={phase.items} onSubmit={(answers) => submitSurvey(phase.id, answers)} />;
+}
+
+export const surveyPhase: PhaseModule<'survey'> = { kind: 'survey', params: SurveyPhase, records: ['survey_submit'], Screen: SurveyScreen };

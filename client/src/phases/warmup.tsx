@@ -1,0 +1,11 @@
+// Phase kind 'warmup': a real puzzle with a visible countdown; at the cap the controller moves on by itself.
+import { WarmupPhase } from '../../../shared/schema/config.ts';
+import { PuzzleView } from '../board/PuzzleView.tsx';
+import type { PhaseModule, PhaseScreenProps } from './types.ts';
+
+function WarmupScreen({ step, phase }: PhaseScreenProps<'warmup'>) {
+  const aside = phase.text ? <p className="instructions">{phase.text}</p> : null;
+  return <PuzzleView step={step} title={phase.title} progress="Practice" aside={aside} canSkip />;
+}
+
+export const warmupPhase: PhaseModule<'warmup'> = { kind: 'warmup', params: WarmupPhase, records: ['move', 'submit_result', 'hint_shown'], Screen: WarmupScreen };

@@ -1,0 +1,72 @@
+// A survey form built from config items: answers kept in the form, validation messages next to each item.
+import { useState, type ReactNode } from 'react';
+import type { SurveyItem } from '../../../shared/schema/config.ts';
+import { validateAnswers, type Answer } from '../../../shared/study/survey.ts';
+import { SurveyItemInput } from './SurveyItems.tsx';
+import { TopBar } from './TopBar.tsx';
+
+export interface SurveyProps {
+  id: string;
+  title: string;
+  text?: string;
+  items: SurveyItem[];
+  /** Blocks above the main items, each with its own header and items (the post-survey's puzzles). */
+  sections?: { key: string; header: ReactNode; items: SurveyItem[] }[];
+  submitLabel?: string;
+  onSubmit: (answers: Record<string, Answer>) => void;
+}
+
+export function Survey({ id, title, text, items, sections = [], submitLabel = 'Continue', onSubmit }: SurveyProps) {
+  const [answers, setAnswers] = useState<Record<string, Answer>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const set = (itemId: string, v: Answer) => {
+    setAnswers((a) => ({ ...a, [itemId]: v }));
+    if (errors[itemId]) setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== itemId)));
+  };
+  const count = Object.keys(errors).length;
+  return (
+    <section className="page survey" data-testid={`survey-${id}`}>
+      <TopBar title={title} />
+      <div className="page-body">
+        {text && <p className="lead">{text}</p>}
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            const all = [...sections.flatMap((sec) => sec.items), ...items];
+            const found = validateAnswers(all, answers);
+            setErrors(found);
+            const first = all.find((i) => found[i.id]);
+            if (first) {
+              document.querySelector<HTMLElement>(`[data-testid="item-${first.id}"] input, [data-testid="item-${first.id}"] textarea, [data-testid="item-${first.id}"] select`)?.focus();
+              return;
+            }
+            onSubmit(answers);
+          }}
+        >
+          {sections.map((sec) => (
+            <div key={sec.key} className="survey-section card">
+              {sec.header}
+              {sec.items.map((item) => (
+                <SurveyItemInput key={item.id} item={item} value={answers[item.id]} error={errors[item.id]} onChange={(v) => set(item.id, v)} />
+              ))}
+            </div>
+          ))}
+          {items.map((item) => (
+            <SurveyItemInput key={item.id} item={item} value={answers[item.id]} error={errors[item.id]} onChange={(v) => set(item.id, v)} />
+          ))}
+          {count > 0 && (
+            <p className="error summary" role="alert">
+              {count === 1 ? 'One question needs an answer.' : `${count} questions need an answer.`}
+            </p>
+          )}
+          <div className="controls">
+            <button type="submit" className="primary" data-testid="survey-submit">
+              {submitLabel}
+            </button>
+          </div>
+        </form>
+      </div>
+    </section>
+  );
+}

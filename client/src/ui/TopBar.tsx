@@ -1,0 +1,37 @@
+// The strip above every screen: study title or step title, the countdown of a capped step, and the save indicator.
+import { formatClock } from '../../../shared/study/timing.ts';
+import { useStudy } from '../study.ts';
+
+export function SaveIndicator() {
+  const status = useStudy((s) => s.saveStatus);
+  const label = status === 'saved' ? 'Saved' : status === 'saving' ? 'Saving…' : 'Offline — your work is kept and will be sent';
+  return (
+    <div className={`save-indicator ${status}`} data-testid="save-status" data-status={status} role="status" aria-live="polite" title={label}>
+      <span className="dot" aria-hidden="true" />
+      <span className="save-label">{label}</span>
+    </div>
+  );
+}
+
+export function Countdown() {
+  const left = useStudy((s) => s.secondsLeft);
+  if (left === null) return null;
+  return (
+    <div className={`countdown${left <= 30 ? ' low' : ''}`} data-testid="countdown" role="timer" aria-label={`Time left ${formatClock(left)}`}>
+      {formatClock(left)}
+    </div>
+  );
+}
+
+export function TopBar({ title, progress }: { title: string; progress?: string }) {
+  return (
+    <header className="topbar">
+      <div className="topbar-title">
+        <h1>{title}</h1>
+        {progress && <span className="progress">{progress}</span>}
+      </div>
+      <Countdown />
+      <SaveIndicator />
+    </header>
+  );
+}
