@@ -90,10 +90,10 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     res.json(service.stateOf(service.sessionForToken(token(req))));
   });
 
-  app.post('/api/session/events', (req, res) => {
+  app.post('/api/session/events', async (req, res) => {
     const row = service.sessionForToken(token(req));
     const batch = parse(EventBatch, req.body);
-    res.json({ acked_seq: service.appendEvents(row, batch.events) });
+    res.json({ acked_seq: await service.appendEvents(row, batch.events) });
   });
 
   app.post('/api/session/check', (req, res) => {

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { LoadedStudy } from './studyConfig.ts';
-import type { EventLog } from './eventLog.ts';
+import { SessionRemovedError, type EventLog } from './eventLog.ts';
 import type { SessionRow, Store } from './store.ts';
 import type { ClientEvent, LoggedClientEvent, LoggedServerEvent, ServerEvent } from '../shared/schema/event.ts';
 import type { CheckRequest, HintRequest, HintResponse, SessionState, StartSessionRequest } from '../shared/schema/api.ts';
@@ -55,6 +55,8 @@ export class StudyService {
   private readonly rng: Rng;
   /** Events that arrived ahead of a gap, per session, held until the gap fills (never written out of order). */
   private readonly pending = new Map<string, Map<number, ClientEvent>>();
+  /** Per session with event writes in flight: highest seq queued, step reached, and the session's latest write. */
+  private readonly intake = new Map<string, { queued: number; step: number; tail: Promise<void> | null }>();
 
   constructor(opts: StudyServiceOptions) {
     this.study = opts.study;
@@ -167,10 +169,15 @@ export class StudyService {
   }
 
   /**
-   * Take a batch: drop duplicates (seq already held), hold events beyond a gap, write the contiguous run in order
-   * and fsync, then return the highest contiguous sequence number held. Retries are therefore harmless.
+   * Take a batch: drop duplicates (seq already held), hold events beyond a gap, queue the contiguous run for the
+   * event log's group commit, and once it is written and fsync'd (SQLite updated in the same flush's transaction)
+   * return the highest contiguous sequence number held. Retries are therefore harmless.
+   *
+   * Several requests of one session may be in flight at once (a retry racing its original): `intake` keeps, per
+   * session with writes in flight, the highest sequence number already queued, so a racing request neither writes an
+   * event twice nor acknowledges one before the flush that makes it durable (it waits for the session's latest write).
    */
-  appendEvents(row: SessionRow, events: readonly ClientEvent[]): number {
+  async appendEvents(row: SessionRow, events: readonly ClientEvent[]): Promise<number> {
     if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
     if (row.status === 'abandoned') {
       const lease = this.store.sequence(row.sequence_id);
@@ -180,13 +187,15 @@ export class StudyService {
     }
     const foreign = events.find((e) => e.session_id !== row.id);
     if (foreign) throw new HttpError(403, `event seq ${foreign.seq} names another session`);
+    let intake = this.intake.get(row.id);
+    if (!intake) this.intake.set(row.id, (intake = { queued: row.acked_seq, step: row.step, tail: null }));
     let pending = this.pending.get(row.id);
     if (!pending) this.pending.set(row.id, (pending = new Map()));
-    for (const e of events) if (e.seq > row.acked_seq && !pending.has(e.seq)) pending.set(e.seq, e);
+    for (const e of events) if (e.seq > intake.queued && !pending.has(e.seq)) pending.set(e.seq, e);
     const now = this.clock();
     const ready: LoggedClientEvent[] = [];
-    let acked = row.acked_seq;
-    let step = row.step;
+    let acked = intake.queued;
+    let step = intake.step;
     let declined = false;
     while (pending.has(acked + 1)) {
       const e = pending.get(acked + 1)!;
@@ -198,13 +207,39 @@ export class StudyService {
     }
     if (pending.size === 0) this.pending.delete(row.id);
     if (ready.length > 0) {
-      this.append(row.id, ready);
-      this.store.updateProgress(row.id, acked, step, now);
-      if (declined) {
-        this.store.setStatus(row.id, 'declined', now);
-        this.feed.emit('session', row.id, 'declined');
-      }
+      intake.queued = acked;
+      intake.step = step;
+      this.log.afterSyncGroup = (run) => this.store.transaction(run);
+      const id = row.id;
+      intake.tail = this.log.appendDurable(id, ready, () => {
+        this.store.updateProgress(id, acked, step, now);
+        if (declined) this.store.setStatus(id, 'declined', now);
+      });
+      const tail = intake.tail;
+      void tail.then(
+        () => {
+          this.feed.emit('appended', id, ready);
+          if (declined) this.feed.emit('session', id, 'declined');
+        },
+        () => {},
+      );
     }
+    const tail = intake.tail;
+    if (!tail) {
+      this.intake.delete(row.id);
+      return acked;
+    }
+    try {
+      await tail;
+    } catch (err) {
+      // Nothing from the failed write on is on disk: forget what was queued, so retries start from SQLite's durable seq.
+      if (this.intake.get(row.id) === intake) this.intake.delete(row.id);
+      this.pending.delete(row.id);
+      if (err instanceof SessionRemovedError) throw new HttpError(410, 'this session was withdrawn');
+      throw new HttpError(503, 'the server could not store these events; please send them again');
+    }
+    // Once the session's latest write is durable and nothing newer is queued, SQLite holds the truth again.
+    if (this.intake.get(row.id) === intake && intake.tail === tail && !this.pending.has(row.id)) this.intake.delete(row.id);
     return acked;
   }
 
