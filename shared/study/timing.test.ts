@@ -9,7 +9,7 @@ const step = (kind: Step['kind']): Step => ({ index: 0, kind, phase_id: 'x', puz
 describe('step clocks', () => {
   it('caps warmups and time-limited puzzles, not ratings', () => {
     expect(stepCapSeconds(warmup, step('warmup'))).toBe(90);
-    const puzzles = { kind: 'puzzles', id: 'p', title: 'P', text: '', count: 1, skip_min_seconds: 30, time_limit_seconds: 600, rating: { difficulty_label: 'd', difficulty_labels: ['1', '2', '3', '4', '5'], guessing_label: 'g', guessing_options: ['a', 'b'] } } as const;
+    const puzzles: Phase = { kind: 'puzzles', id: 'p', title: 'P', text: '', count: 1, skip_min_seconds: 30, time_limit_seconds: 600, rating: { difficulty_label: 'd', difficulty_labels: ['1', '2', '3', '4', '5'], guessing_label: 'g', guessing_options: ['a', 'b'] } };
     expect(stepCapSeconds(puzzles, step('puzzle'))).toBe(600);
     expect(stepCapSeconds(puzzles, step('rating'))).toBeNull();
     expect(skipAfterSeconds(puzzles, step('puzzle'))).toBe(30);

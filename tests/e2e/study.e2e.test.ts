@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
-import { answerSurvey, solveBoard, waitForStep, type Played } from '../support/participant.ts';
+import { Driver, answerSurvey, doTutorial, solveBoard, waitForStep, type Played } from '../support/participant.ts';
 import type { StudyConfig } from '../../shared/schema/config.ts';
 
 let browser: Browser;
@@ -61,9 +61,7 @@ async function playSession(page: Page, skipPosition: number | null): Promise<{ s
   await page.getByTestId('consent-agree').click();
 
   await waitForStep(page, 'tutorial');
-  await solveBoard(page, solutionOf('tutorial'), played);
-  await page.getByTestId('submit').click();
-  played.moves.push('submit');
+  await doTutorial(new Driver(page, 'mouse'), solutionOf('tutorial'), played);
 
   await waitForStep(page, 'warmup');
   await expect.poll(() => page.getByTestId('countdown').isVisible()).toBe(true);
