@@ -17,7 +17,7 @@
 // lambda_i - lambda_j (what BradleyTerry2 reports against a reference item) is
 // sqrt(cov_ii + cov_jj - 2 cov_ij). Rank 1 is the item with the largest ability (for difficulty
 // ratings: the hardest puzzle).
-import { Matrix, pseudoInverse } from 'ml-matrix';
+import { inverse, Matrix, pseudoInverse } from 'ml-matrix';
 import { z } from 'zod';
 
 export const Comparison = z.object({
@@ -240,14 +240,19 @@ function fitDavidson(t: Tallies, start: number[]): { lambda: number[]; nu: numbe
   const totalTies = t.ties.flat().reduce((s, v) => s + v, 0) / 2;
   if (totalTies === 0) throw new Error("bradleyTerry: Davidson's tie model needs at least one tie");
   let params = [...start, 0];
-  const gradHess = (x: number[]) => numericGradHess(logLik, x);
+  // Work in the sum-to-zero subspace: lambda = C phi with C the first k - 1 columns of
+  // I - 11'/k, so the Hessian is regular there (numerical noise along all-ones cannot leak in).
+  const basis = new Matrix(k + 1, k);
+  for (let i = 0; i < k; i++) for (let j = 0; j < k - 1; j++) basis.set(i, j, (i === j ? 1 : 0) - 1 / k);
+  basis.set(k, k - 1, 1);
+  const reducedInverse = (hess: number[][]) => {
+    const h = basis.transpose().mmul(new Matrix(hess)).mmul(basis).neg();
+    return basis.mmul(inverse(h)).mmul(basis.transpose());
+  };
   let ll = logLik(params);
   for (let iter = 0; iter < 200; iter++) {
-    const { grad, hess } = gradHess(params);
-    // Newton step in the subspace sum(lambda) = 0: solve with the pseudo-inverse of -H.
-    const step = pseudoInverse(new Matrix(hess).neg()).mmul(Matrix.columnVector(grad)).to1DArray();
-    const meanStep = step.slice(0, k).reduce((s, v) => s + v, 0) / k;
-    for (let i = 0; i < k; i++) step[i] -= meanStep;
+    const { grad, hess } = numericGradHess(logLik, params);
+    const step = reducedInverse(hess).mmul(Matrix.columnVector(grad)).to1DArray();
     let scale = 1, next = params, nextLl = -Infinity;
     for (let half = 0; half < 40; half++) {
       next = params.map((v, i) => v + scale * step[i]);
@@ -259,9 +264,7 @@ function fitDavidson(t: Tallies, start: number[]): { lambda: number[]; nu: numbe
     params = next; ll = nextLl;
     if (moved < 1e-10) break;
   }
-  const { hess } = gradHess(params);
-  const full = pseudoInverse(new Matrix(hess).neg());
-  // Project the lambda block onto the sum-to-zero subspace (the likelihood is flat along all-ones).
+  const full = reducedInverse(numericGradHess(logLik, params).hess);
   const cov = Array.from({ length: k }, (_, i) => Array.from({ length: k }, (_, j) => full.get(i, j)));
   return { lambda: params.slice(0, k), nu: Math.exp(params[k]), cov, logLik: ll };
 }
