@@ -1,0 +1,74 @@
+// The puzzle set for analysis: a study config or a puzzle list (JSON/NDJSON), with SAT metrics computed where missing.
+import { readFileSync } from 'node:fs';
+import { StudyConfig, describeIssues } from '../../shared/schema/config.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
+import { parsePuzzleFile } from '../../shared/nonogram/index.ts';
+import { satMetricsRecord } from '../../shared/sat/metrics.ts';
+import { loadStudyConfig } from '../../server/studyConfig.ts';
+
+export interface PuzzleSet {
+  /** Study puzzles (a config's pool, or every puzzle of a list). */
+  puzzles: Puzzle[];
+  /** Tutorial and warmup puzzles (config only). */
+  practice: Puzzle[];
+  config: StudyConfig | null;
+  config_hash: string | null;
+  /** Puzzle ids whose SAT metrics were computed here (absent from the file). */
+  computed: string[];
+}
+
+export class PuzzleSetError extends Error {}
+
+/** Fill metrics.sat / metrics.sat_dfa (MiniSat 2.2 statistics on the block-start and DFA encodings) where absent. */
+export function withSatMetrics(puzzles: readonly Puzzle[]): { puzzles: Puzzle[]; computed: string[] } {
+  const computed: string[] = [];
+  const out = puzzles.map((p): Puzzle => {
+    if (p.metrics?.sat && p.metrics?.sat_dfa) return p;
+    computed.push(p.id);
+    const rec = satMetricsRecord({ rows: p.rows, cols: p.cols });
+    const metrics: NonNullable<Puzzle['metrics']> = { ...(p.metrics ?? {}), sat: p.metrics?.sat ?? { ...rec.sat }, sat_dfa: p.metrics?.sat_dfa ?? { ...rec.sat_dfa } };
+    return { ...p, metrics };
+  });
+  return { puzzles: out, computed };
+}
+
+/** Read --puzzles FILE: a study config (has `phases`) or a puzzle list; every study puzzle needs its solution. */
+export function loadPuzzleSet(file: string): PuzzleSet {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new PuzzleSetError(`${file}: cannot read (${(err as Error).message})`);
+  }
+  let head: unknown = null;
+  try {
+    head = JSON.parse(text);
+  } catch {
+    /* NDJSON or another format */
+  }
+  let set: PuzzleSet;
+  if (head && typeof head === 'object' && !Array.isArray(head) && 'phases' in head) {
+    let loaded;
+    try {
+      loaded = loadStudyConfig(file);
+    } catch (err) {
+      throw new PuzzleSetError((err as Error).message);
+    }
+    set = { puzzles: loaded.config.puzzles, practice: loaded.config.practice_puzzles, config: loaded.config, config_hash: loaded.hash, computed: [] };
+  } else {
+    let puzzles: Puzzle[];
+    try {
+      puzzles = parsePuzzleFile(text, file);
+    } catch (err) {
+      throw new PuzzleSetError(`${file}: ${(err as Error).message}`);
+    }
+    set = { puzzles, practice: [], config: null, config_hash: null, computed: [] };
+  }
+  set.puzzles.forEach((p, i) => {
+    if (!p.solution) throw new PuzzleSetError(`${file}: puzzle ${i} ('${p.id}'): solution is required to count errors`);
+  });
+  const filled = withSatMetrics(set.puzzles);
+  return { ...set, puzzles: filled.puzzles, computed: filled.computed };
+}
+
+export { StudyConfig, describeIssues };

@@ -1,0 +1,266 @@
+// Simulated studies: bot participants played straight to NDJSON files in the server's record format, or through the real HTTP API.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRng, type Rng } from '../../shared/random.ts';
+import { botSession, drawSkill, standardiseMetric, DEFAULT_EFFECT, type BotSession, type PlantedEffect } from '../../shared/study/bot.ts';
+import { orderedSequences, chooseBalanced } from '../../shared/study/sequences.ts';
+import { sequenceLength } from '../../shared/study/steps.ts';
+import type { LoadedStudy } from '../../server/studyConfig.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
+import { withSatMetrics } from '../pipeline/puzzles.ts';
+import { toCsv } from '../pipeline/csv.ts';
+
+export interface SimulateOptions {
+  participants: number;
+  seed: number;
+  study: LoadedStudy;
+  /** The puzzle metric the ratings depend on: a key of metrics.sat (conflicts, decisions, propagations) or of metrics.human. */
+  metric?: string;
+  effect?: Partial<Omit<PlantedEffect, 'metric'>>;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface SimulationTruth {
+  seed: number;
+  participants: number;
+  metric: string;
+  metric_values: Record<string, number>;
+  effect: PlantedEffect;
+  skills: Record<string, number>;
+}
+
+function appVersion(): string {
+  return (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** The raw value of a metric for one puzzle: metrics.sat[name], else metrics.human[name]. */
+export function metricValue(p: Puzzle, name: string): number | null {
+  const sat = p.metrics?.sat as Record<string, unknown> | undefined;
+  const human = p.metrics?.human as Record<string, unknown> | undefined;
+  const v = sat?.[name] ?? human?.[name];
+  return typeof v === 'number' ? v : null;
+}
+
+/** The planted effect: the standardised metric over the pool plus the coefficients. */
+export function plantedEffect(puzzles: readonly Puzzle[], metric: string, effect: Partial<Omit<PlantedEffect, 'metric'>> = {}): { effect: PlantedEffect; raw: Record<string, number> } {
+  const filled = withSatMetrics(puzzles).puzzles;
+  const raw: Record<string, number> = {};
+  for (const p of filled) {
+    const v = metricValue(p, metric);
+    if (v === null) throw new Error(`puzzle '${p.id}' has no metric '${metric}' (metrics.sat or metrics.human)`);
+    raw[p.id] = v;
+  }
+  return { effect: { ...DEFAULT_EFFECT, ...effect, metric: standardiseMetric(raw) }, raw };
+}
+
+/** The server's assignment, emulated: rounds of the ordered sequences, balanced draw among the free ones. */
+class SequencePool {
+  private free: string[][] = [];
+  private taken: string[][] = [];
+  round = 0;
+  private nextId = 1;
+  constructor(
+    private readonly ids: string[],
+    private readonly k: number,
+    private readonly rng: Rng,
+  ) {}
+  lease(): { sequence: string[]; id: number; round: number } {
+    if (this.free.length === 0) {
+      this.round += 1;
+      this.free = orderedSequences(this.ids, this.k);
+      this.taken = [];
+    }
+    const i = chooseBalanced(this.free, this.taken, this.ids, this.rng);
+    const [seq] = this.free.splice(i, 1);
+    this.taken.push(seq);
+    return { sequence: seq, id: this.nextId++, round: this.round };
+  }
+}
+
+const BASE_MS = Date.UTC(2026, 2, 2, 9, 0, 0);
+
+interface Participant {
+  index: number;
+  rng: Rng;
+  skill: number;
+  start_ms: number;
+  session_id: string;
+}
+
+function participants(n: number, seed: number): Participant[] {
+  const master = createRng(seed);
+  const out: Participant[] = [];
+  let t = BASE_MS;
+  for (let i = 0; i < n; i++) {
+    const pseed = Math.floor(master.next() * 2 ** 32);
+    const rng = createRng(pseed);
+    t += 60_000 + master.int(20 * 60_000);
+    const hex = Array.from({ length: 16 }, () => master.int(16).toString(16)).join('');
+    out.push({ index: i, rng, skill: drawSkill(rng), start_ms: t, session_id: `s${hex}` });
+  }
+  return out;
+}
+
+/** A bot session written as the server would have written it: server records and stamped client records, in time order. */
+export function sessionRecords(bot: BotSession, lease: { sequence: string[]; id: number; round: number }, study: LoadedStudy, version: string, rng: Rng): object[] {
+  const stamp = { config_hash: study.hash, app_version: version };
+  const timed: { t: number; order: number; record: object }[] = [];
+  let order = 0;
+  const first = bot.events[0]?.t_wall ?? 0;
+  timed.push({
+    t: first - 400,
+    order: order++,
+    record: { type: 'session_start', session_id: bot.session_id, payload: { mode: 'general', sequence: lease.sequence, sequence_id: lease.id, round: lease.round }, origin: 'server', t_server: first - 400, ...stamp },
+  });
+  // Client events arrive in batches: the outbox flushes every few hundred ms.
+  let flushAt = 0;
+  for (const e of bot.events) {
+    if (e.t_wall > flushAt) flushAt = e.t_wall + 150 + rng.int(350);
+    timed.push({ t: flushAt, order: order++, record: { ...e, origin: 'client', t_server: flushAt, ...stamp } });
+  }
+  for (const call of bot.calls) {
+    const t = call.t_wall + 40 + rng.int(60);
+    if (call.type === 'check')
+      timed.push({
+        t,
+        order: order++,
+        record: { type: 'check', session_id: bot.session_id, payload: { puzzle_id: call.request.puzzle_id, position: call.request.position, solved: call.solved, wrong_cells: call.wrong_cells }, origin: 'server', t_server: t, ...stamp },
+      });
+    else if (call.type === 'hint' && call.hint)
+      timed.push({
+        t,
+        order: order++,
+        record: { type: 'hint', session_id: bot.session_id, payload: { puzzle_id: call.request.puzzle_id, row: call.hint.row, col: call.hint.col, kind: call.hint.kind, reasoning: call.hint.reasoning }, origin: 'server', t_server: t, ...stamp },
+      });
+    else if (call.type === 'complete')
+      timed.push({ t: t + 1_000, order: order++, record: { type: 'session_complete', session_id: bot.session_id, payload: { code: study.config.completion.code }, origin: 'server', t_server: t + 1_000, ...stamp } });
+  }
+  timed.sort((a, b) => a.t - b.t || a.order - b.order);
+  return timed.map((x) => x.record);
+}
+
+export interface SimulatedSession {
+  bot: BotSession;
+  records: object[];
+}
+
+/** Generate sessions in memory (NDJSON mode), one at a time. */
+export function* simulateSessions(opts: SimulateOptions): Generator<SimulatedSession> {
+  const { study } = opts;
+  const metric = opts.metric ?? 'conflicts';
+  const { effect } = plantedEffect(study.config.puzzles, metric, opts.effect);
+  const pool = new SequencePool(
+    study.config.puzzles.map((p) => p.id),
+    sequenceLength(study.config.phases),
+    createRng(opts.seed ^ 0x5eed),
+  );
+  const version = appVersion();
+  const people = participants(opts.participants, opts.seed);
+  for (const p of people) {
+    const lease = pool.lease();
+    const bot = botSession({ config: study.config, session_id: p.session_id, sequence: lease.sequence, skill: p.skill, rng: p.rng, start_ms: p.start_ms, effect });
+    yield { bot, records: sessionRecords(bot, lease, study, version, p.rng) };
+    opts.onProgress?.(p.index + 1, people.length);
+  }
+}
+
+function writeExtras(dir: string, opts: SimulateOptions, bots: { session_id: string; skill: number; codes: BotSession['codes'] }[]): SimulationTruth {
+  const metric = opts.metric ?? 'conflicts';
+  const { effect, raw } = plantedEffect(opts.study.config.puzzles, metric, opts.effect);
+  const truth: SimulationTruth = {
+    seed: opts.seed,
+    participants: opts.participants,
+    metric,
+    metric_values: raw,
+    effect,
+    skills: Object.fromEntries(bots.map((b) => [b.session_id, Math.round(b.skill * 1e6) / 1e6])),
+  };
+  writeFileSync(join(dir, 'truth.json'), JSON.stringify(truth, null, 1) + '\n');
+  const codeRows = bots.flatMap((b) => b.codes.map((c) => ({ participant_id: b.session_id, puzzle_id: c.puzzle_id, codes: c.codes.join(';') })));
+  writeFileSync(join(dir, 'codes.csv'), toCsv(codeRows, ['participant_id', 'puzzle_id', 'codes']));
+  return truth;
+}
+
+/** Write DIR/sessions/<id>.ndjson (the server's layout), DIR/codes.csv (simulated theme coding) and DIR/truth.json. */
+export function simulateToDir(opts: SimulateOptions, dir: string): SimulationTruth {
+  const sessions = join(dir, 'sessions');
+  mkdirSync(sessions, { recursive: true });
+  const bots: { session_id: string; skill: number; codes: BotSession['codes'] }[] = [];
+  for (const s of simulateSessions(opts)) {
+    writeFileSync(join(sessions, `${s.bot.session_id}.ndjson`), s.records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    bots.push({ session_id: s.bot.session_id, skill: s.bot.skill, codes: s.bot.codes });
+  }
+  return writeExtras(dir, opts, bots);
+}
+
+class HttpClient {
+  cookie = '';
+  constructor(readonly base: string) {}
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(this.base.replace(/\/$/, '') + path, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(this.cookie ? { cookie: this.cookie } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) this.cookie = setCookie.split(';')[0];
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${text.slice(0, 300)}`);
+    return JSON.parse(text) as T;
+  }
+}
+
+/** Play one bot through the participant API (cookie session, batched events, check/hint/complete calls). */
+async function playOverHttp(base: string, opts: SimulateOptions, p: Participant, effect: PlantedEffect): Promise<BotSession> {
+  const http = new HttpClient(base);
+  const state = await http.call<{ session_id: string; sequence: string[]; study: { config_hash: string } }>('POST', '/api/sessions', { mode: 'general' });
+  if (state.study.config_hash !== opts.study.hash)
+    throw new Error(`the server runs config ${state.study.config_hash}, the simulator has ${opts.study.hash}: pass the server's study config with --config`);
+  const bot = botSession({ config: opts.study.config, session_id: state.session_id, sequence: state.sequence, skill: p.skill, rng: p.rng, start_ms: p.start_ms, effect });
+  let sent = 0;
+  const sendUpTo = async (seq: number) => {
+    while (sent < seq) {
+      const batch = bot.events.slice(sent, Math.min(seq, sent + 200));
+      const ack = await http.call<{ acked_seq: number }>('POST', '/api/session/events', { events: batch });
+      if (ack.acked_seq < batch[batch.length - 1].seq) throw new Error(`session ${bot.session_id}: server acked ${ack.acked_seq}, sent up to ${batch[batch.length - 1].seq}`);
+      sent += batch.length;
+    }
+  };
+  for (const call of bot.calls) {
+    await sendUpTo(call.after_seq);
+    if (call.type === 'check') {
+      const r = await http.call<{ solved: boolean }>('POST', '/api/session/check', call.request);
+      if (r.solved !== call.solved) throw new Error(`session ${bot.session_id}: the server says solved=${r.solved} for ${call.request.puzzle_id}, the bot expected ${call.solved}`);
+    } else if (call.type === 'hint') {
+      const r = await http.call<{ hint: { row: number; col: number } | null }>('POST', '/api/session/hint', call.request);
+      if ((r.hint === null) !== (call.hint === null) || (r.hint && call.hint && (r.hint.row !== call.hint.row || r.hint.col !== call.hint.col)))
+        throw new Error(`session ${bot.session_id}: the server's hint differs from the bot's`);
+    } else {
+      await sendUpTo(bot.events.length);
+      await http.call('POST', '/api/session/complete', { last_seq: call.last_seq });
+    }
+  }
+  await sendUpTo(bot.events.length);
+  return bot;
+}
+
+/** Play every bot through a running server (a few at a time); optionally write codes.csv and truth.json to `dir`. */
+export async function simulateToServer(opts: SimulateOptions, url: string, dir?: string, concurrency = 4): Promise<SimulationTruth | null> {
+  const metric = opts.metric ?? 'conflicts';
+  const { effect } = plantedEffect(opts.study.config.puzzles, metric, opts.effect);
+  const people = participants(opts.participants, opts.seed);
+  const bots: BotSession[] = new Array(people.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < people.length) {
+      const p = people[next++];
+      bots[p.index] = await playOverHttp(url, opts, p, effect);
+      opts.onProgress?.(++done, people.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, people.length) }, worker));
+  if (!dir) return null;
+  mkdirSync(dir, { recursive: true });
+  return writeExtras(dir, opts, bots);
+}
