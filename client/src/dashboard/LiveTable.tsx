@@ -1,5 +1,5 @@
 // The live sessions table: one row per session, pushed by the server; sortable, filterable; idle sessions stand out.
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { completion, connectionState, timeInStep, type ConnectionState, type SessionSummary } from '../../../shared/study/summary.ts';
 import { formatDuration, useLive, useServerNow } from './liveStore.ts';
 
@@ -76,6 +76,12 @@ export function LiveTable({ open }: { open: (id: string) => void }) {
     }
     return c;
   }, [sessions, now, liveness]);
+
+  // An idle or disconnected participant shows in the tab title too, for an experimenter looking elsewhere.
+  const waiting = (counts.idle ?? 0) + (counts.disconnected ?? 0);
+  useEffect(() => {
+    document.title = waiting > 0 ? `(${waiting} need attention) nonolab dashboard` : 'nonolab dashboard';
+  }, [waiting]);
 
   const header = (key: SortKey, label: string) => (
     <th>

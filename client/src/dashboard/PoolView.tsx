@@ -42,7 +42,7 @@ export function PoolView() {
           <b>{b.used}</b> used
         </div>
         <div className="stat" data-testid="pool-flagged">
-          <b>{b.flagged}</b> of pilot/test/excluded sessions (not counted)
+          <b>{b.flagged}</b> of pilot/test/excluded sessions, not counted
         </div>
         <div className="stat">
           round <b>{b.current_round}</b>

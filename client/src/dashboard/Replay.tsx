@@ -100,10 +100,23 @@ export function Replay({ id, step }: { id: string; step: number }) {
         <div className="replay-side">
           <h3>Solution</h3>
           <MiniBoard width={puzzle.width} height={puzzle.height} solution={puzzle.solution} cell={12} />
-          <p className="legend">
-            <span className="tl-swatch pause" /> pause ≥ threshold <span className="tl-swatch error" /> move that made the board wrong <span className="tl-swatch submit" /> wrong
-            submission <span className="tl-swatch hint" /> hint
-          </p>
+          <ul className="legend">
+            <li>
+              <span className="tl-swatch pause" /> pause ≥ threshold
+            </li>
+            <li>
+              <span className="tl-swatch error" /> move that made the board wrong
+            </li>
+            <li>
+              <span className="tl-swatch submit" /> wrong submission
+            </li>
+            <li>
+              <span className="tl-swatch solved" /> solved
+            </li>
+            <li>
+              <span className="tl-swatch hint" /> hint
+            </li>
+          </ul>
         </div>
       </div>
       <div className="controls">
@@ -123,7 +136,7 @@ export function Replay({ id, step }: { id: string; step: number }) {
           move ▶
         </button>
         <button onClick={() => playback.seek(tl.duration)} data-testid="to-end">
-          ⏭ end
+          end ▶|
         </button>
         <label>
           speed{' '}

@@ -97,6 +97,9 @@ function elapsedClock() {
   };
 }
 
+/** Moves that change the board (hint, submit and skip do not). */
+const BOARD_MOVES = new Set(['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset']);
+
 /** Step kinds that show a board. */
 const BOARD_STEPS = ['puzzle', 'tutorial', 'warmup'];
 
@@ -193,6 +196,7 @@ export interface Mirror {
   step: number | null;
   puzzle_id: string | null;
   board: BoardState | null;
+  /** Board moves in the current step. */
   moves: number;
   last_seq: number;
 }
@@ -209,7 +213,7 @@ export function mirrorRecords(mirror: Mirror, records: readonly LogRecord[], puz
       m = { ...m, step: r.step ?? null, puzzle_id: p ? p.id : null, board: p ? initialBoard(p.width, p.height) : null, moves: 0 };
     } else if (r.type === 'move' && r.step === m.step && m.board) {
       const parsed = Move.safeParse(r.payload?.move);
-      if (parsed.success) m = { ...m, board: applyMove(m.board!, parsed.data), moves: m.moves + 1 };
+      if (parsed.success) m = { ...m, board: applyMove(m.board!, parsed.data), moves: m.moves + (BOARD_MOVES.has(parsed.data.type) ? 1 : 0) };
     }
   }
   return m;

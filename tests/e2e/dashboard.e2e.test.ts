@@ -1,0 +1,237 @@
+// End to end: the experimenter dashboard in real Chromium against the real server. Two participants (driven over the
+// participant HTTP API) update live; the live mirror follows a board; a finished attempt replays to its final board;
+// a withdrawal empties disk and pool; a participant's <script> answer stays inert; nothing answers without a login.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser.ts';
+import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
+import { Participant, event } from '../../server/testing.ts';
+import type { StudyConfig } from '../../shared/schema/config.ts';
+
+const PASSWORD = 'lab-password-for-tests';
+const HOSTILE = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">`;
+/** Set NONOLAB_SCREENSHOTS=/some/dir to keep screenshots of each view. */
+const shots = process.env.NONOLAB_SCREENSHOTS;
+
+let browser: Browser;
+let server: RunningServer;
+let config: StudyConfig;
+let page: Page;
+
+async function shot(name: string) {
+  if (!shots) return;
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+}
+
+/** A participant driven over the HTTP API: each event 700 ms of client time after the last, unless told. */
+class Bot {
+  p: Participant;
+  id = '';
+  sequence: string[] = [];
+  seq = 0;
+  t = 1_000;
+  constructor(base: string) {
+    this.p = new Participant(base);
+  }
+  async start(label: string) {
+    const res = await this.p.call('POST', '/api/sessions', { mode: 'kiosk', label });
+    expect(res.status).toBe(201);
+    this.id = res.json.session_id;
+    this.sequence = res.json.sequence;
+    return this;
+  }
+  ev(overrides: Record<string, unknown>, gap = 700) {
+    this.t += gap;
+    this.seq += 1;
+    return event(this.id, this.seq, { t_mono: this.t, t_wall: 1_780_000_000_000 + this.t, ...overrides });
+  }
+  async send(...events: Record<string, unknown>[]) {
+    const res = await this.p.call('POST', '/api/session/events', { events });
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+  }
+  onPuzzle(position: number) {
+    return { step: 4 + 2 * (position - 1), phase: 'puzzles', puzzle_id: this.sequence[position - 1], position };
+  }
+}
+
+function solutionOf(id: string): string[] {
+  return config.puzzles.find((p) => p.id === id)!.solution!;
+}
+
+/** Strokes that fill a solution run by run. */
+function solvingMoves(solution: string[]) {
+  const moves: { type: 'stroke'; state: 'filled'; cells: [number, number][] }[] = [];
+  solution.forEach((row, r) => {
+    for (let c = 0; c < row.length; ) {
+      if (row[c] !== '#') {
+        c++;
+        continue;
+      }
+      const cells: [number, number][] = [];
+      while (row[c] === '#') cells.push([r, c++]);
+      moves.push({ type: 'stroke', state: 'filled', cells });
+    }
+  });
+  return moves;
+}
+
+async function boardStates(testId: string, height: number, width: number): Promise<string[]> {
+  return page.evaluate(
+    ({ testId, height, width }) => {
+      const rows: string[] = [];
+      for (let r = 0; r < height; r++) {
+        let line = '';
+        for (let c = 0; c < width; c++) {
+          const s = document.querySelector(`[data-testid="${testId}-cell-${r}-${c}"]`)?.getAttribute('data-state');
+          line += s === 'filled' ? '#' : s === 'crossed' ? 'x' : '.';
+        }
+        rows.push(line);
+      }
+      return rows;
+    },
+    { testId, height, width },
+  );
+}
+
+beforeAll(async () => {
+  config = defaultConfig();
+  server = await startServer({ configPath: writeConfig(config), env: { NONOLAB_ADMIN_PASSWORD: PASSWORD } });
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('the experimenter dashboard', () => {
+  it('answers 401 on every dashboard API without a login and shows the login page', async () => {
+    for (const path of ['/me', '/overview', '/sessions', '/live', '/pool', '/exports', '/exports/events', '/sessions/sx/events', '/sessions/sx/live']) {
+      const res = await fetch(`${server.url}/api/admin${path}`);
+      expect(res.status, path).toBe(401);
+    }
+    for (const path of ['/sessions/sx/withdraw', '/sessions/sx/flag', '/sessions/sx/end', '/sessions/sx/extend']) {
+      const res = await fetch(`${server.url}/api/admin${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status, path).toBe(401);
+    }
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByTestId('login-password').fill('not it');
+    await page.getByTestId('login-submit').click();
+    await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('wrong password');
+    await shot('0-login');
+    await page.getByTestId('login-password').fill(PASSWORD);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('sessions-table').waitFor();
+    await expect.poll(() => page.getByTestId('live-connection').textContent()).toContain('live');
+  });
+
+  it('watches two participants live, mirrors a board, replays the finished attempt, shows answers inert, and withdraws', async () => {
+    const a = await new Bot(server.url).start('P01');
+    const b = await new Bot(server.url).start('P02');
+    const row = (bot: Bot) => page.getByTestId(`session-row-${bot.id}`);
+    await row(a).waitFor();
+    await row(b).waitFor();
+
+    // Both move on to their first puzzle; each move shows up in the table without a reload.
+    const consent = { step: 0, phase: 'consent' };
+    await a.send(a.ev({ ...consent, type: 'step_start', payload: { kind: 'consent' } }), a.ev({ ...consent, type: 'consent', payload: { agreed: true } }));
+    await a.send(a.ev({ step: 3, phase: 'pre_survey', type: 'survey_submit', payload: { survey_id: 'pre_survey', answers: { academic_program: HOSTILE, nonogram_skill: 4 } } }));
+    await a.send(a.ev({ ...a.onPuzzle(1), type: 'step_start', payload: { kind: 'puzzle' } }), a.ev({ ...a.onPuzzle(1), type: 'move', payload: { move: { type: 'fill', row: 0, col: solutionOf(a.sequence[0])[0].indexOf('.') } } }));
+    await b.send(b.ev({ ...b.onPuzzle(1), type: 'step_start', payload: { kind: 'puzzle' } }));
+    await b.send(b.ev({ ...b.onPuzzle(1), type: 'move', payload: { move: { type: 'cross', row: 0, col: 0 } } }), b.ev({ ...b.onPuzzle(1), type: 'move', payload: { move: { type: 'cross', row: 1, col: 0 } } }));
+    await expect.poll(() => page.getByTestId(`moves-${a.id}`).textContent()).toBe('1');
+    await expect.poll(() => page.getByTestId(`moves-${b.id}`).textContent()).toBe('2');
+    await expect.poll(() => page.getByTestId(`puzzle-${b.id}`).textContent()).toBe(`${b.sequence[0]} @1`);
+    // B's page goes hidden: the row turns idle and stands out.
+    await b.send(b.ev({ ...b.onPuzzle(1), type: 'visibility', payload: { state: 'hidden' } }));
+    await expect.poll(() => row(b).getAttribute('data-state')).toBe('idle');
+    expect(await row(a).getAttribute('data-state')).toBe('active');
+    await shot('1-live');
+
+    // The live mirror of A: it follows each move as the server makes it durable.
+    await row(a).click();
+    await page.getByTestId('session-view').waitFor();
+    const solution = solutionOf(a.sequence[0]);
+    const wrongCol = solution[0].indexOf('.');
+    await expect.poll(() => page.getByTestId(`mirror-cell-0-${wrongCol}`).getAttribute('data-state')).toBe('filled');
+    expect(await page.getByTestId(`mirror-cell-0-${wrongCol}`).getAttribute('data-wrong')).toBe('true');
+    await a.send(a.ev({ ...a.onPuzzle(1), type: 'move', payload: { move: { type: 'submit' } } }));
+    const check = await a.p.call('POST', '/api/session/check', { puzzle_id: a.sequence[0], position: 1, rows: solution.map((r, i) => (i === 0 ? r.slice(0, wrongCol) + '#' + r.slice(wrongCol + 1) : '?'.repeat(r.length))) });
+    expect(check.json.solved).toBe(false);
+    await a.send(a.ev({ ...a.onPuzzle(1), type: 'move', payload: { move: { type: 'undo' } } }, 5_000)); // a long pause before it
+    await expect.poll(() => page.getByTestId(`mirror-cell-0-${wrongCol}`).getAttribute('data-state')).toBe('unknown');
+    const moves = solvingMoves(solution);
+    await a.send(...moves.map((m) => a.ev({ ...a.onPuzzle(1), type: 'move', payload: { move: m } })));
+    await expect.poll(() => boardStates('mirror', solution.length, solution[0].length)).toEqual(solution);
+    await shot('2-mirror');
+    await a.send(a.ev({ ...a.onPuzzle(1), type: 'move', payload: { move: { type: 'submit' } } }));
+    expect((await a.p.call('POST', '/api/session/check', { puzzle_id: a.sequence[0], position: 1, rows: solution })).json.solved).toBe(true);
+    await a.send(a.ev({ ...a.onPuzzle(1), type: 'step_end', payload: { kind: 'puzzle', reason: 'solved' } }));
+    await a.send(a.ev({ ...a.onPuzzle(1), step: 5, type: 'step_start', payload: { kind: 'rating' } }), a.ev({ ...a.onPuzzle(1), step: 5, type: 'rating', payload: { difficulty: 2, guessing: 'Never' } }));
+    await page.getByTestId('mirror-none').waitFor();
+
+    // The participant's hostile answer is shown as text: no script ran, no element was made.
+    const answer = page.getByTestId('answer-academic_program');
+    await expect.poll(() => answer.textContent()).toBe(HOSTILE);
+    expect(await answer.evaluate((el) => el.children.length)).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+
+    // Replay the finished attempt: the timeline marks the long pause and the wrong move; the end is the final board.
+    await page.getByTestId('replay-4').click();
+    await page.getByTestId('replay').waitFor();
+    await expect.poll(() => page.getByTestId('replay-position').textContent()).toContain(`0 / ${moves.length + 4}`);
+    expect(await page.locator('.tl-pause').count()).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('.tl-move.error').count()).toBe(1);
+    await page.getByTestId('next').click();
+    expect(await page.getByTestId(`replay-board-cell-0-${wrongCol}`).getAttribute('data-wrong')).toBe('true');
+    await page.getByTestId('speed').selectOption('32');
+    await page.getByTestId('play').click();
+    await expect.poll(() => page.getByTestId('replay-position').textContent(), { timeout: 15_000 }).toContain(`${moves.length + 4} / ${moves.length + 4}`);
+    expect(await boardStates('replay-board', solution.length, solution[0].length)).toEqual(solution);
+    await page.getByTestId('scrub').fill('0');
+    await expect.poll(() => page.getByTestId('replay-position').textContent()).toContain(`0 / ${moves.length + 4}`);
+    await page.getByTestId('to-end').click();
+    expect(await boardStates('replay-board', solution.length, solution[0].length)).toEqual(solution);
+    await shot('3-replay');
+
+    // Withdraw B: the confirmation names what goes; afterwards nothing of B is on disk or in the pool.
+    const poolBefore = await (await page.evaluate(async () => (await fetch('/api/admin/pool')).json())) as { sequences: { id: number; session_id: string | null; status: string }[] };
+    const seqB = poolBefore.sequences.find((s) => s.session_id === b.id)!;
+    expect(seqB.status).toBe('leased');
+    await page.goto(`${server.url}/dashboard#/session/${b.id}`);
+    await page.getByTestId('withdraw').click();
+    await expect.poll(() => page.getByTestId('withdraw-confirm').textContent()).toContain(`sessions/${b.id}.ndjson`);
+    await shot('4-withdraw-confirm');
+    await page.getByTestId('withdraw-yes').click();
+    await page.getByTestId('sessions-table').waitFor();
+    await expect.poll(() => row(b).count()).toBe(0);
+    expect(existsSync(join(server.dataDir, 'sessions', `${b.id}.ndjson`))).toBe(false);
+    const poolAfter = (await page.evaluate(async () => (await fetch('/api/admin/pool')).json())) as { sequences: { id: number; session_id: string | null; status: string }[] };
+    expect(poolAfter.sequences.find((s) => s.id === seqB.id)).toMatchObject({ status: 'free', session_id: null });
+    expect(poolAfter.sequences.some((s) => s.session_id === b.id)).toBe(false);
+    expect(await row(a).count()).toBe(1);
+
+    // The pool and the study overview.
+    await page.getByTestId('nav-pool').click();
+    await expect.poll(() => page.getByTestId('pool-leased').textContent()).toContain('1');
+    await shot('5-pool');
+    await page.getByTestId('nav-overview').click();
+    await expect.poll(() => page.getByTestId('config-hash').textContent()).toMatch(/^[0-9a-f]{16}$/);
+    expect(await page.locator('[data-testid^="puzzle-card-"]').count()).toBe(config.puzzles.length + config.practice_puzzles.length);
+    await shot('6-overview');
+    await page.getByTestId('nav-exports').click();
+    const href = await page.getByTestId('export-events').getAttribute('href');
+    const csv = await page.evaluate(async (h) => (await fetch(h!)).text(), href);
+    expect(csv).toContain(a.id);
+    expect(csv).not.toContain(b.id);
+
+    // Logging out closes the door again.
+    await page.getByTestId('logout').click();
+    await page.getByTestId('login-password').waitFor();
+    expect(await page.evaluate(async () => (await fetch('/api/admin/sessions')).status)).toBe(401);
+  });
+});
