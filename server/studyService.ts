@@ -375,6 +375,18 @@ export class StudyService {
     const messages = this.log.recover().map((r) => `cut a torn last line (${r.cut_bytes} bytes) from ${r.file}`);
     for (const row of this.store.sessions()) {
       const records = this.log.read(row.id);
+      if (records.length === 0) {
+        // A crash between the start's SQLite commit and its session_start record: the participant never got the
+        // token (the answer goes out after the record), so the start did not happen; give the sequence back.
+        this.store.transaction(() => {
+          const seq = this.store.sequence(row.sequence_id);
+          if (seq && seq.session_id === row.id) this.store.setSequence(seq.id, 'free', null);
+          this.store.deleteSession(row.id);
+        });
+        this.log.remove(row.id);
+        messages.push(`session ${row.id}: its start never reached the log (a crash); removed it and returned sequence ${row.sequence_id}`);
+        continue;
+      }
       let acked = 0;
       let step = 0;
       for (const r of records)
