@@ -229,6 +229,14 @@ describe('the experimenter dashboard', () => {
     expect(csv).toContain(a.id);
     expect(csv).not.toContain(b.id);
 
+    // Marking A as a pilot keeps it, but takes it out of the balance.
+    await page.goto(`${server.url}/dashboard#/session/${a.id}`);
+    await page.getByTestId('flag-select').selectOption('pilot');
+    await expect.poll(() => page.getByTestId('action-message').textContent()).toContain('done');
+    await page.getByTestId('nav-pool').click();
+    await expect.poll(() => page.getByTestId('pool-flagged').textContent()).toContain('1');
+    expect(await page.getByTestId(`attempts-${a.sequence[0]}`).textContent()).toBe('0');
+
     // Logging out closes the door again.
     await page.getByTestId('logout').click();
     await page.getByTestId('login-password').waitFor();

@@ -169,7 +169,7 @@ export function Replay({ id, step }: { id: string; step: number }) {
           const pauseBefore = f.t - (i > 0 ? tl.frames[i - 1].t : 0);
           return (
             <li key={i} className={`${i === index ? 'current' : ''}${f.introduced_error ? ' error' : ''}`} onClick={() => playback.seek(f.t)}>
-              <span className="mono">{formatDuration(f.t)}</span> {describeMove(f.move)}
+              <span className="mono">{(f.t / 1000).toFixed(1)}s</span> {describeMove(f.move)}
               {pauseBefore >= threshold * 1000 && <span className="pause-tag">after {(pauseBefore / 1000).toFixed(1)} s pause</span>}
               {f.introduced_error && <span className="error-tag">wrong ({f.wrong})</span>}
             </li>
