@@ -1,0 +1,102 @@
+// Concurrency test: 300 simultaneous session starts against the real server process take the 120 ordered sequences
+// without sharing one, keep the per-puzzle balance at every moment, then follow the configured overflow policy.
+import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { HttpClient } from '../support/bots.ts';
+import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
+import { readLogs, verifyStore } from './verify.ts';
+
+const STARTS = 300;
+let server: RunningServer | null = null;
+afterEach(async () => {
+  await server?.stop();
+  server = null;
+});
+
+interface Lease {
+  sequence_id: number;
+  round: number;
+  puzzle_ids: string;
+}
+
+/** Leases in the order the server made them (SQLite rowid order of the sessions table). */
+function leasesInOrder(dataDir: string): Lease[] {
+  const db = new Database(join(dataDir, 'nonolab.sqlite'), { readonly: true });
+  try {
+    return db
+      .prepare('SELECT s.sequence_id, q.round, q.puzzle_ids FROM sessions s JOIN sequences q ON q.id = s.sequence_id ORDER BY s.rowid')
+      .all() as Lease[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Largest spread (most- minus least-attempted puzzle) seen after any prefix of the leases of one round. */
+function worstSpread(leases: Lease[], puzzles: string[]): number {
+  const counts = new Map(puzzles.map((p) => [p, 0]));
+  let worst = 0;
+  for (const l of leases) {
+    for (const p of JSON.parse(l.puzzle_ids) as string[]) counts.set(p, counts.get(p)! + 1);
+    const values = [...counts.values()];
+    worst = Math.max(worst, Math.max(...values) - Math.min(...values));
+  }
+  return worst;
+}
+
+async function startMany(url: string): Promise<{ status: number; json: any }[]> {
+  const http = new HttpClient(url);
+  try {
+    return await Promise.all(Array.from({ length: STARTS }, () => http.call('POST', '/api/sessions', {}, '')));
+  } finally {
+    http.close();
+  }
+}
+
+describe('simultaneous starts', () => {
+  for (const policy of ['refuse', 'new-round'] as const) {
+    it(`gives ${STARTS} simultaneous starts 120 distinct balanced sequences, then ${policy === 'refuse' ? 'refuses' : 'opens a new round'}`, async () => {
+      const config = defaultConfig();
+      config.assignment.when_exhausted = policy;
+      const puzzles = config.puzzles.map((p) => p.id);
+      server = await startServer({ configPath: writeConfig(config), env: { NONOLAB_START_LIMIT: '10000' } });
+      const answers = await startMany(server.url);
+      const ok = answers.filter((a) => a.status === 201);
+      const refused = answers.filter((a) => a.status !== 201);
+      if (policy === 'refuse') {
+        expect(ok).toHaveLength(120);
+        expect(refused.every((a) => a.status === 409 && typeof a.json.error === 'string' && a.json.error.length > 0)).toBe(true);
+        expect(refused).toHaveLength(STARTS - 120);
+      } else {
+        expect(ok).toHaveLength(STARTS);
+      }
+      expect(new Set(ok.map((a) => a.json.session_id)).size).toBe(ok.length);
+      await server.stop();
+      const dataDir = server.dataDir;
+      server = null;
+
+      const leases = leasesInOrder(dataDir);
+      expect(leases).toHaveLength(ok.length);
+      expect(new Set(leases.map((l) => l.sequence_id)).size).toBe(leases.length);
+      const round1 = leases.filter((l) => l.round === 1);
+      expect(round1).toHaveLength(120);
+      // Every one of the 120 ordered sequences once, and the server's sequence matches what each participant got.
+      expect(new Set(round1.map((l) => l.puzzle_ids)).size).toBe(120);
+      expect(new Set(ok.map((a) => JSON.stringify(a.json.sequence))).size).toBe(120);
+      expect(worstSpread(round1, puzzles)).toBeLessThanOrEqual(2);
+      if (policy === 'new-round') {
+        // 300 = 120 + 120 + 60: every round uses each sequence at most once, full rounds use all 120.
+        const rounds = [...new Set(leases.map((l) => l.round))].sort((a, b) => a - b);
+        expect(rounds).toEqual([1, 2, 3]);
+        for (const r of rounds) {
+          const inRound = leases.filter((l) => l.round === r);
+          expect(new Set(inRound.map((l) => l.puzzle_ids)).size).toBe(inRound.length);
+          expect(inRound.length).toBe(r < 3 ? 120 : STARTS - 240);
+          expect(worstSpread(inRound, puzzles)).toBeLessThanOrEqual(2);
+        }
+        expect(worstSpread(leases, puzzles)).toBeLessThanOrEqual(2);
+      }
+      expect(verifyStore(dataDir, readLogs(dataDir))).toEqual([]);
+    });
+  }
+});
