@@ -4,10 +4,12 @@ import { registerValidateConfig } from './validateConfig.ts';
 import { registerSat } from './sat.ts';
 import { registerCnf } from './cnf.ts';
 import { registerInfer } from './infer.ts';
+import { registerGmm } from './gmm.ts'; import { registerBt } from './bt.ts'; import { registerLmm } from './lmm.ts'; import { registerSpearman } from './spearman.ts'; import { registerPca } from './pca.ts';
 
 export function registerAll(program: Command): void {
   registerValidateConfig(program);
   registerSat(program);
   registerCnf(program);
   registerInfer(program);
+  registerGmm(program); registerBt(program); registerLmm(program); registerSpearman(program); registerPca(program);
 }

@@ -337,10 +337,14 @@ export interface GmmSelection {
 }
 
 /** Fits 1..maxComponents components, reports BIC for each, ΔBIC against one component and the threshold. */
-export function gmmSelect(values: readonly number[], options: { maxComponents?: number; seed?: number; components?: number; starts?: number; compat?: 'sklearn' } = {}): GmmSelection {
+export function gmmSelect(values: readonly number[], options: { maxComponents?: number; seed?: number; components?: number; starts?: number; compat?: 'sklearn'; onProgress?: (done: number, total: number) => void } = {}): GmmSelection {
   const max = options.maxComponents ?? 4;
+  if (options.components !== undefined && options.components > max) throw new Error(`gmmSelect: components ${options.components} is more than maxComponents ${max}`);
   const fits: GmmFit[] = [];
-  for (let k = 1; k <= max; k++) fits.push(fitGmm(values, { components: k, seed: options.seed, starts: options.starts, compat: options.compat }));
+  for (let k = 1; k <= max; k++) {
+    fits.push(fitGmm(values, { components: k, seed: options.seed, starts: options.starts, compat: options.compat }));
+    options.onProgress?.(k, max);
+  }
   const bic: Record<string, number> = {};
   fits.forEach((f, i) => (bic[String(i + 1)] = f.bic));
   let best = 0;

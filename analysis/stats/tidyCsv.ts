@@ -50,3 +50,22 @@ export function numericColumn(csv: TidyCsv, name: string, allowMissing = false):
     return v;
   });
 }
+
+/** Runs a statistics command: JSON on stdout; a failure prints "nonolab NAME: message" on stderr and exits 1. */
+export async function runStatsCommand(name: string, body: () => unknown | Promise<unknown>): Promise<void> {
+  try {
+    const out = await body();
+    process.stdout.write(JSON.stringify(out, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n');
+  } catch (err) {
+    process.stderr.write(`nonolab ${name}: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}
+
+/** Parses a positive integer option, naming it in the error. */
+export function intOption(value: string | undefined, name: string, fallback: number, min = 1): number {
+  if (value === undefined) return fallback;
+  const v = Number(value);
+  if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be an integer >= ${min}, got '${value}'`);
+  return v;
+}

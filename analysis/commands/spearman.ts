@@ -1,0 +1,24 @@
+// `nonolab spearman FILE --x COL --y COL`: Spearman's rho, SciPy's t-approximation p and the exact permutation p for n <= 9 (JSON).
+import type { Command } from 'commander';
+import { spearman } from '../stats/spearman.ts';
+import { numericColumn, readTidyCsv, runStatsCommand } from '../stats/tidyCsv.ts';
+
+export function registerSpearman(program: Command): void {
+  program
+    .command('spearman')
+    .description('Spearman rank correlation (average ranks); prints {n, rho, p, p_exact}')
+    .argument('<file>', 'tidy CSV with a header row')
+    .requiredOption('--x <column>', 'first column')
+    .requiredOption('--y <column>', 'second column')
+    .action((file: string, opts: { x: string; y: string }) =>
+      runStatsCommand('spearman', () => {
+        const csv = readTidyCsv(file);
+        const xs = numericColumn(csv, opts.x, true), ys = numericColumn(csv, opts.y, true);
+        const keep = xs.map((v, i) => Number.isFinite(v) && Number.isFinite(ys[i]));
+        const dropped = keep.filter((k) => !k).length;
+        if (dropped) process.stderr.write(`spearman: ${file}: left out ${dropped} row(s) with a missing value\n`);
+        const r = spearman(xs.filter((_, i) => keep[i]), ys.filter((_, i) => keep[i]));
+        return { n: r.n, rho: r.rho, p: r.p, p_exact: r.p_exact };
+      }),
+    );
+}
