@@ -40,7 +40,13 @@ export class Driver {
     const cdp = await this.touch();
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [points[0]] });
     if (holdMs) await this.page.waitForTimeout(holdMs);
-    for (const p of points.slice(1)) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [p] });
+    // Move at a finger's pace and rest before lifting: a fast swipe would count as a fling, and Chromium swallows the
+    // click of the next tap (it only stops the fling).
+    for (const p of points.slice(1)) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [p] });
+      await this.page.waitForTimeout(25);
+    }
+    if (points.length > 1) await this.page.waitForTimeout(120);
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
   }
 

@@ -1,0 +1,175 @@
+// End to end: the whole study in real Chromium three ways (desktop mouse, phone touch, keyboard alone); the log holds
+// every move with its input source, the board fits each screen, and no solution reaches the page or its traffic.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser.ts';
+import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
+import { Driver, answerSurvey, doTutorial, solveBoard, tabTo, waitForStep, type InputMode, type Played } from '../support/participant.ts';
+import type { StudyConfig } from '../../shared/schema/config.ts';
+
+let browser: Browser;
+let server: RunningServer;
+let config: StudyConfig;
+
+beforeAll(async () => {
+  config = defaultConfig();
+  for (const phase of config.phases) {
+    if (phase.kind === 'warmup') phase.cap_seconds = 3;
+    if (phase.kind === 'puzzles') phase.skip_min_seconds = 0;
+  }
+  server = await startServer({ configPath: writeConfig(config) });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+function solutionOf(id: string): string[] {
+  const p = [...config.puzzles, ...config.practice_puzzles].find((q) => q.id === id);
+  if (!p?.solution) throw new Error(`no solution for ${id}`);
+  return p.solution;
+}
+
+function readLog(sessionId: string): Record<string, any>[] {
+  return readFileSync(join(server.dataDir, 'sessions', `${sessionId}.ndjson`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+/** Every request body and API response body the page exchanges. */
+function recordTraffic(page: Page): string[] {
+  const texts: string[] = [];
+  page.on('request', (req) => {
+    const body = req.postData();
+    if (body) texts.push(body);
+  });
+  page.on('response', async (res) => {
+    try {
+      texts.push(await res.text());
+    } catch {
+      /* aborted or redirected */
+    }
+  });
+  return texts;
+}
+
+async function boardFits(page: Page): Promise<{ cell: number; right: number; bottom: number; scrollWidth: number }> {
+  const box = (await page.getByTestId('grid').boundingBox())!;
+  const cell = Number(await page.locator('.board').getAttribute('data-cell-size'));
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  return { cell, right: box.x + box.width, bottom: box.y + box.height, scrollWidth };
+}
+
+async function playWhole(page: Page, mode: InputMode, pages: string[]): Promise<{ sessionId: string; played: Played }> {
+  const driver = new Driver(page, mode);
+  const played: Played = { moves: [] };
+  const snapshot = async () => pages.push(await page.content());
+  await page.goto(server.url);
+  await page.getByTestId('consent-agree').waitFor();
+  await driver.press('consent-agree');
+
+  await waitForStep(page, 'tutorial');
+  await snapshot();
+  await doTutorial(driver, solutionOf('tutorial'), played, { longPress: mode === 'touch' });
+
+  await waitForStep(page, 'warmup');
+  await expect.poll(() => page.getByTestId('countdown').isVisible()).toBe(true);
+  await driver.cross(1, 1);
+  played.moves.push('cross');
+  await waitForStep(page, 'survey'); // the 3-second cap moves on by itself
+
+  await answerSurvey(page, { nonogram_skill: '6', puzzle_skill: '8', nonogram_frequency: 'Sometimes', logic_frequency: 'Often', nonogram_sizes: ['10x10'], academic_program: 'Biology' }, mode);
+
+  const { session_id: sessionId, sequence } = await page.evaluate(async () => (await (await fetch('/api/session')).json()) as { session_id: string; sequence: string[] });
+  for (let position = 1; position <= 3; position++) {
+    await waitForStep(page, 'puzzle');
+    await snapshot();
+    if (position === 1) {
+      const fit = await boardFits(page);
+      const vp = page.viewportSize()!;
+      expect(fit.right).toBeLessThanOrEqual(vp.width);
+      expect(fit.bottom).toBeLessThanOrEqual(vp.height);
+      expect(fit.scrollWidth).toBeLessThanOrEqual(vp.width);
+      if (vp.width >= 1000) expect(fit.cell).toBeGreaterThanOrEqual(28);
+      // A hint: its explanation shows and its line is highlighted; the revealed cell is a logged, undoable move.
+      await driver.press('hint');
+      await page.getByTestId('hint-panel').waitFor();
+      expect(await page.locator('.row-clue.hint-line, .col-clue.hint-line').count()).toBe(1);
+      played.moves.push('hint', 'reveal');
+      await driver.undo();
+      played.moves.push('undo');
+    }
+    await solveBoard(page, solutionOf(sequence[position - 1]), played, driver);
+    await expect.poll(() => page.locator('.row-clue.done').count()).toBe(10);
+    await driver.press('submit');
+    played.moves.push('submit');
+    await waitForStep(page, 'rating');
+    await answerSurvey(page, { difficulty: String(position + 1), guessing: 'Rarely' }, mode);
+  }
+
+  await waitForStep(page, 'post_survey');
+  await snapshot();
+  expect(await page.locator('.mini-board').count()).toBe(3);
+  if (mode === 'keyboard') {
+    await tabTo(page, '[data-testid="revise-1"]');
+    await page.keyboard.type('5');
+  } else await page.getByTestId('revise-1').selectOption('5');
+  const why: Record<string, string> = {};
+  for (const id of sequence) why[`why_${id}`] = `Puzzle ${id}: long runs first`;
+  await answerSurvey(page, { ...why, strategies: 'Overlaps', guessing_overall: 'Rarely' }, mode);
+  await waitForStep(page, 'complete');
+  await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 20_000 }).toBe(config.completion.code);
+  await snapshot();
+  return { sessionId, played };
+}
+
+function checkLog(log: Record<string, any>[], played: Played, mode: InputMode): void {
+  const client = log.filter((e) => e.origin === 'client');
+  expect(client.map((e) => e.seq)).toEqual(client.map((_, i) => i + 1));
+  const moves = client.filter((e) => e.type === 'move');
+  expect(moves.map((e) => e.payload.move.type)).toEqual(played.moves);
+  for (const e of moves) expect(e.source).toBe(e.payload.move.type === 'reveal' ? 'system' : mode);
+  expect(client.filter((e) => e.type === 'hint_shown')).toHaveLength(2);
+  expect(log.filter((e) => e.type === 'rating').map((e) => e.payload.difficulty)).toEqual([2, 3, 4]);
+  expect(log.some((e) => e.type === 'rating_revise' && e.payload.from === 2 && e.payload.to === 5)).toBe(true);
+  expect(log.find((e) => e.type === 'step_end' && e.phase === 'warmup')?.payload.reason).toBe('timeout');
+  expect(log.at(-1)!.type).toBe('session_complete');
+}
+
+function expectNoSolution(texts: string[]): void {
+  for (const p of [...config.puzzles, ...config.practice_puzzles]) {
+    const rows = p.solution!;
+    for (const text of texts) {
+      expect(text.includes('"solution"')).toBe(false);
+      expect(text.includes(JSON.stringify(rows))).toBe(false);
+      expect(text.includes(rows.join(''))).toBe(false);
+    }
+  }
+}
+
+describe('the whole study in the browser', () => {
+  const runs: [InputMode, () => Promise<BrowserContext>][] = [
+    ['mouse', () => browser.newContext({ viewport: { width: 1280, height: 900 } })],
+    ['touch', () => browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 })],
+    ['keyboard', () => browser.newContext({ viewport: { width: 1280, height: 800 } })],
+  ];
+  for (const [mode, makeContext] of runs)
+    it(`completes by ${mode === 'touch' ? 'touch on a phone' : mode === 'mouse' ? 'mouse on a desktop' : 'keyboard alone'}`, async () => {
+      const context = await makeContext();
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      const traffic = recordTraffic(page);
+      const pages: string[] = [];
+      const { sessionId, played } = await playWhole(page, mode, pages);
+      checkLog(readLog(sessionId), played, mode);
+      expectNoSolution([...traffic, ...pages]);
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+});
