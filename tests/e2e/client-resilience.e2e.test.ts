@@ -1,0 +1,188 @@
+// End to end: a reload resumes the same step with the same board, undo history and clock; cutting the network
+// mid-puzzle loses nothing and duplicates nothing; completion waits until the server holds every event.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser.ts';
+import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
+import { Driver, answerSurvey, waitForStep, type Played } from '../support/participant.ts';
+import type { StudyConfig } from '../../shared/schema/config.ts';
+
+let browser: Browser;
+let server: RunningServer;
+let config: StudyConfig;
+
+beforeAll(async () => {
+  config = defaultConfig();
+  // A short study: warmup, two puzzles with their ratings, completion.
+  config.phases = config.phases.filter((p) => ['warmup', 'puzzles', 'complete'].includes(p.kind));
+  for (const phase of config.phases) {
+    if (phase.kind === 'warmup') phase.cap_seconds = 120;
+    if (phase.kind === 'puzzles') {
+      phase.count = 2;
+      phase.skip_min_seconds = 0;
+    }
+  }
+  server = await startServer({ configPath: writeConfig(config) });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+function readLog(sessionId: string): Record<string, any>[] {
+  return readFileSync(join(server.dataDir, 'sessions', `${sessionId}.ndjson`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+async function cells(page: Page): Promise<string> {
+  return page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[data-testid="grid"] .cell')].map((e) => e.dataset.state![0]).join(''));
+}
+
+async function countdown(page: Page): Promise<number> {
+  const [m, s] = ((await page.getByTestId('countdown').textContent()) ?? '').trim().split(':').map(Number);
+  return m * 60 + s;
+}
+
+async function sessionId(page: Page): Promise<string> {
+  return page.evaluate(async () => ((await (await fetch('/api/session')).json()) as { session_id: string }).session_id);
+}
+
+async function skipPuzzle(page: Page, played: Played): Promise<void> {
+  await page.getByTestId('skip').click();
+  await page.getByTestId('confirm-yes').click();
+  played.moves.push('skip');
+}
+
+function expectExactlyOnce(log: Record<string, any>[], played: Played): void {
+  const client = log.filter((e) => e.origin === 'client');
+  expect(client.map((e) => e.seq)).toEqual(client.map((_, i) => i + 1));
+  expect(client.filter((e) => e.type === 'move').map((e) => e.payload.move.type)).toEqual(played.moves);
+}
+
+describe('the participant client keeps every action', () => {
+  it('resumes after a reload with the same step, board, undo history and clock', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const mouse = new Driver(page, 'mouse');
+    const played: Played = { moves: [] };
+    await page.goto(server.url);
+    await waitForStep(page, 'warmup');
+    await mouse.fill(0, 0);
+    await mouse.fill(0, 1);
+    await mouse.cross(1, 0);
+    await mouse.stroke(2, 0, 2, 3);
+    await mouse.undo();
+    await mouse.cross(3, 3);
+    played.moves.push('fill', 'fill', 'cross', 'stroke', 'undo', 'cross');
+    const before = await cells(page);
+    await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status')).toBe('saved');
+    const left = await countdown(page);
+    await page.waitForTimeout(1_200);
+
+    await page.reload();
+    await waitForStep(page, 'warmup');
+    expect(await cells(page)).toBe(before);
+    const after = await countdown(page);
+    expect(after).toBeLessThan(left);
+    expect(after).toBeGreaterThan(left - 15);
+    // The undo history survived: undo takes back the cross, then the earlier cross.
+    await mouse.undo();
+    await mouse.undo();
+    played.moves.push('undo', 'undo');
+    expect((await cells(page)).slice(0, 11)).toBe('ffuuuuuuuuu');
+    await skipPuzzle(page, played);
+
+    // Mid-puzzle, reloading at once (events may still be in the outbox): nothing is lost.
+    await waitForStep(page, 'puzzle');
+    await mouse.fill(4, 4);
+    await mouse.stroke(5, 1, 5, 6);
+    await mouse.cross(6, 6);
+    await mouse.undo();
+    played.moves.push('fill', 'stroke', 'cross', 'undo');
+    const mid = await cells(page);
+    await page.reload();
+    await waitForStep(page, 'puzzle');
+    expect(await cells(page)).toBe(mid);
+    expect(await page.getByTestId('undo').isEnabled()).toBe(true);
+    await mouse.undo();
+    played.moves.push('undo');
+    expect((await cells(page)).slice(50, 60)).toBe('uuuuuuuuuu');
+    await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status')).toBe('saved');
+
+    const log = readLog(await sessionId(page));
+    expectExactlyOnce(log, played);
+    expect(log.filter((e) => e.type === 'client_start')).toHaveLength(3);
+    expect(log.filter((e) => e.type === 'step_start' && e.phase === 'warmup')).toHaveLength(1);
+    await context.close();
+  });
+
+  it('plays on through a network cut, sends everything exactly once, and completes only when all is held', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const mouse = new Driver(page, 'mouse');
+    const played: Played = { moves: [] };
+    await page.goto(server.url);
+    await waitForStep(page, 'warmup');
+    await skipPuzzle(page, played);
+    await waitForStep(page, 'puzzle');
+    const id = await sessionId(page);
+
+    // Cut the event channel: the participant keeps playing, the indicator says offline.
+    const cut = (route: { abort: (code?: string) => Promise<void> }) => route.abort('internetdisconnected');
+    await page.route('**/api/session/events', cut);
+    for (let c = 0; c < 6; c++) {
+      await mouse.fill(0, c);
+      played.moves.push('fill');
+    }
+    await mouse.stroke(1, 0, 1, 5);
+    await mouse.undo();
+    await mouse.cross(2, 2);
+    played.moves.push('stroke', 'undo', 'cross');
+    await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status')).toBe('offline');
+    await page.setViewportSize({ width: 1100, height: 850 });
+    await page.waitForTimeout(500);
+    // Reloading while offline rebuilds the board from the browser's own outbox.
+    const offlineBoard = await cells(page);
+    await page.reload();
+    await waitForStep(page, 'puzzle');
+    expect(await cells(page)).toBe(offlineBoard);
+    await mouse.fill(3, 3);
+    played.moves.push('fill');
+
+    // Restore: the outbox drains with its retries; the server keeps each event once.
+    await page.unroute('**/api/session/events', cut);
+    await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 20_000 }).toBe('saved');
+    const log = readLog(id);
+    expectExactlyOnce(log, played);
+    expect(log.some((e) => e.type === 'resize' && e.payload.width === 1100)).toBe(true);
+
+    // Cut again through the end: the completion screen waits, and shows the code only once everything is held.
+    await page.route('**/api/session/events', cut);
+    await skipPuzzle(page, played);
+    await waitForStep(page, 'rating');
+    await answerSurvey(page, { difficulty: 'N/A', guessing: 'Never' });
+    await waitForStep(page, 'puzzle');
+    await mouse.fill(9, 9);
+    played.moves.push('fill');
+    await skipPuzzle(page, played);
+    await waitForStep(page, 'rating');
+    await answerSurvey(page, { difficulty: 'N/A', guessing: 'Never' });
+    await waitForStep(page, 'complete');
+    await page.getByTestId('finishing').waitFor();
+    await page.waitForTimeout(1_500);
+    expect(await page.getByTestId('completion-code').count()).toBe(0);
+    await page.unroute('**/api/session/events', cut);
+    await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 20_000 }).toBe(config.completion.code);
+    const final = readLog(id);
+    expectExactlyOnce(final, played);
+    expect(final.at(-1)!.type).toBe('session_complete');
+    expect(final.filter((e) => e.type === 'rating')).toHaveLength(2);
+    await context.close();
+  });
+});
