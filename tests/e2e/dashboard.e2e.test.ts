@@ -9,6 +9,10 @@ import { launchBrowser } from '../support/browser.ts';
 import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
 import { Participant, event } from '../../server/testing.ts';
 import type { StudyConfig } from '../../shared/schema/config.ts';
+import { DEFAULT_EFFECT, botSession, type BotSession } from '../../shared/study/bot.ts';
+import { createRng } from '../../shared/random.ts';
+import { boardRows, replayMoves } from '../../shared/game/board.ts';
+import type { Move } from '../../shared/schema/move.ts';
 
 const PASSWORD = 'lab-password-for-tests';
 const HOSTILE = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">`;
@@ -129,6 +133,73 @@ describe('the experimenter dashboard', () => {
     await expect.poll(() => page.getByTestId('live-connection').textContent()).toContain('live');
   });
 
+  it('follows two bot participants playing whole sessions at once, and replays a bot attempt to its final board', async () => {
+    const effect = { ...DEFAULT_EFFECT, metric: Object.fromEntries(config.puzzles.map((p) => [p.id, 0])) };
+    const start = async (seed: number) => {
+      const p = new Participant(server.url);
+      const state = (await p.call('POST', '/api/sessions', { mode: 'general' })).json;
+      const bot = botSession({ config, session_id: state.session_id, sequence: state.sequence, skill: seed === 1 ? -1 : 1, rng: createRng(seed), start_ms: 1_780_000_000_000, effect });
+      return { p, bot, sent: 0, call: 0 };
+    };
+    const bots = [await start(1), await start(2)];
+    for (const { bot } of bots) await page.getByTestId(`session-row-${bot.session_id}`).waitFor();
+
+    /** One turn of a bot: its next server call if due, else its next small batch of events. False when done. */
+    const turn = async (b: { p: Participant; bot: BotSession; sent: number; call: number }): Promise<boolean> => {
+      const due = b.bot.calls[b.call];
+      if (due && b.sent >= (due.type === 'complete' ? b.bot.events.length : due.after_seq)) {
+        b.call++;
+        const res =
+          due.type === 'check'
+            ? await b.p.call('POST', '/api/session/check', due.request)
+            : due.type === 'hint'
+              ? await b.p.call('POST', '/api/session/hint', due.request)
+              : await b.p.call('POST', '/api/session/complete', { last_seq: due.last_seq });
+        expect(res.status, JSON.stringify(res.json)).toBe(200);
+        return true;
+      }
+      const limit = due ? (due.type === 'complete' ? b.bot.events.length : due.after_seq) : b.bot.events.length;
+      if (b.sent >= limit) return false;
+      const batch = b.bot.events.slice(b.sent, Math.min(limit, b.sent + 20));
+      const res = await b.p.call('POST', '/api/session/events', { events: batch });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      b.sent += batch.length;
+      return true;
+    };
+    // Interleave the two bots; part-way through, both show progress in the table at the same time.
+    let sawBoth = false;
+    for (let round = 0; ; round++) {
+      const moved = [await turn(bots[0]), await turn(bots[1])];
+      if (!moved.some(Boolean)) break;
+      if (!sawBoth && round === 30) {
+        for (const { bot } of bots) await expect.poll(async () => Number(await page.getByTestId(`moves-${bot.session_id}`).textContent())).toBeGreaterThan(0);
+        sawBoth = true;
+      }
+    }
+    expect(sawBoth).toBe(true);
+    for (const { bot } of bots) {
+      const row = page.getByTestId(`session-row-${bot.session_id}`);
+      await expect.poll(() => row.getAttribute('data-state')).toBe('finished');
+      const hints = bot.calls.filter((c) => c.type === 'hint' && c.hint !== null).length;
+      const wrong = bot.calls.filter((c) => c.type === 'check' && !c.solved).length;
+      expect(await page.getByTestId(`hints-${bot.session_id}`).textContent()).toBe(String(hints));
+      expect(await page.getByTestId(`wrong-${bot.session_id}`).textContent()).toBe(String(wrong));
+    }
+
+    // The first bot's first study puzzle, replayed to its end, is the board its moves make.
+    const { bot } = bots[0];
+    const step = bot.events.find((e) => e.type === 'step_start' && e.payload.kind === 'puzzle')!.step;
+    const moves = bot.events.filter((e) => e.type === 'move' && e.step === step).map((e) => (e.payload as { move: Move }).move);
+    const puzzle = config.puzzles.find((p) => p.id === bot.events.find((e) => e.step === step)!.puzzle_id)!;
+    const want = boardRows(replayMoves(puzzle.width, puzzle.height, moves).grid).map((r) => r.replaceAll('?', '.'));
+    await page.goto(`${server.url}/dashboard#/session/${bot.session_id}/replay/${step}`);
+    await page.getByTestId('replay').waitFor();
+    await page.getByTestId('to-end').click();
+    expect(await boardStates('replay-board', puzzle.height, puzzle.width)).toEqual(want);
+    await page.goto(`${server.url}/dashboard#/`);
+    await page.getByTestId('sessions-table').waitFor();
+  });
+
   it('watches two participants live, mirrors a board, replays the finished attempt, shows answers inert, and withdraws', async () => {
     const a = await new Bot(server.url).start('P01');
     const b = await new Bot(server.url).start('P02');
@@ -230,12 +301,13 @@ describe('the experimenter dashboard', () => {
     expect(csv).not.toContain(b.id);
 
     // Marking A as a pilot keeps it, but takes it out of the balance.
+    const attemptsBefore = Number(await page.evaluate(async (p) => ((await (await fetch('/api/admin/pool')).json()) as { balance: { per_puzzle: Record<string, number> } }).balance.per_puzzle[p], a.sequence[0]));
     await page.goto(`${server.url}/dashboard#/session/${a.id}`);
     await page.getByTestId('flag-select').selectOption('pilot');
     await expect.poll(() => page.getByTestId('action-message').textContent()).toContain('done');
     await page.getByTestId('nav-pool').click();
     await expect.poll(() => page.getByTestId('pool-flagged').textContent()).toContain('1');
-    expect(await page.getByTestId(`attempts-${a.sequence[0]}`).textContent()).toBe('0');
+    expect(await page.getByTestId(`attempts-${a.sequence[0]}`).textContent()).toBe(String(attemptsBefore - 1));
 
     // Logging out closes the door again.
     await page.getByTestId('logout').click();
