@@ -168,15 +168,16 @@ describe('the experimenter dashboard', () => {
     };
     // Interleave the two bots; part-way through, both show progress in the table at the same time.
     let sawBoth = false;
-    for (let round = 0; ; round++) {
+    for (;;) {
       const moved = [await turn(bots[0]), await turn(bots[1])];
       if (!moved.some(Boolean)) break;
-      if (!sawBoth && round === 30) {
+      if (!sawBoth && bots.every((b) => b.sent >= b.bot.events.length / 2)) {
         for (const { bot } of bots) await expect.poll(async () => Number(await page.getByTestId(`moves-${bot.session_id}`).textContent())).toBeGreaterThan(0);
         sawBoth = true;
       }
     }
     expect(sawBoth).toBe(true);
+    await shot('1a-bots');
     for (const { bot } of bots) {
       const row = page.getByTestId(`session-row-${bot.session_id}`);
       await expect.poll(() => row.getAttribute('data-state')).toBe('finished');
@@ -295,6 +296,8 @@ describe('the experimenter dashboard', () => {
     expect(await page.locator('[data-testid^="puzzle-card-"]').count()).toBe(config.puzzles.length + config.practice_puzzles.length);
     await shot('6-overview');
     await page.getByTestId('nav-exports').click();
+    await page.getByTestId('export-events').waitFor();
+    await shot('7-exports');
     const href = await page.getByTestId('export-events').getAttribute('href');
     const csv = await page.evaluate(async (h) => (await fetch(h!)).text(), href);
     expect(csv).toContain(a.id);
