@@ -1,0 +1,74 @@
+// `nonolab analyze`: logs + puzzle set -> attempts/participants/puzzles/gaps CSVs, pauses.json, correlations, LMMs, themes, report.html.
+import type { Command } from 'commander';
+import cliProgress from 'cli-progress';
+import { runAnalysis } from '../pipeline/index.ts';
+
+interface Flags {
+  logs: string;
+  puzzles: string;
+  out: string;
+  pauseThreshold: string;
+  includePilot?: boolean;
+  codes?: string;
+  seed: string;
+  report: boolean;
+  validate: boolean;
+}
+
+export function registerAnalyze(program: Command): void {
+  program
+    .command('analyze')
+    .description('analyse a study: NDJSON logs + puzzle set -> tables (CSV/JSON) and a self-contained report.html')
+    .requiredOption('--logs <dir>', 'logs directory (the server data dir with sessions/, or a folder of .ndjson files)')
+    .requiredOption('--puzzles <file>', 'study config (study-config/study.json) or a JSON/NDJSON puzzle list with solutions and metrics')
+    .requiredOption('--out <dir>', 'output directory')
+    .option('--pause-threshold <auto|seconds>', 'pause threshold: auto (Gaussian mixture on log gaps) or seconds', 'auto')
+    .option('--include-pilot', 'include sessions marked pilot/test (excluded ones stay out)')
+    .option('--codes <file>', 'theme coding CSV (participant_id, puzzle_id, codes); default <logs>/codes.csv if present')
+    .option('--seed <n>', 'seed of the mixture fit starts', '1')
+    .option('--no-report', 'skip report.html')
+    .option('--no-validate', 'skip zod validation of every record (faster on huge studies)')
+    .action(async (flags: Flags) => {
+      let threshold: 'auto' | number = 'auto';
+      if (flags.pauseThreshold !== 'auto') {
+        threshold = Number(flags.pauseThreshold);
+        if (!Number.isFinite(threshold) || threshold <= 0) {
+          console.error(`nonolab analyze: --pause-threshold: expected 'auto' or a positive number of seconds, got '${flags.pauseThreshold}'`);
+          process.exitCode = 2;
+          return;
+        }
+      }
+      const bar = new cliProgress.SingleBar({ stream: process.stderr, format: 'analyze {bar} {value}/{total} sessions | {stage}', hideCursor: true }, cliProgress.Presets.shades_classic);
+      let total = 0;
+      let started = false;
+      try {
+        const { summary } = await runAnalysis({
+          logs: flags.logs,
+          puzzles: flags.puzzles,
+          out: flags.out,
+          pauseThreshold: threshold,
+          includePilot: flags.includePilot,
+          codes: flags.codes,
+          seed: Number(flags.seed),
+          report: flags.report,
+          validate: flags.validate,
+          onFiles: (n) => {
+            total = n;
+            if (n >= 200) {
+              bar.start(n, 0, { stage: 'signals' });
+              started = true;
+            }
+          },
+          onSession: (done) => started && done % 50 === 0 && bar.update(done),
+          onStage: (stage) => (started ? bar.update(total, { stage }) : process.stderr.write(`analyze: ${stage}\n`)),
+        });
+        if (started) bar.stop();
+        for (const w of summary.warnings) process.stderr.write(`warning: ${w}\n`);
+        console.log(JSON.stringify(summary));
+      } catch (err) {
+        if (started) bar.stop();
+        console.error(`nonolab analyze: ${(err as Error).message}`);
+        process.exitCode = 2;
+      }
+    });
+}

@@ -1,0 +1,496 @@
+// The analysis pipeline: session logs + puzzle set -> the paper's tables (attempts, participants, puzzles, gaps, pauses, correlations, LMMs, themes).
+/*
+ * Order of work. (1) Each session's log becomes attempt rows, gaps, a participant row and free-text answers
+ * (shared/signals, the same functions the server's exports call). Sessions marked pilot/test are left out
+ * unless includePilot; sessions marked excluded always are; only complete sessions are analysed (the others
+ * stay in participants.csv with included = false). (2) The pause threshold: a Gaussian mixture on the log
+ * gaps of the analysed study attempts (1..4 components, BIC), the threshold from the three-component fit
+ * (equal weighted densities of components 2 and 3), or the number given. Pauses are then counted per
+ * attempt. (3) Expertise: the six items z-scored across the analysed participants and averaged (z-mean,
+ * sample SD, n - 1), and PC1 of their correlation matrix (sign chosen so the loadings sum positive; missing
+ * items imputed by the item mean for PCA only). (4) Bradley-Terry scores from within-participant pairs of
+ * final difficulty ratings (a tie is half a win each). (5) Spearman correlations: BT score (higher = harder)
+ * against each puzzle metric (Table 1), expertise against mean difficulty and behavioural means (Table 3).
+ * (6) Linear mixed models with crossed random intercepts: difficulty ~ metric * expertise (Table 2) and
+ * signal ~ metric (Figure 4), each metric standardised over the puzzle set. (7) Themes: rank-biserial
+ * correlation of each coded theme with the rated difficulty, when a coding file exists.
+ */
+import tDist from '@stdlib/stats-base-dists-t';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
+import type { SurveyItem } from '../../shared/schema/config.ts';
+import {
+  sessionSignals,
+  participantRow,
+  answerRows,
+  applyPauseThreshold,
+  expertiseItems,
+  EXPERTISE_ITEMS,
+  type AttemptRow,
+  type GapRow,
+  type ParticipantRow,
+  type AnswerRow,
+  type SessionLog,
+  type SignalPuzzle,
+} from '../../shared/signals/index.ts';
+import { gmmSelect, logGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type BtResult, type LmmResult } from '../stats/index.ts';
+import type { PuzzleSet } from './puzzles.ts';
+
+export const PAPER_THRESHOLD_S = 2.36;
+
+export const DIFFICULTY_THEMES = ['FOOT', 'CLUE', 'PROP', 'AMBIG', 'GUESS', 'HINT', 'ERR', 'LEARN', 'LOAD', 'VIS', 'TIME', 'UI', 'AFF'] as const;
+export const STRATEGY_THEMES = ['S_FORCED', 'S_CONSTR', 'S_OVERLAP', 'S_EDGE', 'S_CROSS', 'S_NEG', 'S_TRIAL', 'S_HINT'] as const;
+
+/** One coded answer: the themes a coder found in a participant's answer about a puzzle (puzzle null: strategies). */
+export interface CodedAnswer {
+  participant_id: string;
+  puzzle_id: string | null;
+  codes: string[];
+}
+
+export interface AnalyzeOptions {
+  /** 'auto' (mixture fit) or seconds. */
+  pauseThreshold: 'auto' | number;
+  includePilot?: boolean;
+  codes?: readonly CodedAnswer[];
+  seed?: number;
+  /** Metrics for the correlations and models: keys of metrics.sat (as sat_<key>), metrics.sat_dfa (dfa_<key>) or metrics.human (human_<key>). */
+  metrics?: readonly string[];
+  onStage?: (stage: string) => void;
+  /** Called after each session's signals (for a progress bar). */
+  onSession?: (done: number) => void;
+}
+
+export const DEFAULT_METRICS = ['sat_decisions', 'sat_propagations', 'sat_conflicts'] as const;
+const EXTRA_METRICS = ['dfa_conflicts', 'human_level', 'human_line_passes', 'human_footholds', 'human_foothold_cells'];
+
+export interface PuzzleRow extends Record<string, unknown> {
+  puzzle_id: string;
+}
+
+export interface CorrelationRow {
+  table: string;
+  level: 'puzzle' | 'participant';
+  x: string;
+  y: string;
+  n: number;
+  rho: number;
+  p: number;
+  p_exact: number | null;
+}
+
+export interface LmmRow {
+  model: string;
+  formula: string;
+  response: string;
+  metric: string;
+  term: string;
+  estimate: number;
+  se: number;
+  df: number;
+  t: number;
+  p: number;
+  ci_low: number;
+  ci_high: number;
+  var_participant: number;
+  var_puzzle: number;
+  var_residual: number;
+  reml_criterion: number;
+  n: number;
+  fit_ms: number;
+}
+
+export interface ThemeRow {
+  theme: string;
+  kind: 'difficulty' | 'strategy' | 'other';
+  level: 'attempt' | 'participant';
+  n_present: number;
+  n_absent: number;
+  mean_difficulty_present: number | null;
+  mean_difficulty_absent: number | null;
+  r_rb: number | null;
+}
+
+export interface PausesSummary {
+  n: number;
+  dropped_zero: number;
+  components: { weight: number; mean: number; variance: number; median_s: number }[];
+  threshold_s: number;
+  threshold_source: 'gmm' | 'given' | 'paper-default';
+  bic: Record<string, number>;
+  delta_bic: number;
+  best_components: number;
+  fit_ms: number;
+}
+
+export interface AnalysisResult {
+  attempts: Record<string, unknown>[];
+  participants: Record<string, unknown>[];
+  puzzles: PuzzleRow[];
+  gaps: GapRow[];
+  pauses: PausesSummary;
+  correlations: CorrelationRow[];
+  lmm: LmmRow[];
+  themes: ThemeRow[] | null;
+  answers: AnswerRow[];
+  pca: { explained: number[]; loadings: Record<string, number> } | null;
+  bt: BtResult | null;
+  metrics: string[];
+  warnings: string[];
+  timings: Record<string, number>;
+  sessions: { total: number; analysed: number; excluded_marked: number; incomplete: number };
+}
+
+const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+const finite = (xs: readonly (number | null | undefined)[]) => xs.filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
+const now = () => performance.now();
+
+/** A metric value of a puzzle: sat_x from metrics.sat.x, dfa_x from metrics.sat_dfa.x, human_x from metrics.human.x. */
+export function puzzleMetric(p: Puzzle, name: string): number | null {
+  const [src, ...rest] = name.split('_');
+  const key = rest.join('_');
+  const block = (src === 'sat' ? p.metrics?.sat : src === 'dfa' ? p.metrics?.sat_dfa : src === 'human' ? p.metrics?.human : undefined) as Record<string, unknown> | undefined;
+  const v = block?.[key];
+  return typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : null;
+}
+
+function tQuantile975(df: number): number {
+  if (!Number.isFinite(df) || df <= 0) return 1.959963984540054;
+  return tDist.quantile(0.975, df);
+}
+
+export function analyzeSessions(logs: Iterable<SessionLog>, set: PuzzleSet, options: AnalyzeOptions): AnalysisResult {
+  const warnings: string[] = [];
+  const timings: Record<string, number> = {};
+  const stage = (s: string) => options.onStage?.(s);
+  const signalPuzzles = new Map<string, SignalPuzzle>(set.puzzles.map((p) => [p.id, { id: p.id, width: p.width, height: p.height, solution: p.solution! }]));
+  const items: SurveyItem[] = expertiseItems(set.config ?? undefined);
+  const allItems: SurveyItem[] = set.config ? set.config.phases.flatMap((p) => (p.kind === 'survey' || p.kind === 'post_survey' ? p.items : [])) : [];
+  const puzzlesPhase = set.config?.phases.find((p) => p.kind === 'puzzles');
+  const guessingOptions = puzzlesPhase?.kind === 'puzzles' ? puzzlesPhase.rating.guessing_options : undefined;
+
+  // (1) signals per session
+  let t0 = now();
+  const participants: (ParticipantRow & { included: boolean })[] = [];
+  let attempts: AttemptRow[] = [];
+  let gaps: GapRow[] = [];
+  const answers: AnswerRow[] = [];
+  let total = 0, excludedMarked = 0, incomplete = 0;
+  for (const log of logs) {
+    total++;
+    const marked = log.marks.includes('excluded') || (!options.includePilot && (log.marks.includes('pilot') || log.marks.includes('test')));
+    const s = sessionSignals(log, signalPuzzles, { guessingOptions });
+    const row = participantRow(log, s.attempts.length, items);
+    const included = !marked && row.status === 'complete';
+    if (marked) excludedMarked++;
+    else if (row.status !== 'complete') incomplete++;
+    if (!marked || log.marks.includes('pilot') || log.marks.includes('test')) participants.push({ ...row, included });
+    if (included) {
+      for (const a of s.attempts) attempts.push(a);
+      for (const g of s.gaps) gaps.push(g);
+      for (const a of answerRows(log, allItems)) answers.push(a);
+    }
+    options.onSession?.(total);
+  }
+  timings.signals_ms = now() - t0;
+  const analysed = participants.filter((p) => p.included);
+  if (analysed.length === 0) throw new Error(`no complete sessions to analyse among ${total} (${excludedMarked} marked pilot/test/excluded, ${incomplete} incomplete)`);
+
+  // (2) pauses
+  stage('pause threshold');
+  t0 = now();
+  const { values: logValues, dropped } = logGaps(gaps.map((g) => g.gap_s));
+  let pauses: PausesSummary;
+  let selection: GmmSelection | null = null;
+  if (logValues.length >= 8) {
+    try {
+      selection = gmmSelect(logValues, { maxComponents: 4, components: 3, seed: options.seed ?? 1 });
+    } catch (err) {
+      warnings.push(`mixture fit failed: ${(err as Error).message}`);
+    }
+  } else warnings.push(`only ${logValues.length} positive gaps: no mixture fit`);
+  const fitMs = now() - t0;
+  let threshold: number;
+  let source: PausesSummary['threshold_source'];
+  if (typeof options.pauseThreshold === 'number') {
+    threshold = options.pauseThreshold;
+    source = 'given';
+  } else if (selection?.threshold_s != null) {
+    threshold = selection.threshold_s;
+    source = 'gmm';
+  } else {
+    threshold = PAPER_THRESHOLD_S;
+    source = 'paper-default';
+    warnings.push(`the mixture gave no threshold between components 2 and 3; using the paper's ${PAPER_THRESHOLD_S} s`);
+  }
+  pauses = {
+    n: logValues.length,
+    dropped_zero: dropped,
+    components: (selection?.components ?? []).map((c) => ({ ...c, median_s: Math.exp(c.mean) })),
+    threshold_s: threshold,
+    threshold_source: source,
+    bic: selection?.bic ?? {},
+    delta_bic: selection?.delta_bic ?? NaN,
+    best_components: selection?.best_components ?? 0,
+    fit_ms: fitMs,
+  };
+  timings.gmm_ms = fitMs;
+  attempts = applyPauseThreshold(attempts, gaps, threshold);
+
+  // metrics per puzzle, and standardised over the puzzle set
+  const metricNames = [...(options.metrics ?? DEFAULT_METRICS)];
+  for (const extra of EXTRA_METRICS) if (!metricNames.includes(extra) && set.puzzles.every((p) => puzzleMetric(p, extra) !== null)) metricNames.push(extra);
+  const usable = metricNames.filter((m) => set.puzzles.every((p) => puzzleMetric(p, m) !== null));
+  for (const m of metricNames) if (!usable.includes(m)) warnings.push(`metric ${m} is missing for some puzzles: left out`);
+  const metricZ = new Map<string, Map<string, number>>();
+  for (const m of usable) {
+    const vals = set.puzzles.map((p) => puzzleMetric(p, m)!);
+    const mu = mean(vals);
+    const sd = Math.sqrt(vals.reduce((s, v) => s + (v - mu) ** 2, 0) / Math.max(1, vals.length - 1));
+    metricZ.set(m, new Map(set.puzzles.map((p, i) => [p.id, sd > 0 ? (vals[i] - mu) / sd : 0])));
+  }
+  const puzzleById = new Map(set.puzzles.map((p) => [p.id, p]));
+
+  // (3) expertise
+  stage('expertise');
+  const matrix = analysed.map((p) => EXPERTISE_ITEMS.map((k) => (p[k] === null ? NaN : (p[k] as number))));
+  let composite: number[] = analysed.map(() => NaN);
+  let zs: number[][] = analysed.map(() => EXPERTISE_ITEMS.map(() => NaN));
+  try {
+    const zc = zMeanComposite(matrix);
+    composite = zc.composite;
+    zs = zc.z;
+  } catch (err) {
+    warnings.push(`expertise composite: ${(err as Error).message}`);
+  }
+  let pc1: number[] = analysed.map(() => NaN);
+  let pcaOut: AnalysisResult['pca'] = null;
+  try {
+    const colMeans = EXPERTISE_ITEMS.map((_, j) => mean(finite(matrix.map((r) => r[j]))));
+    const imputed = matrix.map((r) => r.map((v, j) => (Number.isFinite(v) ? v : colMeans[j])));
+    const res = pca(imputed);
+    const sign = res.loadings.reduce((s, l) => s + l[0], 0) >= 0 ? 1 : -1;
+    pc1 = res.scores.map((s) => sign * s[0]);
+    pcaOut = { explained: res.explained, loadings: Object.fromEntries(EXPERTISE_ITEMS.map((k, j) => [k, sign * res.loadings[j][0]])) };
+  } catch (err) {
+    warnings.push(`PCA: ${(err as Error).message}`);
+  }
+  const expertiseOf = new Map(analysed.map((p, i) => [p.participant_id, composite[i]]));
+
+  // attempts with puzzle metrics and expertise
+  const attemptRows = attempts.map((a) => {
+    const p = puzzleById.get(a.puzzle_id)!;
+    const row: Record<string, unknown> = { ...a, expertise: expertiseOf.get(a.participant_id) ?? null };
+    for (const m of usable) row[m] = puzzleMetric(p, m);
+    return row;
+  });
+
+  // participant means
+  const byParticipant = new Map<string, AttemptRow[]>();
+  for (const a of attempts) {
+    let l = byParticipant.get(a.participant_id);
+    if (!l) byParticipant.set(a.participant_id, (l = []));
+    l.push(a);
+  }
+  const analysedIndex = new Map(analysed.map((p, i) => [p.participant_id, i]));
+  const participantRows = participants.map((p) => {
+    const i = analysedIndex.get(p.participant_id);
+    const list = byParticipant.get(p.participant_id) ?? [];
+    const row: Record<string, unknown> = { ...p };
+    EXPERTISE_ITEMS.forEach((k, j) => (row[`z_${k}`] = i === undefined ? null : zs[i][j]));
+    row.expertise = i === undefined ? null : composite[i];
+    row.pc1 = i === undefined ? null : pc1[i];
+    row.mean_difficulty = mean(finite(list.map((a) => a.difficulty)));
+    row.mean_time_s = mean(list.map((a) => a.time_s));
+    row.mean_pauses = mean(finite(list.map((a) => a.pauses)));
+    row.mean_errors = mean(list.map((a) => a.errors));
+    row.mean_hints = mean(list.map((a) => a.hints));
+    row.mean_undos = mean(list.map((a) => a.undos));
+    row.solved = list.filter((a) => a.solved).length;
+    row.skipped = list.filter((a) => a.skipped).length;
+    return row;
+  });
+
+  // (4) Bradley-Terry
+  stage('bradley-terry');
+  let bt: BtResult | null = null;
+  const ratingRows = attempts.filter((a) => a.difficulty !== null).map((a) => ({ participant: a.participant_id, item: a.puzzle_id, rating: a.difficulty! }));
+  try {
+    bt = bradleyTerry(pairsFromRatings(ratingRows));
+  } catch (err) {
+    warnings.push(`Bradley-Terry: ${(err as Error).message}`);
+  }
+  const btOf = new Map((bt?.items ?? []).map((i) => [i.item, i]));
+  const puzzleRows: PuzzleRow[] = set.puzzles.map((p) => {
+    const list = attempts.filter((a) => a.puzzle_id === p.id);
+    const b = btOf.get(p.id);
+    const row: PuzzleRow = {
+      puzzle_id: p.id,
+      bt_score: b?.log_ability ?? null,
+      bt_se: b?.se ?? null,
+      bt_rank: b?.rank ?? null,
+      attempts: list.length,
+      solve_rate: list.length ? list.filter((a) => a.solved).length / list.length : null,
+      skip_rate: list.length ? list.filter((a) => a.skipped).length / list.length : null,
+      mean_difficulty: mean(finite(list.map((a) => a.difficulty))),
+      mean_time_s: mean(list.map((a) => a.time_s)),
+      mean_pauses: mean(finite(list.map((a) => a.pauses))),
+      mean_errors: mean(list.map((a) => a.errors)),
+      mean_hints: mean(list.map((a) => a.hints)),
+      mean_undos: mean(list.map((a) => a.undos)),
+    };
+    for (const m of usable) row[m] = puzzleMetric(p, m);
+    return row;
+  });
+
+  // (5) correlations
+  stage('correlations');
+  const correlations: CorrelationRow[] = [];
+  const corr = (table: string, level: CorrelationRow['level'], x: string, y: string, xs: number[], ys: number[]) => {
+    const pairs = xs.map((v, i) => [v, ys[i]]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
+    if (pairs.length < 3) {
+      warnings.push(`correlation ${x} ~ ${y}: only ${pairs.length} complete pairs`);
+      return;
+    }
+    try {
+      const r = spearman(pairs.map((q) => q[0]), pairs.map((q) => q[1]));
+      correlations.push({ table, level, x, y, n: r.n, rho: r.rho, p: r.p, p_exact: r.p_exact });
+    } catch (err) {
+      warnings.push(`correlation ${x} ~ ${y}: ${(err as Error).message}`);
+    }
+  };
+  if (bt) for (const m of usable) corr('table1', 'puzzle', m, 'bt_score', puzzleRows.map((r) => r[m] as number), puzzleRows.map((r) => (r.bt_score as number | null) ?? NaN));
+  const pr = participantRows.filter((r) => r.included);
+  corr('expertise_difficulty', 'participant', 'expertise', 'mean_difficulty', pr.map((r) => r.expertise as number), pr.map((r) => r.mean_difficulty as number));
+  for (const y of ['mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints']) corr('table3', 'participant', 'expertise', y, pr.map((r) => r.expertise as number), pr.map((r) => r[y] as number));
+
+  // (6) mixed models
+  stage('mixed models');
+  const lmm: LmmRow[] = [];
+  const lmmStart = now();
+  const data = attempts.map((a) => {
+    const row: Record<string, number | string | null> = {
+      participant: a.participant_id,
+      puzzle: a.puzzle_id,
+      difficulty: a.difficulty,
+      time_s: a.time_s,
+      pauses: a.pauses,
+      errors: a.errors,
+      hints: a.hints,
+      expertise: expertiseOf.get(a.participant_id) ?? null,
+    };
+    for (const m of usable) row[m] = metricZ.get(m)!.get(a.puzzle_id)!;
+    return row;
+  });
+  const fit = (model: string, response: string, metric: string, formula: string) => {
+    const t = now();
+    let res: LmmResult;
+    try {
+      res = fitLmm(data, formula);
+    } catch (err) {
+      warnings.push(`LMM ${formula}: ${(err as Error).message}`);
+      return;
+    }
+    const ms = now() - t;
+    for (const f of res.fixed) {
+      const q = tQuantile975(f.df);
+      lmm.push({
+        model,
+        formula,
+        response,
+        metric,
+        term: f.term,
+        estimate: f.estimate,
+        se: f.se,
+        df: f.df,
+        t: f.t,
+        p: f.p,
+        ci_low: f.estimate - q * f.se,
+        ci_high: f.estimate + q * f.se,
+        var_participant: res.variances.participant ?? NaN,
+        var_puzzle: res.variances.puzzle ?? NaN,
+        var_residual: res.variances.residual ?? NaN,
+        reml_criterion: res.criterion,
+        n: res.n,
+        fit_ms: ms,
+      });
+    }
+  };
+  const lmmMetrics = usable.filter((m) => (DEFAULT_METRICS as readonly string[]).includes(m) || (options.metrics ?? []).includes(m));
+  for (const m of lmmMetrics) fit('table2', 'difficulty', m, `difficulty ~ ${m} * expertise + (1|participant) + (1|puzzle)`);
+  for (const m of lmmMetrics) for (const y of ['time_s', 'pauses', 'errors', 'hints']) fit('figure4', y, m, `${y} ~ ${m} + (1|participant) + (1|puzzle)`);
+  timings.lmm_ms = now() - lmmStart;
+
+  // (7) themes
+  let themes: ThemeRow[] | null = null;
+  if (options.codes && options.codes.length) {
+    stage('themes');
+    themes = themeCorrelations(options.codes, attempts, participantRows);
+  }
+
+  return {
+    attempts: attemptRows,
+    participants: participantRows,
+    puzzles: puzzleRows,
+    gaps,
+    pauses,
+    correlations,
+    lmm,
+    themes,
+    answers,
+    pca: pcaOut,
+    bt,
+    metrics: usable,
+    warnings,
+    timings,
+    sessions: { total, analysed: analysed.length, excluded_marked: excludedMarked, incomplete },
+  };
+}
+
+/**
+ * Rank-biserial correlation of each theme with difficulty. Per-puzzle codes are compared with that attempt's
+ * final rating; codes without a puzzle (strategies) with the participant's mean difficulty. Positive r: answers
+ * carrying the theme come with higher difficulty.
+ */
+export function themeCorrelations(codes: readonly CodedAnswer[], attempts: readonly AttemptRow[], participants: readonly Record<string, unknown>[]): ThemeRow[] {
+  const rating = new Map(attempts.map((a) => [`${a.participant_id}\u0000${a.puzzle_id}`, a.difficulty]));
+  const meanDiff = new Map(participants.map((p) => [p.participant_id as string, p.mean_difficulty as number]));
+  const attemptCoded: { score: number; codes: Set<string> }[] = [];
+  const participantCoded = new Map<string, Set<string>>();
+  for (const c of codes) {
+    if (c.puzzle_id) {
+      const d = rating.get(`${c.participant_id}\u0000${c.puzzle_id}`);
+      if (typeof d === 'number') attemptCoded.push({ score: d, codes: new Set(c.codes) });
+    } else {
+      let s = participantCoded.get(c.participant_id);
+      if (!s) participantCoded.set(c.participant_id, (s = new Set()));
+      c.codes.forEach((x) => s!.add(x));
+    }
+  }
+  const participantList = [...participantCoded.entries()].filter(([id]) => Number.isFinite(meanDiff.get(id))).map(([id, set]) => ({ score: meanDiff.get(id)!, codes: set }));
+  const seen = new Set(codes.flatMap((c) => c.codes));
+  const kindOf = (t: string): ThemeRow['kind'] =>
+    (DIFFICULTY_THEMES as readonly string[]).includes(t) ? 'difficulty' : (STRATEGY_THEMES as readonly string[]).includes(t) ? 'strategy' : 'other';
+  const order = [...DIFFICULTY_THEMES, ...STRATEGY_THEMES, ...[...seen].filter((t) => kindOf(t) === 'other').sort()];
+  const rows: ThemeRow[] = [];
+  for (const theme of order) {
+    for (const [level, list] of [['attempt', attemptCoded], ['participant', participantList]] as const) {
+      if (list.length === 0) continue;
+      if (level === 'participant' && !list.some((x) => x.codes.has(theme))) continue;
+      if (level === 'attempt' && kindOf(theme) === 'strategy' && !list.some((x) => x.codes.has(theme))) continue;
+      const g1 = list.filter((x) => x.codes.has(theme)).map((x) => x.score);
+      const g0 = list.filter((x) => !x.codes.has(theme)).map((x) => x.score);
+      const r = g1.length && g0.length ? rankBiserial(g1, g0).r : null;
+      rows.push({
+        theme,
+        kind: kindOf(theme),
+        level,
+        n_present: g1.length,
+        n_absent: g0.length,
+        mean_difficulty_present: g1.length ? mean(g1) : null,
+        mean_difficulty_absent: g0.length ? mean(g0) : null,
+        r_rb: r,
+      });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,89 @@
+// The analysis pipeline: from a logs directory and a puzzle set to every table and report.html.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeSessions, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
+import { readCodes, readSessions, sessionFiles, writeTables } from './io.ts';
+import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
+import { renderReport } from './report.ts';
+
+export * from './analyze.ts';
+export { loadPuzzleSet, withSatMetrics, PuzzleSetError, type PuzzleSet } from './puzzles.ts';
+export { sessionFiles, readSessions, readCodes, writeTables } from './io.ts';
+export { renderReport, renderSvg, figureSpecs } from './report.ts';
+export { toCsv, parseCsv } from './csv.ts';
+
+export interface RunOptions {
+  logs: string;
+  puzzles: string;
+  out: string;
+  pauseThreshold: 'auto' | number;
+  includePilot?: boolean;
+  /** Coding file; default: <logs>/codes.csv when it exists. */
+  codes?: string;
+  seed?: number;
+  /** Validate every record with zod (default true). */
+  validate?: boolean;
+  report?: boolean;
+  onFiles?: (count: number) => void;
+  onSession?: (done: number) => void;
+  onStage?: (stage: string) => void;
+}
+
+export interface RunSummary {
+  out: string;
+  files: string[];
+  figures: string[];
+  sessions: AnalysisResult['sessions'];
+  attempts: number;
+  threshold_s: number;
+  threshold_source: string;
+  warnings: string[];
+  timings: Record<string, number>;
+  puzzle_metrics_computed: string[];
+}
+
+export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisResult; summary: RunSummary; set: PuzzleSet }> {
+  const t0 = performance.now();
+  const set = loadPuzzleSet(opts.puzzles);
+  const files = sessionFiles(opts.logs);
+  opts.onFiles?.(files.length);
+  const codesFile = opts.codes ?? (existsSync(join(opts.logs, 'codes.csv')) ? join(opts.logs, 'codes.csv') : undefined);
+  const codes: CodedAnswer[] | undefined = codesFile ? readCodes(codesFile) : undefined;
+  const options: AnalyzeOptions = {
+    pauseThreshold: opts.pauseThreshold,
+    includePilot: opts.includePilot,
+    codes,
+    seed: opts.seed,
+    onSession: opts.onSession,
+    onStage: opts.onStage,
+  };
+  const result = analyzeSessions(readSessions(files, opts.validate ?? true), set, options);
+  opts.onStage?.('writing tables');
+  const tw = performance.now();
+  const written = writeTables(result, opts.out);
+  result.timings.write_ms = performance.now() - tw;
+  let figures: string[] = [];
+  if (opts.report ?? true) {
+    opts.onStage?.('report');
+    const tr = performance.now();
+    const report = await renderReport(result, { title: `nonolab analysis${set.config ? `: ${set.config.title}` : ''}`, logs: opts.logs, puzzles: opts.puzzles, generated: new Date().toISOString() });
+    writeFileSync(join(opts.out, 'report.html'), report.html);
+    written.push('report.html');
+    figures = report.figures;
+    result.timings.report_ms = performance.now() - tr;
+  }
+  result.timings.total_ms = performance.now() - t0;
+  const summary: RunSummary = {
+    out: opts.out,
+    files: written,
+    figures,
+    sessions: result.sessions,
+    attempts: result.attempts.length,
+    threshold_s: result.pauses.threshold_s,
+    threshold_source: result.pauses.threshold_source,
+    warnings: result.warnings,
+    timings: Object.fromEntries(Object.entries(result.timings).map(([k, v]) => [k, Math.round(v)])),
+    puzzle_metrics_computed: set.computed,
+  };
+  return { result, summary, set };
+}

@@ -1,0 +1,88 @@
+// Reading a study's logs and coding file from disk, and writing the analysis tables (CSV via papaparse, JSON).
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSessionNdjson, type SessionLog } from '../../shared/signals/index.ts';
+import { parseCsv, toCsv } from './csv.ts';
+import type { AnalysisResult, CodedAnswer } from './analyze.ts';
+
+/** The NDJSON files of a logs directory: DIR/sessions/*.ndjson (the server's data dir) or DIR/*.ndjson. */
+export function sessionFiles(dir: string): string[] {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${dir}: not a directory`);
+  const sub = join(dir, 'sessions');
+  const base = existsSync(sub) && statSync(sub).isDirectory() ? sub : dir;
+  const files = readdirSync(base)
+    .filter((f) => f.endsWith('.ndjson'))
+    .sort()
+    .map((f) => join(base, f));
+  if (files.length === 0) throw new Error(`${dir}: no .ndjson session logs (looked in ${base})`);
+  return files;
+}
+
+/** Read and validate session logs one by one (errors name the file and line). */
+export function* readSessions(files: readonly string[], validate = true): Generator<SessionLog> {
+  for (const f of files) {
+    const text = readFileSync(f, 'utf8');
+    if (text.trim() === '') continue;
+    yield parseSessionNdjson(text, f, { validate });
+  }
+}
+
+/** A coding file: CSV with participant_id, puzzle_id (empty for strategy answers) and codes (separated by ; , or space). */
+export function readCodes(file: string): CodedAnswer[] {
+  const rows = parseCsv(readFileSync(file, 'utf8'), file);
+  if (rows.length && !('participant_id' in rows[0] && 'codes' in rows[0])) throw new Error(`${file}: needs columns participant_id, puzzle_id and codes`);
+  return rows.map((r) => ({
+    participant_id: r.participant_id,
+    puzzle_id: r.puzzle_id ? r.puzzle_id : null,
+    codes: (r.codes ?? '')
+      .split(/[;,\s]+/)
+      .map((c) => c.trim().toUpperCase())
+      .filter(Boolean),
+  }));
+}
+
+export const ATTEMPT_COLUMNS = [
+  'participant_id', 'puzzle_id', 'position', 'step', 'outcome', 'solved', 'skipped', 'time_s', 'first_action_s', 'actions', 'moves', 'strokes',
+  'cells_filled', 'errors', 'hints', 'undos', 'resets', 'submissions', 'wrong_submissions', 'gaps', 'median_gap_s', 'pauses', 'pause_time_s',
+  'pause_threshold_s', 'first_row', 'first_col', 'final_wrong_cells', 'difficulty_initial', 'difficulty', 'guessing', 'guessing_level', 'expertise',
+];
+const PARTICIPANT_COLUMNS = [
+  'participant_id', 'included', 'status', 'marks', 'config_hash', 'app_version', 'started_at', 'attempts',
+  'nonogram_skill', 'puzzle_skill', 'nonogram_frequency', 'logic_frequency', 'nonogram_sizes', 'logic_types',
+  'z_nonogram_skill', 'z_puzzle_skill', 'z_nonogram_frequency', 'z_logic_frequency', 'z_nonogram_sizes', 'z_logic_types',
+  'expertise', 'pc1', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints', 'mean_undos', 'solved', 'skipped',
+];
+const PUZZLE_COLUMNS = ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', 'attempts', 'solve_rate', 'skip_rate', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints', 'mean_undos'];
+
+/** Write every table of the analysis to `dir`; returns the file names written. */
+export function writeTables(result: AnalysisResult, dir: string): string[] {
+  mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  const put = (name: string, text: string) => {
+    writeFileSync(join(dir, name), text);
+    written.push(name);
+  };
+  put('attempts.csv', toCsv(result.attempts, [...ATTEMPT_COLUMNS, ...result.metrics]));
+  put('participants.csv', toCsv(result.participants, PARTICIPANT_COLUMNS));
+  put('puzzles.csv', toCsv(result.puzzles, [...PUZZLE_COLUMNS, ...result.metrics]));
+  const threshold = result.pauses.threshold_s;
+  put(
+    'gaps.csv',
+    toCsv(
+      result.gaps.map((g) => ({ ...g, log_gap: g.gap_s > 0 ? Math.log(g.gap_s) : null, pause: g.gap_s > threshold })),
+      ['participant_id', 'puzzle_id', 'position', 'index', 'action', 'gap_s', 'log_gap', 'pause'],
+    ),
+  );
+  put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');
+  put('correlations.csv', toCsv(result.correlations as unknown as Record<string, unknown>[], ['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact']));
+  put(
+    'lmm.csv',
+    toCsv(result.lmm as unknown as Record<string, unknown>[], [
+      'model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high', 'var_participant', 'var_puzzle', 'var_residual', 'reml_criterion', 'n', 'formula',
+    ]),
+  );
+  if (result.themes)
+    put('themes.csv', toCsv(result.themes as unknown as Record<string, unknown>[], ['theme', 'kind', 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb']));
+  if (result.answers.length) put('answers.csv', toCsv(result.answers as unknown as Record<string, unknown>[], ['participant_id', 'item', 'puzzle_id', 'text']));
+  return written;
+}

@@ -1,0 +1,271 @@
+// report.html: one self-contained page with the analysis tables and Vega-Lite figures rendered to SVG in Node.
+import * as vl from 'vega-lite';
+import * as vega from 'vega';
+import type { TopLevelSpec } from 'vega-lite';
+import type { AnalysisResult } from './analyze.ts';
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+
+/** Compile a Vega-Lite spec and render it to an SVG string (no browser, no canvas). */
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const compiled = vl.compile(spec).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  const svg = await view.toSVG();
+  view.finalize();
+  return svg;
+}
+
+const esc = (s: unknown) =>
+  String(s ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+
+function fmt(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) return '';
+    if (Number.isInteger(v)) return String(v);
+    const a = Math.abs(v);
+    return a !== 0 && (a < 1e-3 || a >= 1e5) ? v.toExponential(3) : v.toFixed(3);
+  }
+  return String(v);
+}
+
+function table(rows: readonly Record<string, unknown>[], columns: readonly string[]): string {
+  const head = columns.map((c) => `<th>${esc(c)}</th>`).join('');
+  const body = rows.map((r) => `<tr>${columns.map((c) => `<td>${esc(fmt(r[c]))}</td>`).join('')}</tr>`).join('\n');
+  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+/** The figure specs (exported for tests and for analysts who want the Vega-Lite JSON). */
+export function figureSpecs(result: AnalysisResult): Record<string, TopLevelSpec> {
+  const specs: Record<string, TopLevelSpec> = {};
+  const metric = result.metrics.includes('sat_conflicts') ? 'sat_conflicts' : result.metrics[0];
+
+  // 1. conflicts over the puzzle set
+  if (metric) {
+    const values = result.puzzles.map((p) => ({ puzzle: p.puzzle_id, value: p[metric] as number, bt: p.bt_score as number | null }));
+    specs.conflicts =
+      values.length > 12
+        ? {
+            $schema: SCHEMA,
+            title: `${metric} over the puzzle set`,
+            data: { values },
+            mark: 'bar',
+            encoding: { x: { field: 'value', bin: { maxbins: 30 }, title: metric }, y: { aggregate: 'count', title: 'puzzles' } },
+            width: 520,
+            height: 220,
+          }
+        : {
+            $schema: SCHEMA,
+            title: `${metric} of each study puzzle (colour: Bradley-Terry score)`,
+            data: { values },
+            mark: 'bar',
+            encoding: {
+              x: { field: 'puzzle', type: 'nominal', sort: { field: 'value' }, title: 'puzzle' },
+              y: { field: 'value', type: 'quantitative', title: metric },
+              color: { field: 'bt', type: 'quantitative', title: 'BT score', scale: { scheme: 'orangered' } },
+            },
+            width: 520,
+            height: 220,
+          };
+  }
+
+  // 2. expertise distribution
+  const exp = result.participants.filter((p) => p.included && typeof p.expertise === 'number' && Number.isFinite(p.expertise)).map((p) => ({ expertise: p.expertise as number }));
+  specs.expertise = {
+    $schema: SCHEMA,
+    title: `Expertise (z-mean composite of six items), n = ${exp.length}`,
+    data: { values: exp },
+    mark: 'bar',
+    encoding: { x: { field: 'expertise', bin: { maxbins: 25 }, title: 'expertise (z-mean)' }, y: { aggregate: 'count', title: 'participants' } },
+    width: 520,
+    height: 200,
+  };
+
+  // 3. log-gap histogram with the fitted mixture and the threshold (binned here: gaps can number millions)
+  const logs = result.gaps.filter((g) => g.gap_s > 0).map((g) => Math.log(g.gap_s));
+  if (logs.length) {
+    let lo = Infinity, hi = -Infinity;
+    for (const x of logs) {
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    const bins = 60;
+    const width = (hi - lo) / bins || 1;
+    const counts = new Array<number>(bins).fill(0);
+    for (const x of logs) counts[Math.min(bins - 1, Math.floor((x - lo) / width))]++;
+    const hist = counts.map((c, i) => ({ x0: lo + i * width, x1: lo + (i + 1) * width, density: c / (logs.length * width) }));
+    const comps = result.pauses.components;
+    const curve: { x: number; density: number; part: string }[] = [];
+    for (let i = 0; i <= 200; i++) {
+      const x = lo + ((hi - lo) * i) / 200;
+      let total = 0;
+      comps.forEach((c, k) => {
+        const d = (c.weight / Math.sqrt(2 * Math.PI * c.variance)) * Math.exp(-((x - c.mean) ** 2) / (2 * c.variance));
+        total += d;
+        curve.push({ x, density: d, part: `component ${k + 1}` });
+      });
+      if (comps.length) curve.push({ x, density: total, part: 'mixture' });
+    }
+    const thr = Math.log(result.pauses.threshold_s);
+    specs.gaps = {
+      $schema: SCHEMA,
+      title: `Log inter-action gaps (n = ${logs.length}); pause threshold ${result.pauses.threshold_s.toFixed(2)} s (${result.pauses.threshold_source})`,
+      width: 560,
+      height: 260,
+      layer: [
+        { data: { values: hist }, mark: { type: 'rect', color: '#c8d6e5' }, encoding: { x: { field: 'x0', type: 'quantitative', title: 'ln(gap in seconds)' }, x2: { field: 'x1' }, y: { field: 'density', type: 'quantitative', title: 'density' } } },
+        {
+          data: { values: curve },
+          mark: { type: 'line', strokeWidth: 1.5 },
+          encoding: {
+            x: { field: 'x', type: 'quantitative' },
+            y: { field: 'density', type: 'quantitative' },
+            color: { field: 'part', type: 'nominal', title: 'fit' },
+            strokeDash: { condition: { test: "datum.part === 'mixture'", value: [1, 0] }, value: [4, 3] },
+          },
+        },
+        { data: { values: [{ x: thr }] }, mark: { type: 'rule', color: '#c0392b', strokeWidth: 2 }, encoding: { x: { field: 'x', type: 'quantitative' } } },
+      ],
+    } as TopLevelSpec;
+  }
+
+  // 4. first cell acted on, per puzzle
+  const firstCounts = new Map<string, { puzzle: string; row: number; col: number; count: number }>();
+  for (const a of result.attempts) {
+    if (a.first_row === null || a.first_col === null) continue;
+    const key = `${a.puzzle_id}|${a.first_row}|${a.first_col}`;
+    const e = firstCounts.get(key);
+    if (e) e.count++;
+    else firstCounts.set(key, { puzzle: a.puzzle_id as string, row: a.first_row as number, col: a.first_col as number, count: 1 });
+  }
+  specs.first_actions = {
+    $schema: SCHEMA,
+    title: 'First cell acted on, per puzzle',
+    data: { values: [...firstCounts.values()] },
+    facet: { field: 'puzzle', type: 'nominal', title: null },
+    columns: 3,
+    spec: {
+      width: 150,
+      height: 150,
+      mark: 'rect',
+      encoding: {
+        x: { field: 'col', type: 'ordinal', title: 'column' },
+        y: { field: 'row', type: 'ordinal', title: 'row' },
+        color: { field: 'count', type: 'quantitative', scale: { scheme: 'blues' }, title: 'attempts' },
+      },
+    },
+  } as TopLevelSpec;
+
+  // 5. LMM coefficients with 95% intervals
+  const coefs = result.lmm.filter((r) => r.term !== '(Intercept)' && Number.isFinite(r.estimate));
+  const t2 = coefs.filter((r) => r.model === 'table2');
+  if (t2.length)
+    specs.lmm_difficulty = {
+      $schema: SCHEMA,
+      title: 'difficulty ~ metric * expertise + (1|participant) + (1|puzzle): fixed effects, 95% CI',
+      data: { values: t2.map((r) => ({ ...r, label: `${r.metric}: ${r.term}` })) },
+      width: 420,
+      height: { step: 22 },
+      layer: [
+        { mark: { type: 'rule', color: '#999' }, encoding: { x: { datum: 0, type: 'quantitative' } } },
+        { mark: 'rule', encoding: { y: { field: 'label', type: 'nominal', title: null, sort: null }, x: { field: 'ci_low', type: 'quantitative', title: 'estimate' }, x2: { field: 'ci_high' } } },
+        { mark: { type: 'point', filled: true, size: 50 }, encoding: { y: { field: 'label', type: 'nominal', sort: null }, x: { field: 'estimate', type: 'quantitative' }, color: { field: 'metric', type: 'nominal' } } },
+      ],
+    } as TopLevelSpec;
+  const f4 = coefs.filter((r) => r.model === 'figure4');
+  if (f4.length)
+    specs.lmm_signals = {
+      $schema: SCHEMA,
+      title: 'signal ~ metric + (1|participant) + (1|puzzle): metric effect (per SD of the metric), 95% CI',
+      data: { values: f4 },
+      facet: { field: 'response', type: 'nominal', title: null },
+      columns: 2,
+      resolve: { scale: { x: 'independent' } },
+      spec: {
+        width: 240,
+        height: { step: 22 },
+        layer: [
+          { mark: { type: 'rule', color: '#999' }, encoding: { x: { datum: 0, type: 'quantitative' } } },
+          { mark: 'rule', encoding: { y: { field: 'metric', type: 'nominal', title: null }, x: { field: 'ci_low', type: 'quantitative', title: 'estimate' }, x2: { field: 'ci_high' } } },
+          { mark: { type: 'point', filled: true, size: 50 }, encoding: { y: { field: 'metric', type: 'nominal' }, x: { field: 'estimate', type: 'quantitative' } } },
+        ],
+      },
+    } as TopLevelSpec;
+
+  // 6. theme correlations
+  if (result.themes?.length) {
+    const rows = result.themes.filter((t) => t.r_rb !== null).map((t) => ({ ...t, label: t.level === 'participant' ? `${t.theme} (participant)` : t.theme }));
+    specs.themes = {
+      $schema: SCHEMA,
+      title: 'Themes and rated difficulty: rank-biserial r (positive: theme comes with harder ratings)',
+      data: { values: rows },
+      mark: 'bar',
+      width: 420,
+      height: { step: 18 },
+      encoding: {
+        y: { field: 'label', type: 'nominal', sort: '-x', title: null },
+        x: { field: 'r_rb', type: 'quantitative', title: 'rank-biserial r', scale: { domain: [-1, 1] } },
+        color: { field: 'kind', type: 'nominal' },
+        tooltip: [{ field: 'n_present' }, { field: 'n_absent' }],
+      },
+    } as TopLevelSpec;
+  }
+  return specs;
+}
+
+const CAPTIONS: Record<string, string> = {
+  conflicts: 'Puzzle metric over the puzzle set',
+  expertise: 'Expertise distribution',
+  gaps: 'Inter-action gaps and the pause threshold',
+  first_actions: 'Where participants started',
+  lmm_difficulty: 'Rated difficulty: metric × expertise (Table 2)',
+  lmm_signals: 'Behavioural signals by metric (Figure 4)',
+  themes: 'Theme correlations',
+};
+
+/** The whole report page. */
+export async function renderReport(result: AnalysisResult, meta: { title: string; logs: string; puzzles: string; generated: string }): Promise<{ html: string; figures: string[] }> {
+  const specs = figureSpecs(result);
+  const figures: string[] = [];
+  const sections: string[] = [];
+  for (const [name, spec] of Object.entries(specs)) {
+    const svg = await renderSvg(spec);
+    figures.push(name);
+    sections.push(`<figure id="fig-${name}"><figcaption>${esc(CAPTIONS[name] ?? name)}</figcaption>${svg}</figure>`);
+  }
+  const s = result.sessions;
+  const p = result.pauses;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(meta.title)}</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222;line-height:1.4}
+table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0 1.5rem}th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:right}
+th{background:#f4f6f8}td:first-child,th:first-child{text-align:left}figure{margin:1.5rem 0}figcaption{font-weight:600;margin-bottom:.5rem}
+.warn{color:#a0522d}
+</style></head><body>
+<h1>${esc(meta.title)}</h1>
+<p>Logs: <code>${esc(meta.logs)}</code> · puzzles: <code>${esc(meta.puzzles)}</code> · generated ${esc(meta.generated)}</p>
+<p>${s.total} sessions read; ${s.analysed} complete sessions analysed (${s.incomplete} incomplete, ${s.excluded_marked} marked pilot/test/excluded left out); ${result.attempts.length} attempts.</p>
+${result.warnings.length ? `<ul class="warn">${result.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul>` : ''}
+<h2>Pauses</h2>
+<p>Gaussian mixture on ${p.n} log gaps (${p.dropped_zero} zero gaps left out). Threshold <b>${p.threshold_s.toFixed(3)} s</b> (${esc(p.threshold_source)}); ΔBIC (1 vs 3 components) ${fmt(p.delta_bic)}; lowest BIC at ${p.best_components} components.</p>
+${table(p.components.map((c, i) => ({ component: i + 1, ...c })), ['component', 'weight', 'mean', 'variance', 'median_s'])}
+${table(Object.entries(p.bic).map(([k, v]) => ({ components: k, bic: v })), ['components', 'bic'])}
+<h2>Puzzles</h2>
+${table(result.puzzles, ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', 'attempts', 'solve_rate', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints', ...result.metrics])}
+<h2>Correlations (Spearman)</h2>
+${table(result.correlations as unknown as Record<string, unknown>[], ['table', 'x', 'y', 'n', 'rho', 'p', 'p_exact'])}
+${result.pca ? `<p>PCA of the six expertise items: PC1 explains ${(result.pca.explained[0] * 100).toFixed(1)}% (loadings ${Object.entries(result.pca.loadings).map(([k, v]) => `${esc(k)} ${v.toFixed(2)}`).join(', ')}).</p>` : ''}
+<h2>Linear mixed models</h2>
+${table(result.lmm as unknown as Record<string, unknown>[], ['model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high'])}
+${result.themes ? `<h2>Themes</h2>${table(result.themes as unknown as Record<string, unknown>[], ['theme', 'kind', 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb'])}` : ''}
+<h2>Figures</h2>
+${sections.join('\n')}
+</body></html>
+`;
+  return { html, figures };
+}
