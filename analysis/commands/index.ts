@@ -5,6 +5,7 @@ import { registerSat } from './sat.ts';
 import { registerCnf } from './cnf.ts';
 import { registerInfer } from './infer.ts';
 import { registerGmm } from './gmm.ts'; import { registerBt } from './bt.ts'; import { registerLmm } from './lmm.ts'; import { registerSpearman } from './spearman.ts'; import { registerPca } from './pca.ts';
+import { registerSimulate } from './simulate.ts'; import { registerAnalyze } from './analyze.ts';
 
 export function registerAll(program: Command): void {
   registerValidateConfig(program);
@@ -12,4 +13,5 @@ export function registerAll(program: Command): void {
   registerCnf(program);
   registerInfer(program);
   registerGmm(program); registerBt(program); registerLmm(program); registerSpearman(program); registerPca(program);
+  registerSimulate(program); registerAnalyze(program);
 }
