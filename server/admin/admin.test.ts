@@ -218,6 +218,11 @@ describe('pool and actions', () => {
       events: [event(b.id, 1, { ...onPuzzle, step: 4, type: 'step_end', payload: { kind: 'puzzle', reason: 'solved' } }), event(b.id, 2, { ...onPuzzle, step: 5, type: 'step_end', payload: { kind: 'rating', reason: 'done' } })],
     });
     expect((await e.call('POST', `/api/admin/sessions/${b.id}/end`, {})).json.lease_returned).toBe(false);
+    expect((await e.call('GET', `/api/admin/sessions/${b.id}`)).json.summary).toMatchObject({ status: 'abandoned' });
+    // The participant comes back: the session is live again, and no longer counts as ended by hand.
+    expect((await b.p.call('POST', '/api/session/events', { events: [event(b.id, 3, { ...onPuzzle, step: 6, position: 2, puzzle_id: b.sequence[1] })] })).status).toBe(200);
+    expect((await e.call('GET', `/api/admin/sessions/${b.id}`)).json.summary).toMatchObject({ status: 'active', ended_at: null });
+    expect((await e.call('POST', `/api/admin/sessions/${b.id}/end`, {})).status).toBe(200);
     const extended = await e.call('POST', `/api/admin/sessions/${b.id}/extend`, { minutes: 15 });
     expect(extended.json.status).toBe('active');
     expect((await e.call('GET', `/api/admin/sessions/${b.id}`)).json.summary).toMatchObject({ status: 'active', ended_at: null });

@@ -22,6 +22,7 @@ export interface LiveOptions {
   log: EventLog;
   marks: AdminMarks;
   flushMs?: number;
+  clock?: () => number;
 }
 
 export class LiveSummaries {
@@ -50,6 +51,8 @@ export class LiveSummaries {
       this.schedule();
       return;
     }
+    // A participant coming back to a session ended by hand makes it live again.
+    if (status === 'active' && this.opts.marks.of(sessionId).ended_at !== null) this.opts.marks.set(sessionId, { ended_at: null }, (this.opts.clock ?? Date.now)());
     this.refresh(sessionId);
   };
 

@@ -60,7 +60,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   const auth = new AdminAuth({ db: store.db, password: opts.password ?? process.env.NONOLAB_ADMIN_PASSWORD, log, clock });
   const marks = new AdminMarks(store.db);
   const events = new EventLog(join(opts.dataDir, 'sessions'));
-  const live = new LiveSummaries({ service, store, study, log: events, marks });
+  const live = new LiveSummaries({ service, store, study, log: events, marks, clock });
   const timing = study.config.timing;
   const liveness: Liveness = { ...DEFAULT_LIVENESS, abandoned_ms: timing.inactivity_minutes * 60_000 };
   const puzzleIds = study.config.puzzles.map((p) => p.id);
