@@ -62,21 +62,26 @@ export function logGaps(gapsSeconds: readonly number[]): { values: number[]; dro
 
 const LOG_2PI = Math.log(2 * Math.PI);
 
-/** k-means++ seeding (D^2 sampling) followed by Lloyd's iterations; returns the final centres. */
-export function kmeans1d(x: Float64Array, k: number, rng: Rng, maxIterations = 300): number[] {
+/**
+ * k-means++ seeding (D^2 sampling) followed by Lloyd's iterations; returns the final centres.
+ * Weighted: value x[i] stands for cnt[i] equal observations (all 1 when cnt is omitted).
+ */
+export function kmeans1d(x: Float64Array, k: number, rng: Rng, cnt?: Float64Array, maxIterations = 300): number[] {
   const n = x.length;
-  const centers: number[] = [x[rng.int(n)]];
+  const w = cnt ?? new Float64Array(n).fill(1);
+  const pick = (score: Float64Array | null): number => {
+    let total = 0;
+    for (let i = 0; i < n; i++) total += w[i] * (score ? score[i] : 1);
+    if (!(total > 0)) return rng.int(n);
+    let target = rng.next() * total;
+    for (let i = 0; i < n; i++) { target -= w[i] * (score ? score[i] : 1); if (target < 0) return i; }
+    return n - 1;
+  };
+  const centers: number[] = [x[pick(null)]];
   const d2 = new Float64Array(n);
   for (let i = 0; i < n; i++) d2[i] = (x[i] - centers[0]) ** 2;
   while (centers.length < k) {
-    let total = 0;
-    for (let i = 0; i < n; i++) total += d2[i];
-    let pick = n - 1;
-    if (total > 0) {
-      let target = rng.next() * total;
-      for (let i = 0; i < n; i++) { target -= d2[i]; if (target < 0) { pick = i; break; } }
-    } else pick = rng.int(n);
-    const c = x[pick];
+    const c = x[pick(d2)];
     centers.push(c);
     for (let i = 0; i < n; i++) { const d = (x[i] - c) ** 2; if (d < d2[i]) d2[i] = d; }
   }
@@ -84,7 +89,7 @@ export function kmeans1d(x: Float64Array, k: number, rng: Rng, maxIterations = 3
   for (let iter = 0; iter < maxIterations; iter++) {
     sums.fill(0); counts.fill(0);
     const labels = labelsFor(x, centers);
-    for (let i = 0; i < n; i++) { sums[labels[i]] += x[i]; counts[labels[i]]++; }
+    for (let i = 0; i < n; i++) { sums[labels[i]] += w[i] * x[i]; counts[labels[i]] += w[i]; }
     let moved = 0;
     for (let c = 0; c < k; c++) {
       if (counts[c] === 0) continue;
@@ -267,11 +272,8 @@ export function fitGmm(values: readonly number[], options: GmmOptions): GmmFit {
   const screenTol = starts > 1 ? Math.max(tol, 1e-5) : tol;
   const screenIterations = starts > 1 ? Math.min(maxIterations, 300) : maxIterations;
   let best: { state: EmState; iterations: number; converged: boolean; ll: number } | null = null;
-  let data: Float64Array | null = null;
   for (let s = 0; s < starts; s++) {
-    let centers: number[];
-    if (options.initCenters) centers = options.initCenters.slice();
-    else { data ??= Float64Array.from(values); centers = kmeans1d(data, k, rng); }
+    const centers = options.initCenters ? options.initCenters.slice() : kmeans1d(x, k, rng, cnt);
     const init = fromLabels(x, cnt, n, labelsFor(x, centers), k, reg);
     const run = runner(data_, init, screenTol, screenIterations);
     const ll = logLikelihood(x, cnt, run.state);
