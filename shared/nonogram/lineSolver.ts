@@ -22,8 +22,12 @@
 // (filled) and the cells no block can reach (empty). It shares the same tables.
 //
 // No allocation in the hot path: module-level scratch buffers grow on demand (JS is single-threaded).
-import { EMPTY, FILLED, UNKNOWN } from './grid.ts';
 import type { Clue } from './grid.ts';
+
+// Cell states, as in grid.ts; local constants because imported bindings can compile to getters in hot loops.
+const UNKNOWN = 0;
+const FILLED = 1;
+const EMPTY = 2;
 
 let capN = 0;
 let capTable = 0;

@@ -123,25 +123,29 @@ export function difficulty(clues: Clues, options: DifficultyOptions = {}): Human
     m.level = overlapOk && unknownCount(o) === 0 ? 1 : 2;
     return m;
   }
+  // Decide uniqueness first (cheap for most non-unique puzzles), then probe only if it is worth it.
+  const maxNodes = options.maxNodes ?? 200_000;
+  const search = countSolutions(clues, 2, { grid: g, maxNodes });
+  m.search_nodes = search.nodes;
+  m.solutions = search.count;
+  m.unique = search.complete && search.count === 1;
+  if (!search.complete) m.search_incomplete = true;
+  if (search.count === 0 && search.complete) return m;
+  if (!m.unique && options.forcedCells === false) return m;
   const probeStats: ProbeStats = { probes: 0, probeHits: 0 };
   const probed = cloneGrid(g);
   const probeOk = probeInPlace(clues, probed, undefined, probeStats);
   m.probes = probeStats.probes;
   m.probe_hits = probeStats.probeHits;
   if (!probeOk) return m;
-  if (unknownCount(probed) === 0) {
-    m.level = 3;
-    m.solutions = 1;
-    m.unique = true;
+  if (m.unique) {
+    if (unknownCount(probed) === 0) {
+      m.level = 3;
+      m.search_nodes = 0;
+    } else m.search_nodes = countSolutions(clues, 2, { grid: probed, maxNodes }).nodes;
     return m;
   }
-  const maxNodes = options.maxNodes ?? 200_000;
-  const search = countSolutions(clues, 2, { grid: probed, maxNodes });
-  m.search_nodes = search.nodes;
-  m.solutions = search.count;
-  m.unique = search.complete && search.count === 1;
-  if (!search.complete) m.search_incomplete = true;
-  if (search.count === 2 && options.forcedCells !== false) {
+  if (search.count === 2) {
     const forced = forcedCells(clues, { grid: probed, maxNodes });
     if (forced) {
       let filled = 0;

@@ -13,9 +13,14 @@
 // proves uniqueness (count 1) or finds a second solution. The worst case is exponential (Nonogram
 // solving is NP-complete), so a node budget can stop it; `complete: false` then says the count is a
 // lower bound.
-import { EMPTY, FILLED, UNKNOWN, cloneGrid, createGrid } from './grid.ts';
+import { cloneGrid, createGrid } from './grid.ts';
 import type { Clues, Grid } from './grid.ts';
 import { changedPositions, overlapSolveLineInPlace, solveLineInPlace } from './lineSolver.ts';
+
+// Cell states, as in grid.ts; local constants because imported bindings can compile to getters in hot loops.
+const UNKNOWN = 0;
+const FILLED = 1;
+const EMPTY = 2;
 
 export type LineRule = 'complete' | 'overlap';
 
@@ -38,15 +43,24 @@ let dirtyCols = new Uint8Array(0);
 /**
  * Propagate line reasoning on `grid` in place until the fixpoint. Returns false on contradiction
  * (the grid is then partially updated and meaningless). `stats`, if given, is incremented.
+ * `changedCell` >= 0 says the grid was at a fixpoint before that one cell was set, so only its row
+ * and column need solving at first (incremental propagation, as in search and probing).
  */
-export function propagateInPlace(clues: Clues, grid: Grid, rule: LineRule = 'complete', stats?: PropagationStats): boolean {
+export function propagateInPlace(clues: Clues, grid: Grid, rule: LineRule = 'complete', stats?: PropagationStats, changedCell = -1): boolean {
   const { width, height, cells } = grid;
   if (dirtyRows.length < height) dirtyRows = new Uint8Array(Math.max(height, 64));
   if (dirtyCols.length < width) dirtyCols = new Uint8Array(Math.max(width, 64));
   const dr = dirtyRows;
   const dc = dirtyCols;
-  dr.fill(1, 0, height);
-  dc.fill(1, 0, width);
+  if (changedCell < 0) {
+    dr.fill(1, 0, height);
+    dc.fill(1, 0, width);
+  } else {
+    dr.fill(0, 0, height);
+    dc.fill(0, 0, width);
+    dr[Math.floor(changedCell / width)] = 1;
+    dc[changedCell % width] = 1;
+  }
   const solveLine = rule === 'complete' ? solveLineInPlace : overlapSolveLineInPlace;
   let any = true;
   while (any) {
@@ -130,10 +144,10 @@ export function probeInPlace(clues: Clues, grid: Grid, stats?: PropagationStats,
         test.cells.set(cells);
         test.cells[i] = value;
         if (probeStats) probeStats.probes++;
-        if (!propagateInPlace(clues, test, 'complete')) {
+        if (!propagateInPlace(clues, test, 'complete', undefined, i)) {
           if (probeStats) probeStats.probeHits++;
           cells[i] = value === FILLED ? EMPTY : FILLED;
-          if (!propagateInPlace(clues, grid, 'complete', stats)) return false;
+          if (!propagateInPlace(clues, grid, 'complete', stats, i)) return false;
           progress = true;
           break;
         }
@@ -148,6 +162,8 @@ export interface CountOptions {
   grid?: Grid;
   /** Stop after this many search nodes; the result then says complete: false. */
   maxNodes?: number;
+  /** Probe every unknown cell at each node to force cells and pick the branch (default: on above 225 cells). */
+  lookahead?: boolean;
 }
 
 export interface CountResult {
@@ -184,21 +200,78 @@ function branchCell(grid: Grid): number {
   return best;
 }
 
+/**
+ * Look-ahead at a search node (failed-literal probing plus branching choice): every unknown cell is
+ * tried both ways with incremental propagation; a value that fails forces the other one. Returns -2
+ * if the node is contradictory, -1 if it is solved, else the cell whose two branches both determine
+ * the most cells (max of min(filled gain, empty gain)), the classic look-ahead heuristic.
+ */
+function lookahead(clues: Clues, g: Grid, test: Grid): number {
+  const cells = g.cells;
+  const total = cells.length;
+  for (;;) {
+    let best = -1;
+    let bestScore = -1;
+    let forced = false;
+    let unknown = 0;
+    for (let i = 0; i < total; i++) if (cells[i] === UNKNOWN) unknown++;
+    if (unknown === 0) return -1;
+    for (let i = 0; i < total; i++) {
+      if (cells[i] !== UNKNOWN) continue;
+      let gainF = 0;
+      let gainE = 0;
+      test.cells.set(cells);
+      test.cells[i] = FILLED;
+      if (propagateInPlace(clues, test, 'complete', undefined, i)) gainF = unknown - unknownCount(test);
+      else gainF = -1;
+      if (gainF >= 0) {
+        test.cells.set(cells);
+        test.cells[i] = EMPTY;
+        if (propagateInPlace(clues, test, 'complete', undefined, i)) gainE = unknown - unknownCount(test);
+        else gainE = -1;
+      }
+      if (gainF < 0 || gainE < 0) {
+        cells[i] = gainF < 0 ? EMPTY : FILLED;
+        if (!propagateInPlace(clues, g, 'complete', undefined, i)) return -2;
+        forced = true;
+        unknown = unknownCount(g);
+        if (unknown === 0) return -1;
+        continue;
+      }
+      const score = Math.min(gainF, gainE) * 1024 + Math.max(gainF, gainE);
+      if (score > bestScore) {
+        bestScore = score;
+        best = i;
+      }
+    }
+    if (!forced) return best;
+  }
+}
+
 /** Count solutions of the clues up to `limit` (limit 2 decides uniqueness) and return the first. */
 export function countSolutions(clues: Clues, limit = 2, options: CountOptions = {}): CountResult {
   const maxNodes = options.maxNodes ?? Infinity;
   const root = options.grid ? cloneGrid(options.grid) : createGrid(clues.cols.length, clues.rows.length);
   const result: CountResult = { count: 0, nodes: 0, complete: true };
+  const useLookahead = options.lookahead ?? root.cells.length > 225;
+  const test = cloneGrid(root);
+  // Each stack entry is a grid at a fixpoint except for one just-set cell (-1 at the root).
   const stack: Grid[] = [root];
+  const setCell: number[] = [-1];
   while (stack.length > 0) {
     if (result.nodes >= maxNodes) {
       result.complete = false;
       break;
     }
     const g = stack.pop() as Grid;
+    const changed = setCell.pop() as number;
     result.nodes++;
-    if (!propagateInPlace(clues, g, 'complete')) continue;
-    const cell = branchCell(g);
+    if (!propagateInPlace(clues, g, 'complete', undefined, changed)) continue;
+    let cell = branchCell(g);
+    if (cell >= 0 && useLookahead) {
+      cell = lookahead(clues, g, test);
+      if (cell === -2) continue;
+    }
     if (cell < 0) {
       result.count++;
       if (!result.solution) result.solution = g;
@@ -209,6 +282,7 @@ export function countSolutions(clues: Clues, limit = 2, options: CountOptions = 
     other.cells[cell] = EMPTY;
     g.cells[cell] = FILLED;
     stack.push(other, g); // filled is popped first
+    setCell.push(cell, cell);
   }
   return result;
 }

@@ -1,0 +1,139 @@
+// `nonolab generate --size 10x10 --density 0.5 --count 1000 --seed 7 [--out FILE] [--bernoulli] [--sat]`: uniquely solvable puzzles as NDJSON.
+import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import type { Command } from 'commander';
+import cliProgress from 'cli-progress';
+import { GenerateOptions, iteratePuzzles } from '../../shared/nonogram/index.ts';
+import type { GenerateHooks } from '../../shared/nonogram/index.ts';
+import { satMetricsRecord } from '../../shared/sat/index.ts';
+
+interface GenerateFlags {
+  size: string;
+  density: string;
+  count: string;
+  seed: string;
+  out?: string;
+  bernoulli?: boolean;
+  maxCandidates?: string;
+  sat?: boolean;
+}
+
+/** Parse and check the flags; returns the options or a message naming the bad flag. */
+export function generateOptionsFromFlags(flags: GenerateFlags): GenerateOptions | string {
+  const size = /^(\d+)x(\d+)$/i.exec(flags.size.trim());
+  if (!size) return `--size must look like WIDTHxHEIGHT (e.g. 10x10), got '${flags.size}'`;
+  const density = Number(flags.density);
+  const count = Number(flags.count);
+  const seed = Number(flags.seed);
+  const options = {
+    width: Number(size[1]),
+    height: Number(size[2]),
+    density,
+    count,
+    seed,
+    bernoulli: flags.bernoulli ?? false,
+    ...(flags.maxCandidates !== undefined ? { max_candidates: Number(flags.maxCandidates) } : {}),
+  };
+  const parsed = GenerateOptions.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const flag = { width: '--size', height: '--size', density: '--density', count: '--count', seed: '--seed', max_candidates: '--max-candidates' }[String(issue.path[0])] ?? String(issue.path[0]);
+    return `${flag}: ${issue.message}`;
+  }
+  if (parsed.data.density === 0 || parsed.data.density === 1) {
+    // Density 0 or 1 has one puzzle at most; fine, but say so if more were asked for.
+    if (parsed.data.count > 1) return `--density ${parsed.data.density} allows only one distinct puzzle; use --count 1`;
+  }
+  return parsed.data;
+}
+
+function write(stream: Writable, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (stream.write(text)) resolve();
+    else {
+      stream.once('drain', resolve);
+      stream.once('error', reject);
+    }
+  });
+}
+
+export function registerGenerate(program: Command): void {
+  program
+    .command('generate')
+    .description('generate uniquely solvable random Nonograms (exactly round(density*W*H) filled cells, or --bernoulli) with human metrics; NDJSON, one puzzle per line')
+    .option('--size <WxH>', 'grid size, width x height', '10x10')
+    .option('--density <d>', 'fraction of filled cells, 0..1', '0.5')
+    .option('--count <n>', 'number of puzzles', '1000')
+    .option('--seed <n>', 'integer seed: same seed and arguments, byte-identical output', '1')
+    .option('--out <file>', 'write NDJSON here instead of stdout')
+    .option('--bernoulli', 'fill each cell independently with probability density')
+    .option('--max-candidates <n>', 'give up after this many random grids')
+    .option('--sat', 'add metrics.sat and metrics.sat_dfa (MiniSat 2.2.0 statistics, block-start and DFA encodings)')
+    .action(async (flags: GenerateFlags) => {
+      const options = generateOptionsFromFlags(flags);
+      if (typeof options === 'string') {
+        console.error(`generate: ${options}`);
+        process.exitCode = 2;
+        return;
+      }
+      const out: Writable = flags.out ? createWriteStream(flags.out) : process.stdout;
+      let broken = false;
+      out.on('error', (err: NodeJS.ErrnoException) => {
+        broken = true;
+        if (err.code !== 'EPIPE') {
+          console.error(`generate: cannot write ${flags.out ?? 'stdout'} (${err.message})`);
+          process.exitCode = 2;
+        }
+      });
+      const bar = new cliProgress.SingleBar(
+        {
+          stream: process.stderr,
+          format: 'generate [{bar}] {value}/{total} puzzles | {candidates} candidates, {acceptance}% unique | {rate} puzzles/s | ETA {eta_formatted}',
+          etaBuffer: 100,
+          noTTYOutput: !process.stderr.isTTY,
+          notTTYSchedule: 5000,
+          hideCursor: true,
+        },
+        cliProgress.Presets.shades_classic,
+      );
+      const t0 = process.hrtime.bigint();
+      const payload = (accepted: number, candidates: number) => {
+        const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+        return {
+          candidates,
+          acceptance: candidates ? ((100 * accepted) / candidates).toFixed(1) : '0.0',
+          rate: secs > 0 ? (accepted / secs).toFixed(1) : '0.0',
+        };
+      };
+      bar.start(options.count, 0, payload(0, 0));
+      const hooks: GenerateHooks = {
+        onProgress: (p) => bar.update(p.accepted, payload(p.accepted, p.candidates)),
+        ...(flags.sat ? { extraMetrics: (puzzle) => satMetricsRecord({ rows: puzzle.rows, cols: puzzle.cols }) } : {}),
+      };
+      const it = iteratePuzzles(options, hooks);
+      let lastYield = Date.now();
+      let written = 0;
+      for (let step = it.next(); !step.done && !broken; step = it.next()) {
+        try {
+          await write(out, JSON.stringify(step.value) + '\n');
+        } catch (err) {
+          // A closed pipe (e.g. `| head`) ends the run quietly; other write errors are reported by the handler.
+          broken = true;
+          if ((err as NodeJS.ErrnoException).code !== 'EPIPE') throw err;
+          break;
+        }
+        written++;
+        if (Date.now() - lastYield > 50) {
+          // Let the terminal redraw and the stream flush.
+          await new Promise((resolve) => setImmediate(resolve));
+          lastYield = Date.now();
+        }
+      }
+      bar.stop();
+      if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
+      if (written < options.count && !broken) {
+        console.error(`generate: stopped after --max-candidates ${options.max_candidates}: ${written} of ${options.count} puzzles`);
+        process.exitCode = 1;
+      }
+    });
+}
