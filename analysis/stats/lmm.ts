@@ -269,6 +269,8 @@ function evaluateTheta(cp: CrossProducts, theta: readonly number[]): ThetaEvalua
       }
     }
     if (mr > 0) {
+      // Rounding differs between S[a][b] and S[b][a]; make it exactly symmetric for the Cholesky.
+      for (let a = 0; a < mr; a++) for (let b = 0; b < a; b++) { const v = 0.5 * (sData[a][b] + sData[b][a]); sData[a][b] = v; sData[b][a] = v; }
       const sm = new Matrix(sData);
       const chol = new CholeskyDecomposition(sm);
       if (!chol.isPositiveDefinite()) throw new Error('lmm: the Schur complement is not positive definite');
