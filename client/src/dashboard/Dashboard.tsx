@@ -7,17 +7,8 @@ import { OverviewView } from './Overview.tsx';
 import { PoolView } from './PoolView.tsx';
 import { Replay } from './Replay.tsx';
 import { SessionView } from './SessionView.tsx';
+import { parseRoute, type Route } from './routes.ts';
 import './dashboard.css';
-
-type Route = { page: 'live' } | { page: 'session'; id: string } | { page: 'replay'; id: string; step: number } | { page: 'pool' } | { page: 'overview' } | { page: 'exports' };
-
-export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts[0] === 'session' && parts[1] && parts[2] === 'replay' && /^\d+$/.test(parts[3] ?? '')) return { page: 'replay', id: parts[1], step: Number(parts[3]) };
-  if (parts[0] === 'session' && parts[1]) return { page: 'session', id: parts[1] };
-  if (parts[0] === 'pool' || parts[0] === 'overview' || parts[0] === 'exports') return { page: parts[0] };
-  return { page: 'live' };
-}
 
 function useHashRoute(): [Route, (hash: string) => void] {
   const [hash, setHash] = useState(() => window.location.hash);

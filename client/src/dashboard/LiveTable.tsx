@@ -85,7 +85,7 @@ export function LiveTable({ open }: { open: (id: string) => void }) {
 
   const header = (key: SortKey, label: string) => (
     <th>
-      <button className="sort" onClick={() => setSort((s) => ({ key, desc: s.key === key ? !s.desc : true }))} aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
+      <button className="sort" onClick={() => setSort((s) => ({ key, desc: s.key === key ? !s.desc : key !== 'state' }))} aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
         {label}
         {sort.key === key ? (sort.desc ? ' ▾' : ' ▴') : ''}
       </button>

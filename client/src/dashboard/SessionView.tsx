@@ -148,6 +148,7 @@ export function SessionView({ id, go }: { id: string; go: (hash: string) => void
   if (!summary) return <p className="muted">Loading session {id}…</p>;
 
   const state = connectionState(summary, now, liveness);
+  const current = summary.steps.at(-1);
   const mirrorPuzzle = feed.mirror.puzzle_id ? puzzleOf(feed.mirror.puzzle_id) : undefined;
   const wrong = feed.mirror.board && mirrorPuzzle ? wrongCells(feed.mirror.board, mirrorPuzzle.solution) : undefined;
 
@@ -178,7 +179,13 @@ export function SessionView({ id, go }: { id: string; go: (hash: string) => void
         </dd>
         <dt>Moves · hints · wrong submissions</dt>
         <dd>
-          {summary.moves} · {summary.hints} · {summary.wrong_submissions}
+          {summary.moves} · {summary.hints} · {summary.wrong_submissions} in the session
+          {current && current.kind === 'puzzle' && current.ended_at === null && (
+            <span data-testid="current-step-counts">
+              {' '}
+              ({current.moves} · {current.hints} · {current.wrong_submissions} on this puzzle)
+            </span>
+          )}
         </dd>
         <dt>Last activity</dt>
         <dd>{formatDuration(Math.max(0, now - summary.last_activity))} ago</dd>
