@@ -7,6 +7,8 @@
  * it is never asked). Learnt clauses carry over between the calls, as in the paper's setting.
  * Cells forced filled and cells forced empty are counted separately (the published experiment
  * counted only forced-filled ones). A puzzle has a unique solution iff every cell is forced.
+ * Every cell proven forced is then added as a unit clause (true in every solution, so sound),
+ * which makes the later questions easier; so are cells the caller already knows (`known`).
  * Cost: at most one solve per cell plus one; each can be exponential in the worst case (the
  * problem is NP-hard), so a conflict budget per call can be given: a cell whose call runs out is
  * reported as undecided rather than guessed.
@@ -20,6 +22,11 @@ export type Encoding = 'block-start' | 'dfa';
 
 export interface ForcedCellsOptions {
   encoding?: Encoding;
+  /**
+   * Cells the caller already knows to hold in every solution (FILLED or EMPTY; e.g. from line
+   * solving): they are added as unit clauses and reported as forced without being asked.
+   */
+  known?: Grid;
   /** Conflict budget per solver call (default: none). */
   conflictBudget?: number;
 }
@@ -57,6 +64,14 @@ export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): For
     result.stats = solver.stats();
     return result;
   };
+  const n = width * height;
+  if (options.known) {
+    if (options.known.width !== width || options.known.height !== height) throw new RangeError(`known grid is ${options.known.width}x${options.known.height}, the clues are ${width}x${height}`);
+    for (let i = 0; i < n; i++) {
+      const k = options.known.cells[i];
+      if (k === FILLED || k === EMPTY) solver.addClause([fromDimacs(k === FILLED ? i + 1 : -(i + 1))]);
+    }
+  }
   result.solves++;
   const first = solver.solveLimited([], budget);
   if (first !== L_TRUE) {
@@ -64,16 +79,22 @@ export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): For
     return finish();
   }
   result.solvable = true;
-  const n = width * height;
   const model = new Uint8Array(n);
   for (let i = 0; i < n; i++) model[i] = solver.modelValue(i) === L_TRUE ? 1 : 0;
   const free = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     if (free[i]) continue;
+    if (options.known && options.known.cells[i] !== UNKNOWN) {
+      if (model[i]) result.forcedFilled++;
+      else result.forcedEmpty++;
+      grid.cells[i] = model[i] ? FILLED : EMPTY;
+      continue;
+    }
     const assume = fromDimacs(model[i] ? -(i + 1) : i + 1);
     result.solves++;
     const status = solver.solveLimited([assume], budget);
     if (status === L_FALSE) {
+      solver.addClause([assume ^ 1]);
       if (model[i]) {
         grid.cells[i] = FILLED;
         result.forcedFilled++;

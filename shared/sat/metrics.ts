@@ -15,3 +15,12 @@ export function satMetrics(clues: Clues, encoding: Encoding = 'block-start', opt
   const r = solveCnf(encode(clues, encoding), { conflictBudget: options.conflictBudget });
   return { decisions: r.stats.decisions, propagations: r.stats.propagations, conflicts: r.stats.conflicts, restarts: r.stats.restarts, result: r.result };
 }
+
+/**
+ * The `metrics.sat` (block-start, the paper's) and `metrics.sat_dfa` entries of a puzzle record:
+ * the shape `generate`'s `extraMetrics` hook and `nonolab measure` add.
+ */
+export function satMetricsRecord(clues: Clues): { sat: SolverStats; sat_dfa: SolverStats } {
+  const strip = ({ decisions, propagations, conflicts, restarts }: SatMetricsResult): SolverStats => ({ decisions, propagations, conflicts, restarts });
+  return { sat: strip(satMetrics(clues, 'block-start')), sat_dfa: strip(satMetrics(clues, 'dfa')) };
+}
