@@ -1,7 +1,7 @@
 // `nonolab gmm FILE --column gap_s`: Gaussian mixture on log gap lengths, BIC for 1..4 components, the pause threshold (JSON).
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { gmmSelect, logGaps } from '../stats/gmm.ts';
+import { fitGmm, gmmSelect, logGaps, pauseThreshold } from '../stats/gmm.ts';
 import { intOption, numericColumn, readTidyCsv, runStatsCommand } from '../stats/tidyCsv.ts';
 
 export function registerGmm(program: Command): void {
@@ -15,7 +15,8 @@ export function registerGmm(program: Command): void {
     .option('--seed <n>', 'seed of the k-means++ starts', '1')
     .option('--starts <n>', 'k-means starts per fit (default 5; 1 with --compat sklearn)')
     .option('--compat <name>', "'sklearn': scikit-learn's defaults (tol 1e-3, reg_covar 1e-6, one k-means start)")
-    .action((file: string, opts: { column: string; components: string; maxComponents: string; seed: string; starts?: string; compat?: string }) =>
+    .option('--init-centers <list>', 'comma-separated k-means centres (log seconds) to start the reported fit from, e.g. the cluster_centers_ of the KMeans sklearn ran, to replay its EM path')
+    .action((file: string, opts: { column: string; components: string; maxComponents: string; seed: string; starts?: string; compat?: string; initCenters?: string }) =>
       runStatsCommand('gmm', () => {
         if (opts.compat !== undefined && opts.compat !== 'sklearn') throw new Error(`--compat must be 'sklearn', got '${opts.compat}'`);
         const components = intOption(opts.components, '--components', 3);
@@ -34,6 +35,15 @@ export function registerGmm(program: Command): void {
           onProgress: (done) => bar.update(done),
         });
         bar.stop();
+        if (opts.initCenters !== undefined) {
+          const centers = opts.initCenters.split(',').map((c) => Number(c.trim()));
+          if (centers.length !== components || centers.some((c) => !Number.isFinite(c))) throw new Error(`--init-centers needs ${components} numbers, got '${opts.initCenters}'`);
+          const fit = fitGmm(values, { components, compat: opts.compat as 'sklearn' | undefined, initCenters: centers });
+          sel.components = fit.components;
+          sel.threshold_s = pauseThreshold(fit);
+          sel.bic[String(components)] = fit.bic;
+          sel.delta_bic = sel.bic['1'] - fit.bic;
+        }
         return {
           n: sel.n,
           components: sel.components.map((c) => ({ weight: c.weight, mean: c.mean, variance: c.variance })),

@@ -1,0 +1,98 @@
+// The statistics commands (analysis/commands/{gmm,bt,lmm,spearman,pca}.ts) run in-process: JSON keys as issue 7 fixes them, errors on stderr.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Command } from 'commander';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { registerGmm } from '../commands/gmm.ts';
+import { registerBt } from '../commands/bt.ts';
+import { registerLmm } from '../commands/lmm.ts';
+import { registerSpearman } from '../commands/spearman.ts';
+import { registerPca } from '../commands/pca.ts';
+import { fixturePath } from './fixtures/load.ts';
+
+async function run(args: string[]): Promise<{ out: string; err: string; code: number }> {
+  const program = new Command().exitOverride();
+  registerGmm(program); registerBt(program); registerLmm(program); registerSpearman(program); registerPca(program);
+  let out = '', err = '';
+  const so = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => { out += String(s); return true; });
+  const se = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => { err += String(s); return true; });
+  try {
+    await program.parseAsync(['node', 'nonolab', ...args]);
+  } finally {
+    so.mockRestore(); se.mockRestore();
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { out, err, code };
+}
+
+afterEach(() => { process.exitCode = 0; });
+
+describe('statistics commands', () => {
+  it('spearman prints {n, rho, p, p_exact}', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nonolab-stats-'));
+    const file = join(dir, 'ranks.csv');
+    writeFileSync(file, 'bt_rank,decisions\n1,3\n2,6\n3,1\n4,2\n5,5\n6,4\n');
+    const { out, code } = await run(['spearman', file, '--x', 'bt_rank', '--y', 'decisions']);
+    expect(code).toBe(0);
+    const json = JSON.parse(out);
+    expect(Object.keys(json)).toEqual(['n', 'rho', 'p', 'p_exact']);
+    expect(json.n).toBe(6);
+  });
+
+  it('lmm prints {fixed, variances, reml_criterion} with R term names, deviance with --ml', async () => {
+    const formula = 'difficulty ~ log_conflicts * expertise + (1|participant) + (1|puzzle)';
+    const reml = JSON.parse((await run(['lmm', fixturePath('crossed.csv'), '--formula', formula])).out);
+    expect(Object.keys(reml)).toEqual(['fixed', 'variances', 'reml_criterion']);
+    expect(reml.fixed.map((f: { term: string }) => f.term)).toEqual(['(Intercept)', 'log_conflicts', 'expertise', 'log_conflicts:expertise']);
+    expect(Object.keys(reml.fixed[0])).toEqual(['term', 'estimate', 'se', 'df', 't', 'p']);
+    expect(Object.keys(reml.variances)).toEqual(['participant', 'puzzle', 'residual']);
+    const ml = JSON.parse((await run(['lmm', fixturePath('crossed.csv'), '--formula', formula, '--ml'])).out);
+    expect(Object.keys(ml)).toEqual(['fixed', 'variances', 'deviance']);
+  });
+
+  it('bt prints {items: [{item, log_ability, se, rank}]} from ratings or pairs', async () => {
+    const fromRatings = JSON.parse((await run(['bt', fixturePath('ratings.csv')])).out);
+    expect(Object.keys(fromRatings)).toEqual(['items']);
+    expect(Object.keys(fromRatings.items[0])).toEqual(['item', 'log_ability', 'se', 'rank']);
+    const fromPairs = JSON.parse((await run(['bt', fixturePath('citations_pairs.csv'), '--pairs'])).out);
+    expect(fromPairs.items).toHaveLength(4);
+  });
+
+  it('gmm prints {n, components, threshold_s, bic, delta_bic}', async () => {
+    const { out, code } = await run(['gmm', fixturePath('gaps.csv'), '--column', 'gap_s', '--compat', 'sklearn', '--max-components', '3']);
+    expect(code).toBe(0);
+    const json = JSON.parse(out);
+    expect(Object.keys(json)).toEqual(['n', 'components', 'threshold_s', 'bic', 'delta_bic']);
+    expect(Object.keys(json.components[0])).toEqual(['weight', 'mean', 'variance']);
+    expect(Object.keys(json.bic)).toEqual(['1', '2', '3']);
+    expect(json.threshold_s).toBeGreaterThan(1);
+  });
+
+  it('pca prints components with loadings and per-row scores with the z-mean', async () => {
+    const json = JSON.parse((await run(['pca', fixturePath('expertise.csv')])).out);
+    expect(json.n).toBe(67);
+    expect(json.components).toHaveLength(6);
+    expect(json.components[0].explained).toBeCloseTo(0.558, 3);
+    expect(Object.keys(json.rows[0])).toEqual(['z_mean', 'pc1', 'pc2', 'pc3', 'pc4', 'pc5', 'pc6']);
+  });
+
+  it('bad input: a clear message naming file, line and field, and a non-zero exit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nonolab-stats-'));
+    const file = join(dir, 'bad.csv');
+    writeFileSync(file, 'x,y\n1,2\n2,oops\n3,4\n');
+    const bad = await run(['spearman', file, '--x', 'x', '--y', 'y']);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toBe('');
+    expect(bad.err).toContain(`${file}: line 3: field "y" is not a number ("oops")`);
+    const missing = await run(['lmm', file, '--formula', 'y ~ z + (1|g)']);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/no column "z"/);
+    const disconnected = join(dir, 'pairs.csv');
+    writeFileSync(disconnected, 'winner,loser\na,b\nb,a\nc,d\nd,c\n');
+    const bt = await run(['bt', disconnected, '--pairs']);
+    expect(bt.code).toBe(1);
+    expect(bt.err).toMatch(/not connected/);
+  });
+});
