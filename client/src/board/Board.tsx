@@ -37,52 +37,88 @@ function previewOf(grid: Grid, move: Move | null): Map<number, Shown> {
   return out;
 }
 
-interface CellProps {
+const NAMES: Record<string, Shown> = { f: 'filled', c: 'crossed', u: 'unknown' };
+const LETTER: Record<number, string> = { [FILLED]: 'f', [EMPTY]: 'c' };
+
+interface RowProps {
   r: number;
-  c: number;
-  state: Shown;
-  preview: Shown | undefined;
-  cursor: boolean;
-  line: boolean;
-  hintLine: boolean;
-  hintCell: boolean;
-  edgeRight: boolean;
+  /** One letter per cell: f filled, c crossed, u unknown. */
+  states: string;
+  /** The preview per cell (same letters, '-' for none), or null when nothing is pending on this row. */
+  preview: string | null;
+  /** Keyboard cursor column on this row, or -1. */
+  cursorC: number;
+  /** The highlighted (cursor or pointer) row is this one. */
+  lineRow: boolean;
+  /** The highlighted column, or -1. */
+  lineC: number;
+  hintRow: boolean;
+  hintC: number;
+  /** The hinted cell's column on this row, or -1. */
+  hintCellC: number;
   edgeBottom: boolean;
 }
 
-const CellView = memo(function CellView({ r, c, state, preview, cursor, line, hintLine, hintCell, edgeRight, edgeBottom }: CellProps) {
-  let cls = `cell ${preview ?? state}`;
-  if (preview !== undefined) cls += ' preview';
-  if (cursor) cls += ' cursor';
-  if (line) cls += ' line';
-  if (hintLine) cls += ' hint-line';
-  if (hintCell) cls += ' hint-cell';
-  if (edgeRight) cls += ' edge-right';
-  if (edgeBottom) cls += ' edge-bottom';
+/**
+ * One row of cells. Rows are memoised on plain strings and numbers, so a click re-renders only the row it changed:
+ * a 30x30 board stays well within a frame.
+ */
+const RowView = memo(function RowView({ r, states, preview, cursorC, lineRow, lineC, hintRow, hintC, hintCellC, edgeBottom }: RowProps) {
+  const width = states.length;
+  const cells = [];
+  for (let c = 0; c < width; c++) {
+    const state = NAMES[states[c]];
+    const pv = preview && preview[c] !== '-' ? NAMES[preview[c]] : undefined;
+    let cls = `cell ${pv ?? state}`;
+    if (pv !== undefined) cls += ' preview';
+    if (cursorC === c) cls += ' cursor';
+    if (lineRow || lineC === c) cls += ' line';
+    if (hintRow || hintC === c) cls += ' hint-line';
+    if (hintCellC === c) cls += ' hint-cell';
+    if ((c + 1) % 5 === 0 && c + 1 < width) cls += ' edge-right';
+    if (edgeBottom) cls += ' edge-bottom';
+    cells.push(
+      <div
+        key={c}
+        id={`cell-${r}-${c}`}
+        role="gridcell"
+        aria-label={`row ${r + 1}, column ${c + 1}: ${state === 'unknown' ? 'blank' : state}`}
+        aria-selected={cursorC === c}
+        data-testid={`cell-${r}-${c}`}
+        data-row={r}
+        data-col={c}
+        data-state={state}
+        className={cls}
+      />,
+    );
+  }
   return (
-    <div
-      id={`cell-${r}-${c}`}
-      role="gridcell"
-      aria-label={`row ${r + 1}, column ${c + 1}: ${state === 'unknown' ? 'blank' : state}`}
-      aria-selected={cursor}
-      data-testid={`cell-${r}-${c}`}
-      data-row={r}
-      data-col={c}
-      data-state={state}
-      className={cls}
-    />
+    <div className="grid-row" role="row">
+      {cells}
+    </div>
   );
 });
 
-function ClueNumbers({ clue }: { clue: number[] }) {
-  return (
-    <>
-      {(clue.length ? clue : [0]).map((n, i) => (
-        <span key={i}>{n}</span>
-      ))}
-    </>
-  );
+function doneKey(flags: boolean[]): string {
+  let out = '';
+  for (const f of flags) out += f ? '1' : '0';
+  return out;
 }
+
+/** The clues of one axis; memoised on plain values so a click that completes no line does not touch them. */
+const ClueStrip = memo(function ClueStrip({ axis, clues, done, line, hint }: { axis: 'row' | 'col'; clues: number[][]; done: string; line: number; hint: number }) {
+  return (
+    <div className={`${axis}-clues`} aria-hidden="true">
+      {clues.map((clue, i) => (
+        <div key={i} className={`${axis}-clue${done[i] === '1' ? ' done' : ''}${line === i ? ' line' : ''}${hint === i ? ' hint-line' : ''}`} data-testid={`${axis}-clue-${i}`} data-done={done[i] === '1'}>
+          {(clue.length ? clue : [0]).map((n, k) => (
+            <span key={k}>{n}</span>
+          ))}
+        </div>
+      ))}
+    </div>
+  );
+});
 
 export interface BoardProps {
   puzzle: PuzzleClues;
@@ -99,12 +135,14 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
   const gridRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const dragRef = useRef<Drag | null>(null);
+  const pointerFocus = useRef(false);
   const pressTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [drag, setDrag] = useState<Drag | null>(null);
   const [cursor, setCursor] = useState<Cell>([0, 0]);
   const [anchor, setAnchor] = useState<Cell | null>(null);
   const [focused, setFocused] = useState(false);
   const [hover, setHover] = useState<Cell | null>(null);
+  const [keyboardMode, setKeyboardMode] = useState(false);
   const cell = useCellSize(boxRef, puzzle, maxCell);
   const done = useMemo(() => doneLines(grid, puzzle), [grid, puzzle]);
 
@@ -142,8 +180,13 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
     const source = e.pointerType === 'touch' || e.pointerType === 'pen' ? 'touch' : 'mouse';
     const t: Tool = source === 'touch' ? tool : e.button === 2 ? 'cross' : 'fill';
     gridRef.current?.setPointerCapture?.(e.pointerId);
+    pointerFocus.current = true;
     gridRef.current?.focus({ preventScroll: true });
+    pointerFocus.current = false;
     setAnchor(null);
+    setCursor(at);
+    setKeyboardMode(false);
+    if (source === 'mouse') setHover(at);
     updateDrag({ tool: t, start: at, cells: [at], source, pointerId: e.pointerId, longPressed: false });
     if (source === 'touch' && t === 'fill') {
       clearPress();
@@ -179,7 +222,6 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
     if (!d || d.pointerId !== e.pointerId) return;
     clearPress();
     updateDrag(null);
-    setCursor(d.cells[d.cells.length - 1]);
     dispatch(gestureMove(grid, d.tool, d.cells), d.source);
   };
 
@@ -195,6 +237,8 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
     const action = keyAction(e.key, { shift: e.shiftKey, ctrl: e.ctrlKey, alt: e.altKey, meta: e.metaKey });
     if (!action) return;
     e.preventDefault();
+    setKeyboardMode(true);
+    setHover(null);
     switch (action.kind) {
       case 'move':
         if (action.extend && !anchor) setAnchor(cursor);
@@ -214,10 +258,12 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
     }
   };
 
-  const pending: Move | null = drag ? gestureMove(grid, drag.tool, drag.cells) : null;
-  const preview = previewOf(grid, pending);
+  const pendingMove: Move | null = drag ? gestureMove(grid, drag.tool, drag.cells) : null;
+  const pendingCells = previewOf(grid, pendingMove);
   const selected = new Set((selection ?? []).map(([r, c]) => r * puzzle.width + c));
-  const focusCell: Cell | null = focused ? cursor : (hover ?? (drag ? drag.cells[drag.cells.length - 1] : null));
+  // The keyboard cursor shows while the grid has focus from the keyboard; otherwise the pointer's cell is highlighted.
+  const showCursor = focused && keyboardMode;
+  const focusCell: Cell | null = showCursor ? cursor : (hover ?? (drag ? drag.cells[drag.cells.length - 1] : null));
   const hintRow = hint?.line.axis === 'row' ? hint.line.index : -1;
   const hintCol = hint?.line.axis === 'col' ? hint.line.index : -1;
 
@@ -229,30 +275,8 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
         data-cell-size={cell}
       >
         <div className="corner" aria-hidden="true" />
-        <div className="col-clues" aria-hidden="true">
-          {puzzle.cols.map((clue, c) => (
-            <div
-              key={c}
-              className={`col-clue${done.cols[c] ? ' done' : ''}${focusCell?.[1] === c ? ' line' : ''}${hintCol === c ? ' hint-line' : ''}`}
-              data-testid={`col-clue-${c}`}
-              data-done={done.cols[c]}
-            >
-              <ClueNumbers clue={clue} />
-            </div>
-          ))}
-        </div>
-        <div className="row-clues" aria-hidden="true">
-          {puzzle.rows.map((clue, r) => (
-            <div
-              key={r}
-              className={`row-clue${done.rows[r] ? ' done' : ''}${focusCell?.[0] === r ? ' line' : ''}${hintRow === r ? ' hint-line' : ''}`}
-              data-testid={`row-clue-${r}`}
-              data-done={done.rows[r]}
-            >
-              <ClueNumbers clue={clue} />
-            </div>
-          ))}
-        </div>
+        <ClueStrip axis="col" clues={puzzle.cols} done={doneKey(done.cols)} line={focusCell ? focusCell[1] : -1} hint={hintCol} />
+        <ClueStrip axis="row" clues={puzzle.rows} done={doneKey(done.rows)} line={focusCell ? focusCell[0] : -1} hint={hintRow} />
         <div
           ref={gridRef}
           className={`grid${focused ? ' focused' : ''}${disabled ? ' disabled' : ''}`}
@@ -269,34 +293,41 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
           onPointerLeave={() => setHover(null)}
           onContextMenu={(e) => e.preventDefault()}
           onKeyDown={onKeyDown}
-          onFocus={() => setFocused(true)}
+          onFocus={() => {
+            setFocused(true);
+            if (!pointerFocus.current) setKeyboardMode(true);
+          }}
           onBlur={() => {
             setFocused(false);
             setAnchor(null);
           }}
         >
-          {Array.from({ length: puzzle.height }, (_, r) => (
-            <div key={r} className="grid-row" role="row" aria-label={`row ${r + 1}, clue ${puzzle.rows[r].join(' ') || '0'}`}>
-              {Array.from({ length: puzzle.width }, (_, c) => {
-                const i = r * puzzle.width + c;
-                return (
-                  <CellView
-                    key={c}
-                    r={r}
-                    c={c}
-                    state={stateName(grid.cells[i])}
-                    preview={preview.get(i) ?? (selected.has(i) ? stateName(grid.cells[i]) : undefined)}
-                    cursor={focused && cursor[0] === r && cursor[1] === c}
-                    line={focusCell !== null && (focusCell[0] === r || focusCell[1] === c)}
-                    hintLine={hintRow === r || hintCol === c}
-                    hintCell={hint?.row === r && hint?.col === c}
-                    edgeRight={(c + 1) % 5 === 0 && c + 1 < puzzle.width}
-                    edgeBottom={(r + 1) % 5 === 0 && r + 1 < puzzle.height}
-                  />
-                );
-              })}
-            </div>
-          ))}
+          {Array.from({ length: puzzle.height }, (_, r) => {
+            let states = '';
+            let preview: string | null = null;
+            for (let c = 0; c < puzzle.width; c++) {
+              const i = r * puzzle.width + c;
+              states += LETTER[grid.cells[i]] ?? 'u';
+              const pv = pendingCells.get(i) ?? (selected.has(i) ? stateName(grid.cells[i]) : undefined);
+              if (pv !== undefined) preview = (preview ?? '-'.repeat(c)) + pv[0];
+              else if (preview !== null) preview += '-';
+            }
+            return (
+              <RowView
+                key={r}
+                r={r}
+                states={states}
+                preview={preview}
+                cursorC={showCursor && cursor[0] === r ? cursor[1] : -1}
+                lineRow={focusCell !== null && focusCell[0] === r}
+                lineC={focusCell ? focusCell[1] : -1}
+                hintRow={hintRow === r}
+                hintC={hintCol}
+                hintCellC={hint && hint.row === r ? hint.col : -1}
+                edgeBottom={(r + 1) % 5 === 0 && r + 1 < puzzle.height}
+              />
+            );
+          })}
         </div>
       </div>
     </div>
