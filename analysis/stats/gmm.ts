@@ -7,7 +7,7 @@
 // likelihood. A tiny constant (reg_covar, 1e-6 as in scikit-learn) is added to every variance so
 // that a component cannot collapse onto one repeated value; the likelihood is therefore that of
 // a slightly regularised fit. By default each start runs until the mean log-likelihood changes
-// by less than 1e-9 (that is "to convergence"; accelerated by SQUAREM, at most 3000 EM steps; the
+// by less than 1e-8 (that is "to convergence"; accelerated by SQUAREM, at most 3000 EM steps; the
 // starts are screened at 1e-5 and only the best is run on). compat: 'sklearn' reproduces
 // sklearn.mixture.GaussianMixture's defaults instead: one k-means start, stop when the mean
 // log-likelihood changes by less than 1e-3, the last M-step's parameters reported. Its k-means
@@ -260,7 +260,7 @@ export function fitGmm(values: readonly number[], options: GmmOptions): GmmFit {
   if (n < 2 * k) throw new Error(`fitGmm: ${n} values are too few for ${k} components`);
   const { x, cnt } = distinctWithCounts(values);
   const sklearn = options.compat === 'sklearn';
-  const tol = options.tol ?? (sklearn ? 1e-3 : 1e-9);
+  const tol = options.tol ?? (sklearn ? 1e-3 : 1e-8);
   const maxIterations = options.maxIterations ?? (sklearn ? 100 : 3000);
   const reg = options.regCovar ?? 1e-6;
   const rng = createRng(options.seed ?? 0);
