@@ -1,0 +1,75 @@
+// `nonolab measure FILE`: add SAT metrics (block-start and DFA) and, where missing, human metrics to puzzle records.
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import cliProgress from 'cli-progress';
+import { difficulty, parsePuzzleFile, PuzzleFormatError } from '../../shared/nonogram/index.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
+import { satMetricsRecord } from '../../shared/sat/index.ts';
+
+/** Reads puzzles in any format the engine parses (our JSON/NDJSON, .non, webpbn XML); exits 2 with the parser's message on error. */
+export function loadPuzzles(file: string): Puzzle[] | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    console.error(`${file}: cannot read (${(err as Error).message})`);
+    process.exitCode = 2;
+    return null;
+  }
+  try {
+    return parsePuzzleFile(text, file);
+  } catch (err) {
+    if (!(err instanceof PuzzleFormatError)) throw err;
+    console.error(err.message);
+    process.exitCode = 2;
+    return null;
+  }
+}
+
+export function progressBar(label: string, total: number): cliProgress.SingleBar {
+  const bar = new cliProgress.SingleBar(
+    { stream: process.stderr, format: `${label} [{bar}] {value}/{total} | {rate}/s | ETA {eta_formatted}`, etaBuffer: 50, noTTYOutput: false },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = 0;
+  const start = bar.start.bind(bar);
+  bar.start = (t: number, v: number, payload?: object) => {
+    started = Date.now();
+    start(t, v, { rate: '0', ...payload });
+  };
+  const update = bar.update.bind(bar) as (v: number, payload?: object) => void;
+  bar.update = ((v: number, payload?: object) => {
+    const secs = (Date.now() - started) / 1000;
+    update(v, { rate: secs > 0 ? (v / secs).toFixed(1) : '0', ...payload });
+  }) as typeof bar.update;
+  bar.start(total, 0);
+  return bar;
+}
+
+export function registerMeasure(program: Command): void {
+  program
+    .command('measure')
+    .description('add metrics.sat (block-start, MiniSat 2.2.0 statistics), metrics.sat_dfa and missing metrics.human to puzzles; NDJSON out')
+    .argument('<file>', 'puzzles: JSON, JSON array, NDJSON (as generate writes), .non or webpbn XML')
+    .option('--out <file>', 'write NDJSON here instead of stdout')
+    .option('--human', 'recompute metrics.human even when present')
+    .action((file: string, opts: { out?: string; human?: boolean }) => {
+      const puzzles = loadPuzzles(file);
+      if (!puzzles) return;
+      const bar = progressBar('measure', puzzles.length);
+      const lines: string[] = [];
+      puzzles.forEach((p, i) => {
+        const metrics = { ...(p.metrics ?? {}) };
+        if (opts.human || !metrics.human) metrics.human = difficulty(p);
+        Object.assign(metrics, satMetricsRecord(p));
+        lines.push(JSON.stringify({ ...p, metrics }));
+        bar.update(i + 1);
+      });
+      bar.stop();
+      const text = lines.join('\n') + '\n';
+      if (opts.out) {
+        writeFileSync(opts.out, text);
+        console.error(`measure: ${puzzles.length} puzzles -> ${opts.out}`);
+      } else process.stdout.write(text);
+    });
+}

@@ -1,0 +1,39 @@
+// The phase experiment's pieces: density ranges, per-board determinism and the summary; and the metric lookup of `select`.
+import { describe, expect, it } from 'vitest';
+import { parseRange, runBoard, summarise } from './phase.ts';
+import { metricValue } from './select.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
+
+describe('phase', () => {
+  it('parses START:END:STEP without floating drift', () => {
+    const r = parseRange('0.30:0.60:0.01');
+    expect(r.length).toBe(31);
+    expect(r[0]).toBe(0.3);
+    expect(r[9]).toBe(0.39);
+    expect(r[30]).toBe(0.6);
+    expect(parseRange('0.4')).toEqual([0.4]);
+    expect(() => parseRange('0.6:0.3:0.1')).toThrow(/END >= START/);
+  });
+
+  it('is deterministic per (seed, size, density, board) and counts forced cells separately', () => {
+    const a = runBoard(8, 0.45, 3, 1, 'block-start', undefined);
+    expect(runBoard(8, 0.45, 3, 1, 'block-start', undefined)).toEqual(a);
+    const dfa = runBoard(8, 0.45, 3, 1, 'dfa', undefined);
+    expect([dfa.forced_filled, dfa.forced_empty, dfa.unique]).toEqual([a.forced_filled, a.forced_empty, a.unique]);
+    expect(a.forced_filled).toBeLessThanOrEqual(a.filled);
+    expect(a.forced_empty).toBeLessThanOrEqual(64 - a.filled);
+    if (a.unique) expect(a.forced_filled + a.forced_empty).toBe(64);
+    const s = summarise([a, runBoard(8, 0.45, 4, 1, 'block-start', undefined)]);
+    expect(s).toHaveLength(1);
+    expect(s[0].boards).toBe(2);
+  });
+});
+
+describe('metricValue', () => {
+  const p = { id: 'x', width: 1, height: 1, rows: [[]], cols: [[]], metrics: { sat: { conflicts: 7, decisions: 1, propagations: 2, restarts: 1 }, human: { level: 2 } } } as unknown as Puzzle;
+  it('reads bare names under metrics.sat and dotted paths under metrics', () => {
+    expect(metricValue(p, 'conflicts')).toBe(7);
+    expect(metricValue(p, 'human.level')).toBe(2);
+    expect(metricValue(p, 'sat_dfa.conflicts')).toBeUndefined();
+  });
+});
