@@ -5,7 +5,6 @@ import { registerSat } from './sat.ts';
 import { registerCnf } from './cnf.ts';
 import { registerInfer } from './infer.ts';
 import { registerMeasure } from './measure.ts'; import { registerSelect } from './select.ts'; import { registerPlotMetrics } from './plotMetrics.ts'; import { registerPhase } from './phase.ts';
-import { registerMeasure } from './measure.ts'; import { registerSelect } from './select.ts'; import { registerPlotMetrics } from './plotMetrics.ts'; import { registerPhase } from './phase.ts';
 import { registerGmm } from './gmm.ts'; import { registerBt } from './bt.ts'; import { registerLmm } from './lmm.ts'; import { registerSpearman } from './spearman.ts'; import { registerPca } from './pca.ts';
 import { registerSimulate } from './simulate.ts'; import { registerAnalyze } from './analyze.ts';
 import { registerGenerate } from './generate.ts';
@@ -15,7 +14,6 @@ export function registerAll(program: Command): void {
   registerSat(program);
   registerCnf(program);
   registerInfer(program);
-  registerMeasure(program); registerSelect(program); registerPlotMetrics(program); registerPhase(program);
   registerMeasure(program); registerSelect(program); registerPlotMetrics(program); registerPhase(program);
   registerGmm(program); registerBt(program); registerLmm(program); registerSpearman(program); registerPca(program);
   registerSimulate(program); registerAnalyze(program);
