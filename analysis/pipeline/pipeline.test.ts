@@ -1,0 +1,127 @@
+// End to end: bots -> NDJSON (and through the real server) -> analyze -> every file, rendered figures, the planted effect recovered.
+import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { mkdtempSync, readFileSync, readdirSync, existsSync, appendFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadStudyConfig } from '../../server/studyConfig.ts';
+import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
+import { runAnalysis, parseCsv, toCsv } from './index.ts';
+import { startTestServer } from '../../server/testing.ts';
+
+const configPath = join(import.meta.dirname, 'fixtures', 'study.json');
+const study = loadStudyConfig(configPath);
+
+describe('simulate -> analyze on a 24-participant study', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nonolab-pipe-'));
+  const logs = join(dir, 'logs');
+  const out = join(dir, 'out');
+  let summary: Awaited<ReturnType<typeof runAnalysis>>['summary'];
+  let result: Awaited<ReturnType<typeof runAnalysis>>['result'];
+
+  beforeAll(async () => {
+    simulateToDir({ participants: 24, seed: 2026, study }, logs);
+    ({ summary, result } = await runAnalysis({ logs, puzzles: configPath, out, pauseThreshold: 'auto' }));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes every file, with one attempt row per participant and puzzle', () => {
+    for (const f of ['attempts.csv', 'participants.csv', 'puzzles.csv', 'gaps.csv', 'pauses.json', 'correlations.csv', 'lmm.csv', 'themes.csv', 'report.html'])
+      expect(existsSync(join(out, f)), f).toBe(true);
+    const attempts = parseCsv(readFileSync(join(out, 'attempts.csv'), 'utf8'), 'attempts.csv');
+    expect(attempts).toHaveLength(72);
+    expect(new Set(attempts.map((a) => `${a.participant_id}/${a.puzzle_id}`)).size).toBe(72);
+    expect(attempts.every((a) => a.position !== '' && ['1', '2', '3'].includes(a.position))).toBe(true);
+    expect(attempts.every((a) => a.sat_conflicts !== '' && a.expertise !== '')).toBe(true);
+    const participants = parseCsv(readFileSync(join(out, 'participants.csv'), 'utf8'), 'participants.csv');
+    expect(participants).toHaveLength(24);
+    const puzzles = parseCsv(readFileSync(join(out, 'puzzles.csv'), 'utf8'), 'puzzles.csv');
+    expect(puzzles.map((p) => p.bt_rank).sort()).toEqual(['1', '2', '3', '4', '5', '6']);
+    // balanced assignment: 12 attempts per puzzle
+    expect(puzzles.map((p) => Number(p.attempts))).toEqual([12, 12, 12, 12, 12, 12]);
+    expect(summary.sessions).toEqual({ total: 24, analysed: 24, excluded_marked: 0, incomplete: 0 });
+  });
+
+  it('fits the pause mixture: three components, BIC for 1..4, a threshold between components 2 and 3', () => {
+    const p = JSON.parse(readFileSync(join(out, 'pauses.json'), 'utf8'));
+    expect(p.components).toHaveLength(3);
+    expect(Object.keys(p.bic)).toEqual(['1', '2', '3', '4']);
+    expect(p.delta_bic).toBeGreaterThan(0);
+    expect(p.threshold_source).toBe('gmm');
+    expect(Math.log(p.threshold_s)).toBeGreaterThan(p.components[1].mean);
+    expect(Math.log(p.threshold_s)).toBeLessThan(p.components[2].mean);
+    expect(p.components[0].median_s).toBeLessThan(0.5); // the rapid clicks
+  });
+
+  it('recovers the planted effect: harder ratings for high-conflict puzzles, easier for experts', () => {
+    const conflicts = result.lmm.find((r) => r.model === 'table2' && r.metric === 'sat_conflicts' && r.term === 'sat_conflicts')!;
+    const expertise = result.lmm.find((r) => r.model === 'table2' && r.metric === 'sat_conflicts' && r.term === 'expertise')!;
+    expect(conflicts.estimate).toBeGreaterThan(0);
+    expect(expertise.estimate).toBeLessThan(0);
+    expect(expertise.ci_high).toBeLessThan(0);
+    const bt = result.correlations.find((c) => c.table === 'table1' && c.x === 'sat_conflicts')!;
+    expect(bt.rho).toBeGreaterThan(0);
+    const t3 = result.correlations.find((c) => c.table === 'table3' && c.y === 'mean_time_s')!;
+    expect(t3.rho).toBeLessThan(0);
+    expect(result.pca!.explained[0]).toBeGreaterThan(0.4);
+    expect(Object.values(result.pca!.loadings).every((l) => l > 0)).toBe(true);
+    const lmm = parseCsv(readFileSync(join(out, 'lmm.csv'), 'utf8'), 'lmm.csv');
+    expect(lmm.some((r) => r.term === 'sat_conflicts:expertise')).toBe(true);
+  });
+
+  it('renders every figure as SVG in a self-contained page', () => {
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(summary.figures).toEqual(['conflicts', 'expertise', 'gaps', 'first_actions', 'lmm_difficulty', 'lmm_signals', 'themes']);
+    expect((html.match(/<svg/g) ?? []).length).toBe(7);
+    expect(html).not.toMatch(/<script|src="http/);
+    const themes = parseCsv(readFileSync(join(out, 'themes.csv'), 'utf8'), 'themes.csv');
+    const guess = themes.find((t) => t.theme === 'GUESS' && t.level === 'attempt')!;
+    expect(Number(guess.r_rb)).toBeGreaterThan(0);
+  });
+
+  it('leaves pilot sessions out unless asked, and takes a fixed threshold', async () => {
+    const file = readdirSync(join(logs, 'sessions'))[0];
+    const id = file.replace('.ndjson', '');
+    const logs2 = join(dir, 'logs2');
+    simulateToDir({ participants: 24, seed: 2026, study }, logs2);
+    appendFileSync(join(logs2, 'sessions', file), JSON.stringify({ type: 'session_mark', session_id: id, payload: { mark: 'pilot' }, origin: 'server', t_server: 1, config_hash: study.hash, app_version: '0.1.0' }) + '\n');
+    const a = await runAnalysis({ logs: logs2, puzzles: configPath, out: join(dir, 'o2'), pauseThreshold: 3, report: false });
+    expect(a.summary.sessions).toMatchObject({ analysed: 23, excluded_marked: 1 });
+    expect(a.result.attempts.every((r) => r.pause_threshold_s === 3)).toBe(true);
+    const b = await runAnalysis({ logs: logs2, puzzles: configPath, out: join(dir, 'o3'), pauseThreshold: 3, report: false, includePilot: true });
+    expect(b.summary.sessions.analysed).toBe(24);
+  });
+
+  it('escapes spreadsheet formulae in CSV output', () => {
+    const csv = toCsv([{ a: '=cmd|calc', b: 1 }], ['a', 'b']);
+    expect(csv.split('\n')[1]).toBe(`"'=cmd|calc",1`);
+  });
+});
+
+describe('simulate determinism', () => {
+  it('gives byte-identical NDJSON for the same seed', () => {
+    const one = [...simulateSessions({ participants: 3, seed: 5, study })].map((s) => JSON.stringify(s.records));
+    const two = [...simulateSessions({ participants: 3, seed: 5, study })].map((s) => JSON.stringify(s.records));
+    expect(one).toEqual(two);
+  });
+});
+
+describe('simulate through the real server API', () => {
+  it('plays bots over HTTP and the server log analyses like the NDJSON writer’s', async () => {
+    const server = await startTestServer({ configPath });
+    try {
+      await simulateToServer({ participants: 4, seed: 9, study }, server.url, join(server.dataDir, 'extras'), 2);
+      const out = join(server.dataDir, 'out');
+      const { summary, result } = await runAnalysis({ logs: server.dataDir, puzzles: configPath, out, pauseThreshold: 2.5, report: false });
+      expect(summary.sessions).toMatchObject({ total: 4, analysed: 4 });
+      expect(result.attempts).toHaveLength(12);
+      const solved = result.attempts.filter((a) => a.solved);
+      expect(solved.length).toBeGreaterThan(0);
+      // server check records: every solved attempt had a correct check
+      expect(solved.every((a) => (a.submissions as number) >= 1)).toBe(true);
+      expect(existsSync(join(server.dataDir, 'extras', 'codes.csv'))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
