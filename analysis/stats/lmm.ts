@@ -306,6 +306,12 @@ function profiledDeviance(cp: CrossProducts, ev: ThetaEvaluation, reml: boolean)
   return ev.ldL2 + n * (1 + Math.log((2 * Math.PI * ev.r2) / n));
 }
 
+/** The profiled deviance (REML criterion or -2 log L) at a given theta, as lme4's devfun(theta). */
+export function lmmDeviance(rows: readonly DataRow[], formula: string, theta: readonly number[], options: { reml?: boolean } = {}): number {
+  const cp = crossProducts(buildDesign(rows, parseFormula(formula)));
+  return profiledDeviance(cp, evaluateTheta(cp, theta), options.reml ?? true);
+}
+
 /** lmerTest's devfun_vp: the deviance at theta and sigma (not profiled). */
 function devianceAt(cp: CrossProducts, varpar: readonly number[], reml: boolean): number {
   const { n, p } = cp;
