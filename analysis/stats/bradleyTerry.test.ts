@@ -41,6 +41,22 @@ describe('bradleyTerry against BradleyTerry2', () => {
   });
 });
 
+describe("Davidson's tie model against a direct SciPy maximisation", () => {
+  it('ratings.csv pairs: log-abilities, SEs, nu, log-likelihood', () => {
+    const dav = fixtureJson<{ items: { item: string; log_ability: number; se: number }[]; nu: number; log_likelihood: number }>('bt_davidson_reference.json');
+    const csv = fixtureCsv('ratings.csv');
+    const ratings = numericColumn(csv, 'rating');
+    const fit = bradleyTerry(pairsFromRatings(csv.rows.map((r, i) => ({ participant: r.participant, item: r.item, rating: ratings[i] }))), { ties: 'davidson' });
+    dav.items.forEach((ref, i) => {
+      expect(fit.items[i].item).toBe(ref.item);
+      expect(relClose(fit.items[i].log_ability, ref.log_ability, 1e-6)).toBe(true);
+      expect(relClose(fit.items[i].se, ref.se, 1e-4)).toBe(true);
+    });
+    expect(relClose(fit.nu!, dav.nu, 1e-6)).toBe(true);
+    expect(relClose(fit.log_likelihood, dav.log_likelihood, 1e-10)).toBe(true);
+  });
+});
+
 describe('bradleyTerry', () => {
   it('refuses a comparison graph that is not connected, naming the groups', () => {
     expect(() => bradleyTerry([{ winner: 'a', loser: 'b' }, { winner: 'b', loser: 'a' }, { winner: 'c', loser: 'd' }, { winner: 'd', loser: 'c' }]))
