@@ -1,13 +1,63 @@
 // The participant app: boots the session and shows the current step's screen from the phase registry.
-import { useEffect, type ComponentType } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import type { Phase } from '../../shared/schema/config.ts';
 import type { Step } from '../../shared/study/steps.ts';
 import { phaseModules } from './phases/index.ts';
 import { boot, currentStep, phaseOf, useStudy } from './study.ts';
+import { TopBar } from './ui/TopBar.tsx';
+
+function Ended({ message, testId }: { message: string; testId: string }) {
+  return (
+    <section className="page">
+      <TopBar title="Thank you" />
+      <div className="page-body">
+        <p className="lead" data-testid={testId}>
+          {message}
+        </p>
+      </div>
+    </section>
+  );
+}
+
+/** Lab kiosk: the experimenter types the participant's label before handing over the device. */
+function KioskLabel() {
+  const [label, setLabel] = useState('');
+  return (
+    <section className="page">
+      <TopBar title="New participant" />
+      <form
+        className="page-body"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const params = new URLSearchParams(location.search);
+          params.set('label', label.trim());
+          location.search = params.toString();
+        }}
+      >
+        <label className="survey-item">
+          <span className="legend">Participant label (for the experimenter)</span>
+          <input type="text" value={label} onChange={(e) => setLabel(e.target.value)} data-testid="kiosk-label" required pattern="[^<>]+" maxLength={100} />
+        </label>
+        <div className="controls">
+          <button type="submit" className="primary" disabled={!label.trim()}>
+            Start
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
 
 function StepView() {
   useStudy((s) => s.step);
+  const screenedOut = useStudy((s) => s.screenedOut);
+  const declined = useStudy((s) => s.declined);
+  if (screenedOut !== null) return <Ended message={screenedOut} testId="screened-out" />;
   const step = currentStep();
+  if (declined && step?.kind !== 'consent') {
+    const consent = useStudy.getState().session?.study.phases.find((p) => p.kind === 'consent');
+    return <Ended message={consent?.kind === 'consent' ? consent.decline_message : 'Thank you for your time.'} testId="declined" />;
+  }
   const phase = phaseOf(step);
   if (!step || !phase) return <p className="page-body">This study has no further steps. Thank you!</p>;
   // The registry is indexed by kind, so the module matches the phase; TypeScript cannot see that through the union.
@@ -18,7 +68,7 @@ function StepView() {
 export function App() {
   const status = useStudy((s) => s.status);
   const error = useStudy((s) => s.error);
-  const stepKind = useStudy((s) => s.steps[s.step]?.kind ?? 'none');
+  const stepKind = useStudy((s) => (s.screenedOut !== null ? 'screened_out' : (s.steps[s.step]?.kind ?? 'none')));
   useEffect(() => {
     void boot();
   }, []);
@@ -37,6 +87,7 @@ export function App() {
           <p>Your answers so far are saved. Reload the page to try again, or contact the experimenter.</p>
         </div>
       )}
+      {status === 'kiosk-label' && <KioskLabel />}
       {status === 'running' && <StepView />}
     </main>
   );

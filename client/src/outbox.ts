@@ -22,6 +22,8 @@ export class Outbox {
     private readonly sessionId: string,
     serverAcked: number,
     private readonly send: (events: ClientEvent[]) => Promise<number>,
+    /** Called with a send error; returns true when the error is permanent (stop retrying). */
+    private readonly isFatal: (err: unknown) => boolean = () => false,
   ) {
     const stored = localStorage.getItem(this.key('queue'));
     this.queue = stored ? (JSON.parse(stored) as ClientEvent[]) : [];
@@ -92,9 +94,10 @@ export class Outbox {
         this.setStatus('saved');
         this.waiters.splice(0).forEach((w) => w());
       }
-    } catch {
+    } catch (err) {
       this.sending = false;
       this.setStatus('offline');
+      if (this.isFatal(err)) return;
       const delay = this.backoffMs;
       this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
       this.schedule(delay);

@@ -1,6 +1,6 @@
 // The participant's study controller: a zustand store, the one dispatcher every action goes through, and step clocks.
 import { create } from 'zustand';
-import type { HintResponse, SessionState } from '../../shared/schema/api.ts';
+import type { HintResponse, SessionState, StartSessionRequest } from '../../shared/schema/api.ts';
 import type { ClientEvent, ClientEventType } from '../../shared/schema/event.ts';
 import type { InputSource, Move } from '../../shared/schema/move.ts';
 import type { PuzzleClues } from '../../shared/schema/puzzle.ts';
@@ -20,7 +20,7 @@ export interface Feedback {
 }
 
 export interface StudyStore {
-  status: 'loading' | 'running' | 'error';
+  status: 'loading' | 'running' | 'error' | 'kiosk-label';
   error: string | null;
   session: SessionState | null;
   steps: Step[];
@@ -43,6 +43,8 @@ export interface StudyStore {
   skipAllowed: boolean;
   completion: { code: string; redirect_url: string | null } | null;
   declined: boolean;
+  /** Set when eligibility screening ended the study: the message to show. */
+  screenedOut: string | null;
 }
 
 const initial: StudyStore = {
@@ -64,6 +66,7 @@ const initial: StudyStore = {
   skipAllowed: false,
   completion: null,
   declined: false,
+  screenedOut: null,
 };
 
 export const useStudy = create<StudyStore>(() => ({ ...initial }));
@@ -276,6 +279,17 @@ export function submitSurvey(surveyId: string, answers: Record<string, number | 
   advance('done');
 }
 
+/** Eligibility screening failed: log the answers and the end of the step, then stop here for good (kept across reloads). */
+export function screenOut(surveyId: string, answers: Record<string, number | string | string[] | null>, message: string, source: InputSource = 'mouse'): void {
+  const s = useStudy.getState();
+  const step = s.steps[s.step];
+  logEvent('survey_submit', { survey_id: surveyId, answers }, source);
+  if (step) logEvent('step_end', { kind: step.kind, reason: 'screened_out' });
+  if (s.session) localStorage.setItem(`nonolab.${s.session.session_id}.screened_out`, message);
+  if (clock) clearInterval(clock);
+  useStudy.setState({ screenedOut: message });
+}
+
 export function submitRating(difficulty: number | null, guessing: string, source: InputSource = 'mouse'): void {
   const s = useStudy.getState();
   const step = s.steps[s.step];
@@ -326,6 +340,19 @@ function logEnvironment(): void {
   window.addEventListener('online', () => outbox?.retryNow());
 }
 
+/**
+ * How this participant arrived, from the link: a recruitment panel (Prolific's PROLIFIC_PID, STUDY_ID, SESSION_ID;
+ * SONA's sona_id), the lab's kiosk (?mode=kiosk&label=P07), or a general link.
+ */
+export function startRequest(params: URLSearchParams): StartSessionRequest {
+  const pid = params.get('PROLIFIC_PID');
+  if (pid) return { mode: 'panel', panel: { provider: 'prolific', participant_id: pid, study_id: params.get('STUDY_ID') ?? undefined, session_id: params.get('SESSION_ID') ?? undefined } };
+  const sona = params.get('sona_id') ?? params.get('SONA_ID');
+  if (sona) return { mode: 'panel', panel: { provider: 'sona', participant_id: sona } };
+  if (params.get('mode') === 'kiosk') return { mode: 'kiosk', label: params.get('label') ?? undefined };
+  return { mode: 'general' };
+}
+
 /** Resume the session this browser holds (cookie), or start a new one; then rebuild the board, history and timers. */
 export async function boot(): Promise<void> {
   try {
@@ -335,9 +362,20 @@ export async function boot(): Promise<void> {
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
       const params = new URLSearchParams(location.search);
-      session = await api.start({ mode: params.get('mode') === 'kiosk' ? 'kiosk' : 'general', label: params.get('label') ?? undefined });
+      if (params.get('mode') === 'kiosk' && !params.get('label')) {
+        useStudy.setState({ status: 'kiosk-label' });
+        return;
+      }
+      session = await api.start(startRequest(new URLSearchParams(location.search)));
     }
-    outbox = new Outbox(session.session_id, session.acked_seq, async (events) => (await api.sendEvents(events)).acked_seq);
+    outbox = new Outbox(session.session_id, session.acked_seq, async (events) => (await api.sendEvents(events)).acked_seq, (err) => {
+      // The server will never take these events (a withdrawn or expired session): say so instead of retrying.
+      if (err instanceof ApiError && (err.status === 410 || err.status === 401 || err.status === 403)) {
+        useStudy.setState({ status: 'error', error: err.message });
+        return true;
+      }
+      return false;
+    });
     outbox.subscribe((saveStatus) => useStudy.setState({ saveStatus }));
     seq = outbox.lastSeq();
     const steps = expandSteps(session.study.phases, session.sequence);
@@ -358,11 +396,13 @@ export async function boot(): Promise<void> {
       outcomes: { ...session.outcomes, ...ahead.outcomes },
       completion: session.completion_code ? { code: session.completion_code, redirect_url: null } : null,
       declined: session.status === 'declined' || local.some((e) => e.type === 'consent' && !e.payload.agreed),
+      screenedOut: localStorage.getItem(`nonolab.${session.session_id}.screened_out`),
     });
     useStudy.setState({ step });
     logEnvironment();
     logEvent('client_start', { user_agent: navigator.userAgent.slice(0, 1_000), width: window.innerWidth, height: window.innerHeight, page_id: crypto.randomUUID?.() ?? String(Date.now()) });
-    enterStep(step);
+    const ended = useStudy.getState();
+    if (ended.screenedOut === null && !ended.declined) enterStep(step);
   } catch (err) {
     useStudy.setState({ status: 'error', error: (err as Error).message });
   }

@@ -49,7 +49,21 @@ export const WarmupPhase = z.object({
   puzzle: Id,
   cap_seconds: z.number().int().positive().max(3_600),
 });
-export const SurveyPhase = z.object({ kind: z.literal('survey'), id: Id, title: z.string(), text: Text.default(''), items: z.array(SurveyItem).min(1) });
+/** Eligibility screening on a survey: each named item's answer must be one of its accepted values (see shared/study/eligibility.ts). */
+export const Eligibility = z.object({
+  criteria: z.record(Id, z.array(z.union([z.string(), z.number()])).min(1)),
+  message: z.string().max(2_000).default('Thank you for your interest. Unfortunately this study is looking for a different group of participants, so it ends here.'),
+});
+export type Eligibility = z.infer<typeof Eligibility>;
+export const SurveyPhase = z.object({
+  kind: z.literal('survey'),
+  id: Id,
+  title: z.string(),
+  text: Text.default(''),
+  items: z.array(SurveyItem).min(1),
+  /** Optional screening: a participant whose answers fail it ends the study here (step_end reason 'screened_out'). */
+  eligibility: Eligibility.optional(),
+});
 export const PuzzlesPhase = z.object({
   kind: z.literal('puzzles'),
   id: Id,

@@ -32,7 +32,7 @@ export const ClientEvent = z.discriminatedUnion('type', [
   z.object({
     ...Envelope,
     type: z.literal('step_end'),
-    payload: z.object({ kind: z.string().max(32), reason: z.enum(['done', 'solved', 'skipped', 'timeout', 'declined']) }),
+    payload: z.object({ kind: z.string().max(32), reason: z.enum(['done', 'solved', 'skipped', 'timeout', 'declined', 'screened_out']) }),
   }),
   z.object({ ...Envelope, type: z.literal('consent'), payload: z.object({ agreed: z.boolean() }) }),
   z.object({ ...Envelope, type: z.literal('move'), payload: z.object({ move: Move }) }),

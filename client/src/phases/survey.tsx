@@ -1,11 +1,23 @@
 // Phase kind 'survey': items from the config (Likert, scale, choice, number, text), validated next to each item.
 import { SurveyPhase } from '../../../shared/schema/config.ts';
-import { submitSurvey } from '../study.ts';
+import { isEligible } from '../../../shared/study/eligibility.ts';
+import { screenOut, submitSurvey } from '../study.ts';
 import { Survey } from '../ui/Survey.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 
 function SurveyScreen({ phase }: PhaseScreenProps<'survey'>) {
-  return <Survey id={phase.id} title={phase.title} text={phase.text} items={phase.items} onSubmit={(answers) => submitSurvey(phase.id, answers)} />;
+  return (
+    <Survey
+      id={phase.id}
+      title={phase.title}
+      text={phase.text}
+      items={phase.items}
+      onSubmit={(answers) => {
+        if (phase.eligibility && !isEligible(answers, phase.eligibility)) screenOut(phase.id, answers, phase.eligibility.message);
+        else submitSurvey(phase.id, answers);
+      }}
+    />
+  );
 }
 
 export const surveyPhase: PhaseModule<'survey'> = { kind: 'survey', params: SurveyPhase, records: ['survey_submit'], Screen: SurveyScreen };

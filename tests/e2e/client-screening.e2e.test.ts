@@ -1,0 +1,92 @@
+// End to end: declining consent ends politely; an eligibility survey screens out by config, for good (even on reload).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser.ts';
+import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
+import { answerSurvey, waitForStep } from '../support/participant.ts';
+import type { Phase, StudyConfig } from '../../shared/schema/config.ts';
+
+let browser: Browser;
+let server: RunningServer;
+let config: StudyConfig;
+
+beforeAll(async () => {
+  config = defaultConfig();
+  const eligibility: Phase = {
+    kind: 'survey',
+    id: 'eligibility',
+    title: 'Before we start',
+    text: '',
+    items: [
+      { type: 'single', id: 'adult', label: 'Are you 18 or older?', required: true, options: ['Yes', 'No'] },
+      { type: 'number', id: 'age', label: 'Your age', required: true, integer: true, min: 0, max: 120 },
+    ],
+    eligibility: { criteria: { adult: ['Yes'] }, message: 'Sorry, this study is for adults only.' },
+  };
+  config.phases.splice(1, 0, eligibility);
+  server = await startServer({ configPath: writeConfig(config) });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function logOf(page: Page): Promise<Record<string, any>[]> {
+  const id = await page.evaluate(async () => ((await (await fetch('/api/session')).json()) as { session_id: string }).session_id);
+  await page.waitForFunction(() => document.querySelector('[data-testid="save-status"]')?.getAttribute('data-status') === 'saved');
+  return readFileSync(join(server.dataDir, 'sessions', `${id}.ndjson`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+describe('who takes part', () => {
+  it('ends politely when consent is declined, also after a reload', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.getByTestId('consent-decline').click();
+    await expect.poll(() => page.getByTestId('declined').textContent()).toContain('Thank you');
+    const log = await logOf(page);
+    expect(log.some((e) => e.type === 'consent' && e.payload.agreed === false)).toBe(true);
+    await page.reload();
+    await page.getByTestId('declined').waitFor();
+    await context.close();
+  });
+
+  it('shows validation messages, then screens out an ineligible participant for good', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.getByTestId('consent-agree').click();
+    await waitForStep(page, 'survey');
+    await page.getByTestId('survey-submit').click();
+    expect(await page.locator('[data-testid="item-adult"] .error').textContent()).toContain('Please answer');
+    await answerSurvey(page, { adult: 'No', age: '250' });
+    expect(await page.locator('[data-testid="item-age"] .error').textContent()).toContain('at most 120');
+    await answerSurvey(page, { age: '17' });
+    await expect.poll(() => page.getByTestId('screened-out').textContent()).toContain('adults only');
+    const log = await logOf(page);
+    expect(log.find((e) => e.type === 'step_end' && e.phase === 'eligibility')?.payload.reason).toBe('screened_out');
+    expect(log.find((e) => e.type === 'survey_submit')?.payload.answers).toEqual({ adult: 'No', age: 17 });
+    await page.reload();
+    await page.getByTestId('screened-out').waitFor();
+    expect(await page.getByTestId('grid').count()).toBe(0);
+    await context.close();
+  });
+
+  it('lets an eligible participant on to the tutorial', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.getByTestId('consent-agree').click();
+    await waitForStep(page, 'survey');
+    await answerSurvey(page, { adult: 'Yes', age: '30' });
+    await waitForStep(page, 'tutorial');
+    await context.close();
+  });
+});
