@@ -25,20 +25,25 @@ export class HttpClient {
     opts: { maxSockets?: number; timeoutMs?: number } = {},
   ) {
     this.agent = new Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 1024 });
+    this.url = new URL(base);
     this.timeoutMs = opts.timeoutMs ?? 15_000;
   }
   private readonly timeoutMs: number;
+  private readonly url: URL;
 
-  call(method: string, path: string, body: unknown, cookie: string): Promise<HttpAnswer & { setCookie?: string }> {
+  call(method: string, path: string, body: unknown, cookie: string, contentType = 'application/json'): Promise<HttpAnswer & { setCookie?: string }> {
     const payload = body === undefined ? undefined : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
     return new Promise((resolve, reject) => {
+      // The path goes out exactly as given (no URL normalisation of '..'), as a hostile client would send it.
       const req = request(
-        this.base + path,
         {
+          host: this.url.hostname,
+          port: this.url.port,
+          path,
           method,
           agent: this.agent,
           headers: {
-            ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+            ...(payload ? { 'content-type': contentType, 'content-length': payload.length } : {}),
             ...(cookie ? { cookie } : {}),
           },
         },
