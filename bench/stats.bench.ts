@@ -118,7 +118,7 @@ void bigFitNoDf;
 if (haveCommand('Rscript', ['-e', 'suppressMessages(library(lmerTest))'])) {
   const file = join(tmp, 'lmm.csv');
   writeFileSync(file, toCsv(big));
-  const r = spawnSync('Rscript', ['-e', `suppressMessages(library(lmerTest)); d <- read.csv("${file}"); t <- system.time({ m <- lmer(${formula}, data = d); s <- summary(m) }); cat(t[["elapsed"]], REMLcrit(m), "\\n")`], { encoding: 'utf8' });
+  const r = spawnSync('Rscript', ['-e', `suppressMessages(library(lmerTest)); d <- read.csv("${file}"); t <- system.time({ m <- lmer(${formula}, data = d); s <- summary(m) }); cat(t[["elapsed"]], sprintf("%.6f", REMLcrit(m)), "\\n")`], { encoding: 'utf8' });
   const [elapsed, crit] = r.stdout.trim().split(/\s+/).map(Number);
   if (Number.isFinite(elapsed)) {
     console.log(`  lme4 + lmerTest on the same rows: ${fmt(elapsed)} (REML criterion ${crit.toFixed(6)} vs ours ${bigFit.criterion.toFixed(6)}); ours / lme4 = ${(lmmTime / elapsed).toFixed(2)}`);
