@@ -54,52 +54,50 @@ export function encodeDfa(clues: Clues): NonogramCnf {
   for (const { clue, cells } of lines) {
     const n = cells.length;
     const { m, step } = lineDfa(clue);
-    // Forward reachability, then backward co-reachability.
-    const live: Uint8Array[] = [];
-    for (let j = 0; j <= n; j++) live.push(new Uint8Array(m + 1));
-    live[0][0] = 1;
+    // Forward reachability, then backward co-reachability; the DFA tabulated once per line.
+    const w = m + 1;
+    const next0 = new Int32Array(w);
+    const next1 = new Int32Array(w);
+    for (let s = 0; s <= m; s++) {
+      next0[s] = step(s, 0);
+      next1[s] = step(s, 1);
+    }
+    const live = new Uint8Array((n + 1) * w);
+    live[0] = 1;
     for (let j = 0; j < n; j++)
       for (let s = 0; s <= m; s++)
-        if (live[j][s])
-          for (const b of [0, 1] as const) {
-            const t = step(s, b);
-            if (t !== DEAD) live[j + 1][t] = 1;
-          }
-    const alive: Uint8Array[] = live.map((a) => new Uint8Array(a.length));
-    if (live[n][m]) alive[n][m] = 1;
+        if (live[j * w + s]) {
+          if (next0[s] !== DEAD) live[(j + 1) * w + next0[s]] = 1;
+          if (next1[s] !== DEAD) live[(j + 1) * w + next1[s]] = 1;
+        }
+    const alive = new Uint8Array((n + 1) * w);
+    if (live[n * w + m]) alive[n * w + m] = 1;
     for (let j = n - 1; j >= 0; j--)
       for (let s = 0; s <= m; s++)
-        if (live[j][s])
-          for (const b of [0, 1] as const) {
-            const t = step(s, b);
-            if (t !== DEAD && alive[j + 1][t]) alive[j][s] = 1;
-          }
-    const y: Int32Array[] = alive.map((a) => {
-      const ids = new Int32Array(a.length);
-      for (let s = 0; s < a.length; s++) ids[s] = a[s] ? next++ : 0;
-      return ids;
-    });
-    if (!alive[0][0]) {
+        if (live[j * w + s] && ((next0[s] !== DEAD && alive[(j + 1) * w + next0[s]]) || (next1[s] !== DEAD && alive[(j + 1) * w + next1[s]]))) alive[j * w + s] = 1;
+    const y = new Int32Array((n + 1) * w);
+    for (let k = 0; k < y.length; k++) if (alive[k]) y[k] = next++;
+    if (!alive[0]) {
       clauses.push([]);
       continue;
     }
-    clauses.push([y[0][0]]);
-    clauses.push([y[n][m]]);
+    clauses.push([y[0]]);
+    clauses.push([y[n * w + m]]);
     for (let j = 0; j <= n; j++) {
-      const states = Array.from(y[j]).filter((v) => v !== 0);
+      const states: number[] = [];
+      for (let s = 0; s <= m; s++) if (y[j * w + s]) states.push(y[j * w + s]);
       clauses.push(states);
       for (let a = 0; a < states.length; a++) for (let b = a + 1; b < states.length; b++) clauses.push([-states[a], -states[b]]);
     }
     for (let j = 0; j < n; j++) {
       const x = cells[j];
       for (let s = 0; s <= m; s++) {
-        if (!y[j][s]) continue;
-        for (const b of [0, 1] as const) {
-          const t = step(s, b);
-          const notInput = b === 1 ? -x : x;
-          if (t !== DEAD && y[j + 1][t]) clauses.push([-y[j][s], notInput, y[j + 1][t]]);
-          else clauses.push([-y[j][s], notInput]);
-        }
+        const here = y[j * w + s];
+        if (!here) continue;
+        const t0 = next0[s] === DEAD ? 0 : y[(j + 1) * w + next0[s]];
+        clauses.push(t0 ? [-here, x, t0] : [-here, x]);
+        const t1 = next1[s] === DEAD ? 0 : y[(j + 1) * w + next1[s]];
+        clauses.push(t1 ? [-here, -x, t1] : [-here, -x]);
       }
     }
   }

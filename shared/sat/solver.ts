@@ -39,6 +39,8 @@ const LEARNT = 1;
 const DELETED = 2;
 const RELOCED = 4;
 const HDR = 3; // size, flags, activity (float32 bits)
+/** Shared empty watch list: a literal gets its own array on its first watcher. */
+const NO_WATCHES = new Int32Array(0);
 
 export const L_TRUE = 1;
 export const L_FALSE = -1;
@@ -63,6 +65,8 @@ export interface SolverOptions {
   randomVarFreq?: number;
   /** MiniSat's random_seed (default 91648253). */
   randomSeed?: number;
+  /** Expected number of variables and clause literals (preallocation only; no effect on the search). */
+  capacity?: { vars?: number; literals?: number };
 }
 
 export const mkLit = (v: number, negated = false): number => v + v + (negated ? 1 : 0);
@@ -140,7 +144,7 @@ export class Solver {
   private trailLimLen = 0;
   private qhead = 0;
   // Clause arena.
-  private ca = new Int32Array(1 << 16);
+  private ca = new Int32Array(1 << 14);
   private caf = new Float32Array(this.ca.buffer);
   private caTop = 0;
   private caWasted = 0;
@@ -169,6 +173,12 @@ export class Solver {
   constructor(options: SolverOptions = {}) {
     if (options.randomVarFreq !== undefined) this.randomVarFreq = options.randomVarFreq;
     if (options.randomSeed !== undefined) this.randomSeed = options.randomSeed;
+    if (options.capacity?.vars) this.growVars(options.capacity.vars);
+    const lits = options.capacity?.literals ?? 0;
+    if (lits > 0) {
+      this.ca = new Int32Array(Math.max(1 << 12, 2 * lits));
+      this.caf = new Float32Array(this.ca.buffer);
+    }
   }
 
   nVars(): number {
@@ -226,8 +236,8 @@ export class Solver {
   newVar(): number {
     const v = this.nv++;
     this.growVars(this.nv);
-    this.watches[2 * v] = new Int32Array(8);
-    this.watches[2 * v + 1] = new Int32Array(8);
+    this.watches[2 * v] = NO_WATCHES;
+    this.watches[2 * v + 1] = NO_WATCHES;
     this.wsLen[2 * v] = 0;
     this.wsLen[2 * v + 1] = 0;
     this.val[2 * v] = 0;
@@ -345,7 +355,7 @@ export class Solver {
     let ws = this.watches[p];
     const n = this.wsLen[p] * 2;
     if (n + 2 > ws.length) {
-      const b = new Int32Array(ws.length * 2);
+      const b = new Int32Array(Math.max(8, ws.length * 2));
       b.set(ws);
       this.watches[p] = ws = b;
     }
@@ -493,9 +503,9 @@ export class Solver {
    * satisfied or tautological clauses ignored, units enqueued and propagated at once.
    * Returns false when the formula became unsatisfiable.
    */
-  addClause(lits: ArrayLike<number>): boolean {
+  addClause(lits: ArrayLike<number>, length = lits.length): boolean {
     if (!this.ok) return false;
-    const n = lits.length;
+    const n = length;
     if (this.addTmp.length < n) this.addTmp = new Int32Array(n * 2);
     const ps = this.addTmp;
     for (let i = 0; i < n; i++) {
@@ -503,7 +513,16 @@ export class Solver {
       if (!(p >= 0 && (p >> 1) < this.nv)) throw new RangeError(`addClause: literal ${p} names no variable (have ${this.nv})`);
       ps[i] = p;
     }
-    ps.subarray(0, n).sort();
+    // Sort ascending (insertion sort: clauses are short; equal literals are indistinguishable, so any sort gives MiniSat's result).
+    for (let i = 1; i < n; i++) {
+      const x = ps[i];
+      let k = i - 1;
+      while (k >= 0 && ps[k] > x) {
+        ps[k + 1] = ps[k];
+        k--;
+      }
+      ps[k + 1] = x;
+    }
     const val = this.val;
     let j = 0;
     let prev = -1;
@@ -587,7 +606,7 @@ export class Solver {
             let wq = watches[q];
             const nq = wsLen[q] << 1;
             if (nq + 2 > wq.length) {
-              const b = new Int32Array(wq.length << 1);
+              const b = new Int32Array(Math.max(8, wq.length << 1));
               b.set(wq);
               watches[q] = wq = b;
             }
@@ -963,8 +982,10 @@ export const toDimacs = (p: number): number => (p & 1 ? -((p >> 1) + 1) : (p >> 
  * variables up to the largest index it mentions, then `addClause`. Variables never mentioned are
  * never created (the header's count is not used). Returns the solver (possibly already !ok).
  */
-export function loadCnf(cnf: { clauses: number[][] }, options: SolverOptions = {}): Solver {
-  const s = new Solver(options);
+export function loadCnf(cnf: { numVars?: number; clauses: number[][] }, options: SolverOptions = {}): Solver {
+  let literals = 0;
+  for (const c of cnf.clauses) literals += c.length + HDR;
+  const s = new Solver({ capacity: { vars: cnf.numVars, literals }, ...options });
   if (options.minisatBinaryOrder) s.simplify();
   let buf = new Int32Array(16);
   for (const clause of cnf.clauses) {
@@ -978,7 +999,7 @@ export function loadCnf(cnf: { clauses: number[][] }, options: SolverOptions = {
       buf[i] = fromDimacs(l);
     }
     while (s.nVars() < maxVar) s.newVar();
-    if (!s.addClause(buf.subarray(0, clause.length))) break;
+    if (!s.addClause(buf, clause.length)) break;
   }
   return s;
 }
