@@ -17,21 +17,8 @@
  */
 import tDist from '@stdlib/stats-base-dists-t';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
-import type { SurveyItem } from '../../shared/schema/config.ts';
-import {
-  sessionSignals,
-  participantRow,
-  answerRows,
-  applyPauseThreshold,
-  expertiseItems,
-  EXPERTISE_ITEMS,
-  type AttemptRow,
-  type GapRow,
-  type ParticipantRow,
-  type AnswerRow,
-  type SessionLog,
-  type SignalPuzzle,
-} from '../../shared/signals/index.ts';
+import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow, type SessionLog } from '../../shared/signals/index.ts';
+import { extractLogs, type Extracted, type ExtractContext, type GapColumns } from './extract.ts';
 import { gmmSelect, logGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type BtResult, type LmmResult } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 
@@ -126,7 +113,8 @@ export interface AnalysisResult {
   attempts: Record<string, unknown>[];
   participants: Record<string, unknown>[];
   puzzles: PuzzleRow[];
-  gaps: GapRow[];
+  /** Gap columns; gaps.attempt indexes `attempts`. */
+  gaps: GapColumns;
   pauses: PausesSummary;
   correlations: CorrelationRow[];
   lmm: LmmRow[];
@@ -158,47 +146,58 @@ function tQuantile975(df: number): number {
   return tDist.quantile(0.975, df);
 }
 
+/** The context extraction needs, from the puzzle set. */
+export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?: boolean): ExtractContext {
+  const puzzlesPhase = set.config?.phases.find((p) => p.kind === 'puzzles');
+  return {
+    puzzles: set.puzzles.map((p) => ({ id: p.id, width: p.width, height: p.height, solution: p.solution! })),
+    items: expertiseItems(set.config ?? undefined),
+    allItems: set.config ? set.config.phases.flatMap((p) => (p.kind === 'survey' || p.kind === 'post_survey' ? p.items : [])) : [],
+    guessingOptions: puzzlesPhase?.kind === 'puzzles' ? puzzlesPhase.rating.guessing_options : undefined,
+    includePilot,
+    validate,
+  };
+}
+
+/** Analyse parsed session logs (extraction inline). */
 export function analyzeSessions(logs: Iterable<SessionLog>, set: PuzzleSet, options: AnalyzeOptions): AnalysisResult {
+  const t0 = now();
+  const ex = extractLogs(logs, extractContext(set, options.includePilot), options.onSession);
+  const result = analyzeExtracted(ex, set, options);
+  result.timings.signals_ms = now() - t0;
+  return result;
+}
+
+/** Pauses per attempt: gaps longer than the threshold, from the gap columns. */
+function countPauses(attempts: readonly AttemptRow[], gaps: GapColumns, threshold: number): AttemptRow[] {
+  const count = new Int32Array(attempts.length);
+  const time = new Float64Array(attempts.length);
+  for (let k = 0; k < gaps.length; k++)
+    if (gaps.gap[k] > threshold) {
+      count[gaps.attempt[k]]++;
+      time[gaps.attempt[k]] += gaps.gap[k];
+    }
+  return attempts.map((a, i) => ({ ...a, pauses: count[i], pause_time_s: Math.round(time[i] * 1000) / 1000, pause_threshold_s: threshold }));
+}
+
+/** The analysis proper, from extracted rows. */
+export function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: AnalyzeOptions): AnalysisResult {
   const warnings: string[] = [];
   const timings: Record<string, number> = {};
   const stage = (s: string) => options.onStage?.(s);
-  const signalPuzzles = new Map<string, SignalPuzzle>(set.puzzles.map((p) => [p.id, { id: p.id, width: p.width, height: p.height, solution: p.solution! }]));
-  const items: SurveyItem[] = expertiseItems(set.config ?? undefined);
-  const allItems: SurveyItem[] = set.config ? set.config.phases.flatMap((p) => (p.kind === 'survey' || p.kind === 'post_survey' ? p.items : [])) : [];
-  const puzzlesPhase = set.config?.phases.find((p) => p.kind === 'puzzles');
-  const guessingOptions = puzzlesPhase?.kind === 'puzzles' ? puzzlesPhase.rating.guessing_options : undefined;
-
-  // (1) signals per session
+  const participants = ex.participants;
+  let attempts: AttemptRow[] = ex.attempts;
+  const gaps = ex.gaps;
+  const answers = ex.answers;
+  const total = ex.total, excludedMarked = ex.excludedMarked, incomplete = ex.incomplete;
   let t0 = now();
-  const participants: (ParticipantRow & { included: boolean })[] = [];
-  let attempts: AttemptRow[] = [];
-  let gaps: GapRow[] = [];
-  const answers: AnswerRow[] = [];
-  let total = 0, excludedMarked = 0, incomplete = 0;
-  for (const log of logs) {
-    total++;
-    const marked = log.marks.includes('excluded') || (!options.includePilot && (log.marks.includes('pilot') || log.marks.includes('test')));
-    const s = sessionSignals(log, signalPuzzles, { guessingOptions });
-    const row = participantRow(log, s.attempts.length, items);
-    const included = !marked && row.status === 'complete';
-    if (marked) excludedMarked++;
-    else if (row.status !== 'complete') incomplete++;
-    if (!marked || log.marks.includes('pilot') || log.marks.includes('test')) participants.push({ ...row, included });
-    if (included) {
-      for (const a of s.attempts) attempts.push(a);
-      for (const g of s.gaps) gaps.push(g);
-      for (const a of answerRows(log, allItems)) answers.push(a);
-    }
-    options.onSession?.(total);
-  }
-  timings.signals_ms = now() - t0;
   const analysed = participants.filter((p) => p.included);
   if (analysed.length === 0) throw new Error(`no complete sessions to analyse among ${total} (${excludedMarked} marked pilot/test/excluded, ${incomplete} incomplete)`);
 
   // (2) pauses
   stage('pause threshold');
   t0 = now();
-  const { values: logValues, dropped } = logGaps(gaps.map((g) => g.gap_s));
+  const { values: logValues, dropped } = logGaps(Array.from(gaps.gap));
   let pauses: PausesSummary;
   let selection: GmmSelection | null = null;
   if (logValues.length >= 8) {
@@ -234,7 +233,7 @@ export function analyzeSessions(logs: Iterable<SessionLog>, set: PuzzleSet, opti
     fit_ms: fitMs,
   };
   timings.gmm_ms = fitMs;
-  attempts = applyPauseThreshold(attempts, gaps, threshold);
+  attempts = countPauses(attempts, gaps, threshold);
 
   // metrics per puzzle, and standardised over the puzzle set
   const metricNames = [...(options.metrics ?? DEFAULT_METRICS)];

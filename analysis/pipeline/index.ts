@@ -1,8 +1,9 @@
 // The analysis pipeline: from a logs directory and a puzzle set to every table and report.html.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeSessions, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
-import { readCodes, readSessions, sessionFiles, writeTables } from './io.ts';
+import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
+import { readCodes, sessionFiles, writeTables } from './io.ts';
+import { extractFiles } from './extract.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
 import { renderReport } from './report.ts';
 
@@ -11,6 +12,7 @@ export { loadPuzzleSet, withSatMetrics, PuzzleSetError, type PuzzleSet } from '.
 export { sessionFiles, readSessions, readCodes, writeTables } from './io.ts';
 export { renderReport, renderSvg, figureSpecs } from './report.ts';
 export { toCsv, parseCsv } from './csv.ts';
+export { extractFiles, extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
 
 export interface RunOptions {
   logs: string;
@@ -24,6 +26,8 @@ export interface RunOptions {
   /** Validate every record with zod (default true). */
   validate?: boolean;
   report?: boolean;
+  /** Worker threads for reading and extracting the logs (default: one per core; 1 = inline). */
+  parallel?: number;
   onFiles?: (count: number) => void;
   onSession?: (done: number) => void;
   onStage?: (stage: string) => void;
@@ -57,7 +61,11 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     onSession: opts.onSession,
     onStage: opts.onStage,
   };
-  const result = analyzeSessions(readSessions(files, opts.validate ?? true), set, options);
+  const te = performance.now();
+  const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true), { parallel: opts.parallel, onSession: opts.onSession });
+  const extractMs = performance.now() - te;
+  const result = analyzeExtracted(extracted, set, options);
+  result.timings.signals_ms = extractMs;
   opts.onStage?.('writing tables');
   const tw = performance.now();
   const written = writeTables(result, opts.out);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseSessionNdjson, type SessionLog } from '../../shared/signals/index.ts';
 import { parseCsv, toCsv } from './csv.ts';
 import type { AnalysisResult, CodedAnswer } from './analyze.ts';
+import { ACTIONS } from './extract.ts';
 
 /** The NDJSON files of a logs directory: DIR/sessions/*.ndjson (the server's data dir) or DIR/*.ndjson. */
 export function sessionFiles(dir: string): string[] {
@@ -54,6 +55,24 @@ const PARTICIPANT_COLUMNS = [
 ];
 const PUZZLE_COLUMNS = ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', 'attempts', 'solve_rate', 'skip_rate', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints', 'mean_undos'];
 
+/** A cell as papaparse's escapeFormulae would write it (ids here are [A-Za-z0-9_-], so only a leading '-' needs it). */
+function safeCell(v: string): string {
+  return /^[=+\-@\t\r]/.test(v) ? `"'${v.replace(/"/g, '""')}"` : /[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+/** gaps.csv from the gap columns, written directly (a large study has millions of gaps). */
+export function gapsCsv(result: AnalysisResult, threshold: number): string {
+  const g = result.gaps;
+  const parts: string[] = ['participant_id,puzzle_id,position,index,action,gap_s,log_gap,pause\n'];
+  const keys = result.attempts.map((a) => `${safeCell(String(a.participant_id))},${safeCell(String(a.puzzle_id))},${a.position}`);
+  for (let k = 0; k < g.length; k++) {
+    const gap = g.gap[k];
+    const log = gap > 0 ? String(Number(Math.log(gap).toPrecision(10))) : '';
+    parts.push(`${keys[g.attempt[k]]},${g.index[k]},${ACTIONS[g.action[k]] ?? ''},${gap},${log},${gap > threshold}\n`);
+  }
+  return parts.join('');
+}
+
 /** Write every table of the analysis to `dir`; returns the file names written. */
 export function writeTables(result: AnalysisResult, dir: string): string[] {
   mkdirSync(dir, { recursive: true });
@@ -66,13 +85,7 @@ export function writeTables(result: AnalysisResult, dir: string): string[] {
   put('participants.csv', toCsv(result.participants, PARTICIPANT_COLUMNS));
   put('puzzles.csv', toCsv(result.puzzles, [...PUZZLE_COLUMNS, ...result.metrics]));
   const threshold = result.pauses.threshold_s;
-  put(
-    'gaps.csv',
-    toCsv(
-      result.gaps.map((g) => ({ ...g, log_gap: g.gap_s > 0 ? Math.log(g.gap_s) : null, pause: g.gap_s > threshold })),
-      ['participant_id', 'puzzle_id', 'position', 'index', 'action', 'gap_s', 'log_gap', 'pause'],
-    ),
-  );
+  put('gaps.csv', gapsCsv(result, threshold));
   put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');
   put('correlations.csv', toCsv(result.correlations as unknown as Record<string, unknown>[], ['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact']));
   put(

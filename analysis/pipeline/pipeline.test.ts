@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyConfig } from '../../server/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
-import { runAnalysis, parseCsv, toCsv } from './index.ts';
+import { runAnalysis, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline } from './index.ts';
 import { startTestServer } from '../../server/testing.ts';
 
 const configPath = join(import.meta.dirname, 'fixtures', 'study.json');
@@ -89,6 +89,18 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(a.result.attempts.every((r) => r.pause_threshold_s === 3)).toBe(true);
     const b = await runAnalysis({ logs: logs2, puzzles: configPath, out: join(dir, 'o3'), pauseThreshold: 3, report: false, includePilot: true });
     expect(b.summary.sessions.analysed).toBe(24);
+  });
+
+  it('extracts the same rows with worker threads as inline', async () => {
+    const set = loadPuzzleSet(configPath);
+    const files = sessionFiles(logs);
+    const ctx = extractContext(set, false, true);
+    const inline = extractFilesInline(files, ctx);
+    const threaded = await extractFiles(files, ctx, { parallel: 2 });
+    expect(threaded.attempts).toEqual(inline.attempts);
+    expect(threaded.participants).toEqual(inline.participants);
+    expect(Array.from(threaded.gaps.gap)).toEqual(Array.from(inline.gaps.gap));
+    expect(Array.from(threaded.gaps.attempt)).toEqual(Array.from(inline.gaps.attempt));
   });
 
   it('escapes spreadsheet formulae in CSV output', () => {

@@ -86,7 +86,8 @@ export function figureSpecs(result: AnalysisResult): Record<string, TopLevelSpec
   };
 
   // 3. log-gap histogram with the fitted mixture and the threshold (binned here: gaps can number millions)
-  const logs = result.gaps.filter((g) => g.gap_s > 0).map((g) => Math.log(g.gap_s));
+  const logs: number[] = [];
+  for (const g of result.gaps.gap) if (g > 0) logs.push(Math.log(g));
   if (logs.length) {
     let lo = Infinity, hi = -Infinity;
     for (const x of logs) {

@@ -1,0 +1,188 @@
+// Extraction: session logs -> participant rows, attempt rows, columnar gaps and answers, inline or across worker threads.
+/*
+ * The per-session work (read, JSON.parse, zod validation, replaying the boards) is independent between
+ * sessions, so a large study is split into chunks of files handled by worker threads (one per core). Gaps are
+ * kept in columns (typed arrays, transferred without copying) because a 10,000-participant study has over a
+ * million of them; everything else comes back as plain rows. Small studies (or parallel: 1) run inline, in
+ * the same order, so the output is identical either way.
+ */
+import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { SurveyItem } from '../../shared/schema/config.ts';
+import {
+  sessionSignals,
+  participantRow,
+  answerRows,
+  parseSessionNdjson,
+  type AttemptRow,
+  type AnswerRow,
+  type ParticipantRow,
+  type SessionLog,
+  type SignalPuzzle,
+} from '../../shared/signals/index.ts';
+
+/** Move types, coded as bytes in the gap columns. */
+export const ACTIONS = ['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset', 'hint', 'submit', 'skip'] as const;
+const ACTION_CODE = new Map<string, number>(ACTIONS.map((a, i) => [a, i]));
+
+/** Gaps in columns: gap k belongs to attempts[attempt[k]] and ends that attempt's action number index[k]. */
+export interface GapColumns {
+  length: number;
+  attempt: Int32Array;
+  index: Int32Array;
+  gap: Float64Array;
+  action: Uint8Array;
+}
+
+export interface ExtractContext {
+  puzzles: SignalPuzzle[];
+  items: SurveyItem[];
+  allItems: SurveyItem[];
+  guessingOptions?: readonly string[];
+  includePilot?: boolean;
+  validate?: boolean;
+}
+
+export type ExtractedParticipant = ParticipantRow & { included: boolean; marked: boolean };
+
+export interface Extracted {
+  participants: ExtractedParticipant[];
+  /** Attempts of the included sessions. */
+  attempts: AttemptRow[];
+  gaps: GapColumns;
+  answers: AnswerRow[];
+  total: number;
+  excludedMarked: number;
+  incomplete: number;
+}
+
+class GapBuilder {
+  attempt = new Int32Array(1024);
+  index = new Int32Array(1024);
+  gap = new Float64Array(1024);
+  action = new Uint8Array(1024);
+  length = 0;
+  push(attempt: number, index: number, gap: number, action: number): void {
+    if (this.length === this.gap.length) {
+      const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.attempt = grow(this.attempt);
+      this.index = grow(this.index);
+      this.gap = grow(this.gap);
+      this.action = grow(this.action);
+    }
+    const k = this.length++;
+    this.attempt[k] = attempt;
+    this.index[k] = index;
+    this.gap[k] = gap;
+    this.action[k] = action;
+  }
+  done(): GapColumns {
+    const n = this.length;
+    return { length: n, attempt: this.attempt.slice(0, n), index: this.index.slice(0, n), gap: this.gap.slice(0, n), action: this.action.slice(0, n) };
+  }
+}
+
+/** Extract a sequence of session logs inline. */
+export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onSession?: (done: number) => void): Extracted {
+  const puzzles = new Map(ctx.puzzles.map((p) => [p.id, p]));
+  const out: Omit<Extracted, 'gaps'> = { participants: [], attempts: [], answers: [], total: 0, excludedMarked: 0, incomplete: 0 };
+  const gaps = new GapBuilder();
+  for (const log of logs) {
+    out.total++;
+    const pilot = log.marks.includes('pilot') || log.marks.includes('test');
+    const marked = log.marks.includes('excluded') || (!ctx.includePilot && pilot);
+    const s = sessionSignals(log, puzzles, { guessingOptions: ctx.guessingOptions });
+    const row = participantRow(log, s.attempts.length, ctx.items);
+    const included = !marked && row.status === 'complete';
+    if (marked) out.excludedMarked++;
+    else if (row.status !== 'complete') out.incomplete++;
+    if (!log.marks.includes('excluded')) out.participants.push({ ...row, included, marked });
+    if (included) {
+      const base = out.attempts.length;
+      const keyToIndex = new Map(s.attempts.map((a, i) => [`${a.position}\u0000${a.puzzle_id}`, base + i]));
+      for (const a of s.attempts) out.attempts.push(a);
+      for (const g of s.gaps) gaps.push(keyToIndex.get(`${g.position}\u0000${g.puzzle_id}`)!, g.index, g.gap_s, ACTION_CODE.get(g.action) ?? 255);
+      for (const a of answerRows(log, ctx.allItems)) out.answers.push(a);
+    }
+    onSession?.(out.total);
+  }
+  return { ...out, gaps: gaps.done() };
+}
+
+/** Read, validate and extract files inline. */
+export function extractFilesInline(files: readonly string[], ctx: ExtractContext, onSession?: (done: number) => void): Extracted {
+  function* logs() {
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      if (text.trim() === '') continue;
+      yield parseSessionNdjson(text, f, { validate: ctx.validate ?? true });
+    }
+  }
+  return extractLogs(logs(), ctx, onSession);
+}
+
+/** Concatenate extracts in order (attempt references in the gap columns are shifted). */
+export function mergeExtracts(parts: readonly Extracted[]): Extracted {
+  const n = parts.reduce((s, p) => s + p.gaps.length, 0);
+  const gaps: GapColumns = { length: n, attempt: new Int32Array(n), index: new Int32Array(n), gap: new Float64Array(n), action: new Uint8Array(n) };
+  const merged: Extracted = { participants: [], attempts: [], answers: [], gaps, total: 0, excludedMarked: 0, incomplete: 0 };
+  let offset = 0;
+  for (const p of parts) {
+    const base = merged.attempts.length;
+    for (let k = 0; k < p.gaps.length; k++) gaps.attempt[offset + k] = p.gaps.attempt[k] + base;
+    gaps.index.set(p.gaps.index, offset);
+    gaps.gap.set(p.gaps.gap, offset);
+    gaps.action.set(p.gaps.action, offset);
+    offset += p.gaps.length;
+    for (const x of p.participants) merged.participants.push(x);
+    for (const x of p.attempts) merged.attempts.push(x);
+    for (const x of p.answers) merged.answers.push(x);
+    merged.total += p.total;
+    merged.excludedMarked += p.excludedMarked;
+    merged.incomplete += p.incomplete;
+  }
+  return merged;
+}
+
+export interface WorkerRequest {
+  files: string[];
+  ctx: ExtractContext;
+}
+export type WorkerMessage = { type: 'progress'; done: number } | { type: 'done'; result: Extracted } | { type: 'error'; message: string };
+
+/**
+ * Extract files with `parallel` worker threads (default: the number of cores), in contiguous chunks so that
+ * the merged order equals the inline order. Falls back to inline for small studies or parallel <= 1.
+ */
+export async function extractFiles(files: readonly string[], ctx: ExtractContext, options: { parallel?: number; onSession?: (done: number) => void } = {}): Promise<Extracted> {
+  const parallel = Math.max(1, Math.min(options.parallel ?? Math.min(availableParallelism(), Math.ceil(files.length / 250)), 8, files.length));
+  if (parallel <= 1) return extractFilesInline(files, ctx, options.onSession);
+  const size = Math.ceil(files.length / parallel);
+  const chunks = Array.from({ length: parallel }, (_, i) => files.slice(i * size, (i + 1) * size)).filter((c) => c.length);
+  const done = new Array<number>(chunks.length).fill(0);
+  const parts = await Promise.all(
+    chunks.map(
+      (chunk, i) =>
+        new Promise<Extracted>((resolve, reject) => {
+          const worker = new Worker(join(import.meta.dirname, 'extractWorker.mjs'), { workerData: { files: chunk, ctx } satisfies WorkerRequest });
+          worker.on('message', (m: WorkerMessage) => {
+            if (m.type === 'progress') {
+              done[i] = m.done;
+              options.onSession?.(done.reduce((a, b) => a + b, 0));
+            } else if (m.type === 'done') {
+              resolve(m.result);
+              void worker.terminate();
+            } else reject(new Error(m.message));
+          });
+          worker.on('error', reject);
+        }),
+    ),
+  );
+  return mergeExtracts(parts);
+}
