@@ -1,22 +1,26 @@
 // The durable NDJSON event log: one append-only file per session, fsync'd before anything is acknowledged.
 //
 // Group commit. Client events arrive in many small requests; an fsync on this kind of disk costs milliseconds, so
-// one fsync per request on the event loop caps the server at a few hundred requests per second. `appendDurable`
-// instead queues a request's records and returns a promise. One flush at a time runs: it takes everything queued so
-// far, writes each session's queued records as one chunk to that session's file and fdatasyncs every touched file in
-// parallel on the libuv thread pool (the file system's journal merges concurrent fsyncs into few commits), then runs
-// the callers' after-sync work in one go (the StudyService updates SQLite in one transaction) and only then
-// resolves the promises, which is when the HTTP answers go out. Requests that arrive while a flush is in flight wait
-// for the next one, so a busy server does fewer, larger flushes instead of queueing fsyncs.
+// one fsync per request on the event loop (what this file did first) caps the server at a few hundred requests per
+// second and stalls every other request meanwhile. `appendDurable` instead queues a request's records and returns a
+// promise. Each session has at most one write in flight: when records arrive for an idle session, a write of
+// everything queued for it starts on the next turn of the event loop (so the requests parsed in this turn join it);
+// records arriving while it runs wait and go out together in the session's next write. A write is one `write` of
+// whole NDJSON lines (looping over short writes) and one `fdatasync`, both on the libuv thread pool, so many
+// sessions' fsyncs run at once and the file system's journal merges them into few commits (UV_THREADPOOL_SIZE
+// bounds how many; the benchmark uses 64). Writes that finish in the same turn are committed together: the owner's
+// after-sync work runs in one wrapper (StudyService: one SQLite transaction for every session's acked_seq), then the
+// promises resolve, which is when the HTTP answers go out.
 //
-// Why order and durability hold: flushes never overlap, a session's records are queued in arrival order and written
-// as one chunk per flush, so a file only ever grows by whole records in the order they were accepted; a promise is
-// resolved only after the fdatasync that covers its bytes has returned. If a write or fsync fails, that chunk and
-// everything queued behind it for the same session are rejected (never written after a hole) and the file is cut
-// back to where the failed chunk began, so the caller can take the retries from its last durable point.
+// Why order and durability hold: a session's records are queued in arrival order and its writes never overlap, so a
+// file only ever grows by whole records in the order they were accepted; a promise resolves only after the fdatasync
+// covering its bytes returned. If a write or fsync fails, that chunk and everything queued behind it for the session
+// are rejected (never written after a hole) and the file is cut back to where the chunk began, so the caller can take
+// the retries from its last durable point. Reads (`read`) stop at the last byte known durable, so nothing that might
+// still vanish is served. A crash can leave only a torn tail (the last write), which `recover` cuts at start-up.
 // What it cannot do: survive a disk that lies about fsync, or make the synchronous `append` (used for the server's
 // own records: session start, checks, hints, completion) cheaper: that one still writes and fsyncs on the event
-// loop, so it stays durable before the caller answers.
+// loop, so it is durable before its caller answers, and it stalls the loop for one fsync each time.
 import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -37,9 +41,11 @@ interface Waiter {
   afterSync?: () => void;
 }
 
-interface Queued {
+interface SessionQueue {
   chunks: string[];
   waiters: Waiter[];
+  writing: boolean;
+  scheduled: boolean;
 }
 
 const writeChunk = (fd: number, buf: Buffer, offset: number): Promise<number> =>
@@ -48,16 +54,16 @@ const syncFd = (fd: number): Promise<void> => new Promise((resolve, reject) => f
 
 export class EventLog {
   private fds = new Map<string, number>();
-  /** Records waiting for the next flush, per session, in arrival order. */
-  private queue = new Map<string, Queued>();
-  private flushing = false;
-  /** Sessions whose file descriptor a running flush is using (a removal then closes it after the flush). */
-  private busy = new Set<string>();
-  private closeAfterFlush = new Set<string>();
+  /** Per session with records queued or in flight: what waits for its next write, and whether one is running. */
+  private sessions = new Map<string, SessionQueue>();
+  /** Writes that are durable and wait for the next commit (after-sync work, then acknowledgement), in order. */
+  private synced: { sessionId: string; size: number; waiters: Waiter[] }[] = [];
+  private commitScheduled = false;
+  private closeAfterWrite = new Set<string>();
   /** Bytes of each file known to be durable: reads stop there, so nothing not yet fsync'd is ever served. */
   private durable = new Map<string, number>();
   /**
-   * Wraps the after-sync work of one flush (all its callers' callbacks), e.g. in one SQLite transaction.
+   * Wraps the after-sync work of one commit (all its callers' callbacks), e.g. in one SQLite transaction.
    * Set by the owner; the default just runs it.
    */
   afterSyncGroup: (run: () => void) => void = (run) => run();
@@ -92,69 +98,73 @@ export class EventLog {
   }
 
   /**
-   * Queue records for the next group commit. Resolves once they are written and fsync'd (and `afterSync` has run);
+   * Queue records for the session's next write. Resolves once they are written and fsync'd (and `afterSync` has run);
    * rejects if the write failed, in which case nothing queued after them for this session was written either.
    */
   appendDurable(sessionId: string, records: readonly object[], afterSync?: () => void): Promise<void> {
     this.pathOf(sessionId);
     return new Promise<void>((resolve, reject) => {
-      let q = this.queue.get(sessionId);
-      if (!q) this.queue.set(sessionId, (q = { chunks: [], waiters: [] }));
+      let q = this.sessions.get(sessionId);
+      if (!q) this.sessions.set(sessionId, (q = { chunks: [], waiters: [], writing: false, scheduled: false }));
       if (records.length > 0) q.chunks.push(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
       q.waiters.push({ resolve, reject, afterSync });
-      if (!this.flushing) {
-        this.flushing = true;
-        // Let the requests already parsed in this turn of the event loop join the first flush.
-        setImmediate(() => void this.flushLoop());
+      if (!q.writing && !q.scheduled) {
+        q.scheduled = true;
+        // Let the requests already parsed in this turn of the event loop join this write.
+        setImmediate(() => this.startWrite(sessionId));
       }
     });
   }
 
-  private async flushLoop(): Promise<void> {
-    try {
-      while (this.queue.size > 0) {
-        const group = this.queue;
-        this.queue = new Map();
-        await this.flushGroup(group);
+  private startWrite(sessionId: string): void {
+    const q = this.sessions.get(sessionId);
+    if (!q) return;
+    q.scheduled = false;
+    if (q.writing || q.waiters.length === 0) return;
+    const text = q.chunks.join('');
+    const waiters = q.waiters;
+    q.chunks = [];
+    q.waiters = [];
+    q.writing = true;
+    void this.writeAndSync(sessionId, text).then((outcome) => {
+      q.writing = false;
+      if (this.closeAfterWrite.delete(sessionId)) this.closeFd(sessionId);
+      if (outcome.error !== undefined) {
+        for (const w of waiters) w.reject(outcome.error);
+        // Never write later records of this session after a hole: reject what queued up behind the failed chunk.
+        for (const w of q.waiters) w.reject(outcome.error);
+        q.chunks = [];
+        q.waiters = [];
+      } else {
+        this.synced.push({ sessionId, size: outcome.size ?? 0, waiters });
+        if (!this.commitScheduled) {
+          this.commitScheduled = true;
+          setImmediate(() => this.commit());
+        }
       }
-    } finally {
-      this.flushing = false;
-    }
+      if (q.waiters.length > 0) this.startWrite(sessionId);
+      else if (this.sessions.get(sessionId) === q) this.sessions.delete(sessionId);
+    });
   }
 
-  private async flushGroup(group: Map<string, Queued>): Promise<void> {
-    const entries = [...group];
-    for (const [id] of entries) this.busy.add(id);
-    const outcomes = await Promise.all(entries.map(([id, q]) => this.writeAndSync(id, q.chunks.join(''))));
-    for (const [id] of entries) this.busy.delete(id);
-    const ok: Queued[] = [];
-    entries.forEach(([id, q], i) => {
-      const outcome = outcomes[i];
-      if (outcome.error === undefined) {
-        ok.push(q);
-        if (outcome.size !== undefined) this.durable.set(id, Math.max(this.durable.get(id) ?? 0, outcome.size));
-        return;
-      }
-      for (const w of q.waiters) w.reject(outcome.error);
-      // Never write later records of this session after a hole: reject what queued up behind the failed chunk.
-      const behind = this.queue.get(id);
-      if (behind) {
-        this.queue.delete(id);
-        for (const w of behind.waiters) w.reject(outcome.error);
-      }
-    });
-    for (const id of this.closeAfterFlush) this.closeFd(id);
-    this.closeAfterFlush.clear();
+  /** Run the after-sync work of every write that became durable since the last commit in one go, then acknowledge. */
+  private commit(): void {
+    this.commitScheduled = false;
+    const done = this.synced;
+    this.synced = [];
     let afterError: unknown;
     try {
-      if (ok.some((q) => q.waiters.some((w) => w.afterSync)))
+      if (done.some((d) => d.waiters.some((w) => w.afterSync)))
         this.afterSyncGroup(() => {
-          for (const q of ok) for (const w of q.waiters) w.afterSync?.();
+          for (const d of done) for (const w of d.waiters) w.afterSync?.();
         });
     } catch (err) {
       afterError = err;
     }
-    for (const q of ok) for (const w of q.waiters) (afterError === undefined ? w.resolve() : w.reject(afterError));
+    for (const d of done) {
+      if (afterError === undefined && d.size > 0 && this.fds.has(d.sessionId)) this.durable.set(d.sessionId, Math.max(this.durable.get(d.sessionId) ?? 0, d.size));
+      for (const w of d.waiters) (afterError === undefined ? w.resolve() : w.reject(afterError));
+    }
   }
 
   /** Write one chunk (all of it, looping over short writes) and fdatasync; on failure cut the file back. */
@@ -221,14 +231,15 @@ export class EventLog {
 
   /** Delete a session's file; records still queued for it are rejected with SessionRemovedError. */
   remove(sessionId: string): void {
-    const queued = this.queue.get(sessionId);
-    if (queued) {
-      this.queue.delete(sessionId);
-      for (const w of queued.waiters) w.reject(new SessionRemovedError(`session ${sessionId} was removed`));
+    const q = this.sessions.get(sessionId);
+    if (q) {
+      for (const w of q.waiters) w.reject(new SessionRemovedError(`session ${sessionId} was removed`));
+      q.chunks = [];
+      q.waiters = [];
     }
-    // A running flush may still be writing through this descriptor: close it when the flush is over, so the number
-    // cannot be reused by another session's file in the meantime.
-    if (this.busy.has(sessionId)) this.closeAfterFlush.add(sessionId);
+    // A running write may still use this descriptor: close it when the write is over, so the number cannot be
+    // reused by another session's file in the meantime.
+    if (q?.writing) this.closeAfterWrite.add(sessionId);
     else this.closeFd(sessionId);
     this.durable.delete(sessionId);
     rmSync(this.pathOf(sessionId), { force: true });

@@ -169,6 +169,20 @@ export class StudyService {
   }
 
   /**
+   * The SQLite side of one group commit: every session's acked_seq and step in one transaction. These columns only
+   * mirror the NDJSON files (start-up recovery recomputes them from the files), so this commit need not wait for its
+   * own fsync (synchronous = NORMAL for it alone; WAL keeps it atomic): the events were fsync'd in their files first.
+   */
+  private readonly progressCommit = (run: () => void): void => {
+    this.store.db.pragma('synchronous = NORMAL');
+    try {
+      this.store.transaction(run);
+    } finally {
+      this.store.db.pragma('synchronous = FULL');
+    }
+  };
+
+  /**
    * Take a batch: drop duplicates (seq already held), hold events beyond a gap, queue the contiguous run for the
    * event log's group commit, and once it is written and fsync'd (SQLite updated in the same flush's transaction)
    * return the highest contiguous sequence number held. Retries are therefore harmless.
@@ -209,17 +223,17 @@ export class StudyService {
     if (ready.length > 0) {
       intake.queued = acked;
       intake.step = step;
-      this.log.afterSyncGroup = (run) => this.store.transaction(run);
+      this.log.afterSyncGroup = this.progressCommit;
       const id = row.id;
-      intake.tail = this.log.appendDurable(id, ready, () => {
-        this.store.updateProgress(id, acked, step, now);
-        if (declined) this.store.setStatus(id, 'declined', now);
-      });
+      intake.tail = this.log.appendDurable(id, ready, () => this.store.updateProgress(id, acked, step, now));
       const tail = intake.tail;
       void tail.then(
         () => {
+          if (declined) {
+            this.store.setStatus(id, 'declined', now);
+            this.feed.emit('session', id, 'declined');
+          }
           this.feed.emit('appended', id, ready);
-          if (declined) this.feed.emit('session', id, 'declined');
         },
         () => {},
       );

@@ -1,0 +1,229 @@
+// `npm run bench:server`: N bot participants play the study through the real server's HTTP API; events/s, ack
+// latency, and the bare durable-append ceiling of this disk measured in the same run with the same batch sizes.
+//
+// Two server runs, each with BOTS bots (default 500) that every one play a whole study (start, consent, tutorial,
+// warmup, survey, three puzzles with checks, ratings, post survey, completion) through tests/support/bots.ts, which
+// speaks the API as the browser's outbox does:
+//   paced      each bot makes BURST events every THINK ms on average (default 5 per 200 ms: 25 events/s per bot,
+//              12,500/s offered at 500 bots); this is the load the goal is stated for: events/s and p50/p99 latency.
+//   saturated  the same bots with no pause: each sends its next batch as soon as the last is acknowledged (batches
+//              grow up to 200 events); the most this server takes on this machine.
+// Then the ceiling, on the same disk with the same batch sizes (events and bytes) the saturated run's requests had:
+//   sequential a bare Node loop: writeSync + fdatasyncSync per batch, one after another (what the server did before
+//              group commit);
+//   parallel   BOTS bare async writers, one file each, write + fdatasync per batch on the libuv pool (the same
+//              UV_THREADPOOL_SIZE as the server), all at once: the disk's limit for per-batch durable appends.
+// The ratio printed is the saturated server's events/s over each ceiling.
+// Options (env): BOTS, THINK, BURST, NOISE (extra moves per puzzle), RAMP (arrival spread, s), CEILING_SECONDS,
+// UV_THREADPOOL_SIZE (default 64, for the server and the ceiling alike), RUNS=paced,saturated.
+import { spawnSync } from 'node:child_process';
+
+if (!process.env.UV_THREADPOOL_SIZE) {
+  // The pool size is read once, when the pool first starts: set it before anything here uses it.
+  const run = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', env: { ...process.env, UV_THREADPOOL_SIZE: '64' } });
+  process.exit(run.status ?? 1);
+}
+
+const { closeSync, fdatasync, fdatasyncSync, mkdtempSync, openSync, rmSync, write, writeSync } = await import('node:fs');
+const { cpus, loadavg, tmpdir, totalmem, type, release } = await import('node:os');
+const { join } = await import('node:path');
+const { execSync } = await import('node:child_process');
+const { Bot, HttpClient } = await import('../tests/support/bots.ts');
+const { defaultConfig, startServer } = await import('../tests/support/server.ts');
+const { readLogs, verifyBots, verifyStore } = await import('../tests/reliability/verify.ts');
+type BotStats = import('../tests/support/bots.ts').BotStats;
+
+const BOTS = Number(process.env.BOTS ?? 500);
+const THINK = Number(process.env.THINK ?? 200);
+const BURST = Number(process.env.BURST ?? 5);
+const NOISE = Number(process.env.NOISE ?? 60);
+const RAMP = Number(process.env.RAMP ?? 10);
+const CEILING_SECONDS = Number(process.env.CEILING_SECONDS ?? 5);
+const RUNS = (process.env.RUNS ?? 'paced,saturated').split(',');
+const POOL = Number(process.env.UV_THREADPOOL_SIZE);
+
+const quantile = (sorted: number[], q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function machine(): string {
+  let disk = '';
+  try {
+    disk = execSync(`df -PT ${tmpdir()} | tail -1 | awk '{print $1" "$2}'`).toString().trim();
+  } catch {
+    // no df
+  }
+  return `${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${fmt(totalmem() / 2 ** 30, 1)} GiB, ${type()} ${release()}, Node ${process.version}, data dir on ${tmpdir()} (${disk})`;
+}
+
+interface RunResult {
+  name: string;
+  sessions: number;
+  completed: number;
+  events: number;
+  requests: number;
+  seconds: number;
+  eventsPerSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  meanBatch: number;
+  failures: number;
+  problems: string[];
+  batches: { events: number; bytes: number }[];
+  totalEvents: number;
+  totalSeconds: number;
+}
+
+async function serverRun(name: string, think: number): Promise<RunResult> {
+  const config = defaultConfig();
+  const server = await startServer({ env: { NONOLAB_START_LIMIT: '1000000', UV_THREADPOOL_SIZE: String(POOL) } });
+  const http = new HttpClient(server.url, { maxSockets: BOTS * 2, timeoutMs: 60_000 });
+  const stats: BotStats = { acks: [], failures: 0 };
+  const bots = Array.from({ length: BOTS }, (_, i) => new Bot({ http, config, seed: 1 + i, thinkMs: think, burst: BURST, noiseMoves: NOISE, stats }));
+  process.stderr.write(`[${name}] ${BOTS} bots playing against ${server.url} (data ${server.dataDir}) ...\n`);
+  const t0 = performance.now();
+  const progress = setInterval(() => {
+    const done = stats.acks.reduce((s, a) => s + a.events, 0);
+    process.stderr.write(`[${name}] ${((performance.now() - t0) / 1000).toFixed(0)} s: ${fmt(done)} events acknowledged\n`);
+  }, 5_000);
+  // Participants arrive spread over RAMP seconds (as they do in a study), not all in one instant.
+  const finished: number[] = [];
+  const results = await Promise.allSettled(
+    bots.map(async (b, i) => {
+      await new Promise((r) => setTimeout(r, (RAMP * 1000 * i) / BOTS));
+      await b.play();
+      finished.push(performance.now());
+    }),
+  );
+  clearInterval(progress);
+  const t1 = performance.now();
+  http.close();
+  await server.stop();
+  const problems = results.flatMap((r, i) => (r.status === 'rejected' ? [`bot ${i}: ${String(r.reason)}`] : []));
+  const logs = readLogs(server.dataDir);
+  problems.push(...verifyBots(logs, bots), ...verifyStore(server.dataDir, logs));
+  rmSync(server.dataDir, { recursive: true, force: true });
+
+  // Steady state: from the moment every bot has arrived to the moment the first one finishes (all BOTS playing).
+  const from = t0 + RAMP * 1000;
+  const to = Math.min(...finished);
+  const acks = to - from > 2_000 ? stats.acks.filter((a) => a.at >= from && a.at <= to) : stats.acks;
+  const first = to - from > 2_000 ? from : Math.min(...acks.map((a) => a.at - a.ms));
+  const last = to - from > 2_000 ? to : Math.max(...acks.map((a) => a.at));
+  const events = acks.reduce((s, a) => s + a.events, 0);
+  const seconds = (last - first) / 1000;
+  const lat = acks.map((a) => a.ms).sort((a, b) => a - b);
+  return {
+    name,
+    sessions: bots.filter((b) => b.sessionId).length,
+    completed: bots.filter((b) => b.completionCode).length,
+    events,
+    requests: acks.length,
+    seconds,
+    eventsPerSecond: events / seconds,
+    p50: quantile(lat, 0.5),
+    p99: quantile(lat, 0.99),
+    max: lat.at(-1) ?? NaN,
+    meanBatch: events / acks.length,
+    failures: stats.failures,
+    problems,
+    batches: acks.map((a) => ({ events: a.events, bytes: a.bytes })),
+    totalEvents: stats.acks.reduce((s, a) => s + a.events, 0),
+    totalSeconds: (t1 - t0) / 1000,
+  };
+}
+
+interface Ceiling {
+  appendsPerSecond: number;
+  eventsPerSecond: number;
+}
+
+/** Bare loop: writeSync + fdatasyncSync per batch, replaying the batch sizes in order over BOTS files. */
+function sequentialCeiling(dir: string, batches: { events: number; bytes: number }[]): Ceiling {
+  const fds = Array.from({ length: BOTS }, (_, i) => openSync(join(dir, `seq-${i}.ndjson`), 'a'));
+  const line = '{"pad":"' + 'x'.repeat(200) + '"}\n';
+  let n = 0;
+  let events = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < CEILING_SECONDS * 1000) {
+    const b = batches[n % batches.length];
+    const fd = fds[n % fds.length];
+    writeSync(fd, line.repeat(Math.ceil(b.bytes / line.length)).slice(0, b.bytes - 1) + '\n');
+    fdatasyncSync(fd);
+    n++;
+    events += b.events;
+  }
+  const s = (performance.now() - t0) / 1000;
+  for (const fd of fds) closeSync(fd);
+  return { appendsPerSecond: n / s, eventsPerSecond: events / s };
+}
+
+/** BOTS bare async writers at once, one file each: write + fdatasync per batch on the libuv pool. */
+async function parallelCeiling(dir: string, batches: { events: number; bytes: number }[]): Promise<Ceiling> {
+  const line = '{"pad":"' + 'x'.repeat(200) + '"}\n';
+  const w = (fd: number, buf: Buffer) => new Promise<void>((res, rej) => write(fd, buf, (e) => (e ? rej(e) : res())));
+  const sync = (fd: number) => new Promise<void>((res, rej) => fdatasync(fd, (e) => (e ? rej(e) : res())));
+  let n = 0;
+  let events = 0;
+  const t0 = performance.now();
+  const deadline = t0 + CEILING_SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: BOTS }, async (_, i) => {
+      const fd = openSync(join(dir, `par-${i}.ndjson`), 'a');
+      let k = i;
+      while (performance.now() < deadline) {
+        const b = batches[k % batches.length];
+        k += BOTS;
+        await w(fd, Buffer.from(line.repeat(Math.ceil(b.bytes / line.length)).slice(0, b.bytes - 1) + '\n'));
+        await sync(fd);
+        n++;
+        events += b.events;
+      }
+      closeSync(fd);
+    }),
+  );
+  const s = (performance.now() - t0) / 1000;
+  return { appendsPerSecond: n / s, eventsPerSecond: events / s };
+}
+
+function printRun(r: RunResult): void {
+  console.log(
+    `${r.name.padEnd(10)} sessions started ${r.sessions}, completed ${r.completed}; ${fmt(r.events)} events in ${fmt(r.requests)} requests ` +
+      `(mean batch ${fmt(r.meanBatch, 1)}) over ${fmt(r.seconds, 1)} s with all bots playing: ${fmt(r.eventsPerSecond)} events/s; ack latency p50 ${fmt(r.p50, 1)} ms, ` +
+      `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max, 0)} ms; ${r.failures} retried requests; whole run ${fmt(r.totalEvents)} events in ${fmt(r.totalSeconds, 1)} s`,
+  );
+  if (r.problems.length > 0) console.log(`  PROBLEMS (${r.problems.length}):\n  ${r.problems.slice(0, 10).join('\n  ')}`);
+  else console.log(`  verified: every acknowledged event in the NDJSON once and in order, files parse, SQLite agrees`);
+}
+
+console.log(`machine: ${machine()}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+console.log(`bots: ${BOTS}; paced: ${BURST} events every ~${THINK} ms per bot; ${NOISE} extra moves per puzzle; UV_THREADPOOL_SIZE=${POOL}`);
+const runs: RunResult[] = [];
+for (const name of RUNS) {
+  const r = await serverRun(name, name === 'paced' ? THINK : 0);
+  runs.push(r);
+  printRun(r);
+}
+const basis = runs.find((r) => r.name === 'saturated') ?? runs[0];
+const dir = mkdtempSync(join(tmpdir(), 'nonolab-ceiling-'));
+try {
+  const seq = sequentialCeiling(dir, basis.batches);
+  const par = await parallelCeiling(dir, basis.batches);
+  console.log(`ceiling    (batch sizes of the ${basis.name} run, mean ${fmt(basis.meanBatch, 1)} events, same disk)`);
+  console.log(`  sequential writeSync+fdatasyncSync: ${fmt(seq.appendsPerSecond)} appends/s = ${fmt(seq.eventsPerSecond)} events/s`);
+  console.log(`  parallel   ${BOTS} writers, write+fdatasync: ${fmt(par.appendsPerSecond)} appends/s = ${fmt(par.eventsPerSecond)} events/s`);
+  for (const r of runs)
+    console.log(
+      `ratio      ${r.name}: ${fmt(r.eventsPerSecond / seq.eventsPerSecond, 2)} x sequential ceiling, ${fmt(r.eventsPerSecond / par.eventsPerSecond, 2)} x parallel ceiling`,
+    );
+  const paced = runs.find((r) => r.name === 'paced');
+  if (paced)
+    console.log(
+      `goal       >= 10,000 events/s at ${BOTS} bots with p99 < 50 ms: ${paced.eventsPerSecond >= 10_000 && paced.p99 < 50 ? 'met' : 'NOT met'} ` +
+        `(${fmt(paced.eventsPerSecond)} events/s, p99 ${fmt(paced.p99, 1)} ms); >= 0.5 x ceiling: ` +
+        `${basis.eventsPerSecond / seq.eventsPerSecond >= 0.5 ? 'met' : 'NOT met'} vs sequential, ${basis.eventsPerSecond / par.eventsPerSecond >= 0.5 ? 'met' : 'NOT met'} vs parallel`,
+    );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+if (runs.some((r) => r.problems.length > 0)) process.exit(1);
