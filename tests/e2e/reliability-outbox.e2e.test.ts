@@ -1,0 +1,137 @@
+// The client's outbox under a bad network: through a whole session in real Chromium, event requests are dropped
+// before the server, dropped after it (the server stored and acknowledged, the browser never heard), and throttled,
+// at random; the NDJSON log must hold every event the browser made exactly once, in order, as the browser sent it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Route } from 'playwright-core';
+import { launchBrowser } from '../support/browser.ts';
+import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
+import { answerSurvey, solveBoard, waitForStep, type Played } from '../support/participant.ts';
+import { createRng } from '../../shared/random.ts';
+import type { StudyConfig } from '../../shared/schema/config.ts';
+
+let browser: Browser;
+let server: RunningServer;
+let config: StudyConfig;
+
+beforeAll(async () => {
+  config = defaultConfig();
+  // A whole but short session: consent, a warmup that ends by its cap, two puzzles with their ratings, completion.
+  config.phases = config.phases.filter((p) => ['consent', 'warmup', 'puzzles', 'complete'].includes(p.kind));
+  for (const phase of config.phases) {
+    if (phase.kind === 'warmup') phase.cap_seconds = 4;
+    if (phase.kind === 'puzzles') {
+      phase.count = 2;
+      phase.skip_min_seconds = 0;
+    }
+  }
+  server = await startServer({ configPath: writeConfig(config) });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+function solutionOf(id: string): string[] {
+  const p = [...config.puzzles, ...config.practice_puzzles].find((q) => q.id === id);
+  if (!p?.solution) throw new Error(`no solution for ${id}`);
+  return p.solution;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+describe('the outbox on a bad network', () => {
+  it('delivers every event exactly once through random drops, lost answers and throttling', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const rng = createRng(20261130);
+    const tally = { dropped: 0, lostAnswer: 0, throttled: 0, passed: 0 };
+    /** Every event body the browser tried to send, by seq (retries must send the same event again). */
+    const sent = new Map<number, string>();
+    let conflicting = 0;
+    let resent = 0;
+
+    await page.route('**/api/session/events', async (route: Route) => {
+      const body = route.request().postDataJSON() as { events: { seq: number }[] };
+      for (const e of body.events) {
+        const text = JSON.stringify(e);
+        const before = sent.get(e.seq);
+        if (before === undefined) sent.set(e.seq, text);
+        else if (before !== text) conflicting++;
+        else resent++;
+      }
+      const roll = rng.int(100);
+      if (roll < 20) {
+        tally.dropped++;
+        await route.abort('failed');
+      } else if (roll < 40) {
+        // The server takes the batch and acknowledges it; the answer is lost on the way back.
+        tally.lostAnswer++;
+        await route.fetch();
+        await route.abort('connectionreset');
+      } else if (roll < 60) {
+        tally.throttled++;
+        await sleep(100 + rng.int(900));
+        await route.continue();
+      } else {
+        tally.passed++;
+        await route.continue();
+      }
+    });
+    // Other API calls (check, complete) are slowed down but arrive.
+    await page.route(/\/api\/session\/(check|complete)$/, async (route: Route) => {
+      await sleep(rng.int(600));
+      await route.continue();
+    });
+
+    const played: Played = { moves: [] };
+    await page.goto(server.url);
+    await page.getByTestId('consent-agree').click();
+    await waitForStep(page, 'warmup');
+    for (const c of [0, 1, 2, 3]) {
+      await page.getByTestId(`cell-5-${c}`).click();
+      played.moves.push('fill');
+    }
+    await waitForStep(page, 'puzzle'); // the cap moves on by itself
+
+    const state = await page.evaluate(async () => (await (await fetch('/api/session')).json()) as { session_id: string; sequence: string[] });
+    for (let position = 1; position <= 2; position++) {
+      await waitForStep(page, 'puzzle');
+      const solution = solutionOf(state.sequence[position - 1]);
+      await solveBoard(page, solution, played);
+      await page.getByTestId('submit').click();
+      played.moves.push('submit');
+      await waitForStep(page, 'rating', 60_000);
+      await answerSurvey(page, { difficulty: String(position + 1), guessing: 'Rarely' });
+    }
+    await waitForStep(page, 'complete', 60_000);
+    await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 90_000 }).toBe(config.completion.code);
+    await context.close();
+
+    const log = readFileSync(join(server.dataDir, 'sessions', `${state.session_id}.ndjson`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
+    const client = log.filter((e) => e.origin === 'client');
+    // Exactly once and in order: 1..N without gap or repeat, and N is every seq the browser ever sent.
+    expect(client.map((e) => e.seq)).toEqual(client.map((_, i) => i + 1));
+    expect(client.length).toBe(sent.size);
+    expect(Math.max(...sent.keys())).toBe(sent.size);
+    // Each logged event is the event the browser sent (retries never changed an event).
+    expect(conflicting).toBe(0);
+    for (const e of client) {
+      const { origin: _o, t_server: _t, config_hash: _c, app_version: _a, ...fromClient } = e;
+      expect(JSON.parse(sent.get(e.seq)!)).toEqual(fromClient);
+    }
+    expect(client.filter((e) => e.type === 'move').map((e) => e.payload.move.type)).toEqual(played.moves);
+    expect(log.at(-1)!.type).toBe('session_complete');
+    // The chaos really happened: requests dropped both ways, answers lost after the server stored them, retries.
+    expect(tally.dropped).toBeGreaterThan(0);
+    expect(tally.lostAnswer).toBeGreaterThan(0);
+    expect(tally.throttled).toBeGreaterThan(0);
+    expect(resent).toBeGreaterThan(0);
+  });
+});
