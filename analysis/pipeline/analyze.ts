@@ -19,7 +19,7 @@ import tDist from '@stdlib/stats-base-dists-t';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow, type SessionLog } from '../../shared/signals/index.ts';
 import { extractLogs, type Extracted, type ExtractContext, type GapColumns } from './extract.ts';
-import { gmmSelect, logGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type BtResult, type LmmResult } from '../stats/index.ts';
+import { gmmSelect, logGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type BtResult, type LmmResult, type DataRow } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 
 export const PAPER_THRESHOLD_S = 2.36;
@@ -45,6 +45,27 @@ export interface AnalyzeOptions {
   onStage?: (stage: string) => void;
   /** Called after each session's signals (for a progress bar). */
   onSession?: (done: number) => void;
+  /** Fits the mixed models (default: one after the other in this thread; see fitManyParallel). */
+  fitMany?: FitMany;
+}
+
+export interface FitOutcome {
+  result: LmmResult | null;
+  error: string | null;
+  ms: number;
+}
+export type FitMany = (data: DataRow[], formulas: string[]) => Promise<FitOutcome[]>;
+
+/** Fit each formula in turn in this thread. */
+export async function fitManyInline(data: DataRow[], formulas: string[]): Promise<FitOutcome[]> {
+  return formulas.map((f) => {
+    const t = now();
+    try {
+      return { result: fitLmm(data, f), error: null, ms: now() - t };
+    } catch (err) {
+      return { result: null, error: (err as Error).message, ms: now() - t };
+    }
+  });
 }
 
 export const DEFAULT_METRICS = ['sat_decisions', 'sat_propagations', 'sat_conflicts'] as const;
@@ -160,10 +181,10 @@ export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?
 }
 
 /** Analyse parsed session logs (extraction inline). */
-export function analyzeSessions(logs: Iterable<SessionLog>, set: PuzzleSet, options: AnalyzeOptions): AnalysisResult {
+export async function analyzeSessions(logs: Iterable<SessionLog>, set: PuzzleSet, options: AnalyzeOptions): Promise<AnalysisResult> {
   const t0 = now();
   const ex = extractLogs(logs, extractContext(set, options.includePilot), options.onSession);
-  const result = analyzeExtracted(ex, set, options);
+  const result = await analyzeExtracted(ex, set, options);
   result.timings.signals_ms = now() - t0;
   return result;
 }
@@ -181,7 +202,7 @@ function countPauses(attempts: readonly AttemptRow[], gaps: GapColumns, threshol
 }
 
 /** The analysis proper, from extracted rows. */
-export function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: AnalyzeOptions): AnalysisResult {
+export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: AnalyzeOptions): Promise<AnalysisResult> {
   const warnings: string[] = [];
   const timings: Record<string, number> = {};
   const stage = (s: string) => options.onStage?.(s);
@@ -366,8 +387,8 @@ export function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: Analyze
   stage('mixed models');
   const lmm: LmmRow[] = [];
   const lmmStart = now();
-  const data = attempts.map((a) => {
-    const row: Record<string, number | string | null> = {
+  const data: DataRow[] = attempts.map((a) => {
+    const row: DataRow = {
       participant: a.participant_id,
       puzzle: a.puzzle_id,
       difficulty: a.difficulty,
@@ -380,23 +401,21 @@ export function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: Analyze
     for (const m of usable) row[m] = metricZ.get(m)!.get(a.puzzle_id)!;
     return row;
   });
-  const fit = (model: string, response: string, metric: string, formula: string) => {
-    const t = now();
-    let res: LmmResult;
-    try {
-      res = fitLmm(data, formula);
-    } catch (err) {
-      warnings.push(`LMM ${formula}: ${(err as Error).message}`);
+  const lmmMetrics = usable.filter((m) => (DEFAULT_METRICS as readonly string[]).includes(m) || (options.metrics ?? []).includes(m));
+  const jobs: { model: string; response: string; metric: string; formula: string }[] = [];
+  for (const m of lmmMetrics) jobs.push({ model: 'table2', response: 'difficulty', metric: m, formula: `difficulty ~ ${m} * expertise + (1|participant) + (1|puzzle)` });
+  for (const m of lmmMetrics) for (const y of ['time_s', 'pauses', 'errors', 'hints']) jobs.push({ model: 'figure4', response: y, metric: m, formula: `${y} ~ ${m} + (1|participant) + (1|puzzle)` });
+  const fits = await (options.fitMany ?? fitManyInline)(data, jobs.map((j) => j.formula));
+  jobs.forEach((job, i) => {
+    const { result: res, error, ms } = fits[i];
+    if (!res) {
+      warnings.push(`LMM ${job.formula}: ${error}`);
       return;
     }
-    const ms = now() - t;
     for (const f of res.fixed) {
       const q = tQuantile975(f.df);
       lmm.push({
-        model,
-        formula,
-        response,
-        metric,
+        ...job,
         term: f.term,
         estimate: f.estimate,
         se: f.se,
@@ -413,10 +432,7 @@ export function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: Analyze
         fit_ms: ms,
       });
     }
-  };
-  const lmmMetrics = usable.filter((m) => (DEFAULT_METRICS as readonly string[]).includes(m) || (options.metrics ?? []).includes(m));
-  for (const m of lmmMetrics) fit('table2', 'difficulty', m, `difficulty ~ ${m} * expertise + (1|participant) + (1|puzzle)`);
-  for (const m of lmmMetrics) for (const y of ['time_s', 'pauses', 'errors', 'hints']) fit('figure4', y, m, `${y} ~ ${m} + (1|participant) + (1|puzzle)`);
+  });
   timings.lmm_ms = now() - lmmStart;
 
   // (7) themes

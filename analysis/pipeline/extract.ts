@@ -22,6 +22,8 @@ import {
   type SessionLog,
   type SignalPuzzle,
 } from '../../shared/signals/index.ts';
+import type { DataRow } from '../stats/index.ts';
+import { fitManyInline, type FitOutcome } from './analyze.ts';
 
 /** Move types, coded as bytes in the gap columns. */
 export const ACTIONS = ['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset', 'hint', 'submit', 'skip'] as const;
@@ -185,4 +187,27 @@ export async function extractFiles(files: readonly string[], ctx: ExtractContext
     ),
   );
   return mergeExtracts(parts);
+}
+
+/** Fit mixed models across `parallel` worker threads (formulas dealt round-robin); results in formula order. */
+export async function fitManyParallel(data: DataRow[], formulas: string[], parallel = availableParallelism()): Promise<FitOutcome[]> {
+  const k = Math.max(1, Math.min(parallel, formulas.length));
+  if (k <= 1) return fitManyInline(data, formulas);
+  const groups = Array.from({ length: k }, (_, w) => formulas.map((f, i) => ({ f, i })).filter((x) => x.i % k === w));
+  const out = new Array<FitOutcome>(formulas.length);
+  await Promise.all(
+    groups.map(
+      (group) =>
+        new Promise<void>((resolve, reject) => {
+          const worker = new Worker(join(import.meta.dirname, 'lmmWorker.mjs'), { workerData: { data, formulas: group.map((g) => g.f) } });
+          worker.on('message', (fits: FitOutcome[]) => {
+            fits.forEach((fit, j) => (out[group[j].i] = fit));
+            resolve();
+            void worker.terminate();
+          });
+          worker.on('error', reject);
+        }),
+    ),
+  );
+  return out;
 }

@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
 import { readCodes, sessionFiles, writeTables } from './io.ts';
-import { extractFiles } from './extract.ts';
+import { extractFiles, fitManyParallel } from './extract.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
 import { renderReport } from './report.ts';
 
@@ -12,7 +12,7 @@ export { loadPuzzleSet, withSatMetrics, PuzzleSetError, type PuzzleSet } from '.
 export { sessionFiles, readSessions, readCodes, writeTables } from './io.ts';
 export { renderReport, renderSvg, figureSpecs } from './report.ts';
 export { toCsv, parseCsv } from './csv.ts';
-export { extractFiles, extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
+export { extractFiles, fitManyParallel, extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
 
 export interface RunOptions {
   logs: string;
@@ -64,7 +64,9 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   const te = performance.now();
   const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true), { parallel: opts.parallel, onSession: opts.onSession });
   const extractMs = performance.now() - te;
-  const result = analyzeExtracted(extracted, set, options);
+  const parallel = opts.parallel ?? (files.length >= 500 ? undefined : 1);
+  if (parallel !== 1) options.fitMany = (data, formulas) => fitManyParallel(data, formulas, parallel);
+  const result = await analyzeExtracted(extracted, set, options);
   result.timings.signals_ms = extractMs;
   opts.onStage?.('writing tables');
   const tw = performance.now();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyConfig } from '../../server/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
-import { runAnalysis, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline } from './index.ts';
+import { runAnalysis, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, fitManyInline, fitManyParallel } from './index.ts';
 import { startTestServer } from '../../server/testing.ts';
 
 const configPath = join(import.meta.dirname, 'fixtures', 'study.json');
@@ -101,6 +101,14 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(threaded.participants).toEqual(inline.participants);
     expect(Array.from(threaded.gaps.gap)).toEqual(Array.from(inline.gaps.gap));
     expect(Array.from(threaded.gaps.attempt)).toEqual(Array.from(inline.gaps.attempt));
+  });
+
+  it('fits the mixed models the same in worker threads', async () => {
+    const data = result.attempts.map((a) => ({ participant: a.participant_id as string, puzzle: a.puzzle_id as string, difficulty: a.difficulty as number | null, expertise: a.expertise as number, x: a.sat_conflicts as number }));
+    const formulas = ['difficulty ~ x * expertise + (1|participant) + (1|puzzle)', 'difficulty ~ x + (1|participant) + (1|puzzle)'];
+    const inline = await fitManyInline(data, formulas);
+    const threaded = await fitManyParallel(data, formulas, 2);
+    expect(threaded.map((f) => f.result!.fixed)).toEqual(inline.map((f) => f.result!.fixed));
   });
 
   it('escapes spreadsheet formulae in CSV output', () => {

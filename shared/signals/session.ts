@@ -90,32 +90,33 @@ export function sessionFromRecords(records: readonly unknown[], file = '<log>', 
   return { session_id: sessionId, client: dedup, server, marks: [...new Set(marks)], unknown };
 }
 
-/** Parse one session's NDJSON text (blank lines allowed; a torn last line without newline is an error). */
+/** Parse one session's NDJSON text (blank lines allowed); errors name the file, the line and the field. */
 export function parseSessionNdjson(text: string, file = '<log>', options: ParseOptions = {}): SessionLog {
   const records: unknown[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const l = lines[i];
-    if (l.trim() === '') {
-      records.push(null);
-      continue;
+  const lineNumbers: number[] = [];
+  let start = 0;
+  let line = 0;
+  while (start < text.length) {
+    let nl = text.indexOf('\n', start);
+    if (nl < 0) nl = text.length;
+    line++;
+    if (nl > start) {
+      const l = text.slice(start, nl);
+      if (l.trim() !== '') {
+        try {
+          records.push(JSON.parse(l));
+        } catch (err) {
+          throw new LogFormatError(file, line, `not valid JSON (${(err as Error).message})`);
+        }
+        lineNumbers.push(line);
+      }
     }
-    try {
-      records.push(JSON.parse(l));
-    } catch (err) {
-      throw new LogFormatError(file, i + 1, `not valid JSON (${(err as Error).message})`);
-    }
+    start = nl + 1;
   }
-  // Keep line numbers right: validate with blank lines skipped but counted.
-  const numbered = records.map((r, i) => ({ r, line: i + 1 })).filter((x) => x.r !== null);
   try {
-    return sessionFromRecords(
-      numbered.map((x) => x.r),
-      file,
-      options,
-    );
+    return sessionFromRecords(records, file, options);
   } catch (err) {
-    if (err instanceof LogFormatError && err.line > 0) throw new LogFormatError(file, numbered[err.line - 1].line, err.message.slice(err.message.indexOf(': ') + 2));
+    if (err instanceof LogFormatError && err.line > 0) throw new LogFormatError(file, lineNumbers[err.line - 1], err.message.slice(err.message.indexOf(': ') + 2));
     throw err;
   }
 }
