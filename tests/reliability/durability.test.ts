@@ -1,0 +1,130 @@
+// The group commit's promises, made observable by holding the file system's hand: no acknowledgement before the
+// fdatasync that covers the events has returned, nothing served before it either, and a failed write leaves no
+// hole (its retry is stored exactly once). A SIGKILL cannot show the first of these (the page cache outlives the
+// process), so these tests hold fdatasync back and fail writes on purpose.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const control = vi.hoisted(() => ({
+  holdSync: false,
+  held: [] as (() => void)[],
+  failWrites: 0,
+  syncCalls: 0,
+}));
+
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const fdatasync = (fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => {
+    control.syncCalls++;
+    if (control.holdSync) control.held.push(() => fs.fdatasync(fd, cb));
+    else fs.fdatasync(fd, cb);
+  };
+  const write = (...args: any[]) => {
+    if (control.failWrites > 0) {
+      control.failWrites--;
+      const cb = args.at(-1) as (err: NodeJS.ErrnoException) => void;
+      setImmediate(() => cb(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })));
+      return;
+    }
+    return (fs.write as (...a: any[]) => void)(...args);
+  };
+  return { ...fs, fdatasync, write, default: { ...fs, fdatasync, write } };
+});
+
+const { Participant, event, startTestServer } = await import('../../server/testing.ts');
+type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+let server: TestServer | null = null;
+afterEach(async () => {
+  control.holdSync = false;
+  control.held.splice(0).forEach((release) => release());
+  control.failWrites = 0;
+  await server?.close();
+  server = null;
+});
+
+const clientSeqs = (dataDir: string, id: string) =>
+  readFileSync(join(dataDir, 'sessions', `${id}.ndjson`), 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as { origin: string; seq?: number })
+    .filter((r) => r.origin === 'client')
+    .map((r) => r.seq);
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe('group commit', () => {
+  it('acknowledges only after the fdatasync covering the events has returned, and serves nothing before', async () => {
+    server = await startTestServer();
+    const p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
+    control.holdSync = true;
+    let answered = false;
+    const pending = p.call('POST', '/api/session/events', { events: [event(id, 1), event(id, 2), event(id, 3)] }).then((r) => {
+      answered = true;
+      return r;
+    });
+    // The lines are written and their fdatasync has been asked for, but it has not returned yet.
+    await until(() => control.held.length > 0 && clientSeqs(server!.dataDir, id).length === 3);
+    const other = new Participant(server.url);
+    other.cookie = p.cookie;
+    const meanwhile = await other.call('GET', '/api/session');
+    expect(answered).toBe(false);
+    expect(meanwhile.json.acked_seq).toBe(0);
+    // A retry racing the original neither writes twice nor is acknowledged early.
+    let retryAnswered = false;
+    const retry = other.call('POST', '/api/session/events', { events: [event(id, 1), event(id, 2), event(id, 3)] }).then((r) => {
+      retryAnswered = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered || retryAnswered).toBe(false);
+    control.holdSync = false;
+    control.held.splice(0).forEach((release) => release());
+    expect((await pending).json.acked_seq).toBe(3);
+    expect((await retry).json.acked_seq).toBe(3);
+    expect((await other.call('GET', '/api/session')).json.acked_seq).toBe(3);
+    expect(clientSeqs(server.dataDir, id)).toEqual([1, 2, 3]);
+  });
+
+  it('answers a failed write with 503, leaves no partial line, and stores the retry exactly once', async () => {
+    server = await startTestServer();
+    const p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
+    expect((await p.call('POST', '/api/session/events', { events: [event(id, 1)] })).json.acked_seq).toBe(1);
+    const before = readFileSync(join(server.dataDir, 'sessions', `${id}.ndjson`), 'utf8');
+    control.failWrites = 1;
+    const failed = await p.call('POST', '/api/session/events', { events: [event(id, 2), event(id, 3)] });
+    expect(failed.status).toBe(503);
+    expect(typeof failed.json.error).toBe('string');
+    expect(readFileSync(join(server.dataDir, 'sessions', `${id}.ndjson`), 'utf8')).toBe(before);
+    expect((await p.call('GET', '/api/session')).json.acked_seq).toBe(1);
+    // The client resends from its last acknowledged seq.
+    expect((await p.call('POST', '/api/session/events', { events: [event(id, 2), event(id, 3), event(id, 4)] })).json.acked_seq).toBe(4);
+    expect(clientSeqs(server.dataDir, id)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('shares one fdatasync among the batches of a session that arrive together', async () => {
+    server = await startTestServer();
+    const p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
+    control.holdSync = true;
+    const first = p.call('POST', '/api/session/events', { events: [event(id, 1)] });
+    await until(() => control.held.length === 1);
+    // While the first write's fsync is out, three more batches queue up behind it...
+    const more = [2, 3, 4].map((s) => p.call('POST', '/api/session/events', { events: [event(id, s)] }));
+    await new Promise((r) => setTimeout(r, 100));
+    const syncsBefore = control.syncCalls;
+    control.holdSync = false;
+    control.held.splice(0).forEach((release) => release());
+    expect((await first).json.acked_seq).toBe(1);
+    const acks = (await Promise.all(more)).map((r) => r.json.acked_seq);
+    // ...and go out as one write with one more fdatasync; each answer acknowledges up to its own batch.
+    expect(control.syncCalls - syncsBefore).toBe(1);
+    expect(acks).toEqual([2, 3, 4]);
+    expect(clientSeqs(server.dataDir, id)).toEqual([1, 2, 3, 4]);
+  });
+});
