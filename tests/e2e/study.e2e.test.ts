@@ -168,9 +168,9 @@ describe('a whole participant session', () => {
     const ratings = log.filter((e) => e.type === 'rating').map((e) => e.payload.difficulty);
     expect(ratings).toEqual([2, 3, 4]);
     expect(log.some((e) => e.type === 'rating_revise' && e.payload.to === 5 && e.payload.from === 2)).toBe(true);
-    const post = log.find((e) => e.type === 'survey_submit' && e.payload.survey_id === 'post_survey');
+    const post = log.find((e) => e.type === 'survey_submit' && e.payload.survey_id === 'post_survey')!;
     expect(post.payload.answers.strategies).toBe('Footholds first, then overlaps');
-    const warmupEnd = log.find((e) => e.type === 'step_end' && e.phase === 'warmup');
+    const warmupEnd = log.find((e) => e.type === 'step_end' && e.phase === 'warmup')!;
     expect(warmupEnd.payload.reason).toBe('timeout');
 
     // Nothing of any solution reached the browser: not in API responses, not in the page.

@@ -44,7 +44,9 @@ export interface PuzzleViewProps {
   step: Step;
   title: string;
   progress?: string;
-  /** Shown above the controls: instructions, tutorial checklist. */
+  /** Instructions: first in the side panel; above the board on a phone. */
+  intro?: ReactNode;
+  /** More in the side panel (the tutorial's checklist); below the controls on a phone. */
   aside?: ReactNode;
   /** Replaces Skip (the tutorial's Continue). */
   finishButton?: ReactNode;
@@ -52,7 +54,7 @@ export interface PuzzleViewProps {
   skipNote?: string;
 }
 
-export function PuzzleView({ step, title, progress, aside, finishButton, canSkip, skipNote }: PuzzleViewProps) {
+export function PuzzleView({ step, title, progress, intro, aside, finishButton, canSkip, skipNote }: PuzzleViewProps) {
   const board = useStudy((s) => s.board);
   const feedback = useStudy((s) => s.feedback);
   const busy = useStudy((s) => s.busy);
@@ -72,6 +74,7 @@ export function PuzzleView({ step, title, progress, aside, finishButton, canSkip
       <div className="puzzle-body">
         <Board puzzle={puzzle} grid={board.grid} disabled={busy !== null} tool={tool} hint={hint} maxCell={puzzle.width <= 5 && puzzle.height <= 5 ? 56 : 44} />
         <aside className="side">
+          {intro && <div className="side-intro">{intro}</div>}
           {aside && <div className="side-scroll">{aside}</div>}
           <div className="side-fixed">
             <HintPanel />

@@ -14,12 +14,12 @@ export function difficultyOptions(labels: readonly string[], skipped: boolean): 
 
 function PuzzleStep({ step, phase }: PhaseScreenProps<'puzzles'>) {
   const skipMin = phase.skip_min_seconds;
-  const aside = phase.text ? <p className="instructions">{phase.text}</p> : null;
+  const intro = phase.text ? <p className="instructions">{phase.text}</p> : null;
   return (
     <PuzzleView
       step={step}
       title={`Puzzle ${step.position} of ${phase.count}`}
-      aside={aside}
+      intro={intro}
       canSkip
       skipNote={skipMin > 0 ? `You can skip after ${skipMin >= 60 ? `${Math.round(skipMin / 60)} min` : `${skipMin} s`}.` : undefined}
     />

@@ -13,8 +13,6 @@ function TutorialScreen({ step, phase }: PhaseScreenProps<'tutorial'>) {
   const remaining = tasks.filter((t) => !done.has(t)).length;
   const aside = (
     <div className="tutorial">
-      {phase.text && <p className="instructions">{phase.text}</p>}
-      {phase.video_url && <video className="tutorial-video" src={phase.video_url} controls preload="metadata" />}
       <h2>Try each control once</h2>
       <ul className="checklist" data-testid="checklist">
         {tasks.map((t) => (
@@ -29,12 +27,18 @@ function TutorialScreen({ step, phase }: PhaseScreenProps<'tutorial'>) {
       </ul>
     </div>
   );
+  const intro = (
+    <>
+      {phase.text && <p className="instructions">{phase.text}</p>}
+      {phase.video_url && <video className="tutorial-video" src={phase.video_url} controls preload="metadata" />}
+    </>
+  );
   const finish = (
     <button type="button" className="primary continue" data-testid="continue" disabled={remaining > 0} onClick={() => advance('done')}>
       {remaining > 0 ? `Continue (${remaining} to go)` : 'Continue to the warmup'}
     </button>
   );
-  return <PuzzleView step={step} title={phase.title} aside={aside} finishButton={finish} canSkip={false} />;
+  return <PuzzleView step={step} title={phase.title} intro={intro} aside={aside} finishButton={finish} canSkip={false} />;
 }
 
 export const tutorialPhase: PhaseModule<'tutorial'> = { kind: 'tutorial', params: TutorialPhase, records: ['move', 'submit_result', 'hint_shown'], Screen: TutorialScreen };

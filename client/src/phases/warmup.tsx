@@ -4,8 +4,8 @@ import { PuzzleView } from '../board/PuzzleView.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 
 function WarmupScreen({ step, phase }: PhaseScreenProps<'warmup'>) {
-  const aside = phase.text ? <p className="instructions">{phase.text}</p> : null;
-  return <PuzzleView step={step} title={phase.title} progress="Practice" aside={aside} canSkip />;
+  const intro = phase.text ? <p className="instructions">{phase.text}</p> : null;
+  return <PuzzleView step={step} title={phase.title} progress="Practice" intro={intro} canSkip />;
 }
 
 export const warmupPhase: PhaseModule<'warmup'> = { kind: 'warmup', params: WarmupPhase, records: ['move', 'submit_result', 'hint_shown'], Screen: WarmupScreen };

@@ -34,12 +34,21 @@ export function SurveyItemInput({ item, value, error, onChange }: { item: Survey
     case 'single':
       input = (
         <div className={`choices${item.type === 'likert' ? ' likert' : ''}`} role="radiogroup" aria-label={item.label} {...aria}>
-          {item.options.map((o) => (
-            <label key={o} className={value === o ? 'on' : ''}>
-              <input type="radio" name={name} value={o} checked={value === o} onChange={() => onChange(o)} />
-              <span>{o}</span>
-            </label>
-          ))}
+          {item.options.map((o) => {
+            const numbered = item.type === 'likert' ? /^(\d+) (.+)$/.exec(o) : null;
+            return (
+              <label key={o} className={value === o ? 'on' : ''}>
+                <input type="radio" name={name} value={o} checked={value === o} onChange={() => onChange(o)} />
+                {numbered ? (
+                  <span className="numbered">
+                    <strong>{numbered[1]}</strong> <span>{numbered[2]}</span>
+                  </span>
+                ) : (
+                  <span>{o}</span>
+                )}
+              </label>
+            );
+          })}
         </div>
       );
       break;
