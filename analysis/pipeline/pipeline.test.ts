@@ -1,6 +1,6 @@
 // End to end: bots -> NDJSON (and through the real server) -> analyze -> every file, rendered figures, the planted effect recovered.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync, existsSync, appendFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyConfig } from '../../server/studyConfig.ts';
@@ -109,6 +109,29 @@ describe('simulate -> analyze on a 24-participant study', () => {
     const inline = await fitManyInline(data, formulas);
     const threaded = await fitManyParallel(data, formulas, 2);
     expect(threaded.map((f) => f.result!.fixed)).toEqual(inline.map((f) => f.result!.fixed));
+  });
+
+  it('takes an NDJSON puzzle list instead of the config', async () => {
+    const list = join(dir, 'puzzles.ndjson');
+    writeFileSync(list, study.config.puzzles.map((p) => JSON.stringify(p)).join('\n') + '\n');
+    const r = await runAnalysis({ logs, puzzles: list, out: join(dir, 'o-list'), pauseThreshold: 'auto', report: false });
+    expect(r.result.attempts).toHaveLength(72);
+    expect(r.result.participants.every((p) => typeof p.nonogram_skill === 'number')).toBe(true);
+    expect(r.result.lmm.find((x) => x.model === 'table2' && x.term === 'sat_conflicts')!.estimate).toBeCloseTo(
+      result.lmm.find((x) => x.model === 'table2' && x.term === 'sat_conflicts')!.estimate,
+      10,
+    );
+  });
+
+  it('names the file and line of a bad record', async () => {
+    const bad = join(dir, 'bad');
+    simulateToDir({ participants: 2, seed: 1, study }, bad);
+    const file = readdirSync(join(bad, 'sessions'))[0];
+    const path = join(bad, 'sessions', file);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    lines[5] = lines[5].replace(/"seq":\d+/, '"seq":"six"');
+    writeFileSync(path, lines.join('\n'));
+    await expect(runAnalysis({ logs: bad, puzzles: configPath, out: join(dir, 'o-bad'), pauseThreshold: 'auto', report: false })).rejects.toThrow(`${file}:6: client event`);
   });
 
   it('escapes spreadsheet formulae in CSV output', () => {
