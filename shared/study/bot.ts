@@ -99,7 +99,7 @@ class Writer {
   readonly events: ClientEvent[] = [];
   readonly calls: BotCall[] = [];
   seq = 0;
-  /** ms since page load (the client's performance.now()). */
+  /** ms since page load (what the client's monotonic clock reads). */
   mono: number;
   step: Step | null = null;
   constructor(
