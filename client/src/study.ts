@@ -121,8 +121,9 @@ export function dispatch(move: Move, source: InputSource): void {
   logEvent('move', { move }, source);
   const moves = [...(s.movesByStep[s.step] ?? []), move];
   const board = applyMove(s.board, move);
-  const keepHint = move.type === 'hint' || move.type === 'reveal';
-  useStudy.setState({ board, movesByStep: { ...s.movesByStep, [s.step]: moves }, feedback: keepHint ? s.feedback : null, hint: keepHint ? s.hint : null });
+  // Feedback from the last check goes with the next move; the hint stays until dismissed, replaced or the grid reset.
+  const keepFeedback = move.type === 'hint' || move.type === 'reveal';
+  useStudy.setState({ board, movesByStep: { ...s.movesByStep, [s.step]: moves }, feedback: keepFeedback ? s.feedback : null, hint: move.type === 'reset' ? null : s.hint });
   if (move.type === 'submit') void submitBoard();
   if (move.type === 'hint') void fetchHint();
 }

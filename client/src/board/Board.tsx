@@ -57,13 +57,16 @@ interface RowProps {
   /** The hinted cell's column on this row, or -1. */
   hintCellC: number;
   edgeBottom: boolean;
+  /** For screen readers: this row's clue, and every column's (a stable array). */
+  rowClue: string;
+  colClues: readonly string[];
 }
 
 /**
  * One row of cells. Rows are memoised on plain strings and numbers, so a click re-renders only the row it changed:
  * a 30x30 board stays well within a frame.
  */
-const RowView = memo(function RowView({ r, states, preview, cursorC, lineRow, lineC, hintRow, hintC, hintCellC, edgeBottom }: RowProps) {
+const RowView = memo(function RowView({ r, states, preview, cursorC, lineRow, lineC, hintRow, hintC, hintCellC, edgeBottom, rowClue, colClues }: RowProps) {
   const width = states.length;
   const cells = [];
   for (let c = 0; c < width; c++) {
@@ -82,7 +85,7 @@ const RowView = memo(function RowView({ r, states, preview, cursorC, lineRow, li
         key={c}
         id={`cell-${r}-${c}`}
         role="gridcell"
-        aria-label={`row ${r + 1}, column ${c + 1}: ${state === 'unknown' ? 'blank' : state}`}
+        aria-label={`${state === 'unknown' ? 'blank' : state}, row ${r + 1} (clue ${rowClue}), column ${c + 1} (clue ${colClues[c]})`}
         aria-selected={cursorC === c}
         data-testid={`cell-${r}-${c}`}
         data-row={r}
@@ -93,7 +96,7 @@ const RowView = memo(function RowView({ r, states, preview, cursorC, lineRow, li
     );
   }
   return (
-    <div className="grid-row" role="row">
+    <div className="grid-row" role="row" aria-label={`row ${r + 1}, clue ${rowClue}`}>
       {cells}
     </div>
   );
@@ -145,6 +148,8 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
   const [keyboardMode, setKeyboardMode] = useState(false);
   const cell = useCellSize(boxRef, puzzle, maxCell);
   const done = useMemo(() => doneLines(grid, puzzle), [grid, puzzle]);
+  const rowClues = useMemo(() => puzzle.rows.map((c) => c.join(' ') || '0'), [puzzle]);
+  const colClues = useMemo(() => puzzle.cols.map((c) => c.join(' ') || '0'), [puzzle]);
 
   const updateDrag = (d: Drag | null) => {
     dragRef.current = d;
@@ -325,6 +330,8 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
                 hintC={hintCol}
                 hintCellC={hint && hint.row === r ? hint.col : -1}
                 edgeBottom={(r + 1) % 5 === 0 && r + 1 < puzzle.height}
+                rowClue={rowClues[r]}
+                colClues={colClues}
               />
             );
           })}
