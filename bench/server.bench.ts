@@ -24,7 +24,7 @@ if (!process.env.UV_THREADPOOL_SIZE) {
   process.exit(run.status ?? 1);
 }
 
-const { closeSync, fdatasync, fdatasyncSync, mkdtempSync, openSync, rmSync, write, writeSync } = await import('node:fs');
+const { closeSync, fdatasync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync, write, writeSync } = await import('node:fs');
 const { cpus, loadavg, tmpdir, totalmem, type, release } = await import('node:os');
 const { join } = await import('node:path');
 const { execSync } = await import('node:child_process');
@@ -72,6 +72,21 @@ interface RunResult {
   batches: { events: number; bytes: number }[];
   totalEvents: number;
   totalSeconds: number;
+  /** CPU time over wall time (1 = one core busy) of the server process and of this (bots) process. */
+  serverCpu: number;
+  botsCpu: number;
+  load: number;
+}
+
+const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+/** utime + stime of a process from /proc (Linux), in seconds; NaN elsewhere. */
+function processCpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 async function serverRun(name: string, think: number): Promise<RunResult> {
@@ -82,6 +97,7 @@ async function serverRun(name: string, think: number): Promise<RunResult> {
   const bots = Array.from({ length: BOTS }, (_, i) => new Bot({ http, config, seed: 1 + i, thinkMs: think, burst: BURST, noiseMoves: NOISE, stats }));
   process.stderr.write(`[${name}] ${BOTS} bots playing against ${server.url} (data ${server.dataDir}) ...\n`);
   const t0 = performance.now();
+  const cpu0 = { server: processCpuSeconds(server.process.pid), bots: cpuSeconds(process.cpuUsage()) };
   const progress = setInterval(() => {
     const done = stats.acks.reduce((s, a) => s + a.events, 0);
     process.stderr.write(`[${name}] ${((performance.now() - t0) / 1000).toFixed(0)} s: ${fmt(done)} events acknowledged\n`);
@@ -97,6 +113,8 @@ async function serverRun(name: string, think: number): Promise<RunResult> {
   );
   clearInterval(progress);
   const t1 = performance.now();
+  const cpu = { server: processCpuSeconds(server.process.pid) - cpu0.server, bots: cpuSeconds(process.cpuUsage()) - cpu0.bots };
+  const load = loadavg()[0];
   http.close();
   await server.stop();
   const problems = results.flatMap((r, i) => (r.status === 'rejected' ? [`bot ${i}: ${String(r.reason)}`] : []));
@@ -130,6 +148,9 @@ async function serverRun(name: string, think: number): Promise<RunResult> {
     batches: acks.map((a) => ({ events: a.events, bytes: a.bytes })),
     totalEvents: stats.acks.reduce((s, a) => s + a.events, 0),
     totalSeconds: (t1 - t0) / 1000,
+    serverCpu: cpu.server / ((t1 - t0) / 1000),
+    botsCpu: cpu.bots / ((t1 - t0) / 1000),
+    load,
   };
 }
 
@@ -192,6 +213,7 @@ function printRun(r: RunResult): void {
       `(mean batch ${fmt(r.meanBatch, 1)}) over ${fmt(r.seconds, 1)} s with all bots playing: ${fmt(r.eventsPerSecond)} events/s; ack latency p50 ${fmt(r.p50, 1)} ms, ` +
       `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max, 0)} ms; ${r.failures} retried requests; whole run ${fmt(r.totalEvents)} events in ${fmt(r.totalSeconds, 1)} s`,
   );
+  console.log(`  cpu: server ${fmt(r.serverCpu * 100)}% of one core, bots ${fmt(r.botsCpu * 100)}%; machine load average ${fmt(r.load, 1)} at the end`);
   if (r.problems.length > 0) console.log(`  PROBLEMS (${r.problems.length}):\n  ${r.problems.slice(0, 10).join('\n  ')}`);
   else console.log(`  verified: every acknowledged event in the NDJSON once and in order, files parse, SQLite agrees`);
 }
@@ -212,10 +234,10 @@ try {
   console.log(`ceiling    (batch sizes of the ${basis.name} run, mean ${fmt(basis.meanBatch, 1)} events, same disk)`);
   console.log(`  sequential writeSync+fdatasyncSync: ${fmt(seq.appendsPerSecond)} appends/s = ${fmt(seq.eventsPerSecond)} events/s`);
   console.log(`  parallel   ${BOTS} writers, write+fdatasync: ${fmt(par.appendsPerSecond)} appends/s = ${fmt(par.eventsPerSecond)} events/s`);
-  for (const r of runs)
-    console.log(
-      `ratio      ${r.name}: ${fmt(r.eventsPerSecond / seq.eventsPerSecond, 2)} x sequential ceiling, ${fmt(r.eventsPerSecond / par.eventsPerSecond, 2)} x parallel ceiling`,
-    );
+  // A paced run takes what the bots offer; only the saturated run says how close the server comes to the disk.
+  console.log(
+    `ratio      ${basis.name} server / ceiling: ${fmt(basis.eventsPerSecond / seq.eventsPerSecond, 2)} x sequential, ${fmt(basis.eventsPerSecond / par.eventsPerSecond, 2)} x parallel`,
+  );
   const paced = runs.find((r) => r.name === 'paced');
   if (paced)
     console.log(
