@@ -1,7 +1,7 @@
 // One session: its summary, the live mirror of its board, its attempts (to replay), its answers, and the actions on it.
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import { connectionState, timeInStep, type SessionFlag } from '../../../shared/study/summary.ts';
-import { adminApi, sessionLiveUrl } from './adminApi.ts';
+import { RecordsPush, adminApi, sessionLiveUrl } from './adminApi.ts';
 import { formatDuration, useLive, useServerNow } from './liveStore.ts';
 import { stepLabel } from './LiveTable.tsx';
 import { MiniBoard } from './MiniBoard.tsx';
@@ -37,8 +37,8 @@ function useSessionFeed(id: string, puzzleOf: (id: string) => PuzzleShape | unde
   useEffect(() => {
     const source = new EventSource(sessionLiveUrl(id));
     source.addEventListener('records', (e) => {
-      const data = JSON.parse((e as MessageEvent<string>).data) as { records: LogRecord[]; initial?: boolean };
-      dispatch({ type: 'records', records: data.records, initial: Boolean(data.initial), puzzleOf });
+      const data = RecordsPush.safeParse(JSON.parse((e as MessageEvent<string>).data));
+      if (data.success) dispatch({ type: 'records', records: data.data.records as LogRecord[], initial: Boolean(data.data.initial), puzzleOf });
     });
     source.addEventListener('removed', () => {
       dispatch({ type: 'gone' });

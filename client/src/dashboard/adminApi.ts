@@ -38,6 +38,10 @@ export const ExportList = z.object({ exports: z.array(z.object({ id: z.string(),
 export type ExportList = z.infer<typeof ExportList>;
 
 const RecordsResponse = z.object({ session_id: z.string(), records: z.array(z.record(z.string(), z.unknown())) });
+
+/** One push of the session stream (`/sessions/:id/live`): the whole log first (initial), then each durable batch. */
+export const RecordsPush = z.object({ records: z.array(z.record(z.string(), z.unknown())), initial: z.boolean().optional() });
+export type RecordsPush = z.infer<typeof RecordsPush>;
 const Ok = z.object({}).passthrough();
 
 /** Called when any request answers 401 (the login ran out): the dashboard shows the login again. */
