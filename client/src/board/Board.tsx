@@ -46,16 +46,6 @@ interface RowProps {
   states: string;
   /** The preview per cell (same letters, '-' for none), or null when nothing is pending on this row. */
   preview: string | null;
-  /** Keyboard cursor column on this row, or -1. */
-  cursorC: number;
-  /** The highlighted (cursor or pointer) row is this one. */
-  lineRow: boolean;
-  /** The highlighted column, or -1. */
-  lineC: number;
-  hintRow: boolean;
-  hintC: number;
-  /** The hinted cell's column on this row, or -1. */
-  hintCellC: number;
   edgeBottom: boolean;
   /** For screen readers: this row's clue, and every column's (a stable array). */
   rowClue: string;
@@ -63,10 +53,11 @@ interface RowProps {
 }
 
 /**
- * One row of cells. Rows are memoised on plain strings and numbers, so a click re-renders only the row it changed:
- * a 30x30 board stays well within a frame.
+ * One row of cells. Rows are memoised on plain strings, so a click re-renders only the row it changed, and the
+ * highlights (pointer or cursor lines, the cursor, the hint) are overlays that re-render no cell at all: a 30x30 board
+ * stays well within a frame.
  */
-const RowView = memo(function RowView({ r, states, preview, cursorC, lineRow, lineC, hintRow, hintC, hintCellC, edgeBottom, rowClue, colClues }: RowProps) {
+const RowView = memo(function RowView({ r, states, preview, edgeBottom, rowClue, colClues }: RowProps) {
   const width = states.length;
   const cells = [];
   for (let c = 0; c < width; c++) {
@@ -74,10 +65,6 @@ const RowView = memo(function RowView({ r, states, preview, cursorC, lineRow, li
     const pv = preview && preview[c] !== '-' ? NAMES[preview[c]] : undefined;
     let cls = `cell ${pv ?? state}`;
     if (pv !== undefined) cls += ' preview';
-    if (cursorC === c) cls += ' cursor';
-    if (lineRow || lineC === c) cls += ' line';
-    if (hintRow || hintC === c) cls += ' hint-line';
-    if (hintCellC === c) cls += ' hint-cell';
     if ((c + 1) % 5 === 0 && c + 1 < width) cls += ' edge-right';
     if (edgeBottom) cls += ' edge-bottom';
     cells.push(
@@ -86,7 +73,6 @@ const RowView = memo(function RowView({ r, states, preview, cursorC, lineRow, li
         id={`cell-${r}-${c}`}
         role="gridcell"
         aria-label={`${state === 'unknown' ? 'blank' : state}, row ${r + 1} (clue ${rowClue}), column ${c + 1} (clue ${colClues[c]})`}
-        aria-selected={cursorC === c}
         data-testid={`cell-${r}-${c}`}
         data-row={r}
         data-col={c}
@@ -101,6 +87,11 @@ const RowView = memo(function RowView({ r, states, preview, cursorC, lineRow, li
     </div>
   );
 });
+
+/** Position of an overlay on the grid: a row stripe, a column stripe, or one cell. */
+function at(row: number | null, col: number | null): React.CSSProperties {
+  return { top: row === null ? 0 : `calc(var(--cell) * ${row})`, left: col === null ? 0 : `calc(var(--cell) * ${col})` };
+}
 
 function doneKey(flags: boolean[]): string {
   let out = '';
@@ -307,6 +298,12 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
             setAnchor(null);
           }}
         >
+          {focusCell && <div className="hl hl-row" style={at(focusCell[0], null)} aria-hidden="true" />}
+          {focusCell && <div className="hl hl-col" style={at(null, focusCell[1])} aria-hidden="true" />}
+          {hintRow >= 0 && <div className="hl hint-row" style={at(hintRow, null)} aria-hidden="true" />}
+          {hintCol >= 0 && <div className="hl hint-col" style={at(null, hintCol)} aria-hidden="true" />}
+          {hint && <div className="mark hint-box" style={at(hint.row, hint.col)} aria-hidden="true" />}
+          {showCursor && <div className="mark cursor-box" style={at(cursor[0], cursor[1])} data-testid="cursor" aria-hidden="true" />}
           {Array.from({ length: puzzle.height }, (_, r) => {
             let states = '';
             let preview: string | null = null;
@@ -323,12 +320,6 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
                 r={r}
                 states={states}
                 preview={preview}
-                cursorC={showCursor && cursor[0] === r ? cursor[1] : -1}
-                lineRow={focusCell !== null && focusCell[0] === r}
-                lineC={focusCell ? focusCell[1] : -1}
-                hintRow={hintRow === r}
-                hintC={hintCol}
-                hintCellC={hint && hint.row === r ? hint.col : -1}
                 edgeBottom={(r + 1) % 5 === 0 && r + 1 < puzzle.height}
                 rowClue={rowClues[r]}
                 colClues={colClues}

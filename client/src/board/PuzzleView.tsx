@@ -44,7 +44,7 @@ export interface PuzzleViewProps {
   step: Step;
   title: string;
   progress?: string;
-  /** Instructions: first in the side panel; above the board on a phone. */
+  /** Instructions, above the board. */
   intro?: ReactNode;
   /** More in the side panel (the tutorial's checklist); below the controls on a phone. */
   aside?: ReactNode;
@@ -72,9 +72,11 @@ export function PuzzleView({ step, title, progress, intro, aside, finishButton, 
     <section className="puzzle-screen" data-testid="puzzle-screen">
       <TopBar title={title} progress={progress} />
       <div className="puzzle-body">
-        <Board puzzle={puzzle} grid={board.grid} disabled={busy !== null} tool={tool} hint={hint} maxCell={puzzle.width <= 5 && puzzle.height <= 5 ? 56 : 44} />
+        <div className="board-col">
+          {intro && <div className="intro">{intro}</div>}
+          <Board puzzle={puzzle} grid={board.grid} disabled={busy !== null} tool={tool} hint={hint} maxCell={puzzle.width <= 5 && puzzle.height <= 5 ? 56 : 44} />
+        </div>
         <aside className="side">
-          {intro && <div className="side-intro">{intro}</div>}
           {aside && <div className="side-scroll">{aside}</div>}
           <div className="side-fixed">
             <HintPanel />
