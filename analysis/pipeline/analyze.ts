@@ -213,6 +213,10 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   const total = ex.total, excludedMarked = ex.excludedMarked, incomplete = ex.incomplete;
   let t0 = now();
   const analysed = participants.filter((p) => p.included);
+  if (set.config_hash) {
+    const other = participants.filter((p) => p.config_hash !== null && p.config_hash !== set.config_hash);
+    if (other.length) warnings.push(`${other.length} session(s) ran another config than ${set.config_hash} (e.g. ${other[0].participant_id}: ${other[0].config_hash})`);
+  }
   if (analysed.length === 0) throw new Error(`no complete sessions to analyse among ${total} (${excludedMarked} marked pilot/test/excluded, ${incomplete} incomplete)`);
 
   // (2) pauses

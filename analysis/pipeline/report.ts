@@ -168,12 +168,12 @@ export function figureSpecs(result: AnalysisResult): Record<string, TopLevelSpec
     specs.lmm_difficulty = {
       $schema: SCHEMA,
       title: 'difficulty ~ metric * expertise + (1|participant) + (1|puzzle): fixed effects, 95% CI',
-      data: { values: t2.map((r) => ({ ...r, label: `${r.metric}: ${r.term}` })) },
+      data: { values: t2.map((r) => ({ ...r, label: `${r.metric.replace(/^sat_/, '')} · ${r.term.split(r.metric).join('metric')}` })) },
       width: 420,
       height: { step: 22 },
       layer: [
         { mark: { type: 'rule', color: '#999' }, encoding: { x: { datum: 0, type: 'quantitative' } } },
-        { mark: 'rule', encoding: { y: { field: 'label', type: 'nominal', title: null, sort: null }, x: { field: 'ci_low', type: 'quantitative', title: 'estimate' }, x2: { field: 'ci_high' } } },
+        { mark: 'rule', encoding: { y: { field: 'label', type: 'nominal', title: null, sort: null, axis: { labelLimit: 320 } }, x: { field: 'ci_low', type: 'quantitative', title: 'estimate (per SD of the metric)' }, x2: { field: 'ci_high' } } },
         { mark: { type: 'point', filled: true, size: 50 }, encoding: { y: { field: 'label', type: 'nominal', sort: null }, x: { field: 'estimate', type: 'quantitative' }, color: { field: 'metric', type: 'nominal' } } },
       ],
     } as TopLevelSpec;
