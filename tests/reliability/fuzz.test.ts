@@ -342,7 +342,7 @@ describe('hostile input', () => {
     expect(bad.slice(0, 20)).toEqual([]);
     // Every family of error was exercised.
     for (const s of [400, 401, 403, 404, 409, 413]) expect(statuses.get(s) ?? 0, `status ${s}`).toBeGreaterThan(0);
-    if (adminRoutes) expect(statuses.get(415) ?? 0).toBeGreaterThan(0);
+    if (adminRoutes) for (const s of [415, 429]) expect(statuses.get(s) ?? 0, `status ${s}`).toBeGreaterThan(0);
 
     // Still up, and still serving the legitimate participant where they were.
     expect((await http.call('GET', '/api/health', undefined, '')).status).toBe(200);
