@@ -157,6 +157,11 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
     for (const m of moves) {
       if (m.seq > end.seq) break;
       const move = m.payload.move;
+      if (m.source === 'system') {
+        // A cell revealed by a hint: applied to the board, but not an action of the participant.
+        board = applyMove(board, move);
+        continue;
+      }
       counts.actions++;
       firstAction ??= m;
       if (prev) {

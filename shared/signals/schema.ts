@@ -22,7 +22,7 @@ export const AttemptRow = z.object({
   time_s: Seconds,
   /** Seconds from the start to the first board action (null: none). */
   first_action_s: Seconds.nullable(),
-  /** Every move event (board paints, undo, reset, hint, submit, skip). */
+  /** The participant's move events (board paints, undo, reset, hint, submit, skip; not the client's hint reveals). */
   actions: Count,
   /** Board paints: fill, cross, clear and stroke moves (a drag stroke is one move). */
   moves: Count,

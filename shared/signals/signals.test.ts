@@ -20,7 +20,7 @@ function builder() {
   let seq = 0;
   const server = (type: string, payload: object, t: number) =>
     records.push({ type, session_id: SID, payload, origin: 'server', t_server: T0 + t, config_hash: 'h', app_version: '0.1.0' });
-  const client = (type: string, payload: object, at: { step: number; phase: string; puzzle_id?: string | null; position?: number | null; t: number; wall?: number }) => {
+  const client = (type: string, payload: object, at: { step: number; phase: string; puzzle_id?: string | null; position?: number | null; t: number; wall?: number; source?: string }) => {
     seq += 1;
     records.push({
       session_id: SID,
@@ -31,7 +31,7 @@ function builder() {
       position: at.position ?? null,
       t_mono: at.t,
       t_wall: at.wall ?? T0 + at.t,
-      source: 'mouse',
+      source: at.source ?? 'mouse',
       type,
       payload,
       origin: 'client',
@@ -70,7 +70,7 @@ function sessionLog() {
   client('move', { move: { type: 'hint' } }, { ...A, t: 21_100 });
   server('hint', { puzzle_id: 'p3', row: 0, col: 1, kind: 'cell', reasoning: 'overlap' }, 21_150);
   client('hint_shown', { row: 0, col: 1, explanation: 'x' }, { ...A, t: 21_200 });
-  client('move', { move: { type: 'reveal', row: 0, col: 1, state: 'filled' } }, { ...A, t: 21_200 });
+  client('move', { move: { type: 'reveal', row: 0, col: 1, state: 'filled' } }, { ...A, t: 21_200, source: 'system' });
   client('move', { move: { type: 'stroke', state: 'filled', cells: [[2, 0], [2, 1], [2, 2]] } }, { ...A, t: 22_000 });
   client('move', { move: { type: 'fill', row: 1, col: 1 } }, { ...A, t: 22_500 });
   client('move', { move: { type: 'submit' } }, { ...A, t: 23_000 });
@@ -112,8 +112,8 @@ describe('signals', () => {
       participant_id: SID, puzzle_id: 'p3', position: 1, step: 3, outcome: 'solved', solved: true, skipped: false,
       time_s: 13, // step_start 10.0 s -> the correct submit at 23.0 s
       first_action_s: 2,
-      actions: 11, moves: 6, strokes: 2, cells_filled: 9, errors: 2, hints: 1, undos: 1, resets: 0, submissions: 2, wrong_submissions: 1, // the reveal is not a fill
-      gaps: 10, median_gap_s: 0.45,
+      actions: 10, moves: 6, strokes: 2, cells_filled: 9, errors: 2, hints: 1, undos: 1, resets: 0, submissions: 2, wrong_submissions: 1, // the reveal is not a fill
+      gaps: 9, median_gap_s: 0.5,
       pauses: 2, // 5.0 s (12.4 -> 17.4) and 3.1 s (18.0 -> 21.1); the other gaps are under 1 s
       pause_time_s: 8.1,
       pause_threshold_s: 2.36,
@@ -132,7 +132,8 @@ describe('signals', () => {
   it('lists the gaps and recounts pauses for a new threshold', () => {
     const { attempts, gaps } = sessionSignals(log, puzzles);
     expect(attempts[0].pauses).toBeNull();
-    expect(gaps.filter((g) => g.puzzle_id === 'p3').map((g) => g.gap_s)).toEqual([0.3, 0.1, 5, 0.2, 0.4, 3.1, 0.1, 0.8, 0.5, 0.5]);
+    // hint 21.1 -> stroke 22.0: the system reveal in between is not an action
+    expect(gaps.filter((g) => g.puzzle_id === 'p3').map((g) => g.gap_s)).toEqual([0.3, 0.1, 5, 0.2, 0.4, 3.1, 0.9, 0.5, 0.5]);
     expect(gaps.filter((g) => g.puzzle_id === 'q3').map((g) => g.gap_s)).toEqual([9, 0.3, 2]);
     const again = applyPauseThreshold(attempts, gaps, 1);
     expect(again.map((a) => a.pauses)).toEqual([2, 2]);
