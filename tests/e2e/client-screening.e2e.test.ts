@@ -45,6 +45,26 @@ async function logOf(page: Page): Promise<Record<string, any>[]> {
 }
 
 describe('who takes part', () => {
+  it('keeps the experimenter dashboard apart: /dashboard starts no session, the participant page loads no dashboard code', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const starts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/api/sessions')) starts.push(r.url());
+    });
+    await page.goto(`${server.url}/dashboard`);
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByTestId('consent-agree').count()).toBe(0);
+    expect(starts).toEqual([]);
+    await page.goto(server.url);
+    await page.getByTestId('consent-agree').waitFor();
+    const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js')));
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.some((n) => /dashboard/i.test(n))).toBe(false);
+    expect(starts).toHaveLength(1);
+    await context.close();
+  });
+
   it('ends politely when consent is declined, also after a reload', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
