@@ -113,12 +113,24 @@ describe('the participant client keeps every action', () => {
     await mouse.undo();
     played.moves.push('undo');
     expect((await cells(page)).slice(50, 60)).toBe('uuuuuuuuuu');
+    // Leaving and coming back to the window is logged (the browser's own events, fired here by hand).
+    await page.evaluate(() => {
+      window.dispatchEvent(new Event('blur'));
+      document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new Event('focus'));
+    });
     await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status')).toBe('saved');
 
     const log = readLog(await sessionId(page));
     expectExactlyOnce(log, played);
     expect(log.filter((e) => e.type === 'client_start')).toHaveLength(3);
     expect(log.filter((e) => e.type === 'step_start' && e.phase === 'warmup')).toHaveLength(1);
+    const env = log.filter((e) => e.type === 'focus' || e.type === 'visibility').map((e) => [e.type, e.payload.focused ?? e.payload.state]);
+    expect(env.slice(-3)).toEqual([
+      ['focus', false],
+      ['visibility', 'visible'],
+      ['focus', true],
+    ]);
     await context.close();
   });
 

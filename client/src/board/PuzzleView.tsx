@@ -109,7 +109,7 @@ export function PuzzleView({ step, title, progress, intro, aside, finishButton, 
               {finishButton ??
                 (canSkip && (
                   <button type="button" className="skip" data-testid="skip" disabled={!skipAllowed || busy !== null} onClick={(e) => setConfirm({ what: 'skip', source: source(e) })} title={skipAllowed ? undefined : skipNote}>
-                    Skip puzzle…
+                    {step.kind === 'warmup' ? 'End warmup…' : 'Skip puzzle…'}
                   </button>
                 ))}
             </div>
@@ -119,8 +119,8 @@ export function PuzzleView({ step, title, progress, intro, aside, finishButton, 
       </div>
       {confirm && (
         <ConfirmDialog
-          message={confirm.what === 'reset' ? 'Clear the whole grid? You can undo this afterwards.' : 'Skip this puzzle? You cannot come back to it.'}
-          confirmLabel={confirm.what === 'reset' ? 'Clear grid' : 'Skip puzzle'}
+          message={confirm.what === 'reset' ? 'Clear the whole grid? You can undo this afterwards.' : step.kind === 'warmup' ? 'End the warmup now and go on?' : 'Skip this puzzle? You cannot come back to it.'}
+          confirmLabel={confirm.what === 'reset' ? 'Clear grid' : step.kind === 'warmup' ? 'End warmup' : 'Skip puzzle'}
           danger
           onCancel={() => setConfirm(null)}
           onConfirm={() => {

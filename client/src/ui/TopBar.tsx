@@ -1,4 +1,5 @@
 // The strip above every screen: study title or step title, the countdown of a capped step, and the save indicator.
+import { useEffect, useRef } from 'react';
 import { formatClock } from '../../../shared/study/timing.ts';
 import { useStudy } from '../study.ts';
 
@@ -24,10 +25,18 @@ export function Countdown() {
 }
 
 export function TopBar({ title, progress }: { title: string; progress?: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // A new screen: move focus to its heading (unless something on it already has focus), so keyboard and
+  // screen-reader users start at the top of the step rather than on a button that is gone.
+  useEffect(() => {
+    if (!document.activeElement || document.activeElement === document.body) heading.current?.focus({ preventScroll: true });
+  }, [title]);
   return (
     <header className="topbar">
       <div className="topbar-title">
-        <h1>{title}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {title}
+        </h1>
         {progress && <span className="progress">{progress}</span>}
       </div>
       <Countdown />
