@@ -88,6 +88,21 @@ export function App() {
         </div>
       )}
       {status === 'kiosk-label' && <KioskLabel />}
+      {status === 'elsewhere' && (
+        <section className="page">
+          <TopBar title="Open in another window" />
+          <div className="page-body">
+            <p className="lead" data-testid="elsewhere">
+              The study is now open in another window or tab. Please continue there, or continue here instead.
+            </p>
+            <div className="controls">
+              <button type="button" className="primary" onClick={() => location.reload()}>
+                Continue here
+              </button>
+            </div>
+          </div>
+        </section>
+      )}
       {status === 'running' && <StepView />}
     </main>
   );

@@ -100,4 +100,18 @@ describe('the outbox', () => {
     expect(calls).toBe(1);
     expect(box.pending()).toHaveLength(1);
   });
+
+  it('writes and sends nothing once stopped (another window took over)', async () => {
+    let calls = 0;
+    const box = new Outbox('s1', 0, async (events) => {
+      calls++;
+      return events.at(-1)!.seq;
+    });
+    box.push(event(1));
+    box.stop();
+    box.push(event(2));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(calls).toBe(0);
+    expect(JSON.parse(localStorage.getItem('nonolab.s1.queue')!).map((e: ClientEvent) => e.seq)).toEqual([1]);
+  });
 });

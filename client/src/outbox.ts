@@ -17,6 +17,7 @@ export class Outbox {
   private listeners = new Set<(s: SaveStatus) => void>();
   private waiters: (() => void)[] = [];
   status: SaveStatus = 'saved';
+  private stopped = false;
 
   constructor(
     private readonly sessionId: string,
@@ -42,7 +43,15 @@ export class Outbox {
     return Math.max(this.acked, Number(localStorage.getItem(this.key('seq')) ?? 0), this.queue.at(-1)?.seq ?? 0);
   }
 
+  /** Another window took over this session: write and send nothing more (its outbox holds our events). */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
   push(event: ClientEvent): void {
+    if (this.stopped) return;
     this.queue.push(event);
     localStorage.setItem(this.key('seq'), String(event.seq));
     this.persist();
@@ -50,6 +59,7 @@ export class Outbox {
   }
 
   private persist(): void {
+    if (this.stopped) return;
     localStorage.setItem(this.key('queue'), JSON.stringify(this.queue));
   }
 
@@ -65,7 +75,7 @@ export class Outbox {
   }
 
   private schedule(delay: number): void {
-    if (this.timer !== null || this.sending) return;
+    if (this.timer !== null || this.sending || this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.flush();

@@ -20,7 +20,8 @@ export interface Feedback {
 }
 
 export interface StudyStore {
-  status: 'loading' | 'running' | 'error' | 'kiosk-label';
+  /** 'elsewhere': the study was opened in another window, which now owns the session. */
+  status: 'loading' | 'running' | 'error' | 'kiosk-label' | 'elsewhere';
   error: string | null;
   session: SessionState | null;
   steps: Step[];
@@ -342,6 +343,26 @@ function logEnvironment(): void {
 }
 
 /**
+ * One window per session: two windows would number their events independently and the server would keep only one of
+ * each number. The newest window announces itself; an older one stops logging and sending (the newer one's outbox
+ * already holds everything the older one persisted) and offers to continue here, which reloads and claims it back.
+ */
+function claimSession(sessionId: string, pageId: string): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel(`nonolab.${sessionId}`);
+  channel.onmessage = (m: MessageEvent<{ type: string; page: string }>) => {
+    if (m.data?.type !== 'hello' || m.data.page === pageId) return;
+    outbox?.stop();
+    outbox = null;
+    if (clock) clearInterval(clock);
+    clock = null;
+    channel.close();
+    useStudy.setState({ status: 'elsewhere' });
+  };
+  channel.postMessage({ type: 'hello', page: pageId });
+}
+
+/**
  * How this participant arrived, from the link: a recruitment panel (Prolific's PROLIFIC_PID, STUDY_ID, SESSION_ID;
  * SONA's sona_id), the lab's kiosk (?mode=kiosk&label=P07), or a general link.
  */
@@ -401,7 +422,9 @@ export async function boot(): Promise<void> {
     });
     useStudy.setState({ step });
     logEnvironment();
-    logEvent('client_start', { user_agent: navigator.userAgent.slice(0, 1_000), width: window.innerWidth, height: window.innerHeight, page_id: crypto.randomUUID?.() ?? String(Date.now()) });
+    const pageId = crypto.randomUUID?.() ?? `${Date.now()}-${performance.now()}`;
+    claimSession(session.session_id, pageId);
+    logEvent('client_start', { user_agent: navigator.userAgent.slice(0, 1_000), width: window.innerWidth, height: window.innerHeight, page_id: pageId });
     const ended = useStudy.getState();
     if (ended.screenedOut === null && !ended.declined) enterStep(step);
   } catch (err) {

@@ -134,6 +134,34 @@ describe('the participant client keeps every action', () => {
     await context.close();
   });
 
+  it('keeps one window per session: a second window takes over, the first stops logging', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const first = await context.newPage();
+    const played: Played = { moves: [] };
+    await first.goto(server.url);
+    await waitForStep(first, 'warmup');
+    await new Driver(first, 'mouse').fill(0, 0);
+    played.moves.push('fill');
+    const second = await context.newPage();
+    await second.goto(server.url);
+    await waitForStep(second, 'warmup');
+    await first.getByTestId('elsewhere').waitFor();
+    expect(await cells(second)).toMatch(/^f/);
+    await new Driver(second, 'mouse').fill(0, 1);
+    played.moves.push('fill');
+    await expect.poll(() => second.getByTestId('save-status').getAttribute('data-status')).toBe('saved');
+    // Back in the first window: it reloads, takes over, and sees both moves.
+    await first.getByRole('button', { name: 'Continue here' }).click();
+    await waitForStep(first, 'warmup');
+    await second.getByTestId('elsewhere').waitFor();
+    expect((await cells(first)).slice(0, 2)).toBe('ff');
+    await new Driver(first, 'mouse').cross(0, 2);
+    played.moves.push('cross');
+    await expect.poll(() => first.getByTestId('save-status').getAttribute('data-status')).toBe('saved');
+    expectExactlyOnce(readLog(await sessionId(first)), played);
+    await context.close();
+  });
+
   it('plays on through a network cut, sends everything exactly once, and completes only when all is held', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
