@@ -99,13 +99,18 @@ describe('who takes part', () => {
     await context.close();
   });
 
-  it('lets an eligible participant on to the tutorial', async () => {
+  it('keeps a survey draft across a reload and lets an eligible participant on to the tutorial', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(server.url);
     await page.getByTestId('consent-agree').click();
     await waitForStep(page, 'survey');
-    await answerSurvey(page, { adult: 'Yes', age: '30' });
+    // A half-filled survey survives a reload (the draft is kept in the browser).
+    await page.locator('[data-testid="item-adult"] input[value="Yes"]').check();
+    await page.reload();
+    await waitForStep(page, 'survey');
+    expect(await page.locator('[data-testid="item-adult"] input[value="Yes"]').isChecked()).toBe(true);
+    await answerSurvey(page, { age: '30' });
     await waitForStep(page, 'tutorial');
     await context.close();
   });

@@ -1,9 +1,10 @@
 // A survey form built from config items: answers kept in the form, validation messages next to each item.
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import type { SurveyItem } from '../../../shared/schema/config.ts';
 import { validateAnswers, type Answer } from '../../../shared/study/survey.ts';
 import { SurveyItemInput } from './SurveyItems.tsx';
 import { TopBar } from './TopBar.tsx';
+import { useStudy } from '../study.ts';
 
 export interface SurveyProps {
   id: string;
@@ -17,7 +18,19 @@ export interface SurveyProps {
 }
 
 export function Survey({ id, title, text, items, sections = [], submitLabel = 'Continue', onSubmit }: SurveyProps) {
-  const [answers, setAnswers] = useState<Record<string, Answer>>({});
+  // Answers are kept as a draft in the browser, so a reload does not lose what the participant typed.
+  const sessionId = useStudy((st) => st.session?.session_id ?? 'none');
+  const draftKey = `nonolab.${sessionId}.draft.${id}`;
+  const [answers, setAnswers] = useState<Record<string, Answer>>(() => {
+    try {
+      return JSON.parse(localStorage.getItem(draftKey) ?? '{}') as Record<string, Answer>;
+    } catch {
+      return {};
+    }
+  });
+  useEffect(() => {
+    localStorage.setItem(draftKey, JSON.stringify(answers));
+  }, [draftKey, answers]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (itemId: string, v: Answer) => {
     setAnswers((a) => ({ ...a, [itemId]: v }));
@@ -41,6 +54,7 @@ export function Survey({ id, title, text, items, sections = [], submitLabel = 'C
               document.querySelector<HTMLElement>(`[data-testid="item-${first.id}"] input, [data-testid="item-${first.id}"] textarea, [data-testid="item-${first.id}"] select`)?.focus();
               return;
             }
+            localStorage.removeItem(draftKey);
             onSubmit(answers);
           }}
         >
