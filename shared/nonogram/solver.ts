@@ -205,31 +205,30 @@ function branchCell(grid: Grid): number {
  * tried both ways with incremental propagation; a value that fails forces the other one. Returns -2
  * if the node is contradictory, -1 if it is solved, else the cell whose two branches both determine
  * the most cells (max of min(filled gain, empty gain)), the classic look-ahead heuristic.
+ * (Skipping probes implied by earlier successful probes, as SAT look-ahead solvers do, made it faster
+ * per node but chose worse branches near density 0.4, so every unknown cell is probed.)
  */
 function lookahead(clues: Clues, g: Grid, test: Grid): number {
   const cells = g.cells;
+  const tcells = test.cells;
   const total = cells.length;
+  /** Probe (i, value): -1 if it fails, else the number of cells it determines. */
+  const probe = (i: number, value: number, unknown: number): number => {
+    tcells.set(cells);
+    tcells[i] = value;
+    if (!propagateInPlace(clues, test, 'complete', undefined, i)) return -1;
+    return unknown - unknownCount(test);
+  };
   for (;;) {
     let best = -1;
     let bestScore = -1;
     let forced = false;
-    let unknown = 0;
-    for (let i = 0; i < total; i++) if (cells[i] === UNKNOWN) unknown++;
+    let unknown = unknownCount(g);
     if (unknown === 0) return -1;
     for (let i = 0; i < total; i++) {
       if (cells[i] !== UNKNOWN) continue;
-      let gainF = 0;
-      let gainE = 0;
-      test.cells.set(cells);
-      test.cells[i] = FILLED;
-      if (propagateInPlace(clues, test, 'complete', undefined, i)) gainF = unknown - unknownCount(test);
-      else gainF = -1;
-      if (gainF >= 0) {
-        test.cells.set(cells);
-        test.cells[i] = EMPTY;
-        if (propagateInPlace(clues, test, 'complete', undefined, i)) gainE = unknown - unknownCount(test);
-        else gainE = -1;
-      }
+      const gainF = probe(i, FILLED, unknown);
+      const gainE = gainF < 0 ? 0 : probe(i, EMPTY, unknown);
       if (gainF < 0 || gainE < 0) {
         cells[i] = gainF < 0 ? EMPTY : FILLED;
         if (!propagateInPlace(clues, g, 'complete', undefined, i)) return -2;
@@ -244,7 +243,7 @@ function lookahead(clues: Clues, g: Grid, test: Grid): number {
         best = i;
       }
     }
-    if (!forced) return best;
+    if (!forced) return best >= 0 ? best : branchCell(g);
   }
 }
 
