@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Puzzle } from '../schema/puzzle.ts';
-import { PuzzleFormatError, detectFormat, parseJsonPuzzles, parseNon, parsePuzzleFile, parseWebpbnXml, writeJsonPuzzle, writeNon, writeWebpbnXml } from './formats.ts';
+import { PuzzleFormatError, checkClues, detectFormat, parseJsonPuzzles, parseNon, parsePuzzleFile, parseWebpbnXml, writeJsonPuzzle, writeNon, writeWebpbnXml } from './formats.ts';
 import { puzzleId } from './id.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
@@ -150,5 +150,16 @@ describe('errors name the file, line and field', () => {
     expect([e.line, e.field]).toEqual([12, 'solution[0]']);
     e = errorOf(() => parseWebpbnXml(wrap('<clues type="rows">\n<line><count>1</count></line>\n</clues>'), 'nocols.xml'));
     expect(e.field).toBe('columns');
+  });
+});
+
+describe('checkClues', () => {
+  it('names each problem by field', () => {
+    expect(checkClues({ rows: [[1], [1]], cols: [[1], [1]] })).toEqual([]);
+    expect(checkClues({ rows: [[3], [0]], cols: [[1], [1]] })).toEqual([
+      'rows[0]: clue 3 needs 3 cells, the line has 2',
+      'rows[1]: runs must be positive integers',
+      'cols: row clues fill 3 cells but column clues fill 2',
+    ]);
   });
 });

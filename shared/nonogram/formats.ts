@@ -67,6 +67,28 @@ export function finishPuzzle(raw: RawPuzzle, file: string, where: (field: string
   return parsed.data;
 }
 
+/**
+ * Problems with a set of clues, each naming its field (`rows[3]`, `cols`): a run of length < 1, a clue
+ * that needs more cells than its line has, and row/column totals that disagree. Empty when fine.
+ * (Fitting clues can still have no solution; `countSolutions` decides that.)
+ */
+export function checkClues(clues: { rows: Clue[]; cols: Clue[] }): string[] {
+  const problems: string[] = [];
+  const width = clues.cols.length;
+  const height = clues.rows.length;
+  for (const [axis, list, length] of [['rows', clues.rows, width], ['cols', clues.cols, height]] as const) {
+    list.forEach((clue, i) => {
+      if (!clue.every((n) => Number.isInteger(n) && n >= 1)) problems.push(`${axis}[${i}]: runs must be positive integers`);
+      const need = clue.reduce((a, b) => a + b, 0) + Math.max(0, clue.length - 1);
+      if (need > length) problems.push(`${axis}[${i}]: clue ${clue.join(' ')} needs ${need} cells, the line has ${length}`);
+    });
+  }
+  const rowSum = clues.rows.flat().reduce((a, b) => a + b, 0);
+  const colSum = clues.cols.flat().reduce((a, b) => a + b, 0);
+  if (rowSum !== colSum) problems.push(`cols: row clues fill ${rowSum} cells but column clues fill ${colSum}`);
+  return problems;
+}
+
 // ---------------------------------------------------------------------------------------------
 // JSON: {"rows": [[...]], "cols": [[...]], "solution"?: ["#..#", ...], "id"?: "..."}, a single
 // object, an array of them, or NDJSON (one per line).
