@@ -10,6 +10,11 @@ export function SaveIndicator() {
     <div className={`save-indicator ${status}`} data-testid="save-status" data-status={status} role="status" aria-live="polite" title={label}>
       <span className="dot" aria-hidden="true" />
       <span className="save-label">{label}</span>
+      {status === 'offline' && (
+        <span className="save-label-short" aria-hidden="true">
+          Offline · kept
+        </span>
+      )}
     </div>
   );
 }
