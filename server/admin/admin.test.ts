@@ -178,6 +178,35 @@ describe('live sessions', () => {
   });
 });
 
+describe('a study that was running before the dashboard opened', () => {
+  it('builds every session`s summary from the logs, in slices, with batches arriving meanwhile', async () => {
+    const other = await startTestServer();
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 250; i++) ids.push(other.nonolab.service.startSession({ mode: 'general' }).state.session_id);
+      const e = new Experimenter(other.url);
+      expect((await e.login()).status).toBe(200);
+      const listing = e.call('GET', '/api/admin/sessions');
+      const late = await startParticipantOn(other.url);
+      const sessions = (await listing).json.sessions as { session_id: string; steps: unknown[] }[];
+      const listed = new Set(sessions.map((s) => s.session_id));
+      for (const id of ids) expect(listed.has(id)).toBe(true);
+      expect(listed.size - ids.length).toBeLessThanOrEqual(1); // the late start, if it landed before the answer
+      expect(sessions.every((s) => s.steps.length <= 1)).toBe(true);
+      const again = (await e.call('GET', '/api/admin/sessions')).json.sessions as { session_id: string }[];
+      expect(new Set(again.map((s) => s.session_id))).toEqual(new Set([...ids, late]));
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+async function startParticipantOn(base: string): Promise<string> {
+  const p = new Participant(base);
+  const res = await p.call('POST', '/api/sessions', { mode: 'general' });
+  return res.json.session_id;
+}
+
 describe('pool and actions', () => {
   it('flags leave a session out of the balance; withdrawal leaves nothing and frees the sequence', async () => {
     const e = await loggedIn();

@@ -1,6 +1,6 @@
 // The live picture for the dashboard: session summaries kept current from the service's feed, fanned out to listeners.
 //
-// Summaries are built lazily (the first dashboard request reads each session's log once) and then folded forward with
+// Summaries are built lazily (the first dashboard request reads each session's log once, in slices) and then folded forward with
 // each appended batch, so a busy study costs one fold per batch, not a re-read. Summary pushes are coalesced: a
 // session that logs twenty events in a second is sent once per flush interval, so many participants cannot make a
 // storm on the experimenter's connection. Record pushes for a watched session (the live mirror) go out at once.
@@ -27,6 +27,7 @@ export interface LiveOptions {
 
 export class LiveSummaries {
   private cache: Map<string, SessionSummary> | null = null;
+  private loading: Promise<void> | null = null;
   private readonly listeners = new Set<(messages: LiveMessage[]) => void>();
   private readonly watchers = new Map<string, Set<RecordListener>>();
   private readonly dirty = new Set<string>();
@@ -82,20 +83,32 @@ export class LiveSummaries {
     return summary;
   }
 
-  private ensure(): Map<string, SessionSummary> {
-    if (!this.cache) {
-      this.cache = new Map();
-      for (const row of this.opts.store.sessions()) this.load(row.id);
+  /**
+   * Build every summary, a hundred sessions per turn of the event loop, so that opening the dashboard on a large
+   * study never stalls participants' requests. Batches appended meanwhile fold into summaries already built; the
+   * others are read from their files, which already hold them.
+   */
+  ready(): Promise<void> {
+    if (!this.loading) {
+      const cache = (this.cache = new Map());
+      const ids = this.opts.store.sessions().map((r) => r.id);
+      this.loading = (async () => {
+        for (let i = 0; i < ids.length; i++) {
+          if (!cache.has(ids[i])) this.load(ids[i]);
+          if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
     }
-    return this.cache;
+    return this.loading;
   }
 
+  /** Every summary built so far (all of them once `ready()` has resolved), oldest first. */
   all(): SessionSummary[] {
-    return [...this.ensure().values()].sort((a, b) => a.created_at - b.created_at);
+    return [...(this.cache?.values() ?? [])].sort((a, b) => a.created_at - b.created_at);
   }
 
   get(sessionId: string): SessionSummary | undefined {
-    return this.ensure().get(sessionId);
+    return this.cache?.get(sessionId) ?? this.load(sessionId);
   }
 
   /** Re-read a session's row and marks (status changes, flags) and push the result. */
@@ -135,8 +148,8 @@ export class LiveSummaries {
 
   /** Listen for summary changes (coalesced); returns the unsubscribe function. */
   subscribe(listener: (messages: LiveMessage[]) => void): () => void {
-    this.ensure();
     this.listeners.add(listener);
+    if (this.dirty.size || this.removed.size) this.schedule();
     return () => this.listeners.delete(listener);
   }
 

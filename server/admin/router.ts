@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { describeIssues } from '../../shared/schema/config.ts';
 import { expandSteps } from '../../shared/study/steps.ts';
-import { DEFAULT_LIVENESS, SessionFlag, connectionState, poolBalance, type Liveness, type PoolSequence } from '../../shared/study/summary.ts';
+import { DEFAULT_LIVENESS, SessionFlag, connectionState, poolBalance, type Liveness, type PoolSequence, type SessionSummary } from '../../shared/study/summary.ts';
 import { EventLog } from '../eventLog.ts';
 import { exportEvents, exportPsychDs, exportRawZip } from '../exports.ts';
 import type { Store } from '../store.ts';
@@ -72,6 +72,9 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     { id: 'psychds', label: 'psych-DS dataset (zip)', filename: 'psych-ds.zip', content_type: 'application/zip', run: (ids, out) => exportPsychDs(events, ids, studyInfo, out) },
   ];
 
+  /** Lists carry only each session's current step; GET /sessions/:id has them all. */
+  const brief = (s: SessionSummary): SessionSummary => ({ ...s, steps: s.steps.slice(-1) });
+
   const router = express.Router() as express.Router & { close(): void; live: LiveSummaries };
   const cookieOf = (req: Request): string | undefined => (req.cookies as Record<string, string> | undefined)?.[ADMIN_COOKIE];
 
@@ -126,7 +129,8 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     res.json({ ok: true, expires_at: auth.check(cookieOf(req)) });
   });
 
-  router.get('/overview', (_req, res) => {
+  router.get('/overview', async (_req, res) => {
+    await live.ready();
     const by_status: Record<string, number> = {};
     for (const row of store.sessions()) by_status[row.status] = (by_status[row.status] ?? 0) + 1;
     const now = clock();
@@ -146,8 +150,9 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     });
   });
 
-  router.get('/sessions', (_req, res) => {
-    res.json({ server_now: clock(), liveness, sessions: live.all() });
+  router.get('/sessions', async (_req, res) => {
+    await live.ready();
+    res.json({ server_now: clock(), liveness, sessions: live.all().map(brief) });
   });
 
   const sessionParam = (req: Request): string => {
@@ -180,11 +185,14 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   };
 
   /** Live summaries: a snapshot, then coalesced changes. */
-  router.get('/live', (req, res) => {
+  router.get('/live', async (req, res) => {
+    await live.ready();
     let unsubscribe = () => {};
     const send = openStream(req, res, () => unsubscribe());
-    send('snapshot', { server_now: clock(), liveness, sessions: live.all() });
-    unsubscribe = live.subscribe((messages: LiveMessage[]) => send('changes', { server_now: clock(), messages }));
+    send('snapshot', { server_now: clock(), liveness, sessions: live.all().map(brief) });
+    unsubscribe = live.subscribe((messages: LiveMessage[]) =>
+      send('changes', { server_now: clock(), messages: messages.map((m) => (m.type === 'summary' ? { ...m, summary: brief(m.summary) } : m)) }),
+    );
   });
 
   /** One session's records: everything so far, then each batch as it is made durable (the live mirror). */

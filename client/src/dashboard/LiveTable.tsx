@@ -5,6 +5,9 @@ import { formatDuration, useLive, useServerNow } from './liveStore.ts';
 
 type SortKey = 'created' | 'state' | 'phase' | 'time' | 'moves' | 'hints' | 'wrong' | 'activity' | 'completion';
 
+/** Rows drawn at first: a large study stays responsive (the table re-renders every second). */
+const ROW_LIMIT = 200;
+
 const STATE_ORDER: Record<ConnectionState, number> = { idle: 0, disconnected: 1, active: 2, abandoned: 3, finished: 4 };
 
 interface Row {
@@ -30,6 +33,7 @@ export function LiveTable({ open }: { open: (id: string) => void }) {
   const [text, setText] = useState('');
   const [stateFilter, setStateFilter] = useState<'all' | 'unfinished' | ConnectionState>('all');
   const [hideFlagged, setHideFlagged] = useState(false);
+  const [limit, setLimit] = useState(ROW_LIMIT);
 
   const rows: Row[] = useMemo(() => {
     const needle = text.trim().toLowerCase();
@@ -141,7 +145,7 @@ export function LiveTable({ open }: { open: (id: string) => void }) {
               </td>
             </tr>
           )}
-          {rows.map(({ s, state, time, silence, done }) => (
+          {rows.slice(0, limit).map(({ s, state, time, silence, done }) => (
             <tr key={s.session_id} className={`state-${state}`} data-testid={`session-row-${s.session_id}`} data-state={state} onClick={() => open(s.session_id)}>
               <td>
                 <a href={`#/session/${s.session_id}`} onClick={(e) => e.stopPropagation()} className="mono">
@@ -178,6 +182,14 @@ export function LiveTable({ open }: { open: (id: string) => void }) {
           ))}
         </tbody>
       </table>
+      {rows.length > limit && (
+        <p>
+          <button onClick={() => setLimit(rows.length)} data-testid="show-all">
+            Show all {rows.length} sessions
+          </button>{' '}
+          <span className="muted">(showing {limit}; sort or filter to bring others to the top)</span>
+        </p>
+      )}
     </section>
   );
 }
