@@ -1,11 +1,12 @@
 // Integration tests of the experimenter API over real HTTP: the login boundary, live summaries, pool, actions, exports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Participant, event, startTestServer, type TestServer } from '../testing.ts';
 import { Store } from '../store.ts';
 import { AdminAuth, hashPassword, verifyPassword } from './auth.ts';
+import { parseSessionNdjson } from '../../shared/signals/session.ts';
 
 const PASSWORD = 'correct horse battery staple';
 process.env.NONOLAB_ADMIN_PASSWORD = PASSWORD;
@@ -220,6 +221,9 @@ describe('pool and actions', () => {
     expect(flagged.balance.flagged).toBe(before.balance.flagged + 1);
     for (const p of seqA.puzzle_ids) expect(flagged.balance.per_puzzle[p]).toBe(before.balance.per_puzzle[p] - 1);
     expect((await e.call('GET', `/api/admin/sessions/${a.id}`)).json.summary.flag).toBe('pilot');
+    // The mark is in the session's log too, where the analysis reads it.
+    const logText = readFileSync(join(server.dataDir, 'sessions', `${a.id}.ndjson`), 'utf8');
+    expect(parseSessionNdjson(logText, `${a.id}.ndjson`).marks).toEqual(['pilot']);
 
     expect((await e.call('POST', `/api/admin/sessions/${a.id}/withdraw`, { confirm: 'no' })).status).toBe(400);
     expect((await e.call('POST', `/api/admin/sessions/${a.id}/withdraw`, { confirm: a.id })).status).toBe(200);

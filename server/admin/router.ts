@@ -72,6 +72,20 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     { id: 'psychds', label: 'psych-DS dataset (zip)', filename: 'psych-ds.zip', content_type: 'application/zip', run: (ids, out) => exportPsychDs(events, ids, studyInfo, out) },
   ];
 
+  /**
+   * Append server records to a session's NDJSON log through the service's own durable append (private in
+   * StudyService, reached here until it offers a public one), so its write pipeline and the live feed see them.
+   */
+  const appendToLog = (sessionId: string, records: readonly object[]): boolean => {
+    const append = (service as unknown as { append?: (id: string, r: readonly object[]) => void }).append;
+    if (typeof append !== 'function') {
+      log(`admin: cannot write to the log of ${sessionId} (StudyService has no append); the mark is kept in SQLite only`);
+      return false;
+    }
+    append.call(service, sessionId, records);
+    return true;
+  };
+
   /** Lists carry only each session's current step; GET /sessions/:id has them all. */
   const brief = (s: SessionSummary): SessionSummary => ({ ...s, steps: s.steps.slice(-1) });
 
@@ -234,8 +248,12 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     const id = sessionParam(req);
     const { flag } = parse(FlagRequest, req.body);
     marks.set(id, { flag }, clock());
+    // The log is the complete record: the analysis reads marks from `session_mark` server records (the last one holds).
+    const wrote = appendToLog(id, [
+      { type: 'session_mark', session_id: id, payload: { mark: flag, by: 'experimenter' }, origin: 'server', t_server: clock(), config_hash: study.hash, app_version: opts.appVersion ?? null },
+    ]);
     live.refresh(id);
-    res.json({ session_id: id, flag });
+    res.json({ session_id: id, flag, logged: wrote });
   });
 
   /** Give an inactive session more time: a fresh inactivity clock, and an abandoned one comes back if its lease is still its own. */

@@ -96,6 +96,13 @@ describe('summarizeSession', () => {
     expect(declined.status).toBe('declined');
   });
 
+  it('takes the experimenter`s mark from the last session_mark record', () => {
+    const marked = summarizeSession(meta, [server('session_mark', 10, { mark: 'pilot' })]);
+    expect(marked.flag).toBe('pilot');
+    expect(foldRecords(marked, [server('session_mark', 20, { mark: 'excluded' })]).flag).toBe('excluded');
+    expect(foldRecords(marked, [server('session_mark', 20, { mark: null })]).flag).toBeNull();
+  });
+
   it('skips records it does not understand', () => {
     const s = summarizeSession(meta, [{ type: 'move', origin: 'client', payload: null }, { origin: 'client', type: 'step_end', step: 'x' } as RecordLike, {}]);
     expect(s.moves).toBe(0);

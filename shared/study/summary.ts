@@ -152,6 +152,9 @@ export function foldRecords(summary: SessionSummary, records: readonly RecordLik
       } else if (r.type === 'session_complete') {
         s.completed_at = at;
         s.status = 'complete';
+      } else if (r.type === 'session_mark') {
+        const mark = SessionFlag.safeParse(payload.mark);
+        s.flag = mark.success ? mark.data : null;
       } else if (r.type === 'session_start') {
         const seq = payload.sequence;
         if (Array.isArray(seq) && s.sequence.length === 0) s.sequence = seq.filter((x): x is string => typeof x === 'string');
