@@ -55,6 +55,8 @@ export class Outbox {
     this.queue.push(event);
     localStorage.setItem(this.key('seq'), String(event.seq));
     this.persist();
+    // Say "saving" at once: the indicator never claims "saved" while an event waits to be sent.
+    if (this.status === 'saved') this.setStatus('saving');
     this.schedule(0);
   }
 
