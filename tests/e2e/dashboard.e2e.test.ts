@@ -193,6 +193,9 @@ describe('the experimenter dashboard', () => {
     const moves = bot.events.filter((e) => e.type === 'move' && e.step === step).map((e) => (e.payload as { move: Move }).move);
     const puzzle = config.puzzles.find((p) => p.id === bot.events.find((e) => e.step === step)!.puzzle_id)!;
     const want = boardRows(replayMoves(puzzle.width, puzzle.height, moves).grid).map((r) => r.replaceAll('?', '.'));
+    await page.goto(`${server.url}/dashboard#/session/${bot.session_id}`);
+    await expect.poll(() => page.locator('[data-testid^="replay-"]').count()).toBeGreaterThanOrEqual(5); // tutorial, warmup, three puzzles
+    await shot('1b-bot-session');
     await page.goto(`${server.url}/dashboard#/session/${bot.session_id}/replay/${step}`);
     await page.getByTestId('replay').waitFor();
     await page.getByTestId('to-end').click();
