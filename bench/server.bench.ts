@@ -28,6 +28,7 @@ const { closeSync, fdatasync, fdatasyncSync, mkdtempSync, openSync, readFileSync
 const { cpus, loadavg, tmpdir, totalmem, type, release } = await import('node:os');
 const { join } = await import('node:path');
 const { execSync } = await import('node:child_process');
+const { monitorEventLoopDelay } = await import('node:perf_hooks');
 const { Bot, HttpClient } = await import('../tests/support/bots.ts');
 const { defaultConfig, startServer } = await import('../tests/support/server.ts');
 const { readLogs, verifyBots, verifyStore } = await import('../tests/reliability/verify.ts');
@@ -76,6 +77,10 @@ interface RunResult {
   serverCpu: number;
   botsCpu: number;
   load: number;
+  /** Event-loop delay of the bots' process (ms). */
+  botLoop: { p50: number; p99: number };
+  /** Events the bots made per second over the whole run. */
+  offered: number;
 }
 
 const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
@@ -98,6 +103,9 @@ async function serverRun(name: string, think: number): Promise<RunResult> {
   process.stderr.write(`[${name}] ${BOTS} bots playing against ${server.url} (data ${server.dataDir}) ...\n`);
   const t0 = performance.now();
   const cpu0 = { server: processCpuSeconds(server.process.pid), bots: cpuSeconds(process.cpuUsage()) };
+  // The bots' own event loop: a lag here delays their think times and inflates the latencies they measure.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const progress = setInterval(() => {
     const done = stats.acks.reduce((s, a) => s + a.events, 0);
     process.stderr.write(`[${name}] ${((performance.now() - t0) / 1000).toFixed(0)} s: ${fmt(done)} events acknowledged\n`);
@@ -115,6 +123,8 @@ async function serverRun(name: string, think: number): Promise<RunResult> {
   const t1 = performance.now();
   const cpu = { server: processCpuSeconds(server.process.pid) - cpu0.server, bots: cpuSeconds(process.cpuUsage()) - cpu0.bots };
   const load = loadavg()[0];
+  loop.disable();
+  const botLoop = { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6 };
   http.close();
   await server.stop();
   const problems = results.flatMap((r, i) => (r.status === 'rejected' ? [`bot ${i}: ${String(r.reason)}`] : []));
@@ -151,6 +161,8 @@ async function serverRun(name: string, think: number): Promise<RunResult> {
     serverCpu: cpu.server / ((t1 - t0) / 1000),
     botsCpu: cpu.bots / ((t1 - t0) / 1000),
     load,
+    botLoop,
+    offered: bots.reduce((n, b) => n + b.events.length, 0) / ((t1 - t0) / 1000),
   };
 }
 
@@ -213,7 +225,10 @@ function printRun(r: RunResult): void {
       `(mean batch ${fmt(r.meanBatch, 1)}) over ${fmt(r.seconds, 1)} s with all bots playing: ${fmt(r.eventsPerSecond)} events/s; ack latency p50 ${fmt(r.p50, 1)} ms, ` +
       `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max, 0)} ms; ${r.failures} retried requests; whole run ${fmt(r.totalEvents)} events in ${fmt(r.totalSeconds, 1)} s`,
   );
-  console.log(`  cpu: server ${fmt(r.serverCpu * 100)}% of one core, bots ${fmt(r.botsCpu * 100)}%; machine load average ${fmt(r.load, 1)} at the end`);
+  console.log(
+    `  cpu: server ${fmt(r.serverCpu * 100)}% of one core, bots ${fmt(r.botsCpu * 100)}%; machine load average ${fmt(r.load, 1)} at the end; ` +
+      `bots' event-loop delay p50 ${fmt(r.botLoop.p50, 1)} ms, p99 ${fmt(r.botLoop.p99, 1)} ms; bots made ${fmt(r.offered)} events/s over the whole run`,
+  );
   if (r.problems.length > 0) console.log(`  PROBLEMS (${r.problems.length}):\n  ${r.problems.slice(0, 10).join('\n  ')}`);
   else console.log(`  verified: every acknowledged event in the NDJSON once and in order, files parse, SQLite agrees`);
 }
