@@ -35,6 +35,13 @@ export interface RecoveryReport {
 /** The session's file was removed (withdrawal) before its queued records could be written. */
 export class SessionRemovedError extends Error {}
 
+/** The records are durable, but the owner's after-sync work (its SQLite update) failed. */
+export class AfterSyncError extends Error {
+  constructor(readonly reason: unknown) {
+    super(`after-sync work failed: ${String((reason as Error)?.message ?? reason)}`);
+  }
+}
+
 interface Waiter {
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -99,7 +106,8 @@ export class EventLog {
 
   /**
    * Queue records for the session's next write. Resolves once they are written and fsync'd (and `afterSync` has run);
-   * rejects if the write failed, in which case nothing queued after them for this session was written either.
+   * rejects if the write failed, in which case nothing queued after them for this session was written either, or with
+   * AfterSyncError if they are durable but the after-sync work of their commit threw.
    */
   appendDurable(sessionId: string, records: readonly object[], afterSync?: () => void): Promise<void> {
     this.pathOf(sessionId);
@@ -120,7 +128,11 @@ export class EventLog {
     const q = this.sessions.get(sessionId);
     if (!q) return;
     q.scheduled = false;
-    if (q.writing || q.waiters.length === 0) return;
+    if (q.writing) return;
+    if (q.waiters.length === 0) {
+      this.sessions.delete(sessionId);
+      return;
+    }
     const text = q.chunks.join('');
     const waiters = q.waiters;
     q.chunks = [];
@@ -162,8 +174,8 @@ export class EventLog {
       afterError = err;
     }
     for (const d of done) {
-      if (afterError === undefined && d.size > 0 && this.fds.has(d.sessionId)) this.durable.set(d.sessionId, Math.max(this.durable.get(d.sessionId) ?? 0, d.size));
-      for (const w of d.waiters) (afterError === undefined ? w.resolve() : w.reject(afterError));
+      if (d.size > 0 && this.fds.has(d.sessionId)) this.durable.set(d.sessionId, Math.max(this.durable.get(d.sessionId) ?? 0, d.size));
+      for (const w of d.waiters) (afterError === undefined ? w.resolve() : w.reject(new AfterSyncError(afterError)));
     }
   }
 

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { LoadedStudy } from './studyConfig.ts';
-import { SessionRemovedError, type EventLog } from './eventLog.ts';
+import { AfterSyncError, SessionRemovedError, type EventLog } from './eventLog.ts';
 import type { SessionRow, Store } from './store.ts';
 import type { ClientEvent, LoggedClientEvent, LoggedServerEvent, ServerEvent } from '../shared/schema/event.ts';
 import type { CheckRequest, HintRequest, HintResponse, SessionState, StartSessionRequest } from '../shared/schema/api.ts';
@@ -55,6 +55,11 @@ export class StudyService {
   private readonly rng: Rng;
   /** Events that arrived ahead of a gap, per session, held until the gap fills (never written out of order). */
   private readonly pending = new Map<string, Map<number, ClientEvent>>();
+  /**
+   * Highest seq known durable in each session's file, whatever SQLite says (its update comes after the fsync and
+   * could fail on its own): a new intake never starts below it, so a retry can never write an event twice.
+   */
+  private readonly durableSeq = new Map<string, number>();
   /** Per session with event writes in flight: highest seq queued, step reached, and the session's latest write. */
   private readonly intake = new Map<string, { queued: number; step: number; tail: Promise<void> | null }>();
 
@@ -168,6 +173,10 @@ export class StudyService {
     };
   }
 
+  private markDurable(sessionId: string, seq: number): void {
+    if (seq > (this.durableSeq.get(sessionId) ?? 0)) this.durableSeq.set(sessionId, seq);
+  }
+
   /**
    * The SQLite side of one group commit: every session's acked_seq and step in one transaction. These columns only
    * mirror the NDJSON files (start-up recovery recomputes them from the files), so this commit need not wait for its
@@ -202,7 +211,7 @@ export class StudyService {
     const foreign = events.find((e) => e.session_id !== row.id);
     if (foreign) throw new HttpError(403, `event seq ${foreign.seq} names another session`);
     let intake = this.intake.get(row.id);
-    if (!intake) this.intake.set(row.id, (intake = { queued: row.acked_seq, step: row.step, tail: null }));
+    if (!intake) this.intake.set(row.id, (intake = { queued: Math.max(row.acked_seq, this.durableSeq.get(row.id) ?? 0), step: row.step, tail: null }));
     let pending = this.pending.get(row.id);
     if (!pending) this.pending.set(row.id, (pending = new Map()));
     for (const e of events) if (e.seq > intake.queued && !pending.has(e.seq)) pending.set(e.seq, e);
@@ -225,18 +234,24 @@ export class StudyService {
       intake.step = step;
       this.log.afterSyncGroup = this.progressCommit;
       const id = row.id;
-      intake.tail = this.log.appendDurable(id, ready, () => this.store.updateProgress(id, acked, step, now));
+      intake.tail = this.log.appendDurable(id, ready, () => {
+        this.markDurable(id, acked);
+        this.store.updateProgress(id, acked, step, now);
+      });
       const tail = intake.tail;
-      void tail.then(
-        () => {
-          if (declined) {
-            this.store.setStatus(id, 'declined', now);
-            this.feed.emit('session', id, 'declined');
-          }
-          this.feed.emit('appended', id, ready);
-        },
-        () => {},
-      );
+      const written = () => {
+        if (declined) {
+          this.store.setStatus(id, 'declined', now);
+          this.feed.emit('session', id, 'declined');
+        }
+        this.feed.emit('appended', id, ready);
+      };
+      // (Off the request's path: an error here, say a throwing feed listener, must not become an unhandled rejection.)
+      void tail
+        .then(written, (err) => {
+          if (err instanceof AfterSyncError) written();
+        })
+        .catch(() => {});
     }
     const tail = intake.tail;
     if (!tail) {
@@ -246,7 +261,14 @@ export class StudyService {
     try {
       await tail;
     } catch (err) {
-      // Nothing from the failed write on is on disk: forget what was queued, so retries start from SQLite's durable seq.
+      if (err instanceof AfterSyncError) {
+        // The events are durable in the file (the acknowledgement's promise); only SQLite's copy of acked_seq lags, and
+        // the next successful update (or start-up recovery) sets it. Retries are judged against `durableSeq`.
+        this.markDurable(row.id, acked);
+        if (this.intake.get(row.id) === intake) this.intake.delete(row.id);
+        return acked;
+      }
+      // Nothing from the failed write on is on disk: forget what was queued, so retries start from the durable seq.
       if (this.intake.get(row.id) === intake) this.intake.delete(row.id);
       this.pending.delete(row.id);
       if (err instanceof SessionRemovedError) throw new HttpError(410, 'this session was withdrawn');

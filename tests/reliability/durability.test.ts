@@ -107,6 +107,22 @@ describe('group commit', () => {
     expect(clientSeqs(server.dataDir, id)).toEqual([1, 2, 3, 4]);
   });
 
+  it('acknowledges durable events even when the SQLite update after them fails, and never writes a retry twice', async () => {
+    server = await startTestServer();
+    const p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
+    const spy = vi.spyOn(server.nonolab.store, 'updateProgress').mockImplementationOnce(() => {
+      throw new Error('disk I/O error');
+    });
+    expect((await p.call('POST', '/api/session/events', { events: [event(id, 1), event(id, 2), event(id, 3)] })).json.acked_seq).toBe(3);
+    // SQLite's copy lags behind the file; a client resuming now resends, and nothing is written twice.
+    expect((await p.call('GET', '/api/session')).json.acked_seq).toBe(0);
+    expect((await p.call('POST', '/api/session/events', { events: [event(id, 1), event(id, 2), event(id, 3), event(id, 4)] })).json.acked_seq).toBe(4);
+    expect(clientSeqs(server.dataDir, id)).toEqual([1, 2, 3, 4]);
+    expect((await p.call('GET', '/api/session')).json.acked_seq).toBe(4);
+    spy.mockRestore();
+  });
+
   it('shares one fdatasync among the batches of a session that arrive together', async () => {
     server = await startTestServer();
     const p = new Participant(server.url);
