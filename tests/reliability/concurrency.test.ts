@@ -2,6 +2,7 @@
 // without sharing one, keep the per-puzzle balance at every moment, then follow the configured overflow policy.
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpClient } from '../support/bots.ts';
 import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
@@ -97,6 +98,7 @@ describe('simultaneous starts', () => {
         expect(worstSpread(leases, puzzles)).toBeLessThanOrEqual(2);
       }
       expect(verifyStore(dataDir, readLogs(dataDir))).toEqual([]);
+      rmSync(dataDir, { recursive: true, force: true });
     });
   }
 });
