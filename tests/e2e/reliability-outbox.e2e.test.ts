@@ -127,15 +127,17 @@ describe('the outbox on a bad network', () => {
     expect(client.map((e) => e.seq)).toEqual(client.map((_, i) => i + 1));
     expect(Math.max(...sent.keys())).toBe(sent.size);
     expect(client.length).toBeGreaterThanOrEqual(sentBeforeCode);
-    expect(client.length).toBeLessThanOrEqual(sent.size);
-    // Each logged event is the event the browser sent (retries never changed an event).
+    // Each logged event is the event the browser sent (retries never changed an event). Events of the closing page,
+    // sent after the chaos was switched off, went past the recorder: they may only be page events, never moves.
     expect(conflicting).toBe(0);
     for (const e of client) {
       const { origin: _o, t_server: _t, config_hash: _c, app_version: _a, ...fromClient } = e;
-      expect(JSON.parse(sent.get(e.seq)!)).toEqual(fromClient);
+      if (e.seq <= sentBeforeCode) expect(JSON.parse(sent.get(e.seq)!)).toEqual(fromClient);
+      else expect(e.type).not.toBe('move');
     }
     expect(client.filter((e) => e.type === 'move').map((e) => e.payload.move.type)).toEqual(played.moves);
-    expect(log.at(-1)!.type).toBe('session_complete');
+    // Completed exactly once (the page may still log its own closing afterwards).
+    expect(log.filter((e) => e.type === 'session_complete')).toHaveLength(1);
     // The chaos really happened: requests dropped both ways, answers lost after the server stored them, retries.
     expect(tally.dropped).toBeGreaterThan(0);
     expect(tally.lostAnswer).toBeGreaterThan(0);
