@@ -76,13 +76,13 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
    * Append server records to a session's NDJSON log through the service's own durable append (private in
    * StudyService, reached here until it offers a public one), so its write pipeline and the live feed see them.
    */
-  const appendToLog = (sessionId: string, records: readonly object[]): boolean => {
-    const append = (service as unknown as { append?: (id: string, r: readonly object[]) => void }).append;
+  const appendToLog = async (sessionId: string, records: readonly object[]): Promise<boolean> => {
+    const append = (service as unknown as { append?: (id: string, r: readonly object[]) => unknown }).append;
     if (typeof append !== 'function') {
       log(`admin: cannot write to the log of ${sessionId} (StudyService has no append); the mark is kept in SQLite only`);
       return false;
     }
-    append.call(service, sessionId, records);
+    await append.call(service, sessionId, records); // durable before we answer, whether the append is sync or async
     return true;
   };
 
@@ -244,12 +244,12 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     res.json({ withdrawn: true, session_id: id });
   });
 
-  router.post('/sessions/:id/flag', (req, res) => {
+  router.post('/sessions/:id/flag', async (req, res) => {
     const id = sessionParam(req);
     const { flag } = parse(FlagRequest, req.body);
     marks.set(id, { flag }, clock());
     // The log is the complete record: the analysis reads marks from `session_mark` server records (the last one holds).
-    const wrote = appendToLog(id, [
+    const wrote = await appendToLog(id, [
       { type: 'session_mark', session_id: id, payload: { mark: flag, by: 'experimenter' }, origin: 'server', t_server: clock(), config_hash: study.hash, app_version: opts.appVersion ?? null },
     ]);
     live.refresh(id);
