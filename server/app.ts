@@ -79,9 +79,9 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     message: { error: 'too many new sessions from this address; wait a minute and try again' },
   });
 
-  app.post('/api/sessions', startLimiter, (req, res) => {
+  app.post('/api/sessions', startLimiter, async (req, res) => {
     const body = parse(StartSessionRequest, req.body ?? {});
-    const { token: t, state } = service.startSession(body);
+    const { token: t, state } = await service.openSession(body);
     setToken(res, t);
     res.status(201).json(state);
   });
@@ -96,19 +96,20 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     res.json({ acked_seq: await service.appendEvents(row, batch.events) });
   });
 
-  app.post('/api/session/check', (req, res) => {
+  // Each answer below goes out only after the server record it depends on is fsync'd (group commit, not blocking).
+  app.post('/api/session/check', async (req, res) => {
     const row = service.sessionForToken(token(req));
-    res.json(service.check(row, parse(CheckRequest, req.body)));
+    res.json(await service.check(row, parse(CheckRequest, req.body)));
   });
 
-  app.post('/api/session/hint', (req, res) => {
+  app.post('/api/session/hint', async (req, res) => {
     const row = service.sessionForToken(token(req));
-    res.json(service.hint(row, parse(HintRequest, req.body)));
+    res.json(await service.hint(row, parse(HintRequest, req.body)));
   });
 
-  app.post('/api/session/complete', (req, res) => {
+  app.post('/api/session/complete', async (req, res) => {
     const row = service.sessionForToken(token(req));
-    res.json(service.complete(row, parse(CompleteRequest, req.body).last_seq));
+    res.json(await service.complete(row, parse(CompleteRequest, req.body).last_seq));
   });
 
   app.post('/api/session/withdraw', (req, res) => {

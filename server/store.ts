@@ -32,6 +32,8 @@ export interface SequenceRow {
 
 export class Store {
   readonly db: Database.Database;
+  /** Every statement is prepared once (preparing costs more than running these small queries). */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(path: string) {
     mkdirSync(dirname(path), { recursive: true });
@@ -82,96 +84,110 @@ export class Store {
     if (!columns.has('step_started_at')) this.db.exec('ALTER TABLE sessions ADD COLUMN step_started_at INTEGER NOT NULL DEFAULT 0');
   }
 
+  /** The prepared statement for `sql`, prepared on first use and kept. */
+  private stmt(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) this.statements.set(sql, (st = this.db.prepare(sql)));
+    return st;
+  }
+
+  /**
+   * Set `PRAGMA synchronous` (FULL: a commit waits for the WAL's fsync; NORMAL: it does not, WAL keeps it atomic)
+   * with a cached statement.
+   */
+  setSynchronous(mode: 'FULL' | 'NORMAL'): void {
+    this.stmt(`PRAGMA synchronous = ${mode}`).run();
+  }
+
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
   }
 
   insertSession(row: SessionRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO sessions (id, token_hash, mode, label, status, created_at, updated_at, step, step_started_at, acked_seq, sequence_id, config_hash)
-         VALUES (@id, @token_hash, @mode, @label, @status, @created_at, @updated_at, @step, @step_started_at, @acked_seq, @sequence_id, @config_hash)`,
-      )
-      .run(row);
+    this.stmt(
+      `INSERT INTO sessions (id, token_hash, mode, label, status, created_at, updated_at, step, step_started_at, acked_seq, sequence_id, config_hash)
+       VALUES (@id, @token_hash, @mode, @label, @status, @created_at, @updated_at, @step, @step_started_at, @acked_seq, @sequence_id, @config_hash)`,
+    ).run(row);
   }
 
   sessionByToken(tokenHash: string): SessionRow | undefined {
-    return this.db.prepare('SELECT * FROM sessions WHERE token_hash = ?').get(tokenHash) as SessionRow | undefined;
+    return this.stmt('SELECT * FROM sessions WHERE token_hash = ?').get(tokenHash) as SessionRow | undefined;
   }
 
   session(id: string): SessionRow | undefined {
-    return this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+    return this.stmt('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
   }
 
   sessions(): SessionRow[] {
-    return this.db.prepare('SELECT * FROM sessions ORDER BY created_at').all() as SessionRow[];
+    return this.stmt('SELECT * FROM sessions ORDER BY created_at').all() as SessionRow[];
   }
 
   updateProgress(id: string, ackedSeq: number, step: number, now: number): void {
-    this.db
-      .prepare('UPDATE sessions SET acked_seq = ?, step_started_at = CASE WHEN ? > step THEN ? ELSE step_started_at END, step = MAX(step, ?), updated_at = ? WHERE id = ?')
-      .run(ackedSeq, step, now, step, now, id);
+    this.stmt('UPDATE sessions SET acked_seq = ?, step_started_at = CASE WHEN ? > step THEN ? ELSE step_started_at END, step = MAX(step, ?), updated_at = ? WHERE id = ?').run(ackedSeq, step, now, step, now, id);
+  }
+
+  /** Recovery: set a session's acknowledged seq and step to what its file says. */
+  setProgress(id: string, ackedSeq: number, step: number): void {
+    this.stmt('UPDATE sessions SET acked_seq = ?, step = ? WHERE id = ?').run(ackedSeq, step, id);
   }
 
   /** Active sessions with no event since `before`. */
   inactiveSince(before: number): SessionRow[] {
-    return this.db.prepare("SELECT * FROM sessions WHERE status = 'active' AND updated_at < ?").all(before) as SessionRow[];
+    return this.stmt("SELECT * FROM sessions WHERE status = 'active' AND updated_at < ?").all(before) as SessionRow[];
   }
 
   insertPanel(sessionId: string, p: { provider: string; participant_id: string; study_id?: string; session_id?: string }): void {
-    this.db
-      .prepare('INSERT INTO panel_ids (session_id, provider, participant_id, study_id, panel_session_id) VALUES (?, ?, ?, ?, ?)')
-      .run(sessionId, p.provider, p.participant_id, p.study_id ?? null, p.session_id ?? null);
+    this.stmt('INSERT INTO panel_ids (session_id, provider, participant_id, study_id, panel_session_id) VALUES (?, ?, ?, ?, ?)').run(sessionId, p.provider, p.participant_id, p.study_id ?? null, p.session_id ?? null);
   }
 
   sessionOfPanel(provider: string, participantId: string): string | undefined {
-    const row = this.db.prepare('SELECT session_id FROM panel_ids WHERE provider = ? AND participant_id = ?').get(provider, participantId) as
+    const row = this.stmt('SELECT session_id FROM panel_ids WHERE provider = ? AND participant_id = ?').get(provider, participantId) as
       | { session_id: string }
       | undefined;
     return row?.session_id;
   }
 
   setTokenHash(id: string, tokenHash: string): void {
-    this.db.prepare('UPDATE sessions SET token_hash = ? WHERE id = ?').run(tokenHash, id);
+    this.stmt('UPDATE sessions SET token_hash = ? WHERE id = ?').run(tokenHash, id);
   }
 
   setStatus(id: string, status: SessionStatus, now: number): void {
-    this.db.prepare('UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?').run(status, now, id);
+    this.stmt('UPDATE sessions SET status = ?, updated_at = ? WHERE id = ?').run(status, now, id);
   }
 
   deleteSession(id: string): void {
-    this.db.prepare('DELETE FROM panel_ids WHERE session_id = ?').run(id);
-    this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id);
+    this.stmt('DELETE FROM panel_ids WHERE session_id = ?').run(id);
+    this.stmt('DELETE FROM sessions WHERE id = ?').run(id);
   }
 
   currentRound(): number {
-    const row = this.db.prepare('SELECT MAX(round) AS r FROM sequences').get() as { r: number | null };
+    const row = this.stmt('SELECT MAX(round) AS r FROM sequences').get() as { r: number | null };
     return row.r ?? 0;
   }
 
   sequencesOfRound(round: number): SequenceRow[] {
-    return this.db.prepare('SELECT * FROM sequences WHERE round = ? ORDER BY id').all(round) as SequenceRow[];
+    return this.stmt('SELECT * FROM sequences WHERE round = ? ORDER BY id').all(round) as SequenceRow[];
   }
 
   allSequences(): SequenceRow[] {
-    return this.db.prepare('SELECT * FROM sequences ORDER BY id').all() as SequenceRow[];
+    return this.stmt('SELECT * FROM sequences ORDER BY id').all() as SequenceRow[];
   }
 
   sequence(id: number): SequenceRow | undefined {
-    return this.db.prepare('SELECT * FROM sequences WHERE id = ?').get(id) as SequenceRow | undefined;
+    return this.stmt('SELECT * FROM sequences WHERE id = ?').get(id) as SequenceRow | undefined;
   }
 
   insertRound(round: number, sequences: string[][]): void {
-    const insert = this.db.prepare("INSERT INTO sequences (round, puzzle_ids, status, session_id) VALUES (?, ?, 'free', NULL)");
+    const insert = this.stmt("INSERT INTO sequences (round, puzzle_ids, status, session_id) VALUES (?, ?, 'free', NULL)");
     for (const seq of sequences) insert.run(round, JSON.stringify(seq));
   }
 
   setSequence(id: number, status: SequenceStatus, sessionId: string | null): void {
-    this.db.prepare('UPDATE sequences SET status = ?, session_id = ? WHERE id = ?').run(status, sessionId, id);
+    this.stmt('UPDATE sequences SET status = ?, session_id = ? WHERE id = ?').run(status, sessionId, id);
   }
 
   audit(at: number, action: string, detail: string): void {
-    this.db.prepare('INSERT INTO audit (at, action, detail) VALUES (?, ?, ?)').run(at, action, detail);
+    this.stmt('INSERT INTO audit (at, action, detail) VALUES (?, ?, ?)').run(at, action, detail);
   }
 
   close(): void {

@@ -62,6 +62,8 @@ export class StudyService {
   private readonly durableSeq = new Map<string, number>();
   /** Per session with event writes in flight: highest seq queued, step reached, and the session's latest write. */
   private readonly intake = new Map<string, { queued: number; step: number; tail: Promise<void> | null }>();
+  /** Completions whose session_complete record is being made durable: a racing second request waits for it. */
+  private readonly completing = new Map<string, Promise<void>>();
 
   constructor(opts: StudyServiceOptions) {
     this.study = opts.study;
@@ -70,10 +72,34 @@ export class StudyService {
     this.appVersion = opts.appVersion;
     this.clock = opts.clock ?? Date.now;
     this.rng = opts.rng ?? createRng(randomBytes(4).readUInt32LE(0));
+    this.log.afterSyncGroup = this.progressCommit;
   }
 
+  /**
+   * Append records and make them durable before returning: blocks the event loop for one fsync. Kept for in-process
+   * callers that need a synchronous append (the experimenter's marks, `startSession`); the participant routes use
+   * `appendRecords`.
+   */
   private append(sessionId: string, records: readonly object[]): void {
     this.log.append(sessionId, records);
+    this.feed.emit('appended', sessionId, records);
+  }
+
+  /**
+   * Append server records through the event log's group commit (in order with the session's client events): resolves
+   * once they are written and fsync'd, so an answer that depends on them goes out only then. Failure: 410 if the
+   * session was withdrawn meanwhile, else 503 (nothing of the failed write stays in the file).
+   */
+  async appendRecords(sessionId: string, records: readonly object[]): Promise<void> {
+    try {
+      await this.log.appendDurable(sessionId, records);
+    } catch (err) {
+      // AfterSyncError: durable; only another caller's after-sync work in the same commit failed.
+      if (!(err instanceof AfterSyncError)) {
+        if (err instanceof SessionRemovedError) throw new HttpError(410, 'this session was withdrawn');
+        throw new HttpError(503, 'the server could not store this; please try again');
+      }
+    }
     this.feed.emit('appended', sessionId, records);
   }
 
@@ -106,7 +132,45 @@ export class StudyService {
     return { id: pick.id, puzzles: JSON.parse(pick.puzzle_ids) as string[], round };
   }
 
+  /**
+   * Start a session (or give a returning panel participant theirs back with a fresh token); returns once its
+   * session_start record is durable (blocking the event loop for that fsync). In-process callers; the HTTP route uses
+   * `openSession`.
+   */
   startSession(req: StartSessionRequest): { token: string; state: SessionState } {
+    const begun = this.beginSession(req);
+    if ('state' in begun) return begun;
+    this.append(begun.id, [begun.record]);
+    this.feed.emit('session', begun.id, 'active');
+    return { token: begun.token, state: this.stateOf(this.store.session(begun.id)!) };
+  }
+
+  /**
+   * `startSession` for the HTTP route: the session_start record goes through the group commit and the answer (the
+   * token) waits for its fsync, without stalling other requests. If that write fails, the session and its lease are
+   * undone (nobody got the token) and the answer is 503.
+   */
+  async openSession(req: StartSessionRequest): Promise<{ token: string; state: SessionState }> {
+    const begun = this.beginSession(req);
+    if ('state' in begun) return begun;
+    try {
+      await this.appendRecords(begun.id, [begun.record]);
+    } catch (err) {
+      this.store.transaction(() => {
+        const row = this.store.session(begun.id);
+        const seq = row && this.store.sequence(row.sequence_id);
+        if (seq && seq.session_id === begun.id) this.store.setSequence(seq.id, 'free', null);
+        this.store.deleteSession(begun.id);
+      });
+      this.log.remove(begun.id);
+      throw err;
+    }
+    this.feed.emit('session', begun.id, 'active');
+    return { token: begun.token, state: this.stateOf(this.store.session(begun.id)!) };
+  }
+
+  /** The SQLite half of a start: lease and row in one (fsync'd) transaction; the record still to be written. */
+  private beginSession(req: StartSessionRequest): { token: string; state: SessionState } | { token: string; id: string; record: LoggedServerEvent } {
     const token = randomBytes(24).toString('base64url');
     if (req.panel) {
       // A panel participant reopening the study (another browser, cleared cookies) gets their own session back,
@@ -138,11 +202,12 @@ export class StudyService {
       if (req.panel) this.store.insertPanel(id, req.panel);
       return lease;
     });
-    this.append(id, [
-      this.serverRecord({ type: 'session_start', session_id: id, payload: { mode: req.mode, sequence: lease.puzzles, sequence_id: lease.id, round: lease.round } }),
-    ]);
-    this.feed.emit('session', id, 'active');
-    return { token, state: this.stateOf(this.store.session(id)!) };
+    const record = this.serverRecord({
+      type: 'session_start',
+      session_id: id,
+      payload: { mode: req.mode, sequence: lease.puzzles, sequence_id: lease.id, round: lease.round },
+    });
+    return { token, id, record };
   }
 
   sessionForToken(token: string | undefined): SessionRow {
@@ -183,11 +248,11 @@ export class StudyService {
    * own fsync (synchronous = NORMAL for it alone; WAL keeps it atomic): the events were fsync'd in their files first.
    */
   private readonly progressCommit = (run: () => void): void => {
-    this.store.db.pragma('synchronous = NORMAL');
+    this.store.setSynchronous('NORMAL');
     try {
       this.store.transaction(run);
     } finally {
-      this.store.db.pragma('synchronous = FULL');
+      this.store.setSynchronous('FULL');
     }
   };
 
@@ -232,7 +297,6 @@ export class StudyService {
     if (ready.length > 0) {
       intake.queued = acked;
       intake.step = step;
-      this.log.afterSyncGroup = this.progressCommit;
       const id = row.id;
       intake.tail = this.log.appendDurable(id, ready, () => {
         this.markDurable(id, acked);
@@ -303,19 +367,22 @@ export class StudyService {
     if (elapsed > cap + this.study.config.timing.grace_seconds) throw new HttpError(409, `the time for this puzzle (${cap} s) is over`);
   }
 
-  check(row: SessionRow, req: CheckRequest): { solved: boolean } {
+  /** Check a board against the solution; answers once the check record is durable. */
+  async check(row: SessionRow, req: CheckRequest): Promise<{ solved: boolean }> {
+    if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
     const { solution } = this.sessionPuzzle(row, req.puzzle_id);
     this.enforceTimeCap(row, req.puzzle_id);
     const solved = matchesSolution(req.rows, solution);
     const wrong = countWrongCells(req.rows, solution);
-    this.append(row.id, [
+    await this.appendRecords(row.id, [
       this.serverRecord({ type: 'check', session_id: row.id, payload: { puzzle_id: req.puzzle_id, position: req.position, solved, wrong_cells: wrong } }),
     ]);
     return { solved };
   }
 
-  /** A hint computed by the engine from the participant's board; the solution stays on the server. */
-  hint(row: SessionRow, req: HintRequest): HintResponse {
+  /** A hint computed by the engine from the participant's board; the solution stays on the server. Answers once its record is durable. */
+  async hint(row: SessionRow, req: HintRequest): Promise<HintResponse> {
+    if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
     const policy = this.study.config.hints.policy;
     if (policy === 'off') throw new HttpError(403, 'hints are turned off in this study');
     const puzzle = this.sessionPuzzle(row, req.puzzle_id);
@@ -323,7 +390,7 @@ export class StudyService {
     const board = gridFromBoardRows(req.rows, puzzle.width, puzzle.height);
     const found = engineHint({ rows: puzzle.rows, cols: puzzle.cols }, board, gridFromRows(puzzle.solution), policy);
     if (found)
-      this.append(row.id, [
+      await this.appendRecords(row.id, [
         this.serverRecord({
           type: 'hint',
           session_id: row.id,
@@ -343,8 +410,11 @@ export class StudyService {
     };
   }
 
-  /** The completion code is handed out only once the server holds every event the client says it sent. */
-  complete(row: SessionRow, lastSeq: number): { code: string; redirect_url: string | null } {
+  /**
+   * The completion code is handed out only once the server holds every event the client says it sent, and once the
+   * session_complete record is durable (a second request racing the first waits for that record too).
+   */
+  async complete(row: SessionRow, lastSeq: number): Promise<{ code: string; redirect_url: string | null }> {
     if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
     if (row.acked_seq < lastSeq) throw new HttpError(409, `the server holds events up to ${row.acked_seq}, not yet ${lastSeq}; send the rest first`);
     const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
@@ -353,12 +423,29 @@ export class StudyService {
     const code = this.study.config.completion.code;
     if (row.status !== 'complete') {
       const now = this.clock();
+      const lease = this.store.sequence(row.sequence_id);
       this.store.transaction(() => {
         this.store.setStatus(row.id, 'complete', now);
         this.store.setSequence(row.sequence_id, 'used', row.id);
       });
-      this.append(row.id, [this.serverRecord({ type: 'session_complete', session_id: row.id, payload: { code } })]);
+      const written = this.appendRecords(row.id, [this.serverRecord({ type: 'session_complete', session_id: row.id, payload: { code } })]);
+      this.completing.set(row.id, written);
+      try {
+        await written;
+      } catch (err) {
+        // The record is not in the file: undo the completion, so the client's retry completes it properly.
+        if (this.store.session(row.id))
+          this.store.transaction(() => {
+            this.store.setStatus(row.id, row.status, now);
+            if (lease) this.store.setSequence(lease.id, lease.status, lease.session_id);
+          });
+        throw err;
+      } finally {
+        if (this.completing.get(row.id) === written) this.completing.delete(row.id);
+      }
       this.feed.emit('session', row.id, 'complete');
+    } else {
+      await this.completing.get(row.id);
     }
     const redirect = this.study.config.completion.redirect_url;
     return { code, redirect_url: redirect ? redirect.replaceAll('{code}', encodeURIComponent(code)) : null };
@@ -431,7 +518,7 @@ export class StudyService {
           if (r.type === 'step_end') step = Math.max(step, (r.step as number) + 1);
         }
       if (acked !== row.acked_seq || step !== row.step) {
-        this.store.db.prepare('UPDATE sessions SET acked_seq = ?, step = ? WHERE id = ?').run(acked, step, row.id);
+        this.store.setProgress(row.id, acked, step);
         messages.push(`session ${row.id}: SQLite said seq ${row.acked_seq}/step ${row.step}, the log says ${acked}/${step}; using the log`);
       }
     }
