@@ -1,44 +1,22 @@
 // End to end: a reload resumes the same step with the same board, undo history and clock; cutting the network
 // mid-puzzle loses nothing and duplicates nothing; completion waits until the server holds every event.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
-import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { studyFixture } from '../support/study.ts';
 import { Driver, answerSurvey, waitForStep, type Played } from '../support/participant.ts';
-import type { StudyConfig } from '../../shared/schema/config.ts';
 
-let browser: Browser;
-let server: RunningServer;
-let config: StudyConfig;
-
-beforeAll(async () => {
-  config = defaultConfig();
+const study = studyFixture((c) => {
   // A short study: warmup, two puzzles with their ratings, completion.
-  config.phases = config.phases.filter((p) => ['warmup', 'puzzles', 'complete'].includes(p.kind));
-  for (const phase of config.phases) {
+  c.phases = c.phases.filter((p) => ['warmup', 'puzzles', 'complete'].includes(p.kind));
+  for (const phase of c.phases) {
     if (phase.kind === 'warmup') phase.cap_seconds = 120;
     if (phase.kind === 'puzzles') {
       phase.count = 2;
       phase.skip_min_seconds = 0;
     }
   }
-  server = await startServer({ configPath: writeConfig(config) });
-  browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-function readLog(sessionId: string): Record<string, any>[] {
-  return readFileSync(join(server.dataDir, 'sessions', `${sessionId}.ndjson`), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-}
 
 async function cells(page: Page): Promise<string> {
   return page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[data-testid="grid"] .cell')].map((e) => e.dataset.state![0]).join(''));
@@ -67,11 +45,11 @@ function expectExactlyOnce(log: Record<string, any>[], played: Played): void {
 
 describe('the participant client keeps every action', () => {
   it('resumes after a reload with the same step, board, undo history and clock', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await study.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const mouse = new Driver(page, 'mouse');
     const played: Played = { moves: [] };
-    await page.goto(server.url);
+    await page.goto(study.server.url);
     await waitForStep(page, 'warmup');
     await mouse.fill(0, 0);
     await mouse.fill(0, 1);
@@ -121,7 +99,7 @@ describe('the participant client keeps every action', () => {
     });
     await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status')).toBe('saved');
 
-    const log = readLog(await sessionId(page));
+    const log = study.readLog(await sessionId(page));
     expectExactlyOnce(log, played);
     expect(log.filter((e) => e.type === 'client_start')).toHaveLength(3);
     expect(log.filter((e) => e.type === 'step_start' && e.phase === 'warmup')).toHaveLength(1);
@@ -135,15 +113,15 @@ describe('the participant client keeps every action', () => {
   });
 
   it('keeps one window per session: a second window takes over, the first stops logging', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await study.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const first = await context.newPage();
     const played: Played = { moves: [] };
-    await first.goto(server.url);
+    await first.goto(study.server.url);
     await waitForStep(first, 'warmup');
     await new Driver(first, 'mouse').fill(0, 0);
     played.moves.push('fill');
     const second = await context.newPage();
-    await second.goto(server.url);
+    await second.goto(study.server.url);
     await waitForStep(second, 'warmup');
     await first.getByTestId('elsewhere').waitFor();
     expect(await cells(second)).toMatch(/^f/);
@@ -158,16 +136,16 @@ describe('the participant client keeps every action', () => {
     await new Driver(first, 'mouse').cross(0, 2);
     played.moves.push('cross');
     await expect.poll(() => first.getByTestId('save-status').getAttribute('data-status')).toBe('saved');
-    expectExactlyOnce(readLog(await sessionId(first)), played);
+    expectExactlyOnce(study.readLog(await sessionId(first)), played);
     await context.close();
   });
 
   it('plays on through a network cut, sends everything exactly once, and completes only when all is held', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await study.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const mouse = new Driver(page, 'mouse');
     const played: Played = { moves: [] };
-    await page.goto(server.url);
+    await page.goto(study.server.url);
     await waitForStep(page, 'warmup');
     await skipPuzzle(page, played);
     await waitForStep(page, 'puzzle');
@@ -195,10 +173,10 @@ describe('the participant client keeps every action', () => {
     await mouse.fill(3, 3);
     played.moves.push('fill');
 
-    // Restore: the outbox drains with its retries; the server keeps each event once.
+    // Restore: the outbox drains with its retries; the study.server keeps each event once.
     await page.unroute('**/api/session/events', cut);
     await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 20_000 }).toBe('saved');
-    const log = readLog(id);
+    const log = study.readLog(id);
     expectExactlyOnce(log, played);
     expect(log.some((e) => e.type === 'resize' && e.payload.width === 1100)).toBe(true);
 
@@ -218,8 +196,8 @@ describe('the participant client keeps every action', () => {
     await page.waitForTimeout(1_500);
     expect(await page.getByTestId('completion-code').count()).toBe(0);
     await page.unroute('**/api/session/events', cut);
-    await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 20_000 }).toBe(config.completion.code);
-    const final = readLog(id);
+    await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 20_000 }).toBe(study.config.completion.code);
+    const final = study.readLog(id);
     expectExactlyOnce(final, played);
     expect(final.at(-1)!.type).toBe('session_complete');
     expect(final.filter((e) => e.type === 'rating')).toHaveLength(2);

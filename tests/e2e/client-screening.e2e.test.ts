@@ -1,19 +1,13 @@
 // End to end: declining consent ends politely; an eligibility survey screens out by config, for good (even on reload).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
-import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
+import type { Page } from 'playwright-core';
+import { studyFixture } from '../support/study.ts';
 import { answerSurvey, waitForStep } from '../support/participant.ts';
-import type { Phase, StudyConfig } from '../../shared/schema/config.ts';
+import type { Phase } from '../../shared/schema/config.ts';
 
-let browser: Browser;
-let server: RunningServer;
-let config: StudyConfig;
-
-beforeAll(async () => {
-  config = defaultConfig();
+const study = studyFixture((c) => {
   const eligibility: Phase = {
     kind: 'survey',
     id: 'eligibility',
@@ -25,20 +19,13 @@ beforeAll(async () => {
     ],
     eligibility: { criteria: { adult: ['Yes'] }, message: 'Sorry, this study is for adults only.' },
   };
-  config.phases.splice(1, 0, eligibility);
-  server = await startServer({ configPath: writeConfig(config) });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  c.phases.splice(1, 0, eligibility);
 });
 
 async function logOf(page: Page): Promise<Record<string, any>[]> {
   const id = await page.evaluate(async () => ((await (await fetch('/api/session')).json()) as { session_id: string }).session_id);
   await page.waitForFunction(() => document.querySelector('[data-testid="save-status"]')?.getAttribute('data-status') === 'saved');
-  return readFileSync(join(server.dataDir, 'sessions', `${id}.ndjson`), 'utf8')
+  return readFileSync(join(study.server.dataDir, 'sessions', `${id}.ndjson`), 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
@@ -46,17 +33,17 @@ async function logOf(page: Page): Promise<Record<string, any>[]> {
 
 describe('who takes part', () => {
   it('keeps the experimenter dashboard apart: /dashboard starts no session, the participant page loads no dashboard code', async () => {
-    const context = await browser.newContext();
+    const context = await study.browser.newContext();
     const page = await context.newPage();
     const starts: string[] = [];
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith('/api/sessions')) starts.push(r.url());
     });
-    await page.goto(`${server.url}/dashboard`);
+    await page.goto(`${study.server.url}/dashboard`);
     await page.waitForLoadState('networkidle');
     expect(await page.getByTestId('consent-agree').count()).toBe(0);
     expect(starts).toEqual([]);
-    await page.goto(server.url);
+    await page.goto(study.server.url);
     await page.getByTestId('consent-agree').waitFor();
     const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js')));
     expect(scripts.length).toBeGreaterThan(0);
@@ -66,9 +53,9 @@ describe('who takes part', () => {
   });
 
   it('ends politely when consent is declined, also after a reload', async () => {
-    const context = await browser.newContext();
+    const context = await study.browser.newContext();
     const page = await context.newPage();
-    await page.goto(server.url);
+    await page.goto(study.server.url);
     await page.getByTestId('consent-decline').click();
     await expect.poll(() => page.getByTestId('declined').textContent()).toContain('Thank you');
     const log = await logOf(page);
@@ -79,9 +66,9 @@ describe('who takes part', () => {
   });
 
   it('shows validation messages, then screens out an ineligible participant for good', async () => {
-    const context = await browser.newContext();
+    const context = await study.browser.newContext();
     const page = await context.newPage();
-    await page.goto(server.url);
+    await page.goto(study.server.url);
     await page.getByTestId('consent-agree').click();
     await waitForStep(page, 'survey');
     await page.getByTestId('survey-submit').click();
@@ -100,12 +87,12 @@ describe('who takes part', () => {
   });
 
   it('keeps a survey draft across a reload and lets an eligible participant on to the tutorial', async () => {
-    const context = await browser.newContext();
+    const context = await study.browser.newContext();
     const page = await context.newPage();
-    await page.goto(server.url);
+    await page.goto(study.server.url);
     await page.getByTestId('consent-agree').click();
     await waitForStep(page, 'survey');
-    // A half-filled survey survives a reload (the draft is kept in the browser).
+    // A half-filled survey survives a reload (the draft is kept in the study.browser).
     await page.locator('[data-testid="item-adult"] input[value="Yes"]').check();
     await page.reload();
     await waitForStep(page, 'survey');

@@ -1,45 +1,18 @@
 // End to end: the whole study in real Chromium three ways (desktop mouse, phone touch, keyboard alone); the log holds
 // every move with its input source, the board fits each screen, and no solution reaches the page or its traffic.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
-import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { studyFixture } from '../support/study.ts';
 import { Driver, answerSurvey, doTutorial, solveBoard, tabTo, waitForStep, type InputMode, type Played } from '../support/participant.ts';
-import type { StudyConfig } from '../../shared/schema/config.ts';
 
-let browser: Browser;
-let server: RunningServer;
-let config: StudyConfig;
-
-beforeAll(async () => {
-  config = defaultConfig();
-  for (const phase of config.phases) {
+const study = studyFixture((c) => {
+  for (const phase of c.phases) {
     if (phase.kind === 'warmup') phase.cap_seconds = 3;
     if (phase.kind === 'puzzles') phase.skip_min_seconds = 0;
   }
-  server = await startServer({ configPath: writeConfig(config) });
-  browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
-function solutionOf(id: string): string[] {
-  const p = [...config.puzzles, ...config.practice_puzzles].find((q) => q.id === id);
-  if (!p?.solution) throw new Error(`no solution for ${id}`);
-  return p.solution;
-}
-
-function readLog(sessionId: string): Record<string, any>[] {
-  return readFileSync(join(server.dataDir, 'sessions', `${sessionId}.ndjson`), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-}
 
 /** Every request body and API response body the page exchanges. */
 function recordTraffic(page: Page): string[] {
@@ -69,13 +42,13 @@ async function playWhole(page: Page, mode: InputMode, pages: string[]): Promise<
   const driver = new Driver(page, mode);
   const played: Played = { moves: [] };
   const snapshot = async () => pages.push(await page.content());
-  await page.goto(server.url);
+  await page.goto(study.server.url);
   await page.getByTestId('consent-agree').waitFor();
   await driver.press('consent-agree');
 
   await waitForStep(page, 'tutorial');
   await snapshot();
-  await doTutorial(driver, solutionOf('tutorial'), played, { longPress: mode === 'touch' });
+  await doTutorial(driver, study.solutionOf('tutorial'), played, { longPress: mode === 'touch' });
 
   await waitForStep(page, 'warmup');
   await expect.poll(() => page.getByTestId('countdown').isVisible()).toBe(true);
@@ -104,7 +77,7 @@ async function playWhole(page: Page, mode: InputMode, pages: string[]): Promise<
       await driver.undo();
       played.moves.push('undo');
     }
-    await solveBoard(page, solutionOf(sequence[position - 1]), played, driver);
+    await solveBoard(page, study.solutionOf(sequence[position - 1]), played, driver);
     await expect.poll(() => page.locator('.row-clue.done').count()).toBe(10);
     await driver.press('submit');
     played.moves.push('submit');
@@ -123,7 +96,7 @@ async function playWhole(page: Page, mode: InputMode, pages: string[]): Promise<
   for (const id of sequence) why[`why_${id}`] = `Puzzle ${id}: long runs first`;
   await answerSurvey(page, { ...why, strategies: 'Overlaps', guessing_overall: 'Rarely' }, mode);
   await waitForStep(page, 'complete');
-  await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 20_000 }).toBe(config.completion.code);
+  await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 20_000 }).toBe(study.config.completion.code);
   await snapshot();
   return { sessionId, played };
 }
@@ -142,7 +115,7 @@ function checkLog(log: Record<string, any>[], played: Played, mode: InputMode): 
 }
 
 function expectNoSolution(texts: string[]): void {
-  for (const p of [...config.puzzles, ...config.practice_puzzles]) {
+  for (const p of [...study.config.puzzles, ...study.config.practice_puzzles]) {
     const rows = p.solution!;
     for (const text of texts) {
       expect(text.includes('"solution"')).toBe(false);
@@ -154,9 +127,9 @@ function expectNoSolution(texts: string[]): void {
 
 describe('the whole study in the browser', () => {
   const runs: [InputMode, () => Promise<BrowserContext>][] = [
-    ['mouse', () => browser.newContext({ viewport: { width: 1280, height: 900 } })],
-    ['touch', () => browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 })],
-    ['keyboard', () => browser.newContext({ viewport: { width: 1280, height: 800 } })],
+    ['mouse', () => study.browser.newContext({ viewport: { width: 1280, height: 900 } })],
+    ['touch', () => study.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 })],
+    ['keyboard', () => study.browser.newContext({ viewport: { width: 1280, height: 800 } })],
   ];
   for (const [mode, makeContext] of runs)
     it(`completes by ${mode === 'touch' ? 'touch on a phone' : mode === 'mouse' ? 'mouse on a desktop' : 'keyboard alone'}`, async () => {
@@ -167,7 +140,7 @@ describe('the whole study in the browser', () => {
       const traffic = recordTraffic(page);
       const pages: string[] = [];
       const { sessionId, played } = await playWhole(page, mode, pages);
-      checkLog(readLog(sessionId), played, mode);
+      checkLog(study.readLog(sessionId), played, mode);
       expectNoSolution([...traffic, ...pages]);
       expect(errors).toEqual([]);
       await context.close();

@@ -1,55 +1,36 @@
 // The client's outbox under a bad network: through a whole session in real Chromium, event requests are dropped
 // before the server, dropped after it (the server stored and acknowledged, the browser never heard), and throttled,
 // at random; the NDJSON log must hold every event the browser made exactly once, in order, as the browser sent it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Route } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
-import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
+import type { Route } from 'playwright-core';
+import { studyFixture } from '../support/study.ts';
 import { answerSurvey, solveBoard, waitForStep, type Played } from '../support/participant.ts';
 import { createRng } from '../../shared/random.ts';
-import type { StudyConfig } from '../../shared/schema/config.ts';
 
-let browser: Browser;
-let server: RunningServer;
-let config: StudyConfig;
-
-beforeAll(async () => {
-  config = defaultConfig();
+const study = studyFixture((c) => {
   // A whole but short session: consent, a warmup that ends by its cap, two puzzles with their ratings, completion.
-  config.phases = config.phases.filter((p) => ['consent', 'warmup', 'puzzles', 'complete'].includes(p.kind));
-  for (const phase of config.phases) {
+  c.phases = c.phases.filter((p) => ['consent', 'warmup', 'puzzles', 'complete'].includes(p.kind));
+  for (const phase of c.phases) {
     if (phase.kind === 'warmup') phase.cap_seconds = 4;
     if (phase.kind === 'puzzles') {
       phase.count = 2;
       phase.skip_min_seconds = 0;
     }
   }
-  server = await startServer({ configPath: writeConfig(config) });
-  browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-function solutionOf(id: string): string[] {
-  const p = [...config.puzzles, ...config.practice_puzzles].find((q) => q.id === id);
-  if (!p?.solution) throw new Error(`no solution for ${id}`);
-  return p.solution;
-}
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe('the outbox on a bad network', () => {
   it('delivers every event exactly once through random drops, lost answers and throttling', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await study.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const rng = createRng(20261130);
     const tally = { dropped: 0, lostAnswer: 0, throttled: 0, passed: 0 };
-    /** Every event body the browser tried to send, by seq (retries must send the same event again). */
+    /** Every event body the study.browser tried to send, by seq (retries must send the same event again). */
     const sent = new Map<number, string>();
     let conflicting = 0;
     let resent = 0;
@@ -68,7 +49,7 @@ describe('the outbox on a bad network', () => {
         tally.dropped++;
         await route.abort('failed');
       } else if (roll < 40) {
-        // The server takes the batch and acknowledges it; the answer is lost on the way back.
+        // The study.server takes the batch and acknowledges it; the answer is lost on the way back.
         tally.lostAnswer++;
         await route.fetch();
         await route.abort('connectionreset');
@@ -88,7 +69,7 @@ describe('the outbox on a bad network', () => {
     });
 
     const played: Played = { moves: [] };
-    await page.goto(server.url);
+    await page.goto(study.server.url);
     await page.getByTestId('consent-agree').click();
     await waitForStep(page, 'warmup');
     for (const c of [0, 1, 2, 3]) {
@@ -100,7 +81,7 @@ describe('the outbox on a bad network', () => {
     const state = await page.evaluate(async () => (await (await fetch('/api/session')).json()) as { session_id: string; sequence: string[] });
     for (let position = 1; position <= 2; position++) {
       await waitForStep(page, 'puzzle');
-      const solution = solutionOf(state.sequence[position - 1]);
+      const solution = study.solutionOf(state.sequence[position - 1]);
       await solveBoard(page, solution, played);
       await page.getByTestId('submit').click();
       played.moves.push('submit');
@@ -108,26 +89,26 @@ describe('the outbox on a bad network', () => {
       await answerSurvey(page, { difficulty: String(position + 1), guessing: 'Rarely' });
     }
     await waitForStep(page, 'complete', 60_000);
-    await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 90_000 }).toBe(config.completion.code);
-    // While the page is open, the outbox gets every event it ever sent to the server (retrying through the chaos);
+    await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 90_000 }).toBe(study.config.completion.code);
+    // While the page is open, the outbox gets every event it ever sent to the study.server (retrying through the chaos);
     // events the page makes while it closes (visibility, focus) may never arrive, so the count is taken here.
-    const logPath = join(server.dataDir, 'sessions', `${state.session_id}.ndjson`);
+    const logPath = join(study.server.dataDir, 'sessions', `${state.session_id}.ndjson`);
     const held = () => readFileSync(logPath, 'utf8').split('\n').filter((l) => l.includes('"origin":"client"')).length;
     await expect.poll(() => held() - sent.size, { timeout: 60_000 }).toBe(0);
     const sentBeforeCode = sent.size;
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     await context.close();
 
-    const log = readFileSync(join(server.dataDir, 'sessions', `${state.session_id}.ndjson`), 'utf8')
+    const log = readFileSync(join(study.server.dataDir, 'sessions', `${state.session_id}.ndjson`), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, any>);
     const client = log.filter((e) => e.origin === 'client');
-    // Exactly once and in order: 1..N without gap or repeat, and N is every seq the browser ever sent.
+    // Exactly once and in order: 1..N without gap or repeat, and N is every seq the study.browser ever sent.
     expect(client.map((e) => e.seq)).toEqual(client.map((_, i) => i + 1));
     expect(Math.max(...sent.keys())).toBe(sent.size);
     expect(client.length).toBeGreaterThanOrEqual(sentBeforeCode);
-    // Each logged event is the event the browser sent (retries never changed an event). Events of the closing page,
+    // Each logged event is the event the study.browser sent (retries never changed an event). Events of the closing page,
     // sent after the chaos was switched off, went past the recorder: they may only be page events, never moves.
     expect(conflicting).toBe(0);
     for (const e of client) {
@@ -138,7 +119,7 @@ describe('the outbox on a bad network', () => {
     expect(client.filter((e) => e.type === 'move').map((e) => e.payload.move.type)).toEqual(played.moves);
     // Completed exactly once (the page may still log its own closing afterwards).
     expect(log.filter((e) => e.type === 'session_complete')).toHaveLength(1);
-    // The chaos really happened: requests dropped both ways, answers lost after the server stored them, retries.
+    // The chaos really happened: requests dropped both ways, answers lost after the study.server stored them, retries.
     expect(tally.dropped).toBeGreaterThan(0);
     expect(tally.lostAnswer).toBeGreaterThan(0);
     expect(tally.throttled).toBeGreaterThan(0);

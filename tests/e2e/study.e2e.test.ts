@@ -1,40 +1,21 @@
 // End to end: a participant walks the whole default study in real Chromium against the real server; the NDJSON log
 // then holds every action in order with its stamps, and no solution ever reached the browser.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
-import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
+import type { Page } from 'playwright-core';
+import { studyFixture } from '../support/study.ts';
 import { Driver, answerSurvey, doTutorial, solveBoard, waitForStep, type Played } from '../support/participant.ts';
-import type { StudyConfig } from '../../shared/schema/config.ts';
 
-let browser: Browser;
-let server: RunningServer;
-let config: StudyConfig;
-
-beforeAll(async () => {
-  config = defaultConfig();
-  for (const phase of config.phases) {
+const study = studyFixture((c) => {
+  for (const phase of c.phases) {
     if (phase.kind === 'warmup') phase.cap_seconds = 3;
     if (phase.kind === 'puzzles') phase.skip_min_seconds = 0;
   }
-  server = await startServer({ configPath: writeConfig(config) });
-  browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
-function solutionOf(id: string): string[] {
-  const p = [...config.puzzles, ...config.practice_puzzles].find((q) => q.id === id);
-  if (!p?.solution) throw new Error(`no solution for ${id}`);
-  return p.solution;
-}
-
-/** Record every API response body so the test can prove no solution left the server. */
+/** Record every API response body so the test can prove no solution left the study.server. */
 function recordResponses(page: Page): string[] {
   const bodies: string[] = [];
   page.on('response', async (res) => {
@@ -48,20 +29,14 @@ function recordResponses(page: Page): string[] {
   return bodies;
 }
 
-function readLog(sessionId: string): Record<string, any>[] {
-  return readFileSync(join(server.dataDir, 'sessions', `${sessionId}.ndjson`), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
-}
 
 async function playSession(page: Page, skipPosition: number | null): Promise<{ sessionId: string; played: Played; sequence: string[] }> {
   const played: Played = { moves: [] };
-  await page.goto(server.url);
+  await page.goto(study.server.url);
   await page.getByTestId('consent-agree').click();
 
   await waitForStep(page, 'tutorial');
-  await doTutorial(new Driver(page, 'mouse'), solutionOf('tutorial'), played);
+  await doTutorial(new Driver(page, 'mouse'), study.solutionOf('tutorial'), played);
 
   await waitForStep(page, 'warmup');
   await expect.poll(() => page.getByTestId('countdown').isVisible()).toBe(true);
@@ -95,7 +70,7 @@ async function playSession(page: Page, skipPosition: number | null): Promise<{ s
       continue;
     }
     // A wrong cell, undone; a reset, undone: then solve and submit.
-    const solution = solutionOf(id);
+    const solution = study.solutionOf(id);
     const wrongCol = solution[0].indexOf('.');
     await page.getByTestId(`cell-0-${wrongCol}`).click();
     played.moves.push('fill');
@@ -123,7 +98,7 @@ async function playSession(page: Page, skipPosition: number | null): Promise<{ s
   for (const id of sequence) why[`why_${id}`] = `Puzzle ${id} had long runs <b>bold</b>`;
   await answerSurvey(page, { ...why, strategies: 'Footholds first, then overlaps', guessing_overall: 'Rarely' });
   await waitForStep(page, 'complete');
-  await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 20_000 }).toBe(config.completion.code);
+  await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 20_000 }).toBe(study.config.completion.code);
   return { sessionId, played, sequence };
 }
 
@@ -157,10 +132,10 @@ function checkLog(log: Record<string, any>[], played: Played, sessionId: string)
 
 describe('a whole participant session', () => {
   it('solves all three puzzles and logs every action', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await study.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const bodies = recordResponses(page);
     const { sessionId, played } = await playSession(page, null);
-    const log = readLog(sessionId);
+    const log = study.readLog(sessionId);
     checkLog(log, played, sessionId);
     const checks = log.filter((e) => e.type === 'check' && e.payload.position !== null);
     expect(checks.filter((e) => e.payload.solved)).toHaveLength(3);
@@ -175,7 +150,7 @@ describe('a whole participant session', () => {
 
     // Nothing of any solution reached the browser: not in API responses, not in the page.
     const html = await page.content();
-    for (const p of [...config.puzzles, ...config.practice_puzzles]) {
+    for (const p of [...study.config.puzzles, ...study.config.practice_puzzles]) {
       const secret = p.solution!.join('');
       for (const text of [...bodies, html]) {
         expect(text.includes('"solution"')).toBe(false);
@@ -187,17 +162,17 @@ describe('a whole participant session', () => {
   });
 
   it('skips a puzzle, rates it N/A, and still completes', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await study.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const { sessionId, played, sequence } = await playSession(page, 2);
-    const log = readLog(sessionId);
+    const log = study.readLog(sessionId);
     checkLog(log, played, sessionId);
     const ends = log.filter((e) => e.type === 'step_end' && e.payload.kind === 'puzzle');
     expect(ends.map((e) => e.payload.reason)).toEqual(['solved', 'skipped', 'solved']);
     expect(ends[1].puzzle_id).toBe(sequence[1]);
     const ratings = log.filter((e) => e.type === 'rating').map((e) => e.payload.difficulty);
     expect(ratings).toEqual([2, null, 4]);
-    expect(readdirSync(join(server.dataDir, 'sessions'))).toHaveLength(2);
+    expect(readdirSync(join(study.server.dataDir, 'sessions'))).toHaveLength(2);
     await context.close();
   });
 });
