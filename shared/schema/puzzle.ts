@@ -31,44 +31,43 @@ export const PuzzleMetrics = z
   .catchall(z.unknown());
 export type PuzzleMetrics = z.infer<typeof PuzzleMetrics>;
 
+const ClueFields = {
+  id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids use letters, digits, _ and -'),
+  width: z.number().int().min(1).max(100),
+  height: z.number().int().min(1).max(100),
+  rows: z.array(Clue),
+  cols: z.array(Clue),
+};
+
+/** Every line has a clue, and every clue fits its line (runs plus one gap between each). */
+function checkClues(p: { width: number; height: number; rows: Clue[]; cols: Clue[] }, ctx: z.RefinementCtx): void {
+  const axes = [
+    { key: 'rows', name: 'row', clues: p.rows, count: p.height, length: p.width },
+    { key: 'cols', name: 'column', clues: p.cols, count: p.width, length: p.height },
+  ] as const;
+  for (const axis of axes) {
+    if (axis.clues.length !== axis.count) ctx.addIssue({ code: 'custom', path: [axis.key], message: `expected ${axis.count} ${axis.name} clues, got ${axis.clues.length}` });
+    axis.clues.forEach((clue, i) => {
+      const need = clue.reduce((a, b) => a + b, 0) + Math.max(0, clue.length - 1);
+      if (need > axis.length) ctx.addIssue({ code: 'custom', path: [axis.key, i], message: `${axis.name} clue needs ${need} cells, the ${axis.name} has ${axis.length}` });
+    });
+  }
+}
+
 /** Clues only: what a participant's browser receives. */
-export const PuzzleClues = z
-  .object({
-    id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids use letters, digits, _ and -'),
-    width: z.number().int().min(1).max(100),
-    height: z.number().int().min(1).max(100),
-    rows: z.array(Clue),
-    cols: z.array(Clue),
-  })
-  .superRefine((p, ctx) => {
-    if (p.rows.length !== p.height) ctx.addIssue({ code: 'custom', path: ['rows'], message: `expected ${p.height} row clues, got ${p.rows.length}` });
-    if (p.cols.length !== p.width) ctx.addIssue({ code: 'custom', path: ['cols'], message: `expected ${p.width} column clues, got ${p.cols.length}` });
-    p.rows.forEach((clue, i) => {
-      const need = clue.reduce((a, b) => a + b, 0) + Math.max(0, clue.length - 1);
-      if (need > p.width) ctx.addIssue({ code: 'custom', path: ['rows', i], message: `row clue needs ${need} cells, the row has ${p.width}` });
-    });
-    p.cols.forEach((clue, i) => {
-      const need = clue.reduce((a, b) => a + b, 0) + Math.max(0, clue.length - 1);
-      if (need > p.height) ctx.addIssue({ code: 'custom', path: ['cols', i], message: `column clue needs ${need} cells, the column has ${p.height}` });
-    });
-  });
+export const PuzzleClues = z.object(ClueFields).superRefine(checkClues);
 export type PuzzleClues = z.infer<typeof PuzzleClues>;
 
 /** A full puzzle record (generator output, study config): clues plus, usually, the solution. */
 export const Puzzle = z
   .object({
-    id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids use letters, digits, _ and -'),
-    width: z.number().int().min(1).max(100),
-    height: z.number().int().min(1).max(100),
-    rows: z.array(Clue),
-    cols: z.array(Clue),
+    ...ClueFields,
     solution: SolutionRows.optional(),
     seed: z.union([z.number(), z.string()]).optional(),
     metrics: PuzzleMetrics.optional(),
   })
   .superRefine((p, ctx) => {
-    const clues = PuzzleClues.safeParse({ id: p.id, width: p.width, height: p.height, rows: p.rows, cols: p.cols });
-    if (!clues.success) for (const issue of clues.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    checkClues(p, ctx);
     if (p.solution) {
       if (p.solution.length !== p.height) ctx.addIssue({ code: 'custom', path: ['solution'], message: `expected ${p.height} solution rows, got ${p.solution.length}` });
       p.solution.forEach((row, i) => {
