@@ -1,5 +1,5 @@
 // The Express app: participant API routes (thin over StudyService), security middleware, the built client.
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import cookieParser from 'cookie-parser';
 import { rateLimit } from 'express-rate-limit';
@@ -44,6 +44,38 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   return result.data;
 }
 
+/**
+ * helmet's security headers, the same on every response, computed once: helmet (default options) is run against a
+ * recording response at start-up and the middleware replays the headers it set and removed, instead of rebuilding
+ * them (the CSP string among them) per request. If helmet ever does not finish synchronously, or sets a header that
+ * depends on the request, this falls back to helmet itself.
+ */
+export function securityHeaders(): RequestHandler {
+  const real = helmet();
+  const set: [string, string | number | readonly string[]][] = [];
+  const removed: string[] = [];
+  let finished = false;
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void set.push([name, value]),
+    removeHeader: (name: string) => void removed.push(name),
+    getHeader: () => undefined,
+    locals: {},
+  };
+  try {
+    real({ headers: {}, method: 'GET', url: '/' } as unknown as Request, recorder as unknown as Response, (err?: unknown) => {
+      finished = err === undefined;
+    });
+  } catch {
+    finished = false;
+  }
+  if (!finished) return real;
+  return (_req, res, next) => {
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of set) res.setHeader(name, value);
+    next();
+  };
+}
+
 export function appVersion(): string {
   const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
@@ -59,7 +91,9 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
 
   const app = express();
   app.disable('x-powered-by');
-  app.use(helmet());
+  // JSON answers are never cached (no ETag hashing of every body); static files keep theirs (serve-static's own).
+  app.set('etag', false);
+  app.use(securityHeaders());
   app.use(cookieParser());
   app.use(express.json({ limit: '1mb' }));
 

@@ -18,9 +18,11 @@
 // are rejected (never written after a hole) and the file is cut back to where the chunk began, so the caller can take
 // the retries from its last durable point. Reads (`read`) stop at the last byte known durable, so nothing that might
 // still vanish is served. A crash can leave only a torn tail (the last write), which `recover` cuts at start-up.
-// What it cannot do: survive a disk that lies about fsync, or make the synchronous `append` (used for the server's
-// own records: session start, checks, hints, completion) cheaper: that one still writes and fsyncs on the event
-// loop, so it is durable before its caller answers, and it stalls the loop for one fsync each time.
+// The server's own records (session start, checks, hints, completion) take the same path (StudyService.appendRecords),
+// so they are ordered with the session's client events and their answers wait for the same fsync.
+// What it cannot do: survive a disk that lies about fsync, or make the synchronous `append` cheaper: it writes and
+// fsyncs on the event loop (durable before it returns, stalling the loop for one fsync); only in-process callers that
+// need a synchronous answer use it (the experimenter's marks, `StudyService.startSession` outside HTTP).
 import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
 

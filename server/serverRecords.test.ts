@@ -1,0 +1,152 @@
+// The server's own records (session start, check, hint, completion) go through the group commit: each answer waits
+// for the fdatasync of the record it depends on, other sessions are not stalled meanwhile, a failed write answers 503
+// and leaves nothing behind; plus the precomputed security headers equal helmet's own.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+
+const control = vi.hoisted(() => ({ holdSync: false, held: [] as (() => void)[], failWrites: 0 }));
+
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const fdatasync = (fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => {
+    if (control.holdSync) control.held.push(() => fs.fdatasync(fd, cb));
+    else fs.fdatasync(fd, cb);
+  };
+  const write = (...args: unknown[]) => {
+    if (control.failWrites > 0) {
+      control.failWrites--;
+      const cb = args.at(-1) as (err: NodeJS.ErrnoException) => void;
+      setImmediate(() => cb(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })));
+      return;
+    }
+    return (fs.write as (...a: unknown[]) => void)(...args);
+  };
+  return { ...fs, fdatasync, write, default: { ...fs, fdatasync, write } };
+});
+
+const { Participant, event, startTestServer } = await import('./testing.ts');
+const { securityHeaders } = await import('./app.ts');
+const express = (await import('express')).default;
+const helmet = (await import('helmet')).default;
+type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+let server: TestServer | null = null;
+afterEach(async () => {
+  control.holdSync = false;
+  control.held.splice(0).forEach((release) => release());
+  control.failWrites = 0;
+  await server?.close();
+  server = null;
+});
+
+const records = (dataDir: string, id: string) =>
+  readFileSync(join(dataDir, 'sessions', `${id}.ndjson`), 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as { origin: string; type: string; seq?: number });
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setTimeout(r, 5));
+}
+
+async function started(s: TestServer) {
+  const p = new Participant(s.url);
+  const r = await p.call('POST', '/api/sessions', {});
+  expect(r.status).toBe(201);
+  const puzzle = s.nonolab.study.config.puzzles.find((q) => q.id === r.json.sequence[0])!;
+  const blank = Array.from({ length: puzzle.height }, () => '?'.repeat(puzzle.width));
+  return { p, id: r.json.session_id as string, check: { puzzle_id: puzzle.id, position: 1, rows: blank } };
+}
+
+describe('server records through the group commit', () => {
+  it("answers a check only after its record is fsync'd, and other sessions go on meanwhile", async () => {
+    server = await startTestServer();
+    const a = await started(server);
+    const b = await started(server);
+    control.holdSync = true;
+    let answered = false;
+    const pending = a.p.call('POST', '/api/session/check', a.check).then((r) => {
+      answered = true;
+      return r;
+    });
+    await until(() => control.held.length > 0 && records(server!.dataDir, a.id).some((r) => r.type === 'check'));
+    expect(answered).toBe(false);
+    // Another session's events are written (their fsync is held too) without waiting for the check's fsync.
+    const other = b.p.call('POST', '/api/session/events', { events: [event(b.id, 1)] });
+    await until(() => records(server!.dataDir, b.id).some((r) => r.origin === 'client'));
+    expect(answered).toBe(false);
+    control.holdSync = false;
+    control.held.splice(0).forEach((release) => release());
+    const r = await pending;
+    expect(r).toEqual({ status: 200, json: { solved: false } });
+    expect((await other).json).toEqual({ acked_seq: 1 });
+    expect(records(server.dataDir, a.id).map((x) => x.type)).toEqual(['session_start', 'check']);
+  });
+
+  it('keeps a check record in order with the events queued before it', async () => {
+    server = await startTestServer();
+    const a = await started(server);
+    control.holdSync = true;
+    const events = a.p.call('POST', '/api/session/events', { events: [event(a.id, 1), event(a.id, 2)] });
+    const check = a.p.call('POST', '/api/session/check', a.check);
+    await until(() => control.held.length > 0);
+    control.holdSync = false;
+    control.held.splice(0).forEach((release) => release());
+    expect((await events).json).toEqual({ acked_seq: 2 });
+    expect((await check).status).toBe(200);
+    expect(records(server.dataDir, a.id).map((x) => x.seq ?? x.type)).toEqual(['session_start', 1, 2, 'check']);
+  });
+
+  it('answers 503 when a check record cannot be written, leaves the file as it was, and takes the retry', async () => {
+    server = await startTestServer();
+    const a = await started(server);
+    const before = readFileSync(join(server.dataDir, 'sessions', `${a.id}.ndjson`));
+    control.failWrites = 1;
+    const failed = await a.p.call('POST', '/api/session/check', a.check);
+    expect(failed.status).toBe(503);
+    expect(failed.json.error).toMatch(/could not store/);
+    expect(readFileSync(join(server.dataDir, 'sessions', `${a.id}.ndjson`))).toEqual(before);
+    expect((await a.p.call('POST', '/api/session/check', a.check)).json).toEqual({ solved: false });
+    expect(records(server.dataDir, a.id).map((x) => x.type)).toEqual(['session_start', 'check']);
+  });
+
+  it('undoes a start whose record cannot be written: 503, no token, no row, the sequence free again', async () => {
+    server = await startTestServer();
+    control.failWrites = 1;
+    const p = new Participant(server.url);
+    const r = await p.call('POST', '/api/sessions', {});
+    expect(r.status).toBe(503);
+    expect(p.cookie).toBe('');
+    expect(server.nonolab.store.sessions()).toEqual([]);
+    expect(server.nonolab.store.allSequences().filter((s) => s.status !== 'free')).toEqual([]);
+    expect((await p.call('POST', '/api/sessions', {})).status).toBe(201);
+    expect(server.nonolab.store.sessions()).toHaveLength(1);
+  });
+});
+
+describe('securityHeaders', () => {
+  it('sets exactly the headers helmet sets', async () => {
+    const headersOf = async (mw: import('express').RequestHandler) => {
+      const app = express();
+      app.use(mw);
+      app.get('/x', (_req, res) => res.json({ ok: true }));
+      const http = await new Promise<import('node:http').Server>((resolve) => {
+        const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      });
+      const res = await fetch(`http://127.0.0.1:${(http.address() as AddressInfo).port}/x`);
+      await res.text();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+      const h = Object.fromEntries(res.headers);
+      delete h.date;
+      delete h.etag;
+      return h;
+    };
+    const ours = await headersOf(securityHeaders());
+    expect(ours).toEqual(await headersOf(helmet()));
+    expect(ours['content-security-policy']).toContain("default-src 'self'");
+    expect(ours['x-powered-by']).toBeUndefined();
+  });
+});
