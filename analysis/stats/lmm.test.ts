@@ -139,3 +139,22 @@ describe('the Schur-complement deviance equals the textbook dense one', () => {
     }
   });
 });
+
+describe('pooling the big factor by level count', () => {
+  for (const [name, ref] of Object.entries(refs)) {
+    it(`${name}: pooled and per-level Schur complements give the same deviance and fit`, () => {
+      const rows = fixtureCsv(ref.data).rows;
+      const q = Object.keys(ref.variances).length - 1;
+      for (const t of [0.05, 0.7, 1.9]) {
+        const theta = Array.from({ length: q }, (_, k) => t * (k + 1));
+        const pooled = lmmDeviance(rows, ref.formula, theta, { reml: ref.reml, pool: true });
+        const loop = lmmDeviance(rows, ref.formula, theta, { reml: ref.reml, pool: false });
+        expect(relClose(pooled, loop, 1e-12), `${pooled} vs ${loop}`).toBe(true);
+      }
+      const a = fitLmm(rows, ref.formula, { reml: ref.reml, pool: true, satterthwaite: false });
+      const b = fitLmm(rows, ref.formula, { reml: ref.reml, pool: false, satterthwaite: false });
+      expect(relClose(a.criterion, b.criterion, 1e-10)).toBe(true);
+      a.fixed.forEach((f, j) => expect(relClose(f.estimate, b.fixed[j].estimate, 1e-6, 1e-12)).toBe(true));
+    });
+  }
+});

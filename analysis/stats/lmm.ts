@@ -18,8 +18,13 @@
 // C the dense block of the other factors, B the sparse participant x puzzle counts) gives
 //   log|A| = sum log D_ii + log|S|,
 //   W' A^-1 W = W1' D^-1 W1 + (W2 - B' D^-1 W1)' S^-1 (W2 - B' D^-1 W1),
-// so one evaluation costs O(levels of the big factor x p^2 + nonzeros of B x small levels +
-// small levels^3): linear in participants, cubic only in the puzzles. The deviance is even in
+// and D_ll = theta_big^2 n_l + 1 depends on the level l only through its count n_l. So the sums
+// over the big factor's levels (of W1 W1', B'B and B'W1, each scaled by 1/D_ll) are pooled once,
+// when the cross-products are accumulated (O(n)), into one set per distinct count; an evaluation
+// then costs O(distinct counts x (small levels^2 + p^2) + small levels^3), independent of the
+// number of participants (a study where everyone did the same six puzzles has a handful of
+// distinct counts). When counts are nearly all distinct (pooling would cost more) the loop runs
+// over the levels instead, O(levels of the big factor x p^2 + nonzeros of B x small levels). The deviance is even in
 // each theta_k, so the search runs unconstrained (Nelder-Mead, restarted until it stops
 // improving) and reports |theta|; a variance at the boundary comes out as (near) zero.
 //
@@ -68,6 +73,8 @@ export interface LmmOptions {
   reml?: boolean;
   /** Skip the Satterthwaite degrees of freedom (df and p come out NaN); faster on huge data. */
   satterthwaite?: boolean;
+  /** Pool the big factor's levels by count (default: when cheaper); false forces the per-level loop. Same results to rounding. */
+  pool?: boolean;
 }
 
 const MISSING = new Set(['', 'NA', 'NaN', 'na', 'nan', 'null']);
@@ -170,9 +177,56 @@ interface CrossProducts {
   zrxy: Matrix;
   /** Sparse Z1'Zr: for big level l, entries [col, count]. */
   cross: { col: Int32Array; count: Float64Array }[];
+  /**
+   * The big factor's levels pooled by their count n1 (null when pooling would cost more than the
+   * per-level loop): D_ll = theta_big^2 n1[l] + 1 depends on l only through n1[l], so every sum over
+   * levels in the Schur complement is a sum over the distinct counts of pre-summed products.
+   */
+  pooled: PooledLevels | null;
 }
 
-function crossProducts(d: LmmDesign): CrossProducts {
+/** Sufficient statistics of the big factor's levels, pooled by level count (one entry per distinct count). */
+interface PooledLevels {
+  /** The distinct counts and how many levels have each. */
+  count: Float64Array;
+  levels: Float64Array;
+  /** Per distinct count g: sum over its levels of z z' (q x q, row-major, lower triangle used), z = Z1'[X y] row. */
+  zz: Float64Array[];
+  /** Per g: sum over its levels of B_l' z (mr x q row-major), B_l the level's counts in the other factors. */
+  bz: Float64Array[];
+  /** Per g: sum over its levels of B_l' B_l (mr x mr row-major). */
+  bb: Float64Array[];
+}
+
+function poolLevels(m1: number, q: number, mr: number, n1: Float64Array, z1xy: Float64Array, cross: { col: Int32Array; count: Float64Array }[], force: boolean): PooledLevels | null {
+  const groupOf = new Map<number, number>();
+  for (let l = 0; l < m1; l++) if (!groupOf.has(n1[l])) groupOf.set(n1[l], groupOf.size);
+  const G = groupOf.size;
+  // Cost per evaluation: pooled G (mr^2 + mr q + q^2) against per level sum (nnz^2 + nnz q + q^2).
+  let perLevel = 0;
+  for (let l = 0; l < m1; l++) { const e = cross[l].col.length; perLevel += e * e + e * q + q * q; }
+  if (!force && (G * (mr * mr + mr * q + q * q) > perLevel || G * mr * mr > 5e7)) return null;
+  const count = new Float64Array(G), levels = new Float64Array(G);
+  const zz = Array.from({ length: G }, () => new Float64Array(q * q));
+  const bz = Array.from({ length: G }, () => new Float64Array(mr * q));
+  const bb = Array.from({ length: G }, () => new Float64Array(mr * mr));
+  for (const [c, g] of groupOf) count[g] = c;
+  for (let l = 0; l < m1; l++) {
+    const g = groupOf.get(n1[l])!;
+    levels[g]++;
+    const zg = zz[g], bzg = bz[g], bbg = bb[g], o = l * q;
+    for (let a = 0; a < q; a++) { const za = z1xy[o + a]; for (let b = 0; b <= a; b++) zg[a * q + b] += za * z1xy[o + b]; }
+    const { col, count: cnt } = cross[l];
+    for (let e = 0; e < col.length; e++) {
+      const ce = col[e], ke = cnt[e];
+      for (let a = 0; a < q; a++) bzg[ce * q + a] += ke * z1xy[o + a];
+      for (let f = 0; f < col.length; f++) bbg[ce * mr + col[f]] += ke * cnt[f];
+    }
+  }
+  return { count, levels, zz, bz, bb };
+}
+
+function crossProducts(d: LmmDesign, pool?: boolean): CrossProducts {
   const { n, p, x, y, groups } = d;
   const q = p + 1;
   const xy = new Matrix(q, q);
@@ -216,7 +270,7 @@ function crossProducts(d: LmmDesign): CrossProducts {
     const entries = [...m.entries()].sort((u, v) => u[0] - v[0]);
     return { col: Int32Array.from(entries, (e) => e[0]), count: Float64Array.from(entries, (e) => e[1]) };
   });
-  return { n, p, xy, big, m1, n1, z1xy, mr, factorOf, zrzr, zrxy, cross };
+  return { n, p, xy, big, m1, n1, z1xy, mr, factorOf, zrzr, zrxy, cross, pooled: groups.length && pool !== false ? poolLevels(m1, q, mr, n1, z1xy, cross, pool === true) : null };
 }
 
 /** Everything one value of theta determines (the penalised least-squares solution). */
@@ -250,7 +304,23 @@ function evaluateTheta(cp: CrossProducts, theta: readonly number[]): ThetaEvalua
     const sData = s.to2DArray(), tData = t.to2DArray();
     const gAdj = Array.from({ length: q }, () => new Float64Array(q));
     const w1 = new Float64Array(q);
-    for (let l = 0; l < m1; l++) {
+    const pooled = cp.pooled;
+    if (pooled) for (let g = 0; g < pooled.count.length; g++) {
+      // The same sums as the per-level loop below, over levels sharing one count at once.
+      const dl = tb2 * pooled.count[g] + 1;
+      ldL2 += pooled.levels[g] * Math.log(dl);
+      const f = tb2 / dl;
+      const zg = pooled.zz[g], bzg = pooled.bz[g], bbg = pooled.bb[g];
+      for (let a = 0; a < q; a++) { const out = gAdj[a]; for (let b = 0; b <= a; b++) out[b] += f * zg[a * q + b]; }
+      for (let a = 0; a < mr; a++) {
+        const fa = f * thetaR[a];
+        if (fa === 0) continue;
+        const sRow = sData[a], tRow = tData[a];
+        for (let b = 0; b < mr; b++) sRow[b] -= fa * thetaR[b] * bbg[a * mr + b];
+        for (let c = 0; c < q; c++) tRow[c] -= fa * bzg[a * q + c];
+      }
+    }
+    else for (let l = 0; l < m1; l++) {
       const dl = tb2 * n1[l] + 1;
       ldL2 += Math.log(dl);
       const inv = 1 / dl;
@@ -307,8 +377,8 @@ function profiledDeviance(cp: CrossProducts, ev: ThetaEvaluation, reml: boolean)
 }
 
 /** The profiled deviance (REML criterion or -2 log L) at a given theta, as lme4's devfun(theta). */
-export function lmmDeviance(rows: readonly DataRow[], formula: string, theta: readonly number[], options: { reml?: boolean } = {}): number {
-  const cp = crossProducts(buildDesign(rows, parseFormula(formula)));
+export function lmmDeviance(rows: readonly DataRow[], formula: string, theta: readonly number[], options: { reml?: boolean; pool?: boolean } = {}): number {
+  const cp = crossProducts(buildDesign(rows, parseFormula(formula)), options.pool);
   return profiledDeviance(cp, evaluateTheta(cp, theta), options.reml ?? true);
 }
 
@@ -448,7 +518,7 @@ export function fitLmm(rows: readonly DataRow[], formula: string, options: LmmOp
   const { n, p } = design;
   if (n <= p) throw new Error(`lmm: ${n} complete rows for ${p} fixed effects`);
   for (const g of design.groups) if (g.levels.length < 2) throw new Error(`lmm: grouping factor "${g.name}" has fewer than 2 levels`);
-  const cp = crossProducts(design);
+  const cp = crossProducts(design, options.pool);
   const q = design.groups.length;
   const objective = (theta: number[]) => profiledDeviance(cp, evaluateTheta(cp, theta.map(Math.abs)), reml);
   const opt = nelderMead(objective, new Array<number>(q).fill(1));
