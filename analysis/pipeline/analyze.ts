@@ -19,7 +19,7 @@ import tDist from '@stdlib/stats-base-dists-t';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow, type SessionLog } from '../../shared/signals/index.ts';
 import { extractLogs, type Extracted, type ExtractContext, type GapColumns } from './extract.ts';
-import { gmmSelect, logGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type BtResult, type LmmResult, type DataRow } from '../stats/index.ts';
+import { gmmSelect, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type BtResult, type LmmResult, type DataRow } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 
 export const PAPER_THRESHOLD_S = 2.36;
@@ -222,16 +222,17 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   // (2) pauses
   stage('pause threshold');
   t0 = now();
-  const { values: logValues, dropped } = logGaps(Array.from(gaps.gap));
+  const logValues = distinctLogGaps(gaps.gap);
+  const dropped = logValues.dropped;
   let pauses: PausesSummary;
   let selection: GmmSelection | null = null;
-  if (logValues.length >= 8) {
+  if (logValues.n >= 8) {
     try {
       selection = gmmSelect(logValues, { maxComponents: 4, components: 3, seed: options.seed ?? 1 });
     } catch (err) {
       warnings.push(`mixture fit failed: ${(err as Error).message}`);
     }
-  } else warnings.push(`only ${logValues.length} positive gaps: no mixture fit`);
+  } else warnings.push(`only ${logValues.n} positive gaps: no mixture fit`);
   const fitMs = now() - t0;
   let threshold: number;
   let source: PausesSummary['threshold_source'];
@@ -247,7 +248,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     warnings.push(`the mixture gave no threshold between components 2 and 3; using the paper's ${PAPER_THRESHOLD_S} s`);
   }
   pauses = {
-    n: logValues.length,
+    n: logValues.n,
     dropped_zero: dropped,
     components: (selection?.components ?? []).map((c) => ({ ...c, median_s: Math.exp(c.mean) })),
     threshold_s: threshold,

@@ -65,11 +65,21 @@ export function gapsCsv(result: AnalysisResult, threshold: number): string {
   const g = result.gaps;
   const parts: string[] = ['participant_id,puzzle_id,position,index,action,gap_s,log_gap,pause\n'];
   const keys = result.attempts.map((a) => `${safeCell(String(a.participant_id))},${safeCell(String(a.puzzle_id))},${a.position}`);
+  const actions = Array.from({ length: 256 }, (_, i) => `,${ACTIONS[i] ?? ''},`);
+  // Gaps are whole milliseconds, so few distinct values: format "gap,log_gap,pause" once per value.
+  const tail = new Map<number, string>();
+  let chunk = '';
   for (let k = 0; k < g.length; k++) {
     const gap = g.gap[k];
-    const log = gap > 0 ? String(Number(Math.log(gap).toPrecision(10))) : '';
-    parts.push(`${keys[g.attempt[k]]},${g.index[k]},${ACTIONS[g.action[k]] ?? ''},${gap},${log},${gap > threshold}\n`);
+    let t = tail.get(gap);
+    if (t === undefined) {
+      const log = gap > 0 ? String(Number(Math.log(gap).toPrecision(10))) : '';
+      tail.set(gap, (t = `${gap},${log},${gap > threshold}\n`));
+    }
+    chunk += keys[g.attempt[k]] + ',' + g.index[k] + actions[g.action[k]] + t;
+    if (chunk.length > 1 << 16) { parts.push(chunk); chunk = ''; }
   }
+  parts.push(chunk);
   return parts.join('');
 }
 

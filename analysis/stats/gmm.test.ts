@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crossingPoint, fitGmm, gmmSelect, logGaps, pauseThreshold, type GmmFit } from './gmm.ts';
+import { crossingPoint, distinctLogGaps, fitGmm, gmmSelect, logGaps, pauseThreshold, type GmmFit } from './gmm.ts';
 import { fixtureCsv, fixtureJson, relClose } from './fixtures/load.ts';
 import { numericColumn } from './tidyCsv.ts';
 import { createRng } from '../../shared/random.ts';
@@ -94,5 +94,22 @@ describe('pieces', () => {
   });
   it('rejects non-finite values, naming the index', () => {
     expect(() => fitGmm([1, 2, Infinity, 3, 4, 5], { components: 1 })).toThrow(/value 2/);
+  });
+});
+
+describe('distinctLogGaps', () => {
+  it('gives the same fits as logGaps on the full list', () => {
+    const rng = createRng(11);
+    const gaps = Array.from({ length: 4000 }, (_, i) => (i % 97 === 0 ? 0 : Math.round(1000 * Math.exp(-1 + 1.5 * (rng.next() + rng.next() - 1) + (i % 3))) / 1000));
+    const d = distinctLogGaps(gaps);
+    const full = logGaps(gaps);
+    expect(d.n).toBe(full.values.length);
+    expect(d.dropped).toBe(full.dropped);
+    expect(d.x.length).toBeLessThan(full.values.length);
+    const a = gmmSelect(full.values, { maxComponents: 3, components: 3, seed: 2 });
+    const b = gmmSelect(d, { maxComponents: 3, components: 3, seed: 2 });
+    expect(b.bic).toEqual(a.bic);
+    expect(b.components).toEqual(a.components);
+    expect(b.threshold_s).toBe(a.threshold_s);
   });
 });

@@ -252,13 +252,51 @@ function logLikelihood(x: Float64Array, cnt: Float64Array, s: EmState): number {
   return total;
 }
 
-export function fitGmm(values: readonly number[], options: GmmOptions): GmmFit {
+/** Data as its distinct values (ascending) and how often each occurs: what EM actually runs on. */
+export interface WeightedValues {
+  x: Float64Array;
+  cnt: Float64Array;
+}
+
+function checkFinite(values: readonly number[]): void {
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) throw new Error(`fitGmm: value ${i} is not a finite number (${values[i]})`);
+}
+
+function asWeighted(values: readonly number[] | WeightedValues): WeightedValues {
+  if (!Array.isArray(values)) return values as WeightedValues;
+  checkFinite(values as readonly number[]);
+  return distinctWithCounts(values as readonly number[]);
+}
+
+/**
+ * The natural logs of positive gaps (seconds) as distinct values with counts, without building the
+ * million-entry list: the gaps are sorted, equal ones counted, and only the distinct ones logged
+ * (log is increasing, so the order holds; values whose logs coincide are merged). Same data as
+ * logGaps() followed by the counting fitGmm does itself.
+ */
+export function distinctLogGaps(gapsSeconds: ArrayLike<number>): WeightedValues & { n: number; dropped: number } {
+  const sorted = Float64Array.from(gapsSeconds).sort();
+  const x = new Float64Array(sorted.length), cnt = new Float64Array(sorted.length);
+  let d = 0, dropped = 0, n = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const g = sorted[i];
+    if (!(Number.isFinite(g) && g > 0)) { dropped++; continue; }
+    n++;
+    if (d > 0 && g === sorted[i - 1] && sorted[i - 1] > 0) { cnt[d - 1]++; continue; }
+    const v = Math.log(g);
+    if (d > 0 && v === x[d - 1]) cnt[d - 1]++;
+    else { x[d] = v; cnt[d] = 1; d++; }
+  }
+  return { x: x.slice(0, d), cnt: cnt.slice(0, d), n, dropped };
+}
+
+export function fitGmm(values: readonly number[] | WeightedValues, options: GmmOptions): GmmFit {
   const k = options.components;
   if (!Number.isInteger(k) || k < 1 || k > 255) throw new Error(`fitGmm: components must be an integer in 1..255, got ${k}`);
-  const n = values.length;
-  for (let i = 0; i < n; i++) if (!Number.isFinite(values[i])) throw new Error(`fitGmm: value ${i} is not a finite number (${values[i]})`);
+  const { x, cnt } = asWeighted(values);
+  let n = 0;
+  for (let i = 0; i < cnt.length; i++) n += cnt[i];
   if (n < 2 * k) throw new Error(`fitGmm: ${n} values are too few for ${k} components`);
-  const { x, cnt } = distinctWithCounts(values);
   const sklearn = options.compat === 'sklearn';
   const tol = options.tol ?? (sklearn ? 1e-3 : 1e-8);
   const maxIterations = options.maxIterations ?? (sklearn ? 100 : 3000);
@@ -339,12 +377,13 @@ export interface GmmSelection {
 }
 
 /** Fits 1..maxComponents components, reports BIC for each, ΔBIC against one component and the threshold. */
-export function gmmSelect(values: readonly number[], options: { maxComponents?: number; seed?: number; components?: number; starts?: number; compat?: 'sklearn'; onProgress?: (done: number, total: number) => void } = {}): GmmSelection {
+export function gmmSelect(values: readonly number[] | WeightedValues, options: { maxComponents?: number; seed?: number; components?: number; starts?: number; compat?: 'sklearn'; onProgress?: (done: number, total: number) => void } = {}): GmmSelection {
   const max = options.maxComponents ?? 4;
   if (options.components !== undefined && options.components > max) throw new Error(`gmmSelect: components ${options.components} is more than maxComponents ${max}`);
   const fits: GmmFit[] = [];
+  const weighted = asWeighted(values);
   for (let k = 1; k <= max; k++) {
-    fits.push(fitGmm(values, { components: k, seed: options.seed, starts: options.starts, compat: options.compat }));
+    fits.push(fitGmm(weighted, { components: k, seed: options.seed, starts: options.starts, compat: options.compat }));
     options.onProgress?.(k, max);
   }
   const bic: Record<string, number> = {};
