@@ -85,6 +85,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   const log = opts.logger ?? ((m: string) => console.log(m));
   const study = loadStudyConfig(opts.configPath);
   const store = new Store(join(opts.dataDir, 'nonolab.sqlite'));
+  store.startCheckpointer();
   const events = new EventLog(join(opts.dataDir, 'sessions'));
   const service = new StudyService({ study, store, log: events, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock });
   for (const message of service.recover()) log(`recovery: ${message}`);

@@ -1,7 +1,29 @@
 // SQLite state (better-sqlite3): sessions, the sequence pool and an audit trail. The NDJSON files hold the events.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The background checkpointer: its own connection to the same database, in a worker thread, copying the WAL into the
+ * database file (PASSIVE: never blocks the main connection's reads or writes) when the main thread asks (every
+ * `CHECKPOINT_EVERY` transactions) and once more on close. A checkpoint writes pages and fsyncs twice; run by SQLite's
+ * automatic checkpoint it would do so on the event loop inside whichever commit crossed 1,000 WAL pages, stalling
+ * every request for tens of milliseconds on a busy disk. Nothing is checkpointed while nothing is written, so a
+ * server that only reads (or refuses hostile requests) leaves the database files as they were.
+ */
+const CHECKPOINTER = `
+const { workerData, parentPort } = require('node:worker_threads');
+const Database = require(workerData.module);
+const db = new Database(workerData.path, { timeout: 5000 });
+const checkpoint = () => { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} };
+parentPort.on('message', (m) => {
+  checkpoint();
+  if (m === 'close') { db.close(); parentPort.close(); }
+});
+`;
+const CHECKPOINT_EVERY = 200;
 
 export type SessionStatus = 'active' | 'complete' | 'declined' | 'withdrawn' | 'abandoned';
 export type SequenceStatus = 'free' | 'leased' | 'used';
@@ -34,6 +56,8 @@ export class Store {
   readonly db: Database.Database;
   /** Every statement is prepared once (preparing costs more than running these small queries). */
   private readonly statements = new Map<string, Database.Statement>();
+  private checkpointer: Worker | null = null;
+  private transactionsSinceCheckpoint = 0;
 
   constructor(path: string) {
     mkdirSync(dirname(path), { recursive: true });
@@ -84,6 +108,29 @@ export class Store {
     if (!columns.has('step_started_at')) this.db.exec('ALTER TABLE sessions ADD COLUMN step_started_at INTEGER NOT NULL DEFAULT 0');
   }
 
+  /**
+   * Move WAL checkpoints off the event loop: SQLite's automatic checkpoint is turned off on this connection and a
+   * worker thread checkpoints after every CHECKPOINT_EVERY transactions instead. If the worker fails, the automatic
+   * checkpoint comes back.
+   */
+  startCheckpointer(): void {
+    if (this.checkpointer || this.db.memory) return;
+    const worker = new Worker(CHECKPOINTER, {
+      eval: true,
+      workerData: { module: createRequire(import.meta.url).resolve('better-sqlite3'), path: this.db.name },
+    });
+    worker.unref();
+    const fallback = () => {
+      if (this.checkpointer !== worker) return;
+      this.checkpointer = null;
+      if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+    };
+    worker.on('error', fallback);
+    worker.on('exit', fallback);
+    this.checkpointer = worker;
+    this.db.pragma('wal_autocheckpoint = 0');
+  }
+
   /** The prepared statement for `sql`, prepared on first use and kept. */
   private stmt(sql: string): Database.Statement {
     let st = this.statements.get(sql);
@@ -100,7 +147,12 @@ export class Store {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    const result = this.db.transaction(fn)();
+    if (this.checkpointer && ++this.transactionsSinceCheckpoint >= CHECKPOINT_EVERY) {
+      this.transactionsSinceCheckpoint = 0;
+      this.checkpointer.postMessage('checkpoint');
+    }
+    return result;
   }
 
   insertSession(row: SessionRow): void {
@@ -191,6 +243,10 @@ export class Store {
   }
 
   close(): void {
+    const worker = this.checkpointer;
+    this.checkpointer = null;
+    // The worker checkpoints once more, closes its connection and exits on its own.
+    worker?.postMessage('close');
     this.db.close();
   }
 }
