@@ -153,39 +153,66 @@ export function mergeExtracts(parts: readonly Extracted[]): Extracted {
 }
 
 export interface WorkerRequest {
-  files: string[];
   ctx: ExtractContext;
 }
-export type WorkerMessage = { type: 'progress'; done: number } | { type: 'done'; result: Extracted } | { type: 'error'; message: string };
+/** Main thread -> worker: extract chunk `index` (or stop). */
+export type WorkerJob = { type: 'chunk'; index: number; files: string[] } | { type: 'stop' };
+export type WorkerMessage =
+  | { type: 'progress'; index: number; done: number }
+  | { type: 'done'; index: number; result: Extracted }
+  | { type: 'error'; message: string };
 
 /**
- * Extract files with `parallel` worker threads (default: the number of cores), in contiguous chunks so that
- * the merged order equals the inline order. Falls back to inline for small studies or parallel <= 1.
+ * Extract files with `parallel` worker threads (default: the number of cores). The files are cut into
+ * small contiguous chunks that the workers take from a queue as they finish (so a worker slowed by other
+ * processes on a shared machine does not hold the others up), and the chunks are merged in file order,
+ * so the output equals the inline order. Falls back to inline for small studies or parallel <= 1.
  */
-export async function extractFiles(files: readonly string[], ctx: ExtractContext, options: { parallel?: number; onSession?: (done: number) => void } = {}): Promise<Extracted> {
+export async function extractFiles(files: readonly string[], ctx: ExtractContext, options: { parallel?: number; chunkSize?: number; onSession?: (done: number) => void } = {}): Promise<Extracted> {
   const parallel = Math.max(1, Math.min(options.parallel ?? Math.min(availableParallelism(), Math.ceil(files.length / 250)), 8, files.length));
   if (parallel <= 1) return extractFilesInline(files, ctx, options.onSession);
-  const size = Math.ceil(files.length / parallel);
-  const chunks = Array.from({ length: parallel }, (_, i) => files.slice(i * size, (i + 1) * size)).filter((c) => c.length);
+  const size = options.chunkSize ?? Math.max(50, Math.ceil(files.length / (parallel * 8)));
+  const chunks = Array.from({ length: Math.ceil(files.length / size) }, (_, i) => files.slice(i * size, (i + 1) * size));
   const done = new Array<number>(chunks.length).fill(0);
-  const parts = await Promise.all(
-    chunks.map(
-      (chunk, i) =>
-        new Promise<Extracted>((resolve, reject) => {
-          const worker = new Worker(join(import.meta.dirname, 'extractWorker.mjs'), { workerData: { files: chunk, ctx } satisfies WorkerRequest });
-          worker.on('message', (m: WorkerMessage) => {
-            if (m.type === 'progress') {
-              done[i] = m.done;
-              options.onSession?.(done.reduce((a, b) => a + b, 0));
-            } else if (m.type === 'done') {
-              resolve(m.result);
-              void worker.terminate();
-            } else reject(new Error(m.message));
-          });
-          worker.on('error', reject);
-        }),
-    ),
-  );
+  const parts = new Array<Extracted>(chunks.length);
+  let next = 0;
+  const workers: Worker[] = [];
+  try {
+    await Promise.all(
+      Array.from(
+        { length: Math.min(parallel, chunks.length) },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const worker = new Worker(join(import.meta.dirname, 'extractWorker.mjs'), { workerData: { ctx } satisfies WorkerRequest });
+            workers.push(worker);
+            const give = () => {
+              if (next < chunks.length) {
+                const index = next++;
+                worker.postMessage({ type: 'chunk', index, files: chunks[index] } satisfies WorkerJob);
+              } else {
+                worker.postMessage({ type: 'stop' } satisfies WorkerJob);
+                resolve();
+              }
+            };
+            worker.on('message', (m: WorkerMessage) => {
+              if (m.type === 'progress') {
+                done[m.index] = m.done;
+                options.onSession?.(done.reduce((a, b) => a + b, 0));
+              } else if (m.type === 'done') {
+                parts[m.index] = m.result;
+                done[m.index] = chunks[m.index].length;
+                options.onSession?.(done.reduce((a, b) => a + b, 0));
+                give();
+              } else reject(new Error(m.message));
+            });
+            worker.on('error', reject);
+            give();
+          }),
+      ),
+    );
+  } finally {
+    for (const w of workers) void w.terminate();
+  }
   return mergeExtracts(parts);
 }
 

@@ -1,13 +1,24 @@
-// Worker thread body: extract one chunk of session files and post the rows back (gap columns transferred, not copied).
+// Worker thread body: extract the chunks of session files it is sent, in turn, and post each one's rows back (gap columns transferred, not copied).
 import { parentPort, workerData } from 'node:worker_threads';
-import { extractFilesInline, type WorkerMessage, type WorkerRequest } from './extract.ts';
+import { extractFilesInline, type WorkerJob, type WorkerMessage, type WorkerRequest } from './extract.ts';
 
-const { files, ctx } = workerData as WorkerRequest;
-try {
-  const result = extractFilesInline(files, ctx, (done) => {
-    if (done % 100 === 0) parentPort!.postMessage({ type: 'progress', done } satisfies WorkerMessage);
-  });
-  parentPort!.postMessage({ type: 'done', result } satisfies WorkerMessage, [result.gaps.attempt.buffer as ArrayBuffer, result.gaps.index.buffer as ArrayBuffer, result.gaps.gap.buffer as ArrayBuffer, result.gaps.action.buffer as ArrayBuffer]);
-} catch (err) {
-  parentPort!.postMessage({ type: 'error', message: (err as Error).message } satisfies WorkerMessage);
-}
+const { ctx } = workerData as WorkerRequest;
+parentPort!.on('message', (job: WorkerJob) => {
+  if (job.type === 'stop') {
+    parentPort!.close();
+    return;
+  }
+  try {
+    const result = extractFilesInline(job.files, ctx, (done) => {
+      if (done % 100 === 0) parentPort!.postMessage({ type: 'progress', index: job.index, done } satisfies WorkerMessage);
+    });
+    parentPort!.postMessage({ type: 'done', index: job.index, result } satisfies WorkerMessage, [
+      result.gaps.attempt.buffer as ArrayBuffer,
+      result.gaps.index.buffer as ArrayBuffer,
+      result.gaps.gap.buffer as ArrayBuffer,
+      result.gaps.action.buffer as ArrayBuffer,
+    ]);
+  } catch (err) {
+    parentPort!.postMessage({ type: 'error', message: (err as Error).message } satisfies WorkerMessage);
+  }
+});

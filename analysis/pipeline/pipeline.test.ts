@@ -1,8 +1,8 @@
 // End to end: bots -> NDJSON (and through the real server) -> analyze -> every file, rendered figures, the planted effect recovered.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { loadStudyConfig } from '../../server/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
 import { runAnalysis, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, fitManyInline, fitManyParallel } from './index.ts';
@@ -96,11 +96,27 @@ describe('simulate -> analyze on a 24-participant study', () => {
     const files = sessionFiles(logs);
     const ctx = extractContext(set, false, true);
     const inline = extractFilesInline(files, ctx);
-    const threaded = await extractFiles(files, ctx, { parallel: 2 });
+    const threaded = await extractFiles(files, ctx, { parallel: 2, chunkSize: 5 });
     expect(threaded.attempts).toEqual(inline.attempts);
     expect(threaded.participants).toEqual(inline.participants);
     expect(Array.from(threaded.gaps.gap)).toEqual(Array.from(inline.gaps.gap));
     expect(Array.from(threaded.gaps.attempt)).toEqual(Array.from(inline.gaps.attempt));
+  });
+
+  it('a bad record read on a worker thread stops the run with file, line and field', async () => {
+    const set = loadPuzzleSet(configPath);
+    const files = sessionFiles(logs);
+    const bad = join(dir, 'bad-logs');
+    mkdirSync(bad, { recursive: true });
+    files.forEach((f) => copyFileSync(f, join(bad, basename(f))));
+    const victim = join(bad, basename(files[13]));
+    const lines = readFileSync(victim, 'utf8').split('\n');
+    const k = lines.findIndex((l) => l.includes('"type":"move"') && l.includes('"fill"'));
+    lines[k] = lines[k].replace(/"row":\d+/, '"row":-4');
+    writeFileSync(victim, lines.join('\n'));
+    await expect(extractFiles(sessionFiles(bad), extractContext(set, false, true), { parallel: 2, chunkSize: 5 })).rejects.toThrow(
+      new RegExp(`${basename(victim).replace('.', '\\.')}:${k + 1}: client event 'move': .*row`),
+    );
   });
 
   it('fits the mixed models the same in worker threads', async () => {
