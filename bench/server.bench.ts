@@ -15,7 +15,8 @@
 //              UV_THREADPOOL_SIZE as the server), all at once: the disk's limit for per-batch durable appends.
 // The ratio printed is the run's events/s over each ceiling; the goal is judged on the paced run.
 // Options (env): BOTS, THINK, BURST, NOISE (extra moves per puzzle), RAMP (arrival spread, s), CEILING_SECONDS,
-// UV_THREADPOOL_SIZE (default 64, for the server and the ceiling alike), RUNS=paced,saturated.
+// UV_THREADPOOL_SIZE (default 64, for the server and the ceiling alike), RUNS=paced,saturated, PROFILE=dir (the
+// server writes a V8 CPU profile there, --cpu-prof, when it stops).
 import { spawnSync } from 'node:child_process';
 
 if (!process.env.UV_THREADPOOL_SIZE) {
@@ -42,6 +43,7 @@ const RAMP = Number(process.env.RAMP ?? 10);
 const CEILING_SECONDS = Number(process.env.CEILING_SECONDS ?? 5);
 const RUNS = (process.env.RUNS ?? 'paced,saturated').split(',');
 const POOL = Number(process.env.UV_THREADPOOL_SIZE);
+const PROFILE = process.env.PROFILE;
 
 const quantile = (sorted: number[], q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -94,9 +96,26 @@ function processCpuSeconds(pid: number | undefined): number {
   }
 }
 
+/**
+ * A module (data: URL, for --import in NODE_OPTIONS, where --cpu-prof is not allowed) that CPU-profiles the process's
+ * main thread from start to exit and writes the profile into `dir`.
+ */
+function profilerModule(dir: string): string {
+  const code = `import { Session } from 'node:inspector'; import { writeFileSync } from 'node:fs';
+const s = new Session(); s.connect(); s.post('Profiler.enable'); s.post('Profiler.start');
+process.on('exit', () => s.post('Profiler.stop', (err, r) => { if (!err) writeFileSync(${JSON.stringify(dir)} + '/server-' + process.pid + '.cpuprofile', JSON.stringify(r.profile)); }));`;
+  return `data:text/javascript,${encodeURIComponent(code)}`;
+}
+
 async function serverRun(name: string, think: number): Promise<RunResult> {
   const config = defaultConfig();
-  const server = await startServer({ env: { NONOLAB_START_LIMIT: '1000000', UV_THREADPOOL_SIZE: String(POOL) } });
+  const server = await startServer({
+    env: {
+      NONOLAB_START_LIMIT: '1000000',
+      UV_THREADPOOL_SIZE: String(POOL),
+      ...(PROFILE ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${profilerModule(PROFILE)}`.trim() } : {}),
+    },
+  });
   const http = new HttpClient(server.url, { maxSockets: BOTS * 2, timeoutMs: 60_000 });
   const stats: BotStats = { acks: [], failures: 0 };
   const bots = Array.from({ length: BOTS }, (_, i) => new Bot({ http, config, seed: 1 + i, thinkMs: think, burst: BURST, noiseMoves: NOISE, stats }));

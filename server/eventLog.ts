@@ -23,7 +23,7 @@
 // What it cannot do: survive a disk that lies about fsync, or make the synchronous `append` cheaper: it writes and
 // fsyncs on the event loop (durable before it returns, stalling the loop for one fsync); only in-process callers that
 // need a synchronous answer use it (the experimenter's marks, `StudyService.startSession` outside HTTP).
-import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, write, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, open, openSync, readFileSync, readdirSync, rmSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SESSION_FILE = /^[A-Za-z0-9_-]+\.ndjson$/;
@@ -59,10 +59,13 @@ interface SessionQueue {
 
 const writeChunk = (fd: number, buf: Buffer, offset: number): Promise<number> =>
   new Promise((resolve, reject) => write(fd, buf, offset, buf.length - offset, null, (err, n) => (err ? reject(err) : resolve(n))));
+const openAppend = (path: string): Promise<number> => new Promise((resolve, reject) => open(path, 'a', (err, fd) => (err ? reject(err) : resolve(fd))));
 const syncFd = (fd: number): Promise<void> => new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
 
 export class EventLog {
   private fds = new Map<string, number>();
+  /** Bytes in each open file (read once when it is opened, then counted as this process writes): no fstat per write. */
+  private sizes = new Map<string, number>();
   /** Per session with records queued or in flight: what waits for its next write, and whether one is running. */
   private sessions = new Map<string, SessionQueue>();
   /** Writes that are durable and wait for the next commit (after-sync work, then acknowledgement), in order. */
@@ -88,10 +91,35 @@ export class EventLog {
 
   private fd(sessionId: string): number {
     let fd = this.fds.get(sessionId);
-    if (fd === undefined) {
-      fd = openSync(this.pathOf(sessionId), 'a');
-      this.fds.set(sessionId, fd);
+    if (fd === undefined) this.adopt(sessionId, (fd = openSync(this.pathOf(sessionId), 'a')));
+    return fd;
+  }
+
+  private adopt(sessionId: string, fd: number): void {
+    this.fds.set(sessionId, fd);
+    this.sizes.set(sessionId, fstatSync(fd).size);
+  }
+
+  /**
+   * The session's descriptor for the group commit: a new file is opened on the thread pool, since creating a file
+   * can wait for the file system's journal, which must not stall the event loop. If the session was removed while
+   * the open ran, the file (created again by the open) is removed and the write refused.
+   */
+  private async fdForWrite(sessionId: string): Promise<number> {
+    const known = this.fds.get(sessionId);
+    if (known !== undefined) return known;
+    const fd = await openAppend(this.pathOf(sessionId));
+    if (this.closeAfterWrite.has(sessionId)) {
+      closeSync(fd);
+      rmSync(this.pathOf(sessionId), { force: true });
+      throw new SessionRemovedError(`session ${sessionId} was removed`);
     }
+    const raced = this.fds.get(sessionId);
+    if (raced !== undefined) {
+      closeSync(fd);
+      return raced;
+    }
+    this.adopt(sessionId, fd);
     return fd;
   }
 
@@ -100,7 +128,8 @@ export class EventLog {
     if (records.length === 0) return;
     const fd = this.fd(sessionId);
     const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
-    writeSync(fd, text);
+    const written = writeSync(fd, text);
+    this.sizes.set(sessionId, (this.sizes.get(sessionId) ?? 0) + written);
     const size = fstatSync(fd).size;
     fdatasyncSync(fd);
     this.durable.set(sessionId, Math.max(this.durable.get(sessionId) ?? 0, size));
@@ -187,8 +216,8 @@ export class EventLog {
     let fd: number;
     let start: number;
     try {
-      fd = this.fd(sessionId);
-      start = fstatSync(fd).size;
+      fd = await this.fdForWrite(sessionId);
+      start = this.sizes.get(sessionId) ?? fstatSync(fd).size;
     } catch (error) {
       return { error };
     }
@@ -197,12 +226,14 @@ export class EventLog {
       let done = 0;
       while (done < buf.length) done += await writeChunk(fd, buf, done);
       // Every byte in the file now (ours and any written before) is covered by the fdatasync that follows.
-      const size = fstatSync(fd).size;
+      const size = start + buf.length;
+      this.sizes.set(sessionId, size);
       await syncFd(fd);
       return { size };
     } catch (error) {
       try {
         ftruncateSync(fd, start);
+        this.sizes.set(sessionId, start);
       } catch {
         // the file is cut again at start-up recovery if it still ends in a torn line
       }
@@ -240,6 +271,7 @@ export class EventLog {
     if (fd !== undefined) {
       closeSync(fd);
       this.fds.delete(sessionId);
+      this.sizes.delete(sessionId);
     }
   }
 
@@ -297,5 +329,6 @@ export class EventLog {
   close(): void {
     for (const fd of this.fds.values()) closeSync(fd);
     this.fds.clear();
+    this.sizes.clear();
   }
 }
