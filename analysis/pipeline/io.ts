@@ -60,34 +60,63 @@ function safeCell(v: string): string {
   return /^[=+\-@\t\r]/.test(v) ? `"'${v.replace(/"/g, '""')}"` : /[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
-/** gaps.csv from the gap columns, written directly (a large study has millions of gaps). */
-export function gapsCsv(result: AnalysisResult, threshold: number): string {
+/**
+ * gaps.csv from the gap columns, as UTF-8 bytes written straight into one buffer (a large study has
+ * millions of gaps, and building then encoding a 100 MB string costs more than the rest of the
+ * tables). Each attempt's "participant,puzzle,position," prefix and each distinct gap's
+ * "gap,log_gap,pause" tail (gaps are whole milliseconds, so few distinct values) are encoded once.
+ */
+export function gapsCsvBytes(result: AnalysisResult, threshold: number): Buffer {
   const g = result.gaps;
-  const parts: string[] = ['participant_id,puzzle_id,position,index,action,gap_s,log_gap,pause\n'];
-  const keys = result.attempts.map((a) => `${safeCell(String(a.participant_id))},${safeCell(String(a.puzzle_id))},${a.position}`);
-  const actions = Array.from({ length: 256 }, (_, i) => `,${ACTIONS[i] ?? ''},`);
-  // Gaps are whole milliseconds, so few distinct values: format "gap,log_gap,pause" once per value.
-  const tail = new Map<number, string>();
-  let chunk = '';
+  const enc = new TextEncoder();
+  const header = enc.encode('participant_id,puzzle_id,position,index,action,gap_s,log_gap,pause\n');
+  const keys = result.attempts.map((a) => enc.encode(`${safeCell(String(a.participant_id))},${safeCell(String(a.puzzle_id))},${a.position},`));
+  const actions = Array.from({ length: 256 }, (_, i) => enc.encode(`,${ACTIONS[i] ?? ''},`));
+  const tailIndex = new Map<number, number>();
+  const tails: Uint8Array[] = [];
+  const tailOf = new Int32Array(g.length);
+  let size = header.length;
   for (let k = 0; k < g.length; k++) {
     const gap = g.gap[k];
-    let t = tail.get(gap);
+    let t = tailIndex.get(gap);
     if (t === undefined) {
       const log = gap > 0 ? String(Number(Math.log(gap).toPrecision(10))) : '';
-      tail.set(gap, (t = `${gap},${log},${gap > threshold}\n`));
+      tailIndex.set(gap, (t = tails.length));
+      tails.push(enc.encode(`${gap},${log},${gap > threshold}\n`));
     }
-    chunk += keys[g.attempt[k]] + ',' + g.index[k] + actions[g.action[k]] + t;
-    if (chunk.length > 1 << 16) { parts.push(chunk); chunk = ''; }
+    tailOf[k] = t;
+    size += keys[g.attempt[k]].length + 11 + actions[g.action[k]].length + tails[t].length;
   }
-  parts.push(chunk);
-  return parts.join('');
+  const out = Buffer.allocUnsafe(size);
+  out.set(header, 0);
+  let pos = header.length;
+  const digits = new Uint8Array(11);
+  const copy = (src: Uint8Array) => {
+    for (let i = 0; i < src.length; i++) out[pos + i] = src[i];
+    pos += src.length;
+  };
+  for (let k = 0; k < g.length; k++) {
+    copy(keys[g.attempt[k]]);
+    let v = g.index[k], d = 0;
+    if (v < 0) throw new Error(`gap ${k}: negative index ${v}`);
+    do { digits[d++] = 48 + (v % 10); v = Math.floor(v / 10); } while (v > 0);
+    while (d > 0) out[pos++] = digits[--d];
+    copy(actions[g.action[k]]);
+    copy(tails[tailOf[k]]);
+  }
+  return out.subarray(0, pos);
+}
+
+/** gaps.csv as a string (see gapsCsvBytes). */
+export function gapsCsv(result: AnalysisResult, threshold: number): string {
+  return gapsCsvBytes(result, threshold).toString('utf8');
 }
 
 /** Write every table of the analysis to `dir`; returns the file names written. */
 export function writeTables(result: AnalysisResult, dir: string): string[] {
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
-  const put = (name: string, text: string) => {
+  const put = (name: string, text: string | Buffer) => {
     writeFileSync(join(dir, name), text);
     written.push(name);
   };
@@ -95,7 +124,7 @@ export function writeTables(result: AnalysisResult, dir: string): string[] {
   put('participants.csv', toCsv(result.participants, PARTICIPANT_COLUMNS));
   put('puzzles.csv', toCsv(result.puzzles, [...PUZZLE_COLUMNS, ...result.metrics]));
   const threshold = result.pauses.threshold_s;
-  put('gaps.csv', gapsCsv(result, threshold));
+  put('gaps.csv', gapsCsvBytes(result, threshold));
   put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');
   put('correlations.csv', toCsv(result.correlations as unknown as Record<string, unknown>[], ['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact']));
   put(
