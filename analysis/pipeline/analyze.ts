@@ -19,7 +19,7 @@ import tDist from '@stdlib/stats-base-dists-t';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow, type SessionLog } from '../../shared/signals/index.ts';
 import { extractLogs, type Extracted, type ExtractContext, type GapColumns } from './extract.ts';
-import { gmmSelect, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type BtResult, type LmmResult, type DataRow } from '../stats/index.ts';
+import { fitGmm, gmmSelectFromFits, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type DataRow } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 
 export const PAPER_THRESHOLD_S = 2.36;
@@ -47,6 +47,15 @@ export interface AnalyzeOptions {
   onSession?: (done: number) => void;
   /** Fits the mixed models (default: one after the other in this thread; see fitManyParallel). */
   fitMany?: FitMany;
+  /** Fits the pause mixtures for each number of components (default: in turn in this thread; see startGmmWorker). */
+  fitGmms?: FitGmms;
+}
+
+/** Fit a mixture with each number of components in `ks` on the same data and seed; fits in the order of ks. */
+export type FitGmms = (data: WeightedValues, ks: number[], seed: number) => Promise<GmmFit[]>;
+
+export async function fitGmmsInline(data: WeightedValues, ks: number[], seed: number): Promise<GmmFit[]> {
+  return ks.map((k) => fitGmm(data, { components: k, seed }));
 }
 
 export interface FitOutcome {
@@ -228,7 +237,9 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   let selection: GmmSelection | null = null;
   if (logValues.n >= 8) {
     try {
-      selection = gmmSelect(logValues, { maxComponents: 4, components: 3, seed: options.seed ?? 1 });
+      // As gmmSelect(logValues, { maxComponents: 4, components: 3, seed }), the fits possibly on two threads.
+      const fits = await (options.fitGmms ?? fitGmmsInline)(logValues, [1, 2, 3, 4], options.seed ?? 1);
+      selection = gmmSelectFromFits(fits, 3);
     } catch (err) {
       warnings.push(`mixture fit failed: ${(err as Error).message}`);
     }

@@ -22,8 +22,8 @@ import {
   type SessionLog,
   type SignalPuzzle,
 } from '../../shared/signals/index.ts';
-import type { DataRow } from '../stats/index.ts';
-import { fitManyInline, type FitOutcome } from './analyze.ts';
+import type { DataRow, GmmFit } from '../stats/index.ts';
+import { fitManyInline, fitGmmsInline, type FitOutcome, type FitGmms } from './analyze.ts';
 
 /** Move types, coded as bytes in the gap columns. */
 export const ACTIONS = ['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset', 'hint', 'submit', 'skip'] as const;
@@ -237,4 +237,28 @@ export async function fitManyParallel(data: DataRow[], formulas: string[], paral
     ),
   );
   return out;
+}
+
+/**
+ * A worker thread for the pause mixtures, started early (its start-up overlaps the extraction). fit()
+ * gives it the fits with few components (1 and 2) and runs the others (3 and 4) in this thread, so the
+ * four fits take about as long as the two slowest; the fits are independent (each seeds its own
+ * generator), so the results equal fitGmmsInline's. close() ends the worker.
+ */
+export function startGmmWorker(): { fit: FitGmms; close: () => void } {
+  const worker = new Worker(join(import.meta.dirname, 'gmmWorker.mjs'));
+  worker.unref();
+  const fit: FitGmms = async (data, ks, seed) => {
+    const remote = ks.filter((k) => k <= 2), local = ks.filter((k) => k > 2);
+    if (remote.length === 0) return fitGmmsInline(data, ks, seed);
+    const pending = new Promise<GmmFit[]>((resolve, reject) => {
+      worker.once('message', (m: { fits?: GmmFit[]; error?: string }) => (m.fits ? resolve(m.fits) : reject(new Error(m.error))));
+      worker.once('error', reject);
+    });
+    worker.postMessage({ x: data.x, cnt: data.cnt, ks: remote, seed });
+    const mine = await fitGmmsInline(data, local, seed);
+    const theirs = await pending;
+    return ks.map((k) => (k <= 2 ? theirs[remote.indexOf(k)] : mine[local.indexOf(k)]));
+  };
+  return { fit, close: () => void worker.terminate() };
 }

@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
 import { readCodes, sessionFiles, writeTables } from './io.ts';
-import { extractFiles } from './extract.ts';
+import { extractFiles, startGmmWorker } from './extract.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
 import { renderReport } from './report.ts';
 
@@ -12,7 +12,7 @@ export { loadPuzzleSet, withSatMetrics, PuzzleSetError, type PuzzleSet } from '.
 export { sessionFiles, readSessions, readCodes, writeTables } from './io.ts';
 export { renderReport, renderSvg, figureSpecs } from './report.ts';
 export { toCsv, parseCsv } from './csv.ts';
-export { extractFiles, fitManyParallel, extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
+export { extractFiles, fitManyParallel, startGmmWorker, extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
 
 export interface RunOptions {
   logs: string;
@@ -62,11 +62,20 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     onStage: opts.onStage,
   };
   const te = performance.now();
-  const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true), { parallel: opts.parallel, onSession: opts.onSession });
-  const extractMs = performance.now() - te;
-  // The mixed models run in this thread: with the pooled Schur complement a fit takes ~0.1 s on 60,000
-  // attempts, less than starting a worker and copying the data to it (fitManyParallel remains for callers).
-  const result = await analyzeExtracted(extracted, set, options);
+  // Large studies: the mixture fits are split over this thread and a worker started now (its start-up
+  // overlaps the extraction). The mixed models run in this thread: with the pooled Schur complement a
+  // fit takes ~0.1 s on 60,000 attempts, less than starting a worker and copying the data to it.
+  const gmmWorker = (opts.parallel ?? 2) > 1 && files.length >= 500 ? startGmmWorker() : null;
+  if (gmmWorker) options.fitGmms = gmmWorker.fit;
+  let extractMs = 0;
+  let result: AnalysisResult;
+  try {
+    const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true), { parallel: opts.parallel, onSession: opts.onSession });
+    extractMs = performance.now() - te;
+    result = await analyzeExtracted(extracted, set, options);
+  } finally {
+    gmmWorker?.close();
+  }
   result.timings.signals_ms = extractMs;
   opts.onStage?.('writing tables');
   const tw = performance.now();

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { loadStudyConfig } from '../../server/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
-import { runAnalysis, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, fitManyInline, fitManyParallel } from './index.ts';
+import { runAnalysis, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, fitManyInline, fitManyParallel, startGmmWorker, fitGmmsInline } from './index.ts';
+import { distinctLogGaps } from '../stats/index.ts';
 import { startTestServer } from '../../server/testing.ts';
 
 const configPath = join(import.meta.dirname, 'fixtures', 'study.json');
@@ -117,6 +118,18 @@ describe('simulate -> analyze on a 24-participant study', () => {
     await expect(extractFiles(sessionFiles(bad), extractContext(set, false, true), { parallel: 2, chunkSize: 5 })).rejects.toThrow(
       new RegExp(`${basename(victim).replace('.', '\\.')}:${k + 1}: client event 'move': .*row`),
     );
+  });
+
+  it('fits the pause mixtures the same split over a worker thread', async () => {
+    const data = distinctLogGaps(result.gaps.gap);
+    const w = startGmmWorker();
+    try {
+      const split = await w.fit(data, [1, 2, 3, 4], 5);
+      const inline = await fitGmmsInline(data, [1, 2, 3, 4], 5);
+      expect(split).toEqual(inline);
+    } finally {
+      w.close();
+    }
   });
 
   it('fits the mixed models the same in worker threads', async () => {

@@ -386,6 +386,17 @@ export function gmmSelect(values: readonly number[] | WeightedValues, options: {
     fits.push(fitGmm(weighted, { components: k, seed: options.seed, starts: options.starts, compat: options.compat }));
     options.onProgress?.(k, max);
   }
+  return gmmSelectFromFits(fits, options.components);
+}
+
+/**
+ * The selection from fits of 1..fits.length components (fits[k - 1] has k components), e.g. fitted
+ * on several threads: each fitGmm(values, { components: k, seed }) is independent of the others.
+ */
+export function gmmSelectFromFits(fits: readonly GmmFit[], components?: number): GmmSelection {
+  const max = fits.length;
+  fits.forEach((f, i) => { if (f.components.length !== i + 1) throw new Error(`gmmSelectFromFits: fit ${i} has ${f.components.length} components, expected ${i + 1}`); });
+  const options = { components };
   const bic: Record<string, number> = {};
   fits.forEach((f, i) => (bic[String(i + 1)] = f.bic));
   let best = 0;
@@ -401,6 +412,6 @@ export function gmmSelect(values: readonly number[] | WeightedValues, options: {
     threshold_s: pauseThreshold(fit),
     bic,
     delta_bic: fits[0].bic - fit.bic,
-    fits,
+    fits: [...fits],
   };
 }

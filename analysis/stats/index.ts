@@ -1,5 +1,5 @@
 // The statistics of the analysis: each method written here and checked against R / scikit-learn / SciPy fixtures.
-export { fitGmm, gmmSelect, pauseThreshold, crossingPoint, logGaps, distinctLogGaps, kmeans1d } from './gmm.ts';
+export { fitGmm, gmmSelect, gmmSelectFromFits, pauseThreshold, crossingPoint, logGaps, distinctLogGaps, kmeans1d } from './gmm.ts';
 export type { GmmComponent, GmmFit, GmmOptions, GmmSelection, WeightedValues } from './gmm.ts';
 export { bradleyTerry, btContrast, pairsFromRatings, Comparison, RatingRow } from './bradleyTerry.ts';
 export type { BtItem, BtOptions, BtResult, ComparisonInput } from './bradleyTerry.ts';
