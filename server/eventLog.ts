@@ -23,7 +23,7 @@
 // What it cannot do: survive a disk that lies about fsync, or make the synchronous `append` cheaper: it writes and
 // fsyncs on the event loop (durable before it returns, stalling the loop for one fsync); only in-process callers that
 // need a synchronous answer use it (the experimenter's marks, `StudyService.startSession` outside HTTP).
-import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, open, openSync, readFileSync, readdirSync, rmSync, write, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SESSION_FILE = /^[A-Za-z0-9_-]+\.ndjson$/;
@@ -59,7 +59,6 @@ interface SessionQueue {
 
 const writeChunk = (fd: number, buf: Buffer, offset: number): Promise<number> =>
   new Promise((resolve, reject) => write(fd, buf, offset, buf.length - offset, null, (err, n) => (err ? reject(err) : resolve(n))));
-const openAppend = (path: string): Promise<number> => new Promise((resolve, reject) => open(path, 'a', (err, fd) => (err ? reject(err) : resolve(fd))));
 const syncFd = (fd: number): Promise<void> => new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
 
 export class EventLog {
@@ -98,29 +97,6 @@ export class EventLog {
   private adopt(sessionId: string, fd: number): void {
     this.fds.set(sessionId, fd);
     this.sizes.set(sessionId, fstatSync(fd).size);
-  }
-
-  /**
-   * The session's descriptor for the group commit: a new file is opened on the thread pool, since creating a file
-   * can wait for the file system's journal, which must not stall the event loop. If the session was removed while
-   * the open ran, the file (created again by the open) is removed and the write refused.
-   */
-  private async fdForWrite(sessionId: string): Promise<number> {
-    const known = this.fds.get(sessionId);
-    if (known !== undefined) return known;
-    const fd = await openAppend(this.pathOf(sessionId));
-    if (this.closeAfterWrite.has(sessionId)) {
-      closeSync(fd);
-      rmSync(this.pathOf(sessionId), { force: true });
-      throw new SessionRemovedError(`session ${sessionId} was removed`);
-    }
-    const raced = this.fds.get(sessionId);
-    if (raced !== undefined) {
-      closeSync(fd);
-      return raced;
-    }
-    this.adopt(sessionId, fd);
-    return fd;
   }
 
   /** Append records as NDJSON lines and make them durable before returning (blocks the event loop for one fsync). */
@@ -216,7 +192,7 @@ export class EventLog {
     let fd: number;
     let start: number;
     try {
-      fd = await this.fdForWrite(sessionId);
+      fd = this.fd(sessionId);
       start = this.sizes.get(sessionId) ?? fstatSync(fd).size;
     } catch (error) {
       return { error };
