@@ -154,7 +154,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     res.json({ withdrawn: true, code: study.config.completion.withdrawn_code ?? null });
   });
 
-  app.use('/api/admin', createAdminRouter({ service, store, study, dataDir: opts.dataDir, log, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock }));
+  app.use('/api/admin', createAdminRouter({ service, store, study, dataDir: opts.dataDir, eventLog: events, log, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock }));
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'no such API route')));
 
   if (opts.staticDir && existsSync(opts.staticDir)) {

@@ -7,6 +7,8 @@ import type { Writable } from 'node:stream';
 import Papa from 'papaparse';
 import { ZipArchive } from 'archiver';
 import type { EventLog } from './eventLog.ts';
+import type { StudyConfig } from '../shared/schema/config.ts';
+import { AttemptRow, ParticipantRow, expertiseItems, participantRow, sessionFromRecords, sessionSignals, type SignalPuzzle } from '../shared/signals/index.ts';
 
 /** One row per logged event: the columns, in order, with what each means (psych-DS variableMeasured). */
 export const EVENT_COLUMNS: Record<string, string> = {
@@ -93,6 +95,54 @@ export async function exportEvents(log: EventLog, sessionIds: Iterable<string>, 
       }
     }
     await write(out, toCsv(batch, columns, false));
+  }
+}
+
+/** The study's puzzles as the signal functions want them (solutions stay on the server). */
+function signalPuzzles(config: StudyConfig): Map<string, SignalPuzzle> {
+  const map = new Map<string, SignalPuzzle>();
+  for (const p of [...config.puzzles, ...config.practice_puzzles]) if (p.solution) map.set(p.id, { id: p.id, width: p.width, height: p.height, solution: p.solution });
+  return map;
+}
+
+function guessingOptions(config: StudyConfig): readonly string[] | undefined {
+  const phase = config.phases.find((p) => p.kind === 'puzzles');
+  return phase?.kind === 'puzzles' ? phase.rating.guessing_options : undefined;
+}
+
+async function sessionLog(log: EventLog, id: string) {
+  const all: Record<string, any>[] = [];
+  for await (const r of records(log, id)) all.push(r);
+  return all.length ? sessionFromRecords(all, `${id}.ndjson`) : null;
+}
+
+/**
+ * One row per study attempt (warmup and tutorial left out), computed by the same signal functions the analysis
+ * uses. Pauses need a threshold: pass one (e.g. from `nonolab analyze`), or the pause columns stay empty.
+ */
+export async function exportAttempts(log: EventLog, sessionIds: Iterable<string>, config: StudyConfig, out: Writable, opts: { pauseThresholdS?: number | null } = {}): Promise<void> {
+  const columns = Object.keys(AttemptRow.shape);
+  const puzzles = signalPuzzles(config);
+  await write(out, toCsv([], columns, true));
+  for (const id of sessionIds) {
+    const session = await sessionLog(log, id);
+    if (!session) continue;
+    const { attempts } = sessionSignals(session, puzzles, { pauseThresholdS: opts.pauseThresholdS ?? null, guessingOptions: guessingOptions(config) });
+    await write(out, toCsv(attempts as unknown as Row[], columns, false));
+  }
+}
+
+/** One row per participant: status, the six expertise items coded as numbers, and how many attempts they made. */
+export async function exportParticipants(log: EventLog, sessionIds: Iterable<string>, config: StudyConfig, out: Writable): Promise<void> {
+  const columns = Object.keys(ParticipantRow.shape);
+  const puzzles = signalPuzzles(config);
+  const items = expertiseItems(config);
+  await write(out, toCsv([], columns, true));
+  for (const id of sessionIds) {
+    const session = await sessionLog(log, id);
+    if (!session) continue;
+    const { attempts } = sessionSignals(session, puzzles, { guessingOptions: guessingOptions(config) });
+    await write(out, toCsv([participantRow(session, attempts.length, items) as unknown as Row], columns, false));
   }
 }
 

@@ -7,7 +7,7 @@ import { describeIssues } from '../../shared/schema/config.ts';
 import { expandSteps } from '../../shared/study/steps.ts';
 import { DEFAULT_LIVENESS, SessionFlag, connectionState, poolBalance, type Liveness, type PoolSequence, type SessionSummary } from '../../shared/study/summary.ts';
 import { EventLog } from '../eventLog.ts';
-import { exportEvents, exportPsychDs, exportRawZip } from '../exports.ts';
+import { exportEvents, exportPsychDs, exportRawZip, exportAttempts, exportParticipants } from '../exports.ts';
 import type { Store } from '../store.ts';
 import type { LoadedStudy } from '../studyConfig.ts';
 import { HttpError, type StudyService } from '../studyService.ts';
@@ -29,6 +29,8 @@ export interface AdminRouterOptions {
   clock?: () => number;
   /** Failed logins allowed per client address per 15 minutes. */
   loginLimit?: number;
+  /** The server's event log (reads then stop at what is durable); one of the router's own otherwise. */
+  eventLog?: EventLog;
 }
 
 const LoginRequest = z.object({ password: z.string().min(1).max(1_000) });
@@ -59,7 +61,8 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   const log = opts.log ?? ((m: string) => console.log(m));
   const auth = new AdminAuth({ db: store.db, password: opts.password ?? process.env.NONOLAB_ADMIN_PASSWORD, log, clock });
   const marks = new AdminMarks(store.db);
-  const events = new EventLog(join(opts.dataDir, 'sessions'));
+  const ownLog = opts.eventLog === undefined;
+  const events = opts.eventLog ?? new EventLog(join(opts.dataDir, 'sessions'));
   const live = new LiveSummaries({ service, store, study, log: events, marks, clock });
   const timing = study.config.timing;
   const liveness: Liveness = { ...DEFAULT_LIVENESS, abandoned_ms: timing.inactivity_minutes * 60_000 };
@@ -70,6 +73,8 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     { id: 'events', label: 'Events (one row per event)', filename: 'events.csv', content_type: 'text/csv; charset=utf-8', run: (ids, out) => exportEvents(events, ids, out) },
     { id: 'raw', label: 'Raw NDJSON logs (zip)', filename: 'raw-ndjson.zip', content_type: 'application/zip', run: (ids, out) => exportRawZip(events, ids, out) },
     { id: 'psychds', label: 'psych-DS dataset (zip)', filename: 'psych-ds.zip', content_type: 'application/zip', run: (ids, out) => exportPsychDs(events, ids, studyInfo, out) },
+    { id: 'attempts', label: 'Attempts (one row per participant and puzzle)', filename: 'attempts.csv', content_type: 'text/csv; charset=utf-8', run: (ids, out) => exportAttempts(events, ids, study.config, out) },
+    { id: 'participants', label: 'Participants (survey answers, expertise items)', filename: 'participants.csv', content_type: 'text/csv; charset=utf-8', run: (ids, out) => exportParticipants(events, ids, study.config, out) },
   ];
 
   /**
@@ -318,7 +323,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
 
   router.close = () => {
     live.close();
-    events.close();
+    if (ownLog) events.close();
   };
   router.live = live;
   return router;
