@@ -95,11 +95,15 @@ export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onS
   const puzzles = new Map(ctx.puzzles.map((p) => [p.id, p]));
   const out: Omit<Extracted, 'gaps'> = { participants: [], attempts: [], answers: [], total: 0, excludedMarked: 0, incomplete: 0 };
   const gaps = new GapBuilder();
+  // The session's gaps, held until we know whether the session is analysed.
+  const session = new GapBuilder();
+  const onGap = (attempt: number, index: number, gap: number, action: string) => session.push(attempt, index, gap, ACTION_CODE.get(action) ?? 255);
   for (const log of logs) {
     out.total++;
     const pilot = log.marks.includes('pilot') || log.marks.includes('test');
     const marked = log.marks.includes('excluded') || (!ctx.includePilot && pilot);
-    const s = sessionSignals(log, puzzles, { guessingOptions: ctx.guessingOptions });
+    session.length = 0;
+    const s = sessionSignals(log, puzzles, { guessingOptions: ctx.guessingOptions, onGap });
     const row = participantRow(log, s.attempts.length, ctx.items);
     const included = !marked && row.status === 'complete';
     if (marked) out.excludedMarked++;
@@ -107,9 +111,8 @@ export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onS
     if (!log.marks.includes('excluded')) out.participants.push({ ...row, included, marked });
     if (included) {
       const base = out.attempts.length;
-      const keyToIndex = new Map(s.attempts.map((a, i) => [`${a.position}\u0000${a.puzzle_id}`, base + i]));
       for (const a of s.attempts) out.attempts.push(a);
-      for (const g of s.gaps) gaps.push(keyToIndex.get(`${g.position}\u0000${g.puzzle_id}`)!, g.index, g.gap_s, ACTION_CODE.get(g.action) ?? 255);
+      for (let k = 0; k < session.length; k++) gaps.push(base + session.attempt[k], session.index[k], session.gap[k], session.action[k]);
       for (const a of answerRows(log, ctx.allItems)) out.answers.push(a);
     }
     onSession?.(out.total);

@@ -32,6 +32,11 @@ export interface SignalOptions {
   pauseThresholdS?: number | null;
   /** Options of the guessing question, in order (default: Never, Rarely, Sometimes, Often, Always). */
   guessingOptions?: readonly string[];
+  /**
+   * Receive each gap as numbers instead of a GapRow (then `gaps` comes back empty): `attempt` indexes the
+   * returned attempts, `index` is the 1-based action ending the gap. For callers that keep gaps in columns.
+   */
+  onGap?: (attempt: number, index: number, gapS: number, action: Move['type']) => void;
 }
 
 export const DEFAULT_GUESSING_OPTIONS = ['Never', 'Rarely', 'Sometimes', 'Often', 'Always'] as const;
@@ -167,7 +172,8 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       if (prev) {
         const g = round3(elapsedMs(prev, m) / 1000);
         gapList.push(g);
-        gaps.push({ participant_id: log.session_id, puzzle_id: group.puzzleId, position: group.position, index: counts.actions, gap_s: g, action: move.type });
+        if (options.onGap) options.onGap(attempts.length, counts.actions, g, move.type);
+        else gaps.push({ participant_id: log.session_id, puzzle_id: group.puzzleId, position: group.position, index: counts.actions, gap_s: g, action: move.type });
       }
       prev = m;
       const cell = firstCell(move);

@@ -130,6 +130,17 @@ describe('signals', () => {
     });
   });
 
+  it('hands the same gaps to onGap as numbers, with the index of their attempt', () => {
+    const { attempts, gaps } = sessionSignals(log, puzzles);
+    const seen: { participant_id: string; puzzle_id: string; position: number; index: number; gap_s: number; action: string }[] = [];
+    const cols = sessionSignals(log, puzzles, {
+      onGap: (attempt, index, gap_s, action) => seen.push({ participant_id: attempts[attempt].participant_id, puzzle_id: attempts[attempt].puzzle_id, position: attempts[attempt].position, index, gap_s, action }),
+    });
+    expect(cols.gaps).toEqual([]);
+    expect(cols.attempts).toEqual(attempts);
+    expect(seen).toEqual(gaps);
+  });
+
   it('lists the gaps and recounts pauses for a new threshold', () => {
     const { attempts, gaps } = sessionSignals(log, puzzles);
     expect(attempts[0].pauses).toBeNull();
