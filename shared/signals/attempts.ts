@@ -187,7 +187,14 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       else if (move.type === 'reset') counts.resets++;
       else if (move.type === 'submit') counts.submissions++;
       const next = applyMove(board, move);
-      if ((move.type === 'fill' || move.type === 'stroke') && next !== board) {
+      if (move.type === 'fill' && next !== board) {
+        // A fill changes only its own cell (the board is unchanged when the cell is outside).
+        const i = move.row * puzzle.width + move.col;
+        if (next.grid.cells[i] === FILLED && board.grid.cells[i] !== FILLED) {
+          counts.cellsFilled++;
+          if (sol[move.row]?.[move.col] !== '#') counts.errors++;
+        }
+      } else if (move.type === 'stroke' && next !== board) {
         const before = board.grid.cells, after = next.grid.cells, w = puzzle.width;
         for (let i = 0; i < after.length; i++)
           if (after[i] === FILLED && before[i] !== FILLED) {
