@@ -13,6 +13,7 @@ import { Store } from './store.ts';
 import { HttpError, StudyService } from './studyService.ts';
 import { loadStudyConfig, type LoadedStudy } from './studyConfig.ts';
 import { createAdminRouter } from './admin/router.ts';
+import { AdminMarks } from './admin/marks.ts';
 
 export const TOKEN_COOKIE = 'nonolab_token';
 
@@ -87,7 +88,15 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   const store = new Store(join(opts.dataDir, 'nonolab.sqlite'));
   store.startCheckpointer();
   const events = new EventLog(join(opts.dataDir, 'sessions'));
-  const service = new StudyService({ study, store, log: events, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock });
+  const marks = new AdminMarks(store.db);
+  const service = new StudyService({
+    study,
+    store,
+    log: events,
+    appVersion: opts.appVersion ?? appVersion(),
+    clock: opts.clock,
+    leftOutOfBalance: () => marks.flagged(),
+  });
   for (const message of service.recover()) log(`recovery: ${message}`);
 
   const app = express();

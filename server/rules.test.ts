@@ -101,3 +101,24 @@ describe('rate limits', () => {
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
   });
 });
+
+describe('flagged sessions and the balance', () => {
+  it('leaves sessions flagged pilot/test/excluded out of the balanced draw', async () => {
+    // With the pilot counted, the next session must avoid all three of its puzzles (6 puzzles, 3 each); left out,
+    // the next draw is free to reuse them. Over several fresh pools at least one draw does.
+    const { AdminMarks } = await import('./admin/marks.ts');
+    let overlaps = 0;
+    for (let trial = 0; trial < 8; trial++) {
+      server = await startTestServer();
+      const pilot = (await new Participant(server.url).call('POST', '/api/sessions', {})).json;
+      const marks = new AdminMarks(server.nonolab.store.db);
+      marks.set(pilot.session_id, { flag: 'pilot' }, 0);
+      const next = (await new Participant(server.url).call('POST', '/api/sessions', {})).json;
+      if (next.sequence.some((id: string) => pilot.sequence.includes(id))) overlaps++;
+      expect(next.sequence.join()).not.toBe(pilot.sequence.join());
+      await server.close();
+      server = null;
+    }
+    expect(overlaps).toBeGreaterThan(0);
+  });
+});

@@ -31,6 +31,8 @@ export interface StudyServiceOptions {
   appVersion: string;
   clock?: () => number;
   rng?: Rng;
+  /** Sessions the experimenter flagged (pilot, test, excluded): their attempts do not count in the balanced draw. */
+  leftOutOfBalance?: () => ReadonlySet<string>;
 }
 
 export function hashToken(token: string): string {
@@ -53,6 +55,7 @@ export class StudyService {
   private readonly appVersion: string;
   private readonly clock: () => number;
   private readonly rng: Rng;
+  private readonly leftOutOfBalance: () => ReadonlySet<string>;
   /** Events that arrived ahead of a gap, per session, held until the gap fills (never written out of order). */
   private readonly pending = new Map<string, Map<number, ClientEvent>>();
   /**
@@ -72,6 +75,7 @@ export class StudyService {
     this.appVersion = opts.appVersion;
     this.clock = opts.clock ?? Date.now;
     this.rng = opts.rng ?? createRng(randomBytes(4).readUInt32LE(0));
+    this.leftOutOfBalance = opts.leftOutOfBalance ?? (() => new Set());
     this.log.afterSyncGroup = this.progressCommit;
   }
 
@@ -125,7 +129,8 @@ export class StudyService {
       rows = this.store.sequencesOfRound(round);
       free = rows;
     }
-    const taken = rows.filter((r) => r.status !== 'free').map((r) => JSON.parse(r.puzzle_ids) as string[]);
+    const flagged = this.leftOutOfBalance();
+    const taken = rows.filter((r) => r.status !== 'free' && !(r.session_id && flagged.has(r.session_id))).map((r) => JSON.parse(r.puzzle_ids) as string[]);
     const freeSeqs = free.map((r) => JSON.parse(r.puzzle_ids) as string[]);
     const pick = free[chooseBalanced(freeSeqs, taken, poolIds, this.rng)];
     this.store.setSequence(pick.id, 'leased', sessionId);

@@ -78,16 +78,11 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   ];
 
   /**
-   * Append server records to a session's NDJSON log through the service's own durable append (private in
-   * StudyService, reached here until it offers a public one), so its write pipeline and the live feed see them.
+   * Append server records to a session's NDJSON log through the service's group commit, so its write pipeline and
+   * the live feed see them.
    */
   const appendToLog = async (sessionId: string, records: readonly object[]): Promise<boolean> => {
-    const append = (service as unknown as { append?: (id: string, r: readonly object[]) => unknown }).append;
-    if (typeof append !== 'function') {
-      log(`admin: cannot write to the log of ${sessionId} (StudyService has no append); the mark is kept in SQLite only`);
-      return false;
-    }
-    await append.call(service, sessionId, records); // durable before we answer, whether the append is sync or async
+    await service.appendRecords(sessionId, records); // durable (fsync'd) before we answer
     return true;
   };
 
