@@ -8,23 +8,7 @@ import type { AddressInfo } from 'node:net';
 
 const control = vi.hoisted(() => ({ holdSync: false, held: [] as (() => void)[], failWrites: 0 }));
 
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  const fdatasync = (fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => {
-    if (control.holdSync) control.held.push(() => fs.fdatasync(fd, cb));
-    else fs.fdatasync(fd, cb);
-  };
-  const write = (...args: unknown[]) => {
-    if (control.failWrites > 0) {
-      control.failWrites--;
-      const cb = args.at(-1) as (err: NodeJS.ErrnoException) => void;
-      setImmediate(() => cb(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })));
-      return;
-    }
-    return (fs.write as (...a: unknown[]) => void)(...args);
-  };
-  return { ...fs, fdatasync, write, default: { ...fs, fdatasync, write } };
-});
+vi.mock('node:fs', async (importOriginal) => (await import('../tests/support/faultyFs.ts')).faultyFs(await importOriginal<typeof import('node:fs')>(), control));
 
 const { Participant, event, startTestServer } = await import('./testing.ts');
 const { securityHeaders } = await import('./app.ts');

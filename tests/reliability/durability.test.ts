@@ -13,24 +13,7 @@ const control = vi.hoisted(() => ({
   syncCalls: 0,
 }));
 
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  const fdatasync = (fd: number, cb: (err: NodeJS.ErrnoException | null) => void) => {
-    control.syncCalls++;
-    if (control.holdSync) control.held.push(() => fs.fdatasync(fd, cb));
-    else fs.fdatasync(fd, cb);
-  };
-  const write = (...args: any[]) => {
-    if (control.failWrites > 0) {
-      control.failWrites--;
-      const cb = args.at(-1) as (err: NodeJS.ErrnoException) => void;
-      setImmediate(() => cb(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })));
-      return;
-    }
-    return (fs.write as (...a: any[]) => void)(...args);
-  };
-  return { ...fs, fdatasync, write, default: { ...fs, fdatasync, write } };
-});
+vi.mock('node:fs', async (importOriginal) => (await import('../support/faultyFs.ts')).faultyFs(await importOriginal<typeof import('node:fs')>(), control));
 
 const { Participant, event, startTestServer } = await import('../../server/testing.ts');
 type TestServer = Awaited<ReturnType<typeof startTestServer>>;

@@ -7,6 +7,7 @@ import { createRng, type Rng } from '../../shared/random.ts';
 import { HttpClient } from '../support/bots.ts';
 import { defaultConfig, startServer, type RunningServer } from '../support/server.ts';
 import { hashTree } from './verify.ts';
+import { event } from '../../server/testing.ts';
 
 const REQUESTS = Number(process.env.NONOLAB_FUZZ_REQUESTS ?? 3000);
 const SEED = Number(process.env.NONOLAB_FUZZ_SEED ?? 4);
@@ -60,21 +61,7 @@ function pick<T>(rng: Rng, xs: readonly T[]): T {
   return xs[rng.int(xs.length)];
 }
 
-function validEvent(sessionId: string, seq: number): Record<string, any> {
-  return {
-    session_id: sessionId,
-    seq,
-    step: 0,
-    phase: 'consent',
-    puzzle_id: null,
-    position: null,
-    t_mono: 10,
-    t_wall: 1_780_000_000_000,
-    source: 'mouse',
-    type: 'visibility',
-    payload: { state: 'visible' },
-  };
-}
+const validEvent = (sessionId: string, seq: number): Record<string, any> => event(sessionId, seq);
 
 /** An event that zod must refuse (so the whole batch is refused). */
 function badEvent(rng: Rng, sessionId: string, seq: number): Record<string, any> {
