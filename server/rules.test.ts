@@ -122,3 +122,29 @@ describe('flagged sessions and the balance', () => {
     expect(overlaps).toBeGreaterThan(0);
   });
 });
+
+describe('participants who end early', () => {
+  it('gives a screened-out participant the screened-out code and returns their sequence to the pool', async () => {
+    const config = defaultConfig();
+    config.completion.screened_out_code = 'NOT-ELIGIBLE-7';
+    server = await startTestServer({ configPath: writeConfig(config) });
+    const p = new Participant(server.url);
+    const s = (await p.call('POST', '/api/sessions', {})).json;
+    await p.call('POST', '/api/session/events', { events: [event(s.session_id, 1, { step: 3, type: 'step_end', payload: { kind: 'survey', reason: 'screened_out' } })] });
+    await expect.poll(async () => (await p.call('GET', '/api/session')).json.status).toBe('screened_out');
+    expect((await p.call('GET', '/api/session')).json.completion_code).toBe('NOT-ELIGIBLE-7');
+    expect((await p.call('POST', '/api/session/complete', { last_seq: 1 })).json).toEqual({ code: 'NOT-ELIGIBLE-7', redirect_url: null });
+    const lease = server.nonolab.store.db.prepare('SELECT status, session_id FROM sequences WHERE puzzle_ids = ?').get(JSON.stringify(s.sequence));
+    expect(lease).toEqual({ status: 'free', session_id: null });
+  });
+
+  it('returns the sequence of a participant who declines consent', async () => {
+    server = await startTestServer();
+    const p = new Participant(server.url);
+    const s = (await p.call('POST', '/api/sessions', {})).json;
+    await p.call('POST', '/api/session/events', { events: [event(s.session_id, 1, { type: 'consent', payload: { agreed: false } })] });
+    await expect.poll(async () => (await p.call('GET', '/api/session')).json.status).toBe('declined');
+    const lease = server.nonolab.store.db.prepare('SELECT status FROM sequences WHERE puzzle_ids = ?').get(JSON.stringify(s.sequence));
+    expect(lease).toEqual({ status: 'free' });
+  });
+});

@@ -25,7 +25,7 @@ parentPort.on('message', (m) => {
 `;
 const CHECKPOINT_EVERY = 200;
 
-export type SessionStatus = 'active' | 'complete' | 'declined' | 'withdrawn' | 'abandoned';
+export type SessionStatus = 'active' | 'complete' | 'declined' | 'screened_out' | 'withdrawn' | 'abandoned';
 export type SequenceStatus = 'free' | 'leased' | 'used';
 
 export interface SessionRow {

@@ -239,7 +239,8 @@ export class StudyService {
       moves_by_step: progress.movesByStep,
       ratings: progress.ratings,
       outcomes: progress.outcomes,
-      completion_code: row.status === 'complete' ? this.study.config.completion.code : null,
+      completion_code:
+        row.status === 'complete' ? this.study.config.completion.code : row.status === 'screened_out' ? (this.study.config.completion.screened_out_code ?? null) : null,
     };
   }
 
@@ -289,14 +290,16 @@ export class StudyService {
     const ready: LoggedClientEvent[] = [];
     let acked = intake.queued;
     let step = intake.step;
-    let declined = false;
+    /** A participant who declines consent or fails eligibility ends here; their sequence goes back to the pool. */
+    let ended: 'declined' | 'screened_out' | null = null;
     while (pending.has(acked + 1)) {
       const e = pending.get(acked + 1)!;
       pending.delete(acked + 1);
       acked += 1;
       ready.push({ ...e, origin: 'client', t_server: now, config_hash: this.study.hash, app_version: this.appVersion });
       if (e.type === 'step_end') step = Math.max(step, e.step + 1);
-      if (e.type === 'consent' && !e.payload.agreed) declined = true;
+      if (e.type === 'consent' && !e.payload.agreed) ended = 'declined';
+      if (e.type === 'step_end' && e.payload.reason === 'screened_out') ended = 'screened_out';
     }
     if (pending.size === 0) this.pending.delete(row.id);
     if (ready.length > 0) {
@@ -309,9 +312,14 @@ export class StudyService {
       });
       const tail = intake.tail;
       const written = () => {
-        if (declined) {
-          this.store.setStatus(id, 'declined', now);
-          this.feed.emit('session', id, 'declined');
+        if (ended) {
+          const status = ended;
+          this.store.transaction(() => {
+            this.store.setStatus(id, status, now);
+            const lease = this.store.sequence(row.sequence_id);
+            if (lease?.session_id === id && lease.status === 'leased') this.store.setSequence(lease.id, 'free', null);
+          });
+          this.feed.emit('session', id, status);
         }
         this.feed.emit('appended', id, ready);
       };
@@ -422,6 +430,11 @@ export class StudyService {
   async complete(row: SessionRow, lastSeq: number): Promise<{ code: string; redirect_url: string | null }> {
     if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
     if (row.acked_seq < lastSeq) throw new HttpError(409, `the server holds events up to ${row.acked_seq}, not yet ${lastSeq}; send the rest first`);
+    if (row.status === 'screened_out') {
+      const screened = this.study.config.completion.screened_out_code;
+      if (!screened) throw new HttpError(404, 'this study gives no code to participants who are not eligible');
+      return { code: screened, redirect_url: null };
+    }
     const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
     const completeStep = steps.findIndex((s) => s.kind === 'complete');
     if (completeStep < 0 || row.step < completeStep) throw new HttpError(409, 'the study is not finished yet');

@@ -6,7 +6,7 @@ import { phaseModules } from './phases/index.ts';
 import { boot, currentStep, phaseOf, useStudy } from './study.ts';
 import { TopBar } from './ui/TopBar.tsx';
 
-function Ended({ message, testId }: { message: string; testId: string }) {
+function Ended({ message, testId, code }: { message: string; testId: string; code?: string }) {
   return (
     <section className="page">
       <TopBar title="Thank you" />
@@ -14,6 +14,11 @@ function Ended({ message, testId }: { message: string; testId: string }) {
         <p className="lead" data-testid={testId}>
           {message}
         </p>
+        {code && (
+          <p className="code">
+            Your code: <strong data-testid="end-code">{code}</strong>
+          </p>
+        )}
       </div>
     </section>
   );
@@ -52,7 +57,8 @@ function StepView() {
   useStudy((s) => s.step);
   const screenedOut = useStudy((s) => s.screenedOut);
   const declined = useStudy((s) => s.declined);
-  if (screenedOut !== null) return <Ended message={screenedOut} testId="screened-out" />;
+  const endCode = useStudy((s) => s.completion?.code);
+  if (screenedOut !== null) return <Ended message={screenedOut} testId="screened-out" code={endCode} />;
   const step = currentStep();
   if (declined && step?.kind !== 'consent') {
     const consent = useStudy.getState().session?.study.phases.find((p) => p.kind === 'consent');

@@ -290,6 +290,18 @@ export function screenOut(surveyId: string, answers: Record<string, number | str
   if (s.session) localStorage.setItem(`nonolab.${s.session.session_id}.screened_out`, message);
   if (clock) clearInterval(clock);
   useStudy.setState({ screenedOut: message });
+  void screenedOutCode();
+}
+
+/** Once the server holds every event, ask for the code the study gives participants who are not eligible (if any). */
+async function screenedOutCode(): Promise<void> {
+  if (!outbox) return;
+  await outbox.drained();
+  try {
+    useStudy.setState({ completion: await api.complete(seq) });
+  } catch {
+    // No code configured (404), or offline: the screen says thank you without one.
+  }
 }
 
 export function submitRating(difficulty: number | null, guessing: string, source: InputSource = 'mouse'): void {

@@ -46,7 +46,7 @@ export const SessionState = z.object({
   step: z.number().int().nonnegative(),
   /** Highest contiguous client sequence number the server holds. */
   acked_seq: z.number().int().nonnegative(),
-  status: z.enum(['active', 'complete', 'declined', 'withdrawn', 'abandoned']),
+  status: z.enum(['active', 'complete', 'declined', 'screened_out', 'withdrawn', 'abandoned']),
   study: ClientStudy,
   /** Every move so far, by step index, to rebuild boards (current one, post-survey pictures) on resume. */
   moves_by_step: z.record(z.string(), z.array(Move)),

@@ -20,6 +20,7 @@ const study = studyFixture((c) => {
     eligibility: { criteria: { adult: ['Yes'] }, message: 'Sorry, this study is for adults only.' },
   };
   c.phases.splice(1, 0, eligibility);
+  c.completion.screened_out_code = 'NOT-ELIGIBLE-7';
 });
 
 async function logOf(page: Page): Promise<Record<string, any>[]> {
@@ -77,11 +78,15 @@ describe('who takes part', () => {
     expect(await page.locator('[data-testid="item-age"] .error').textContent()).toContain('at most 120');
     await answerSurvey(page, { age: '17' });
     await expect.poll(() => page.getByTestId('screened-out').textContent()).toContain('adults only');
+    await expect.poll(() => page.getByTestId('end-code').textContent()).toBe('NOT-ELIGIBLE-7');
+    const state = await page.evaluate(async () => (await (await fetch('/api/session')).json()) as { status: string; completion_code: string });
+    expect(state).toMatchObject({ status: 'screened_out', completion_code: 'NOT-ELIGIBLE-7' });
     const log = await logOf(page);
     expect(log.find((e) => e.type === 'step_end' && e.phase === 'eligibility')?.payload.reason).toBe('screened_out');
     expect(log.find((e) => e.type === 'survey_submit')?.payload.answers).toEqual({ adult: 'No', age: 17 });
     await page.reload();
     await page.getByTestId('screened-out').waitFor();
+    expect(await page.getByTestId('end-code').textContent()).toBe('NOT-ELIGIBLE-7');
     expect(await page.getByTestId('grid').count()).toBe(0);
     await context.close();
   });
@@ -92,7 +97,7 @@ describe('who takes part', () => {
     await page.goto(study.server.url);
     await page.getByTestId('consent-agree').click();
     await waitForStep(page, 'survey');
-    // A half-filled survey survives a reload (the draft is kept in the study.browser).
+    // A half-filled survey survives a reload (the draft is kept in the browser).
     await page.locator('[data-testid="item-adult"] input[value="Yes"]').check();
     await page.reload();
     await waitForStep(page, 'survey');
