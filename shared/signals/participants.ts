@@ -58,6 +58,7 @@ type SurveySubmit = Extract<LoggedClientEvent, { type: 'survey_submit' }>;
 function statusOf(log: SessionLog): SessionStatus {
   if (log.server.some((s) => s.type === 'session_complete')) return 'complete';
   if (log.client.some((e) => e.type === 'consent' && !e.payload.agreed)) return 'declined';
+  if (log.client.some((e) => e.type === 'step_end' && e.payload.reason === 'screened_out')) return 'screened_out';
   return 'incomplete';
 }
 

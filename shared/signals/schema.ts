@@ -71,7 +71,7 @@ export const GapRow = z.object({
 });
 export type GapRow = z.infer<typeof GapRow>;
 
-export const SessionStatus = z.enum(['complete', 'incomplete', 'declined']);
+export const SessionStatus = z.enum(['complete', 'incomplete', 'declined', 'screened_out']);
 export type SessionStatus = z.infer<typeof SessionStatus>;
 
 /** One row per session: status and the six expertise items as numbers. */

@@ -35,7 +35,7 @@ export const SessionSummary = z.object({
   session_id: z.string(),
   mode: z.string(),
   label: z.string().nullable(),
-  /** The server's status: active, complete, declined. */
+  /** The server's status: active, complete, declined, screened_out, abandoned. */
   status: z.string(),
   flag: SessionFlag.nullable(),
   sequence: z.array(z.string()),
@@ -214,6 +214,8 @@ export function foldRecords(summary: SessionSummary, records: readonly RecordLik
       s.visible = payload.state !== 'hidden';
     } else if (r.type === 'consent' && payload.agreed === false) {
       s.status = 'declined';
+    } else if (r.type === 'step_end' && payload.reason === 'screened_out') {
+      s.status = 'screened_out';
     }
   }
   return s;

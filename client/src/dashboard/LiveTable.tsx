@@ -21,6 +21,7 @@ interface Row {
 export function stepLabel(s: SessionSummary): string {
   if (s.status === 'complete') return 'complete';
   if (s.status === 'declined') return 'declined';
+  if (s.status === 'screened_out') return 'screened out';
   return s.step_kind ? `${s.phase ?? ''} · ${s.step_kind}` : `between steps (step ${s.step})`;
 }
 
