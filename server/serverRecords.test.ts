@@ -10,7 +10,8 @@ const control = vi.hoisted(() => ({ holdSync: false, held: [] as (() => void)[],
 
 vi.mock('node:fs', async (importOriginal) => (await import('../tests/support/faultyFs.ts')).faultyFs(await importOriginal<typeof import('node:fs')>(), control));
 
-const { Participant, event, startTestServer } = await import('./testing.ts');
+const { Participant, event, startTestServer, sessionRecords: records, until } = await import('./testing.ts');
+const { resetFaults } = await import('../tests/support/faultyFs.ts');
 const { securityHeaders } = await import('./app.ts');
 const express = (await import('express')).default;
 const helmet = (await import('helmet')).default;
@@ -18,22 +19,12 @@ type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
 let server: TestServer | null = null;
 afterEach(async () => {
-  control.holdSync = false;
-  control.held.splice(0).forEach((release) => release());
-  control.failWrites = 0;
+  resetFaults(control);
   await server?.close();
   server = null;
 });
 
-const records = (dataDir: string, id: string) =>
-  readFileSync(join(dataDir, 'sessions', `${id}.ndjson`), 'utf8')
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as { origin: string; type: string; seq?: number });
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((r) => setTimeout(r, 5));
-}
 
 async function started(s: TestServer) {
   const p = new Participant(s.url);

@@ -1,5 +1,5 @@
 // Test helpers for the server: an in-process app on a free port and a tiny cookie-keeping client.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,4 +81,17 @@ export function event(sessionId: string, seq: number, overrides: Record<string, 
     payload: { state: 'visible' },
     ...overrides,
   };
+}
+
+/** Every record of a session's NDJSON file, parsed (tests read the files the server wrote). */
+export function sessionRecords(dataDir: string, sessionId: string): { origin: string; type: string; seq?: number }[] {
+  return readFileSync(join(dataDir, 'sessions', `${sessionId}.ndjson`), 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as { origin: string; type: string; seq?: number });
+}
+
+/** Wait (polling every 5 ms) until the condition holds. */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setTimeout(r, 5));
 }

@@ -15,29 +15,19 @@ const control = vi.hoisted(() => ({
 
 vi.mock('node:fs', async (importOriginal) => (await import('../support/faultyFs.ts')).faultyFs(await importOriginal<typeof import('node:fs')>(), control));
 
-const { Participant, event, startTestServer } = await import('../../server/testing.ts');
+const { Participant, event, startTestServer, sessionRecords, until } = await import('../../server/testing.ts');
+const { resetFaults } = await import('../support/faultyFs.ts');
 type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
 let server: TestServer | null = null;
 afterEach(async () => {
-  control.holdSync = false;
-  control.held.splice(0).forEach((release) => release());
-  control.failWrites = 0;
+  resetFaults(control);
   await server?.close();
   server = null;
 });
 
-const clientSeqs = (dataDir: string, id: string) =>
-  readFileSync(join(dataDir, 'sessions', `${id}.ndjson`), 'utf8')
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as { origin: string; seq?: number })
-    .filter((r) => r.origin === 'client')
-    .map((r) => r.seq);
+const clientSeqs = (dataDir: string, id: string) => sessionRecords(dataDir, id).filter((r) => r.origin === 'client').map((r) => r.seq);
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((r) => setTimeout(r, 5));
-}
 
 describe('group commit', () => {
   it('acknowledges only after the fdatasync covering the events has returned, and serves nothing before', async () => {

@@ -28,3 +28,10 @@ export function faultyFs<T extends typeof import('node:fs')>(fs: T, control: FsC
   };
   return { ...fs, fdatasync, write, default: { ...fs, fdatasync, write } };
 }
+
+/** Between tests: release every held fdatasync and stop failing writes. */
+export function resetFaults(control: FsControl): void {
+  control.holdSync = false;
+  control.held.splice(0).forEach((release) => release());
+  control.failWrites = 0;
+}
