@@ -125,7 +125,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
 
   app.post('/api/sessions', startLimiter, async (req, res) => {
     const body = parse(StartSessionRequest, req.body ?? {});
-    const { token: t, state } = await service.openSession(body);
+    const { token: t, state } = await service.startSession(body);
     setToken(res, t);
     res.status(201).json(state);
   });

@@ -20,10 +20,8 @@
 // still vanish is served. A crash can leave only a torn tail (the last write), which `recover` cuts at start-up.
 // The server's own records (session start, checks, hints, completion) take the same path (StudyService.appendRecords),
 // so they are ordered with the session's client events and their answers wait for the same fsync.
-// What it cannot do: survive a disk that lies about fsync, or make the synchronous `append` cheaper: it writes and
-// fsyncs on the event loop (durable before it returns, stalling the loop for one fsync); only in-process callers that
-// need a synchronous answer use it (the experimenter's marks, `StudyService.startSession` outside HTTP).
-import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, write, writeSync } from 'node:fs';
+// What it cannot do: survive a disk that lies about fsync.
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, write } from 'node:fs';
 import { join } from 'node:path';
 
 const SESSION_FILE = /^[A-Za-z0-9_-]+\.ndjson$/;
@@ -97,18 +95,6 @@ export class EventLog {
   private adopt(sessionId: string, fd: number): void {
     this.fds.set(sessionId, fd);
     this.sizes.set(sessionId, fstatSync(fd).size);
-  }
-
-  /** Append records as NDJSON lines and make them durable before returning (blocks the event loop for one fsync). */
-  append(sessionId: string, records: readonly object[]): void {
-    if (records.length === 0) return;
-    const fd = this.fd(sessionId);
-    const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
-    const written = writeSync(fd, text);
-    this.sizes.set(sessionId, (this.sizes.get(sessionId) ?? 0) + written);
-    const size = fstatSync(fd).size;
-    fdatasyncSync(fd);
-    this.durable.set(sessionId, Math.max(this.durable.get(sessionId) ?? 0, size));
   }
 
   /**

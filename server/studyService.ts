@@ -5,6 +5,7 @@ import type { LoadedStudy } from './studyConfig.ts';
 import { AfterSyncError, SessionRemovedError, type EventLog } from './eventLog.ts';
 import type { SessionRow, Store } from './store.ts';
 import type { ClientEvent, LoggedClientEvent, LoggedServerEvent, ServerEvent } from '../shared/schema/event.ts';
+import type { Puzzle } from '../shared/schema/puzzle.ts';
 import type { CheckRequest, HintRequest, HintResponse, SessionState, StartSessionRequest } from '../shared/schema/api.ts';
 import { sessionProgress } from '../shared/study/progress.ts';
 import { expandSteps, sequenceLength } from '../shared/study/steps.ts';
@@ -56,6 +57,8 @@ export class StudyService {
   private readonly clock: () => number;
   private readonly rng: Rng;
   private readonly leftOutOfBalance: () => ReadonlySet<string>;
+  /** Study and practice puzzles with their solutions (the config validates that every one has a solution). */
+  private readonly puzzlesById = new Map<string, Puzzle & { solution: string[] }>();
   /** Events that arrived ahead of a gap, per session, held until the gap fills (never written out of order). */
   private readonly pending = new Map<string, Map<number, ClientEvent>>();
   /**
@@ -76,17 +79,9 @@ export class StudyService {
     this.clock = opts.clock ?? Date.now;
     this.rng = opts.rng ?? createRng(randomBytes(4).readUInt32LE(0));
     this.leftOutOfBalance = opts.leftOutOfBalance ?? (() => new Set());
+    for (const p of [...this.study.config.puzzles, ...this.study.config.practice_puzzles])
+      if (p.solution) this.puzzlesById.set(p.id, { ...p, solution: p.solution });
     this.log.afterSyncGroup = this.progressCommit;
-  }
-
-  /**
-   * Append records and make them durable before returning: blocks the event loop for one fsync. Kept for in-process
-   * callers that need a synchronous append (the experimenter's marks, `startSession`); the participant routes use
-   * `appendRecords`.
-   */
-  private append(sessionId: string, records: readonly object[]): void {
-    this.log.append(sessionId, records);
-    this.feed.emit('appended', sessionId, records);
   }
 
   /**
@@ -138,24 +133,11 @@ export class StudyService {
   }
 
   /**
-   * Start a session (or give a returning panel participant theirs back with a fresh token); returns once its
-   * session_start record is durable (blocking the event loop for that fsync). In-process callers; the HTTP route uses
-   * `openSession`.
+   * Start a session (or give a returning panel participant theirs back with a fresh token). The session_start record
+   * goes through the group commit and the answer (the token) waits for its fsync, without stalling other requests.
+   * If that write fails, the session and its lease are undone (nobody got the token) and the answer is 503.
    */
-  startSession(req: StartSessionRequest): { token: string; state: SessionState } {
-    const begun = this.beginSession(req);
-    if ('state' in begun) return begun;
-    this.append(begun.id, [begun.record]);
-    this.feed.emit('session', begun.id, 'active');
-    return { token: begun.token, state: this.stateOf(this.store.session(begun.id)!) };
-  }
-
-  /**
-   * `startSession` for the HTTP route: the session_start record goes through the group commit and the answer (the
-   * token) waits for its fsync, without stalling other requests. If that write fails, the session and its lease are
-   * undone (nobody got the token) and the answer is 503.
-   */
-  async openSession(req: StartSessionRequest): Promise<{ token: string; state: SessionState }> {
+  async startSession(req: StartSessionRequest): Promise<{ token: string; state: SessionState }> {
     const begun = this.beginSession(req);
     if ('state' in begun) return begun;
     try {
@@ -356,35 +338,31 @@ export class StudyService {
     return acked;
   }
 
-  private sessionPuzzle(row: SessionRow, puzzleId: string) {
-    const puzzle = [...this.study.config.puzzles, ...this.study.config.practice_puzzles].find((q) => q.id === puzzleId);
-    if (!puzzle || !puzzle.solution) throw new HttpError(404, `no puzzle '${puzzleId}' in this study`);
+  /**
+   * The puzzle a check or hint names, refused unless it is part of this session. Time caps are enforced here too:
+   * the warmup's cap and a puzzle's optional time limit count from the server's start of the step, plus a grace
+   * period; checked only when the server already knows the participant is on that step (a client can be ahead of its
+   * acknowledged events).
+   */
+  private sessionPuzzle(row: SessionRow, puzzleId: string): Puzzle & { solution: string[] } {
+    const puzzle = this.puzzlesById.get(puzzleId);
+    if (!puzzle) throw new HttpError(404, `no puzzle '${puzzleId}' in this study`);
     const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
     if (!steps.some((s) => s.puzzle_id === puzzleId)) throw new HttpError(403, `puzzle '${puzzleId}' is not part of this session`);
-    return { ...puzzle, solution: puzzle.solution };
-  }
-
-  /**
-   * Time caps, enforced on the server too: the warmup's cap and a puzzle's optional time limit count from the
-   * server's start of the step, plus a grace period. Checked only when the server already knows the participant is on
-   * that step (a client can be ahead of its acknowledged events).
-   */
-  private enforceTimeCap(row: SessionRow, puzzleId: string): void {
-    const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
-    const step = steps[row.step];
-    if (!step || step.puzzle_id !== puzzleId) return;
-    const phase = this.study.config.phases.find((p) => p.id === step.phase_id);
-    const cap = phase?.kind === 'warmup' ? phase.cap_seconds : phase?.kind === 'puzzles' ? phase.time_limit_seconds : undefined;
-    if (cap === undefined) return;
-    const elapsed = (this.clock() - row.step_started_at) / 1000;
-    if (elapsed > cap + this.study.config.timing.grace_seconds) throw new HttpError(409, `the time for this puzzle (${cap} s) is over`);
+    const current = steps[row.step];
+    if (current?.puzzle_id === puzzleId) {
+      const phase = this.study.config.phases.find((p) => p.id === current.phase_id);
+      const cap = phase?.kind === 'warmup' ? phase.cap_seconds : phase?.kind === 'puzzles' ? phase.time_limit_seconds : undefined;
+      const elapsed = (this.clock() - row.step_started_at) / 1000;
+      if (cap !== undefined && elapsed > cap + this.study.config.timing.grace_seconds) throw new HttpError(409, `the time for this puzzle (${cap} s) is over`);
+    }
+    return puzzle;
   }
 
   /** Check a board against the solution; answers once the check record is durable. */
   async check(row: SessionRow, req: CheckRequest): Promise<{ solved: boolean }> {
     if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
     const { solution } = this.sessionPuzzle(row, req.puzzle_id);
-    this.enforceTimeCap(row, req.puzzle_id);
     const solved = matchesSolution(req.rows, solution);
     const wrong = countWrongCells(req.rows, solution);
     await this.appendRecords(row.id, [
@@ -399,7 +377,6 @@ export class StudyService {
     const policy = this.study.config.hints.policy;
     if (policy === 'off') throw new HttpError(403, 'hints are turned off in this study');
     const puzzle = this.sessionPuzzle(row, req.puzzle_id);
-    this.enforceTimeCap(row, req.puzzle_id);
     const board = gridFromBoardRows(req.rows, puzzle.width, puzzle.height);
     const found = engineHint({ rows: puzzle.rows, cols: puzzle.cols }, board, gridFromRows(puzzle.solution), policy);
     if (found)

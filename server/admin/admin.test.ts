@@ -184,7 +184,7 @@ describe('a study that was running before the dashboard opened', () => {
     const other = await startTestServer();
     try {
       const ids: string[] = [];
-      for (let i = 0; i < 250; i++) ids.push(other.nonolab.service.startSession({ mode: 'general' }).state.session_id);
+      for (let i = 0; i < 250; i++) ids.push((await other.nonolab.service.startSession({ mode: 'general' })).state.session_id);
       const e = new Experimenter(other.url);
       expect((await e.login()).status).toBe(200);
       const listing = e.call('GET', '/api/admin/sessions');

@@ -23,7 +23,6 @@ export const Move = z.discriminatedUnion('type', [
   z.object({ type: z.literal('skip') }),
 ]);
 export type Move = z.infer<typeof Move>;
-export type MoveType = Move['type'];
 
 export const InputSource = z.enum(['mouse', 'touch', 'keyboard', 'system']);
 export type InputSource = z.infer<typeof InputSource>;

@@ -48,6 +48,6 @@ export function sessionProgress(events: readonly EventLike[]): SessionProgress {
 }
 
 /** The board a step ended with, as rows of '#', 'x', '?'. */
-export function finalRows(progress: SessionProgress, step: number, width: number, height: number): string[] {
-  return boardRows(replayMoves(width, height, progress.movesByStep[step] ?? []).grid);
+export function finalRows(movesByStep: SessionProgress['movesByStep'], step: number, width: number, height: number): string[] {
+  return boardRows(replayMoves(width, height, movesByStep[step] ?? []).grid);
 }

@@ -24,7 +24,7 @@ function PostSurveyScreen({ phase }: PhaseScreenProps<'post_survey'>) {
       const why: SurveyItem = { type: 'text', id: `why_${id}`, label: phase.why_label, required: true, multiline: true, max_length: 5_000 };
       const header = (
         <div className="post-puzzle" data-testid={`post-puzzle-${s.position}`}>
-          <MiniBoard rows={finalRows({ ratings, outcomes, movesByStep }, s.index, puzzle.width, puzzle.height)} label={`Puzzle ${s.position} as you left it`} />
+          <MiniBoard rows={finalRows(movesByStep, s.index, puzzle.width, puzzle.height)} label={`Puzzle ${s.position} as you left it`} />
           <div>
             <h2>
               Puzzle {s.position}
