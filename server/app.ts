@@ -1,21 +1,23 @@
 // The Express app: participant API routes (thin over StudyService), security middleware, the built client.
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
-import cookieParser from 'cookie-parser';
 import { rateLimit } from 'express-rate-limit';
 import { existsSync, readFileSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
-import type { z } from 'zod';
-import { CheckRequest, CompleteRequest, EventBatch, HintRequest, StartSessionRequest } from '../shared/schema/api.ts';
-import { describeIssues } from '../shared/schema/config.ts';
+import { CheckRequest, CompleteRequest, HintRequest, StartSessionRequest } from '../shared/schema/api.ts';
 import { EventLog } from './eventLog.ts';
 import { Store } from './store.ts';
 import { HttpError, StudyService } from './studyService.ts';
 import { loadStudyConfig, type LoadedStudy } from './studyConfig.ts';
 import { createAdminRouter } from './admin/router.ts';
 import { AdminMarks } from './admin/marks.ts';
+import { cookieValue, parseBody } from './requestBody.ts';
+import { eventsLane, isEventsRequest } from './eventsLane.ts';
 
 export const TOKEN_COOKIE = 'nonolab_token';
+/** Largest request body taken (JSON). */
+export const BODY_LIMIT = 1024 * 1024;
 
 export interface ServerOptions {
   dataDir: string;
@@ -31,6 +33,8 @@ export interface ServerOptions {
 }
 
 export interface NonolabServer {
+  /** The node:http request listener: event batches to the events lane (eventsLane.ts), everything else to `app`. */
+  handler: RequestListener;
   app: express.Express;
   service: StudyService;
   store: Store;
@@ -39,19 +43,12 @@ export interface NonolabServer {
   close(): void;
 }
 
-function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const result = schema.safeParse(body);
-  if (!result.success) throw new HttpError(400, 'invalid request body', describeIssues(result.error.issues).split('\n'));
-  return result.data;
-}
-
 /**
  * helmet's security headers, the same on every response, computed once: helmet (default options) is run against a
- * recording response at start-up and the middleware replays the headers it set and removed, instead of rebuilding
- * them (the CSP string among them) per request. If helmet ever does not finish synchronously, or sets a header that
- * depends on the request, this falls back to helmet itself.
+ * recording response at start-up, and what it set and removed is replayed instead of rebuilding the headers (the CSP
+ * string among them) per request. `null` if helmet did not finish synchronously (then helmet itself is used).
  */
-export function securityHeaders(): RequestHandler {
+export function recordedSecurityHeaders(): { set: [string, string | number | readonly string[]][]; removed: string[] } | null {
   const real = helmet();
   const set: [string, string | number | readonly string[]][] = [];
   const removed: string[] = [];
@@ -69,7 +66,16 @@ export function securityHeaders(): RequestHandler {
   } catch {
     finished = false;
   }
-  if (!finished) return real;
+  return finished ? { set, removed } : null;
+}
+
+/** helmet's headers as middleware, replayed from `recordedSecurityHeaders` (helmet itself if they could not be recorded). */
+export function securityHeaders(): RequestHandler {
+  const recorded = recordedSecurityHeaders();
+  return recorded ? replayHeaders(recorded) : helmet();
+}
+
+function replayHeaders({ set, removed }: NonNullable<ReturnType<typeof recordedSecurityHeaders>>): RequestHandler {
   return (_req, res, next) => {
     for (const name of removed) res.removeHeader(name);
     for (const [name, value] of set) res.setHeader(name, value);
@@ -103,11 +109,12 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   app.disable('x-powered-by');
   // JSON answers are never cached (no ETag hashing of every body); static files keep theirs (serve-static's own).
   app.set('etag', false);
-  app.use(securityHeaders());
-  app.use(cookieParser());
-  app.use(express.json({ limit: '1mb' }));
+  const recorded = recordedSecurityHeaders();
+  app.use(recorded ? replayHeaders(recorded) : helmet());
 
-  const token = (req: Request): string | undefined => (req.cookies as Record<string, string> | undefined)?.[TOKEN_COOKIE];
+  const token = (req: Request): string | undefined => cookieValue(req, TOKEN_COOKIE);
+
+  app.use(express.json({ limit: BODY_LIMIT }));
   const setToken = (res: Response, value: string) =>
     res.cookie(TOKEN_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 1000 * 60 * 60 * 24 * 30 });
 
@@ -124,7 +131,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   });
 
   app.post('/api/sessions', startLimiter, async (req, res) => {
-    const body = parse(StartSessionRequest, req.body ?? {});
+    const body = parseBody(StartSessionRequest, req.body ?? {});
     const { token: t, state } = await service.startSession(body);
     setToken(res, t);
     res.status(201).json(state);
@@ -134,26 +141,20 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     res.json(service.stateOf(service.sessionForToken(token(req))));
   });
 
-  app.post('/api/session/events', async (req, res) => {
-    const row = service.sessionForToken(token(req));
-    const batch = parse(EventBatch, req.body);
-    res.json({ acked_seq: await service.appendEvents(row, batch.events) });
-  });
-
   // Each answer below goes out only after the server record it depends on is fsync'd (group commit, not blocking).
   app.post('/api/session/check', async (req, res) => {
     const row = service.sessionForToken(token(req));
-    res.json(await service.check(row, parse(CheckRequest, req.body)));
+    res.json(await service.check(row, parseBody(CheckRequest, req.body)));
   });
 
   app.post('/api/session/hint', async (req, res) => {
     const row = service.sessionForToken(token(req));
-    res.json(await service.hint(row, parse(HintRequest, req.body)));
+    res.json(await service.hint(row, parseBody(HintRequest, req.body)));
   });
 
   app.post('/api/session/complete', async (req, res) => {
     const row = service.sessionForToken(token(req));
-    res.json(await service.complete(row, parse(CompleteRequest, req.body).last_seq));
+    res.json(await service.complete(row, parseBody(CompleteRequest, req.body).last_seq));
   });
 
   app.post('/api/session/withdraw', (req, res) => {
@@ -185,7 +186,12 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     res.status(500).json({ error: 'internal server error' });
   });
 
+  // Event batches skip Express (eventsLane.ts says why), with the same headers; without recorded headers, no lane.
+  const lane = recorded && eventsLane({ service, tokenCookie: TOKEN_COOKIE, bodyLimit: BODY_LIMIT, headers: recorded.set, log });
+  const handler: RequestListener = (req, res) => (lane && isEventsRequest(req) ? lane(req, res) : app(req, res));
+
   return {
+    handler,
     app,
     service,
     store,

@@ -1,6 +1,6 @@
 // Test helpers for the server: an in-process app on a free port and a tiny cookie-keeping client.
 import { mkdtempSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNonolabServer, type NonolabServer } from './app.ts';
@@ -22,7 +22,7 @@ export async function startTestServer(opts: { configPath?: string; dataDir?: str
     startLimitPerMinute: opts.startLimitPerMinute,
   });
   const http: Server = await new Promise((resolve) => {
-    const s = nonolab.app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createServer(nonolab.handler).listen(0, '127.0.0.1', () => resolve(s));
   });
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : 0;

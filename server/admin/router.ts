@@ -14,6 +14,7 @@ import { HttpError, type StudyService } from '../studyService.ts';
 import { AdminAuth } from './auth.ts';
 import { LiveSummaries, type LiveMessage } from './live.ts';
 import { AdminMarks } from './marks.ts';
+import { cookieValue } from '../requestBody.ts';
 
 export const ADMIN_COOKIE = 'nonolab_admin';
 
@@ -90,7 +91,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   const brief = (s: SessionSummary): SessionSummary => ({ ...s, steps: s.steps.slice(-1) });
 
   const router = express.Router() as express.Router & { close(): void; live: LiveSummaries };
-  const cookieOf = (req: Request): string | undefined => (req.cookies as Record<string, string> | undefined)?.[ADMIN_COOKIE];
+  const cookieOf = (req: Request): string | undefined => cookieValue(req, ADMIN_COOKIE);
 
   router.use((_req, res, next) => {
     res.setHeader('cache-control', 'no-store');

@@ -1,0 +1,60 @@
+// POST /api/session/events, served beside Express rather than through it.
+//
+// Nearly every request a study receives is an event batch (each participant's outbox sends one every few hundred ms),
+// so this route's cost per request is the study's capacity. Measured on the benchmark machine, Express's entry and
+// router (request/response prototypes, layer matching, res.json) cost about 80 us of CPU per request, as much as
+// the rest of the route's work without the fsync; so the node:http listener (`createNonolabServer().handler`) sends
+// this one method and path here and everything else to the Express app. The answers are the same as Express's: the
+// same security headers (helmet's, recorded once), the same JSON errors (`{ error, issues? }`), the same body limit.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EventBatch } from '../shared/schema/api.ts';
+import { cookieValue, parseBody, readJsonBody } from './requestBody.ts';
+import { HttpError, type StudyService } from './studyService.ts';
+
+export const EVENTS_PATH = '/api/session/events';
+
+/** POST /api/session/events, with or without a query string (the path is matched exactly, as documented). */
+export function isEventsRequest(req: IncomingMessage): boolean {
+  if (req.method !== 'POST') return false;
+  const url = req.url ?? '';
+  return url === EVENTS_PATH || (url.startsWith(EVENTS_PATH) && url[EVENTS_PATH.length] === '?');
+}
+
+export interface EventsLaneOptions {
+  service: StudyService;
+  tokenCookie: string;
+  bodyLimit: number;
+  /** Headers every answer carries (the security headers), as name/value pairs. */
+  headers: readonly (readonly [string, string | number | readonly string[]])[];
+  log: (message: string) => void;
+}
+
+export function eventsLane(opts: EventsLaneOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  // writeHead's flat [name, value, name, value, ...] form; a header with several values is repeated.
+  const base: string[] = opts.headers.flatMap(([name, value]) => (Array.isArray(value) ? value.flatMap((v: string) => [name, v]) : [name, String(value)]));
+  const reply = (res: ServerResponse, status: number, body: object) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, [...base, 'content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(text))]);
+    res.end(text);
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // The token first: a request that names no session is answered without reading its body.
+    const row = opts.service.sessionForToken(cookieValue(req, opts.tokenCookie));
+    const batch = parseBody(EventBatch, await readJsonBody(req, opts.bodyLimit));
+    reply(res, 200, { acked_seq: await opts.service.appendEvents(row, batch.events) });
+  };
+  return (req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (res.headersSent) return;
+      // A body left partly unread (too large, refused before reading) would be parsed as the next request on this
+      // connection: answer, then close it.
+      if (!req.complete) res.shouldKeepAlive = false;
+      if (err instanceof HttpError) {
+        reply(res, err.status, { error: err.message, ...(err.issues ? { issues: err.issues } : {}) });
+        return;
+      }
+      opts.log(`error: ${(err as Error)?.stack ?? String(err)}`);
+      reply(res, 500, { error: 'internal server error' });
+    });
+  };
+}
