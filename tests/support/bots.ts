@@ -24,7 +24,9 @@ export class HttpClient {
     readonly base: string,
     opts: { maxSockets?: number; timeoutMs?: number } = {},
   ) {
-    this.agent = new Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 1024 });
+    // Every idle connection is kept (Node keeps only 256 by default): each participant's browser holds its own, and
+    // closing and reopening hundreds of connections a second measured the kernel's accept queue, not the server.
+    this.agent = new Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 1024, maxFreeSockets: opts.maxSockets ?? 1024 });
     this.url = new URL(base);
     this.timeoutMs = opts.timeoutMs ?? 15_000;
   }
@@ -89,6 +91,12 @@ export interface BotOptions {
   /** Mean pause between the bot's actions (ms); each action makes `burst` events at once, as a gesture does. */
   thinkMs?: number;
   burst?: number;
+  /**
+   * Instead of pausing between actions, wait until the server acknowledged everything sent: each request then carries
+   * one action's `burst` events, and the bot acts again as soon as the server answers (the most requests per second
+   * this server takes at that batch size).
+   */
+  lockstep?: boolean;
   /** Extra noise moves (cross/clear/undo) per puzzle, besides the fills of the solution. */
   noiseMoves?: number;
   /** Retry backoff: first delay and cap (the browser client uses 500 and 8000). */
@@ -252,6 +260,7 @@ export class Bot {
   // ---- the study script ----
 
   private async think(): Promise<void> {
+    if (this.opts.lockstep) return this.drained();
     const mean = this.opts.thinkMs ?? 0;
     await sleep(mean <= 0 ? 0 : Math.round(mean * (0.5 + this.rng.next())));
     if (this.fatal) throw this.fatal;
