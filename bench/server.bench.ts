@@ -19,9 +19,10 @@
 //   parallel   BOTS bare async writers, one file each, write + fdatasync per batch on the libuv pool (the same
 //              UV_THREADPOOL_SIZE as the server), all at once: the disk's limit for per-batch durable appends.
 // The ratio printed is the run's events/s over each ceiling.
-// Options (env): BOTS, THINK, BURST, NOISE (extra moves per puzzle), RAMP (arrival spread, s), CEILING_SECONDS,
-// UV_THREADPOOL_SIZE (default 64, for the server and the ceiling alike), RUNS=paced,lockstep,saturated, PROFILE=dir
-// (the server writes a V8 CPU profile there when it stops), TIMELINE=1 (per-second latencies on stderr).
+// Options (env): BOTS, THINK, BURST, NOISE (extra moves per puzzle), RAMP (arrival spread of the paced run, s; the
+// others start every bot at once), CEILING_SECONDS, UV_THREADPOOL_SIZE (default 64, for the server and the ceiling
+// alike), RUNS=paced,lockstep,saturated, PROFILE=dir (the server writes a V8 CPU profile there when it stops),
+// TIMELINE=1 (per-second latencies on stderr).
 import { spawnSync } from 'node:child_process';
 
 if (!process.env.UV_THREADPOOL_SIZE) {
@@ -160,11 +161,16 @@ async function serverRun(name: Mode): Promise<RunResult> {
     const done = stats.acks.reduce((s, a) => s + a.events, 0);
     process.stderr.write(`[${name}] ${((performance.now() - t0) / 1000).toFixed(0)} s: ${fmt(done)} events acknowledged\n`);
   }, 5_000);
-  // Participants arrive spread over RAMP seconds (as they do in a study), not all in one instant.
+  // Paced: participants arrive spread over RAMP seconds (as they do in a study), not all in one instant. The runs that
+  // measure the server's most start every bot at once, so that all BOTS play for most of the run.
+  const ramp = name === 'paced' ? RAMP : 0;
+  const started: number[] = [];
   const finished: number[] = [];
   const results = await Promise.allSettled(
     bots.map(async (b, i) => {
-      await new Promise((r) => setTimeout(r, (RAMP * 1000 * i) / BOTS));
+      await new Promise((r) => setTimeout(r, (ramp * 1000 * i) / BOTS));
+      await b.start();
+      started.push(performance.now());
       await b.play();
       finished.push(performance.now());
     }),
@@ -184,8 +190,8 @@ async function serverRun(name: Mode): Promise<RunResult> {
   problems.push(...verifyBots(logs, bots), ...verifyStore(server.dataDir, logs));
   rmSync(server.dataDir, { recursive: true, force: true });
 
-  // Steady state: from the moment every bot has arrived to the moment the first one finishes (all BOTS playing).
-  const from = t0 + RAMP * 1000;
+  // Steady state: from the moment every bot has its session to the moment the first one finishes (all BOTS playing).
+  const from = Math.max(...started);
   const to = Math.min(...finished);
   const acks = to - from > 2_000 ? stats.acks.filter((a) => a.at >= from && a.at <= to) : stats.acks;
   const first = to - from > 2_000 ? from : Math.min(...acks.map((a) => a.at - a.ms));

@@ -2,11 +2,11 @@
 // for the fdatasync of the record it depends on, other sessions are not stalled meanwhile, a failed write answers 503
 // and leaves nothing behind; plus the precomputed security headers equal helmet's own.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
-const control = vi.hoisted(() => ({ holdSync: false, held: [] as (() => void)[], failWrites: 0 }));
+const control = vi.hoisted(() => ({ holdSync: false, held: [] as (() => void)[], failWrites: 0, failSyncs: 0, heldPaths: [] as string[] }));
 
 vi.mock('node:fs', async (importOriginal) => (await import('../tests/support/faultyFs.ts')).faultyFs(await importOriginal<typeof import('node:fs')>(), control));
 
@@ -98,6 +98,48 @@ describe('server records through the group commit', () => {
     expect(server.nonolab.store.allSequences().filter((s) => s.status !== 'free')).toEqual([]);
     expect((await p.call('POST', '/api/sessions', {})).status).toBe(201);
     expect(server.nonolab.store.sessions()).toHaveLength(1);
+  });
+
+  it("answers a start only after its lease is fsync'd in SQLite's WAL and then its record, serving others meanwhile", async () => {
+    server = await startTestServer();
+    const a = await started(server);
+    control.holdSync = true;
+    const p = new Participant(server.url);
+    let answered = false;
+    const pending = p.call('POST', '/api/sessions', {}).then((r) => {
+      answered = true;
+      return r;
+    });
+    await until(() => control.heldPaths.some((path) => path.endsWith('nonolab.sqlite-wal')));
+    const id = server.nonolab.store.sessions().find((s) => s.id !== a.id)!.id;
+    // The lease is committed but not yet known durable: no record written, no answer; the event loop is free.
+    expect(existsSync(join(server.dataDir, 'sessions', `${id}.ndjson`))).toBe(false);
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+    expect(answered).toBe(false);
+    const release = (suffix: string) => {
+      const i = control.heldPaths.findIndex((path) => path.endsWith(suffix));
+      control.heldPaths.splice(i, 1);
+      control.held.splice(i, 1)[0]();
+    };
+    release('-wal');
+    await until(() => control.heldPaths.some((path) => path.endsWith(`${id}.ndjson`)));
+    expect(records(server.dataDir, id).map((r) => r.type)).toEqual(['session_start']);
+    expect(answered).toBe(false);
+    release(`${id}.ndjson`);
+    expect((await pending).status).toBe(201);
+  });
+
+  it('undoes a start whose lease cannot be made durable (the WAL fsync fails): 503, no row, no file', async () => {
+    server = await startTestServer();
+    control.failSyncs = 1;
+    const p = new Participant(server.url);
+    const r = await p.call('POST', '/api/sessions', {});
+    expect(r.status).toBe(503);
+    expect(p.cookie).toBe('');
+    expect(server.nonolab.store.sessions()).toEqual([]);
+    expect(server.nonolab.store.allSequences().filter((s) => s.status !== 'free')).toEqual([]);
+    expect(server.nonolab.log.sessionIds()).toEqual([]);
+    expect((await p.call('POST', '/api/sessions', {})).status).toBe(201);
   });
 });
 

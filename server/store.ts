@@ -1,6 +1,6 @@
 // SQLite state (better-sqlite3): sessions, the sequence pool and an audit trail. The NDJSON files hold the events.
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { close, fdatasync, mkdirSync, open } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -58,6 +58,9 @@ export class Store {
   private readonly statements = new Map<string, Database.Statement>();
   private checkpointer: Worker | null = null;
   private transactionsSinceCheckpoint = 0;
+  /** The WAL fsync not yet started (every commit made until it starts is covered by it), and the latest one. */
+  private walSyncQueued: Promise<void> | null = null;
+  private walSyncLatest: Promise<void> = Promise.resolve();
 
   constructor(path: string) {
     mkdirSync(dirname(path), { recursive: true });
@@ -144,6 +147,53 @@ export class Store {
    */
   setSynchronous(mode: 'FULL' | 'NORMAL'): void {
     this.stmt(`PRAGMA synchronous = ${mode}`).run();
+  }
+
+  /**
+   * Run `fn` in a transaction that commits without waiting for its fsync (synchronous = NORMAL; WAL keeps it atomic)
+   * and return its result with `durable`, which resolves once the WAL holding the commit is fsync'd (`syncWal`, off the
+   * event loop). What must survive a power cut before an answer goes out (a lease before its token) awaits `durable`;
+   * meanwhile the event loop serves other requests instead of waiting for the disk.
+   */
+  commitDeferred<T>(fn: () => T): { result: T; durable: Promise<void> } {
+    const result = this.commitUnsynced(fn);
+    return { result, durable: this.syncWal() };
+  }
+
+  /** A transaction that commits without an fsync of its own (synchronous = NORMAL for it alone). */
+  commitUnsynced<T>(fn: () => T): T {
+    this.setSynchronous('NORMAL');
+    try {
+      return this.transaction(fn);
+    } finally {
+      this.setSynchronous('FULL');
+    }
+  }
+
+  /**
+   * fdatasync the WAL file on the libuv pool; resolves once every commit made before the call is durable. Group
+   * commit: calls made while a sync runs share the next one, so a burst of starts costs a few fsyncs, not one each.
+   * (SQLite keeps one WAL file, same inode, while connections are open; it is opened for each sync anyway.)
+   */
+  syncWal(): Promise<void> {
+    if (this.db.memory) return Promise.resolve();
+    if (this.walSyncQueued) return this.walSyncQueued;
+    const path = `${this.db.name}-wal`;
+    const queued = this.walSyncLatest
+      .catch(() => {})
+      .then(() => {
+        // Commits made from here on need a later sync (this one may start before them).
+        this.walSyncQueued = null;
+        return new Promise<void>((resolve, reject) =>
+          open(path, 'r', (err, fd) => {
+            if (err) return reject(err);
+            fdatasync(fd, (syncErr) => close(fd, () => (syncErr ? reject(syncErr) : resolve())));
+          }),
+        );
+      });
+    this.walSyncQueued = queued;
+    this.walSyncLatest = queued;
+    return queued;
   }
 
   transaction<T>(fn: () => T): T {

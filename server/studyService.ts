@@ -25,6 +25,11 @@ export class HttpError extends Error {
   }
 }
 
+/** A failed fsync of SQLite's WAL, as the participant sees it. */
+const storeFailed = (): never => {
+  throw new HttpError(503, 'the server could not store this; please try again');
+};
+
 export interface StudyServiceOptions {
   study: LoadedStudy;
   store: Store;
@@ -141,6 +146,9 @@ export class StudyService {
     const begun = this.beginSession(req);
     if ('state' in begun) return begun;
     try {
+      // The lease's commit first, then the start record: both fsync'd off the event loop, so a burst of starts does
+      // not stall everyone else's requests (and their WAL fsyncs are shared).
+      await begun.durable.catch(storeFailed);
       await this.appendRecords(begun.id, [begun.record]);
     } catch (err) {
       this.store.transaction(() => {
@@ -156,8 +164,13 @@ export class StudyService {
     return { token: begun.token, state: this.stateOf(this.store.session(begun.id)!) };
   }
 
-  /** The SQLite half of a start: lease and row in one (fsync'd) transaction; the record still to be written. */
-  private beginSession(req: StartSessionRequest): { token: string; state: SessionState } | { token: string; id: string; record: LoggedServerEvent } {
+  /**
+   * The SQLite half of a start: lease and row in one transaction, committed without waiting for its fsync (`durable`
+   * resolves once it is on disk); the record still to be written.
+   */
+  private beginSession(
+    req: StartSessionRequest,
+  ): { token: string; state: SessionState } | { token: string; id: string; record: LoggedServerEvent; durable: Promise<void> } {
     const token = randomBytes(24).toString('base64url');
     if (req.panel) {
       // A panel participant reopening the study (another browser, cleared cookies) gets their own session back,
@@ -170,7 +183,7 @@ export class StudyService {
     }
     const id = `s${randomBytes(8).toString('hex')}`;
     const now = this.clock();
-    const lease = this.store.transaction(() => {
+    const { result: lease, durable } = this.store.commitDeferred(() => {
       const lease = this.leaseSequence(id);
       this.store.insertSession({
         id,
@@ -194,7 +207,7 @@ export class StudyService {
       session_id: id,
       payload: { mode: req.mode, sequence: lease.puzzles, sequence_id: lease.id, round: lease.round },
     });
-    return { token, id, record };
+    return { token, id, record, durable };
   }
 
   sessionForToken(token: string | undefined): SessionRow {
@@ -235,14 +248,7 @@ export class StudyService {
    * mirror the NDJSON files (start-up recovery recomputes them from the files), so this commit need not wait for its
    * own fsync (synchronous = NORMAL for it alone; WAL keeps it atomic): the events were fsync'd in their files first.
    */
-  private readonly progressCommit = (run: () => void): void => {
-    this.store.setSynchronous('NORMAL');
-    try {
-      this.store.transaction(run);
-    } finally {
-      this.store.setSynchronous('FULL');
-    }
-  };
+  private readonly progressCommit = (run: () => void): void => this.store.commitUnsynced(run);
 
   /**
    * Take a batch: drop duplicates (seq already held), hold events beyond a gap, queue the contiguous run for the
@@ -420,11 +426,15 @@ export class StudyService {
     if (row.status !== 'complete') {
       const now = this.clock();
       const lease = this.store.sequence(row.sequence_id);
-      this.store.transaction(() => {
+      const { durable } = this.store.commitDeferred(() => {
         this.store.setStatus(row.id, 'complete', now);
         this.store.setSequence(row.sequence_id, 'used', row.id);
       });
-      const written = this.appendRecords(row.id, [this.serverRecord({ type: 'session_complete', session_id: row.id, payload: { code } })]);
+      // The code goes out once the completion's commit and then its record are on disk (fsync'd off the event loop);
+      // if either fails, the record is not in the file and the completion is undone below.
+      const written = durable
+        .catch(storeFailed)
+        .then(() => this.appendRecords(row.id, [this.serverRecord({ type: 'session_complete', session_id: row.id, payload: { code } })]));
       this.completing.set(row.id, written);
       try {
         await written;
@@ -505,6 +515,16 @@ export class StudyService {
         this.log.remove(row.id);
         messages.push(`session ${row.id}: its start never reached the log (a crash); removed it and returned sequence ${row.sequence_id}`);
         continue;
+      }
+      if (row.status === 'complete' && !records.some((r) => r.origin === 'server' && r.type === 'session_complete')) {
+        // A crash between the completion's commit and its record: the code never went out (it waits for the record),
+        // so the session is not complete; the participant's retry completes it again.
+        this.store.transaction(() => {
+          this.store.setStatus(row.id, 'active', this.clock());
+          const seq = this.store.sequence(row.sequence_id);
+          if (seq && seq.session_id === row.id) this.store.setSequence(seq.id, 'leased', row.id);
+        });
+        messages.push(`session ${row.id}: marked complete, but its completion never reached the log (a crash); active again`);
       }
       let acked = 0;
       let step = 0;

@@ -1,10 +1,12 @@
 // Start-up recovery cases a SIGKILL can leave behind, made deterministically: a start whose session_start record never
 // reached the log, and a torn line in the middle of a group-committed chunk.
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Participant, event, startTestServer, type TestServer } from '../../server/testing.ts';
 import { readLogs, verifyStore } from './verify.ts';
+import { Bot, HttpClient } from '../support/bots.ts';
+import { defaultConfig } from '../support/server.ts';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -57,6 +59,35 @@ describe('start-up recovery', () => {
     server = null;
     const logs = readLogs(dataDir);
     expect(logs.get(id)!.records.filter((r) => r.origin === 'client').map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(verifyStore(dataDir, logs)).toEqual([]);
+  });
+
+  it('makes a completion whose record never reached the log active again, and the retry completes it once', async () => {
+    server = await startTestServer();
+    const dataDir = server.dataDir;
+    const http = new HttpClient(server.url);
+    const bot = new Bot({ http, config: defaultConfig(), seed: 7, noiseMoves: 0 });
+    await bot.play();
+    expect(bot.completionCode).toBeTruthy();
+    http.close();
+    await server.close();
+    // The crash came after the completion's SQLite commit and before its record.
+    const file = join(dataDir, 'sessions', `${bot.sessionId}.ndjson`);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(JSON.parse(lines.at(-1)!).type).toBe('session_complete');
+    writeFileSync(file, lines.slice(0, -1).join('\n') + '\n');
+    server = await startTestServer({ dataDir });
+    expect(server.nonolab.store.session(bot.sessionId)!.status).toBe('active');
+    expect(server.nonolab.store.allSequences().find((s) => s.session_id === bot.sessionId)!.status).toBe('leased');
+    const back = new Participant(server.url);
+    back.cookie = bot.cookie;
+    const done = await back.call('POST', '/api/session/complete', { last_seq: bot.events.length });
+    expect(done.json.code).toBe(bot.completionCode);
+    expect(server.nonolab.store.session(bot.sessionId)!.status).toBe('complete');
+    await server.close();
+    server = null;
+    const logs = readLogs(dataDir);
+    expect(logs.get(bot.sessionId)!.records.filter((r) => r.type === 'session_complete')).toHaveLength(1);
     expect(verifyStore(dataDir, logs)).toEqual([]);
   });
 });
