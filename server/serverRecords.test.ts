@@ -87,15 +87,19 @@ describe('server records through the group commit', () => {
     expect(records(server.dataDir, a.id).map((x) => x.type)).toEqual(['session_start', 'check']);
   });
 
-  it('undoes a start whose record cannot be written: 503, no token, no row, the sequence free again', async () => {
+  it.each([
+    ['its record cannot be written (ENOSPC)', () => void (control.failWrites = 1)],
+    ["its lease cannot be made durable (the WAL's fsync fails)", () => void (control.failSyncs = 1)],
+  ])('undoes a start when %s: 503, no token, no row, no file, the sequence free again', async (_what, fault) => {
     server = await startTestServer();
-    control.failWrites = 1;
+    fault();
     const p = new Participant(server.url);
     const r = await p.call('POST', '/api/sessions', {});
     expect(r.status).toBe(503);
     expect(p.cookie).toBe('');
     expect(server.nonolab.store.sessions()).toEqual([]);
     expect(server.nonolab.store.allSequences().filter((s) => s.status !== 'free')).toEqual([]);
+    expect(server.nonolab.log.sessionIds()).toEqual([]);
     expect((await p.call('POST', '/api/sessions', {})).status).toBe(201);
     expect(server.nonolab.store.sessions()).toHaveLength(1);
   });
@@ -127,19 +131,6 @@ describe('server records through the group commit', () => {
     expect(answered).toBe(false);
     release(`${id}.ndjson`);
     expect((await pending).status).toBe(201);
-  });
-
-  it('undoes a start whose lease cannot be made durable (the WAL fsync fails): 503, no row, no file', async () => {
-    server = await startTestServer();
-    control.failSyncs = 1;
-    const p = new Participant(server.url);
-    const r = await p.call('POST', '/api/sessions', {});
-    expect(r.status).toBe(503);
-    expect(p.cookie).toBe('');
-    expect(server.nonolab.store.sessions()).toEqual([]);
-    expect(server.nonolab.store.allSequences().filter((s) => s.status !== 'free')).toEqual([]);
-    expect(server.nonolab.log.sessionIds()).toEqual([]);
-    expect((await p.call('POST', '/api/sessions', {})).status).toBe(201);
   });
 });
 
