@@ -255,25 +255,25 @@ export class EventLog {
 
   /**
    * Cut a torn last line (a crash in the middle of a write) from every file. A line is whole only when it ends
-   * in a newline and parses as JSON; everything from the first bad line on is cut.
+   * in a newline and parses as JSON; everything from the first bad line on is cut. `visit` gets each file's whole
+   * records as they were parsed here, so start-up reads and parses every log once.
    */
-  recover(): RecoveryReport[] {
+  recover(visit?: (sessionId: string, records: Record<string, unknown>[]) => void): RecoveryReport[] {
     const reports: RecoveryReport[] = [];
     for (const id of this.sessionIds()) {
       const path = this.pathOf(id);
       const buf = readFileSync(path);
+      const records: Record<string, unknown>[] = [];
       let good = 0;
-      let lines = 0;
       let start = 0;
       while (start < buf.length) {
         const nl = buf.indexOf(10, start);
         if (nl < 0) break;
         try {
-          JSON.parse(buf.subarray(start, nl).toString('utf8'));
+          records.push(JSON.parse(buf.subarray(start, nl).toString('utf8')) as Record<string, unknown>);
         } catch {
           break;
         }
-        lines++;
         good = nl + 1;
         start = nl + 1;
       }
@@ -282,8 +282,9 @@ export class EventLog {
         ftruncateSync(fd, good);
         fdatasyncSync(fd);
         closeSync(fd);
-        reports.push({ file: path, cut_bytes: buf.length - good, lines });
+        reports.push({ file: path, cut_bytes: buf.length - good, lines: records.length });
       }
+      visit?.(id, records);
     }
     return reports;
   }

@@ -499,45 +499,58 @@ export class StudyService {
     this.feed.emit('session', sessionId, 'withdrawn');
   }
 
-  /** After a restart: cut torn lines, then make SQLite's acknowledged sequence agree with the files. */
+  /**
+   * After a restart: cut torn lines, then make SQLite agree with the files (each file read and parsed once, by the
+   * event log's recovery): acknowledged sequence and step, starts that never reached their file, completions whose
+   * record never did.
+   */
   recover(): string[] {
-    const messages = this.log.recover().map((r) => `cut a torn last line (${r.cut_bytes} bytes) from ${r.file}`);
-    for (const row of this.store.sessions()) {
-      const records = this.log.read(row.id);
-      if (records.length === 0) {
-        // A crash between the start's SQLite commit and its session_start record: the participant never got the
-        // token (the answer goes out after the record), so the start did not happen; give the sequence back.
-        this.store.transaction(() => {
-          const seq = this.store.sequence(row.sequence_id);
-          if (seq && seq.session_id === row.id) this.store.setSequence(seq.id, 'free', null);
-          this.store.deleteSession(row.id);
-        });
-        this.log.remove(row.id);
-        messages.push(`session ${row.id}: its start never reached the log (a crash); removed it and returned sequence ${row.sequence_id}`);
-        continue;
-      }
-      if (row.status === 'complete' && !records.some((r) => r.origin === 'server' && r.type === 'session_complete')) {
-        // A crash between the completion's commit and its record: the code never went out (it waits for the record),
-        // so the session is not complete; the participant's retry completes it again.
-        this.store.transaction(() => {
-          this.store.setStatus(row.id, 'active', this.clock());
-          const seq = this.store.sequence(row.sequence_id);
-          if (seq && seq.session_id === row.id) this.store.setSequence(seq.id, 'leased', row.id);
-        });
-        messages.push(`session ${row.id}: marked complete, but its completion never reached the log (a crash); active again`);
-      }
-      let acked = 0;
-      let step = 0;
-      for (const r of records)
-        if (r.origin === 'client' && r.seq === acked + 1) {
-          acked += 1;
-          if (r.type === 'step_end') step = Math.max(step, (r.step as number) + 1);
-        }
-      if (acked !== row.acked_seq || step !== row.step) {
-        this.store.setProgress(row.id, acked, step);
-        messages.push(`session ${row.id}: SQLite said seq ${row.acked_seq}/step ${row.step}, the log says ${acked}/${step}; using the log`);
-      }
+    const rows = new Map(this.store.sessions().map((r) => [r.id, r]));
+    const messages: string[] = [];
+    const reports = this.log.recover((id, records) => {
+      const row = rows.get(id);
+      if (!row) return;
+      rows.delete(id);
+      this.recoverSession(row, records, messages);
+    });
+    // Rows without a file at all.
+    for (const row of rows.values()) this.recoverSession(row, [], messages);
+    return [...reports.map((r) => `cut a torn last line (${r.cut_bytes} bytes) from ${r.file}`), ...messages];
+  }
+
+  private recoverSession(row: SessionRow, records: readonly Record<string, unknown>[], messages: string[]): void {
+    if (records.length === 0) {
+      // A crash between the start's SQLite commit and its session_start record: the participant never got the
+      // token (the answer goes out after the record), so the start did not happen; give the sequence back.
+      this.store.transaction(() => {
+        const seq = this.store.sequence(row.sequence_id);
+        if (seq && seq.session_id === row.id) this.store.setSequence(seq.id, 'free', null);
+        this.store.deleteSession(row.id);
+      });
+      this.log.remove(row.id);
+      messages.push(`session ${row.id}: its start never reached the log (a crash); removed it and returned sequence ${row.sequence_id}`);
+      return;
     }
-    return messages;
+    if (row.status === 'complete' && !records.some((r) => r.origin === 'server' && r.type === 'session_complete')) {
+      // A crash between the completion's commit and its record: the code never went out (it waits for the record),
+      // so the session is not complete; the participant's retry completes it again.
+      this.store.transaction(() => {
+        this.store.setStatus(row.id, 'active', this.clock());
+        const seq = this.store.sequence(row.sequence_id);
+        if (seq && seq.session_id === row.id) this.store.setSequence(seq.id, 'leased', row.id);
+      });
+      messages.push(`session ${row.id}: marked complete, but its completion never reached the log (a crash); active again`);
+    }
+    let acked = 0;
+    let step = 0;
+    for (const r of records)
+      if (r.origin === 'client' && r.seq === acked + 1) {
+        acked += 1;
+        if (r.type === 'step_end') step = Math.max(step, (r.step as number) + 1);
+      }
+    if (acked !== row.acked_seq || step !== row.step) {
+      this.store.setProgress(row.id, acked, step);
+      messages.push(`session ${row.id}: SQLite said seq ${row.acked_seq}/step ${row.step}, the log says ${acked}/${step}; using the log`);
+    }
   }
 }
