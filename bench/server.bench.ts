@@ -75,6 +75,9 @@ interface RunResult {
   eventsPerSecond: number;
   p50: number;
   p99: number;
+  /** The server's own time per events request (its Server-Timing header: request to answer, fsync included). */
+  serverP50: number;
+  serverP99: number;
   max: number;
   meanBatch: number;
   failures: number;
@@ -199,6 +202,7 @@ async function serverRun(name: Mode): Promise<RunResult> {
   const events = acks.reduce((s, a) => s + a.events, 0);
   const seconds = (last - first) / 1000;
   const lat = acks.map((a) => a.ms).sort((a, b) => a - b);
+  const own = acks.flatMap((a) => (a.serverMs === undefined ? [] : [a.serverMs])).sort((a, b) => a - b);
   if (TIMELINE) {
     // Per second of the run (by acknowledgement time): requests, p50/p99/max latency: shows whether slow answers come in waves.
     const bySecond = new Map<number, number[]>();
@@ -221,6 +225,8 @@ async function serverRun(name: Mode): Promise<RunResult> {
     seconds,
     eventsPerSecond: events / seconds,
     p50: quantile(lat, 0.5),
+    serverP50: quantile(own, 0.5),
+    serverP99: quantile(own, 0.99),
     p99: quantile(lat, 0.99),
     max: lat.at(-1) ?? NaN,
     meanBatch: events / acks.length,
@@ -297,7 +303,7 @@ function printRun(r: RunResult): void {
   console.log(
     `${r.name.padEnd(10)} sessions started ${r.sessions}, completed ${r.completed}; ${fmt(r.events)} events in ${fmt(r.requests)} requests ` +
       `(mean batch ${fmt(r.meanBatch, 1)}) over ${fmt(r.seconds, 1)} s with all bots playing: ${fmt(r.eventsPerSecond)} events/s; ack latency p50 ${fmt(r.p50, 1)} ms, ` +
-      `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max, 0)} ms; ${r.failures} retried requests; whole run ${fmt(r.totalEvents)} events in ${fmt(r.totalSeconds, 1)} s`,
+      `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max, 0)} ms (the server's own time p50 ${fmt(r.serverP50, 1)} ms, p99 ${fmt(r.serverP99, 1)} ms); ${r.failures} retried requests; whole run ${fmt(r.totalEvents)} events in ${fmt(r.totalSeconds, 1)} s`,
   );
   console.log(
     `  cpu: server ${fmt(r.serverCpu * 100)}% of one core (${fmt(r.serverSys * 100)}% in the kernel), bots ${fmt(r.botsCpu * 100)}%; machine load average ${fmt(r.load, 1)} at the end; ` +

@@ -40,12 +40,12 @@ async function startedParticipant(): Promise<{ p: Participant; id: string }> {
 }
 
 const strip = (h: IncomingMessage['headers']) => {
-  const { date: _d, etag: _e, 'content-length': _l, connection: _c, 'keep-alive': _k, ...rest } = h;
+  const { date: _d, etag: _e, 'content-length': _l, connection: _c, 'keep-alive': _k, 'server-timing': _t, ...rest } = h;
   return rest;
 };
 
 describe('events lane', () => {
-  it('answers with the same headers as the Express routes (helmet\'s, JSON) and stores the batch', async () => {
+  it('answers with the same headers as the Express routes (helmet\'s, JSON), plus its Server-Timing, and stores the batch', async () => {
     const { p, id } = await startedParticipant();
     const body = JSON.stringify({ events: [event(id, 1), event(id, 2)] });
     const lane = await raw(server!.url, '/api/session/events', { headers: { 'content-type': 'application/json', cookie: p.cookie }, chunks: [body] });
@@ -55,6 +55,8 @@ describe('events lane', () => {
     expect(strip(lane.headers)).toEqual(strip(Object.fromEntries(health.headers)));
     expect(lane.headers['content-security-policy']).toContain("default-src 'self'");
     expect(lane.headers['content-type']).toBe('application/json; charset=utf-8');
+    // The server's own time, for the benchmark and developer tools.
+    expect(lane.headers['server-timing']).toMatch(/^app;dur=\d+\.\d$/);
     expect(sessionRecords(server!.dataDir, id).filter((r) => r.origin === 'client').map((r) => r.seq)).toEqual([1, 2]);
   });
 

@@ -15,6 +15,8 @@ import { createRng, type Rng } from '../../shared/random.ts';
 export interface HttpAnswer {
   status: number;
   json: any;
+  /** The server's own time for the request (ms), from its Server-Timing header, when it sends one. */
+  serverMs?: number;
 }
 
 /** Plain node:http with keep-alive (cheaper than fetch when one process runs hundreds of bots). */
@@ -62,7 +64,8 @@ export class HttpClient {
               // not JSON: keep the text
             }
             const sc = res.headers['set-cookie'];
-            resolve({ status: res.statusCode ?? 0, json, setCookie: sc ? sc[0].split(';')[0] : undefined });
+            const timing = /(?:^|,)\s*app;dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
+            resolve({ status: res.statusCode ?? 0, json, setCookie: sc ? sc[0].split(';')[0] : undefined, serverMs: timing ? Number(timing[1]) : undefined });
           });
         },
       );
@@ -79,8 +82,8 @@ export class HttpClient {
 }
 
 export interface BotStats {
-  /** One entry per acknowledged events request: latency (ms), events in the batch, bytes of the body. */
-  acks: { ms: number; events: number; bytes: number; at: number }[];
+  /** One entry per acknowledged events request: latency (ms), events in the batch, bytes of the body, server's own time. */
+  acks: { ms: number; events: number; bytes: number; at: number; serverMs?: number }[];
   failures: number;
 }
 
@@ -217,7 +220,7 @@ export class Bot {
       if (r.status === 200 && typeof r.json?.acked_seq === 'number') {
         ok = true;
         const ms = performance.now() - t;
-        this.opts.stats?.acks.push({ ms, events: batch.length, bytes: body.length, at: performance.now() });
+        this.opts.stats?.acks.push({ ms, events: batch.length, bytes: body.length, at: performance.now(), serverMs: r.serverMs });
         if (r.json.acked_seq > this.events.length) throw new Error(`server acknowledged seq ${r.json.acked_seq} but only ${this.events.length} exist`);
         this.ackedSeq = Math.max(this.ackedSeq, r.json.acked_seq);
       } else if (r.status >= 400 && r.status < 500 && r.status !== 429) {
