@@ -111,10 +111,9 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   app.set('etag', false);
   const recorded = recordedSecurityHeaders();
   app.use(recorded ? replayHeaders(recorded) : helmet());
+  app.use(express.json({ limit: BODY_LIMIT }));
 
   const token = (req: Request): string | undefined => cookieValue(req, TOKEN_COOKIE);
-
-  app.use(express.json({ limit: BODY_LIMIT }));
   const setToken = (res: Response, value: string) =>
     res.cookie(TOKEN_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 1000 * 60 * 60 * 24 * 30 });
 
