@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/e2e/**/*.e2e.test.ts'],
+    setupFiles: ['tests/support/cleanup.ts'],
     testTimeout: 180_000,
     hookTimeout: 60_000,
     fileParallelism: false,

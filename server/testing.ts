@@ -1,9 +1,9 @@
 // Test helpers for the server: an in-process app on a free port and a tiny cookie-keeping client.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createNonolabServer, type NonolabServer } from './app.ts';
+import { tempDir } from '../tests/support/tempDirs.ts';
 
 export interface TestServer {
   url: string;
@@ -13,7 +13,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(opts: { configPath?: string; dataDir?: string; clock?: () => number; startLimitPerMinute?: number } = {}): Promise<TestServer> {
-  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'nonolab-test-'));
+  const dataDir = opts.dataDir ?? tempDir('nonolab-test-');
   const nonolab = createNonolabServer({
     dataDir,
     configPath: opts.configPath ?? join(import.meta.dirname, '..', 'study-config', 'study.json'),

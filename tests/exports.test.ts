@@ -1,7 +1,6 @@
 // Cross-module: the server's attempt and participant exports agree with the analysis pipeline on a simulated study.
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import Papa from 'papaparse';
@@ -10,6 +9,7 @@ import { loadStudyConfig } from '../server/studyConfig.ts';
 import { EventLog } from '../server/eventLog.ts';
 import { exportAttempts, exportParticipants } from '../server/exports.ts';
 import { AttemptRow, ParticipantRow } from '../shared/signals/index.ts';
+import { tempDir } from './support/tempDirs.ts';
 
 async function csv(run: (out: PassThrough) => Promise<void>): Promise<Record<string, string>[]> {
   const out = new PassThrough();
@@ -22,7 +22,7 @@ async function csv(run: (out: PassThrough) => Promise<void>): Promise<Record<str
 describe('attempt and participant exports', () => {
   it('give three attempts per participant and the six expertise items, in the signal schemas', async () => {
     const study = loadStudyConfig(join(import.meta.dirname, '..', 'study-config', 'study.json'));
-    const dir = mkdtempSync(join(tmpdir(), 'nonolab-export-'));
+    const dir = tempDir('nonolab-export-');
     simulateToDir({ participants: 6, seed: 5, study }, dir);
     const log = new EventLog(join(dir, 'sessions'));
     const ids = readdirSync(join(dir, 'sessions')).map((f) => f.replace('.ndjson', ''));

@@ -1,11 +1,11 @@
 // `nonolab generate` end to end: NDJSON on stdout only, byte-identical for the same arguments, valid records.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Puzzle } from '../../shared/schema/puzzle.ts';
 import { countSolutions } from '../../shared/nonogram/index.ts';
+import { tempDir } from '../../tests/support/tempDirs.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'analysis/cli.ts'), ...args], { cwd: root, encoding: 'utf8' });
@@ -15,7 +15,7 @@ describe('nonolab generate', () => {
     const args = ['generate', '--size', '8x8', '--density', '0.5', '--count', '12', '--seed', '11'];
     const a = cli(...args);
     expect(a.status).toBe(0);
-    const out = join(mkdtempSync(join(tmpdir(), 'gen-')), 'p.ndjson');
+    const out = join(tempDir('nonolab-gen-'), 'p.ndjson');
     const b = cli(...args, '--out', out);
     expect(b.status).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(a.stdout);

@@ -1,10 +1,10 @@
 // The SAT commands end to end through the real CLI: sat on study vectors, cnf -> sat round trip, infer, select, errors.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../tests/support/tempDirs.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const vectors = join(root, 'shared/sat/fixtures/minisat');
@@ -26,7 +26,7 @@ describe('nonolab sat / cnf / infer / select', () => {
   });
 
   it('cnf writes DIMACS whose model (sat --model) solves the puzzle; infer finds every cell of a unique puzzle', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nonolab-sat-'));
+    const dir = tempDir('nonolab-sat-');
     const puzzle = join(dir, 'plus.json');
     writeFileSync(puzzle, JSON.stringify({ rows: [[1], [3], [1]], cols: [[1], [3], [1]] }));
     for (const encoding of ['block-start', 'dfa']) {
@@ -44,7 +44,7 @@ describe('nonolab sat / cnf / infer / select', () => {
   it('conflict budget gives UNKNOWN; bad input names the file and line or field, exit 2', () => {
     const budget = JSON.parse(cli('sat', join(vectors, 'php7.cnf'), '--conflict-budget', '10').stdout);
     expect(budget.result).toBe('UNKNOWN');
-    const dir = mkdtempSync(join(tmpdir(), 'nonolab-sat-'));
+    const dir = tempDir('nonolab-sat-');
     writeFileSync(join(dir, 'bad.cnf'), 'p cnf 2 1\n1 x 0\n');
     const bad = cli('sat', join(dir, 'bad.cnf'));
     expect(bad.status).toBe(2);
@@ -56,7 +56,7 @@ describe('nonolab sat / cnf / infer / select', () => {
   });
 
   it('select refuses puzzles without the metric, naming the field', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nonolab-sat-'));
+    const dir = tempDir('nonolab-sat-');
     const p = { id: 'p1', width: 1, height: 1, rows: [[1]], cols: [[1]], solution: ['#'] };
     writeFileSync(join(dir, 'in.ndjson'), JSON.stringify(p) + '\n');
     const run = cli('select', '--in', join(dir, 'in.ndjson'), '--scheme', 'paper');

@@ -1,19 +1,19 @@
 // End to end: bots -> NDJSON (and through the real server) -> analyze -> every file, rendered figures, the planted effect recovered.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { loadStudyConfig } from '../../server/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
 import { runAnalysis, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, fitManyInline, fitManyParallel, startGmmWorker, fitGmmsInline } from './index.ts';
 import { distinctLogGaps } from '../stats/index.ts';
 import { startTestServer } from '../../server/testing.ts';
+import { tempDir } from '../../tests/support/tempDirs.ts';
 
 const configPath = join(import.meta.dirname, 'fixtures', 'study.json');
 const study = loadStudyConfig(configPath);
 
 describe('simulate -> analyze on a 24-participant study', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'nonolab-pipe-'));
+  const dir = tempDir('nonolab-pipe-');
   const logs = join(dir, 'logs');
   const out = join(dir, 'out');
   let summary: Awaited<ReturnType<typeof runAnalysis>>['summary'];

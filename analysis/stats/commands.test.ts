@@ -1,8 +1,7 @@
 // The statistics commands (analysis/commands/{gmm,bt,lmm,spearman,pca}.ts) run in-process: JSON keys as issue 7 fixes them, errors on stderr.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Command } from 'commander';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registerGmm } from '../commands/gmm.ts';
 import { registerBt } from '../commands/bt.ts';
@@ -10,6 +9,7 @@ import { registerLmm } from '../commands/lmm.ts';
 import { registerSpearman } from '../commands/spearman.ts';
 import { registerPca } from '../commands/pca.ts';
 import { fixturePath } from './fixtures/load.ts';
+import { tempDir } from '../../tests/support/tempDirs.ts';
 
 async function run(args: string[]): Promise<{ out: string; err: string; code: number }> {
   const program = new Command().exitOverride();
@@ -31,7 +31,7 @@ afterEach(() => { process.exitCode = 0; });
 
 describe('statistics commands', () => {
   it('spearman prints {n, rho, p, p_exact}', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nonolab-stats-'));
+    const dir = tempDir('nonolab-stats-');
     const file = join(dir, 'ranks.csv');
     writeFileSync(file, 'bt_rank,decisions\n1,3\n2,6\n3,1\n4,2\n5,5\n6,4\n');
     const { out, code } = await run(['spearman', file, '--x', 'bt_rank', '--y', 'decisions']);
@@ -79,7 +79,7 @@ describe('statistics commands', () => {
   });
 
   it('bad input: a clear message naming file, line and field, and a non-zero exit', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nonolab-stats-'));
+    const dir = tempDir('nonolab-stats-');
     const file = join(dir, 'bad.csv');
     writeFileSync(file, 'x,y\n1,2\n2,oops\n3,4\n');
     const bad = await run(['spearman', file, '--x', 'x', '--y', 'y']);

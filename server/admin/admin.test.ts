@@ -1,12 +1,12 @@
 // Integration tests of the experimenter API over real HTTP: the login boundary, live summaries, pool, actions, exports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Participant, event, startTestServer, type TestServer } from '../testing.ts';
 import { Store } from '../store.ts';
 import { AdminAuth, hashPassword, verifyPassword } from './auth.ts';
 import { parseSessionNdjson } from '../../shared/signals/session.ts';
+import { tempDir } from '../../tests/support/tempDirs.ts';
 
 const PASSWORD = 'correct horse battery staple';
 process.env.NONOLAB_ADMIN_PASSWORD = PASSWORD;
@@ -118,7 +118,7 @@ describe('the password', () => {
   });
 
   it('is generated and printed once at first start when none is given; a given one replaces it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'nonolab-auth-'));
+    const dir = tempDir('nonolab-auth-');
     const store = new Store(join(dir, 'db.sqlite'));
     const printed: string[] = [];
     const first = new AdminAuth({ db: store.db, log: (m) => printed.push(m) });

@@ -1,9 +1,9 @@
 // Test support: run the real server (`tsx server/main.ts`) as a child process on a free port and a temporary data dir.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { StudyConfig } from '../../shared/schema/config.ts';
+import { tempDir } from './tempDirs.ts';
 
 export const repoRoot = resolve(import.meta.dirname, '..', '..');
 
@@ -21,14 +21,14 @@ export function defaultConfig(): StudyConfig {
 }
 
 /** Write a (modified) config into a fresh temporary directory and return its path. */
-export function writeConfig(config: unknown, dir = mkdtempSync(join(tmpdir(), 'nonolab-config-'))): string {
+export function writeConfig(config: unknown, dir = tempDir('nonolab-config-')): string {
   const path = join(dir, 'study.json');
   writeFileSync(path, JSON.stringify(config, null, 1));
   return path;
 }
 
 export async function startServer(opts: { configPath?: string; dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
-  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'nonolab-data-'));
+  const dataDir = opts.dataDir ?? tempDir('nonolab-data-');
   const configPath = opts.configPath ?? join(repoRoot, 'study-config', 'study.json');
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'server', 'main.ts')], {
     cwd: repoRoot,
