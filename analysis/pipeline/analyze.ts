@@ -19,7 +19,7 @@ import tDist from '@stdlib/stats-base-dists-t';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow, type SessionLog } from '../../shared/signals/index.ts';
 import { extractLogs, type Extracted, type ExtractContext, type GapColumns } from './extract.ts';
-import { fitGmm, gmmSelectFromFits, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type DataRow } from '../stats/index.ts';
+import { fitGmm, gmmSelectFromFits, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type LmmFixed, type DataRow } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 
 export const PAPER_THRESHOLD_S = 2.36;
@@ -95,17 +95,12 @@ export interface CorrelationRow {
   p_exact: number | null;
 }
 
-export interface LmmRow {
+/** One fixed effect of one fitted model (lmm.csv): the fit's term with its model, CI and variance components. */
+export interface LmmRow extends LmmFixed {
   model: string;
   formula: string;
   response: string;
   metric: string;
-  term: string;
-  estimate: number;
-  se: number;
-  df: number;
-  t: number;
-  p: number;
   ci_low: number;
   ci_high: number;
   var_participant: number;
