@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { loadStudyConfig } from '../server/studyConfig.ts';
 import { Store, type SessionRow } from '../server/store.ts';
 import { simulateSessions } from '../analysis/simulate/index.ts';
+import { loggedProgress } from '../shared/study/progress.ts';
 import { startServer } from '../tests/support/server.ts';
 
 const N = Number(process.env.NONOLAB_BENCH_SESSIONS ?? 10_000);
@@ -66,13 +67,7 @@ try {
     const recs = sim.records as Record<string, any>[];
     writeFileSync(join(dataDir, 'sessions', `${sim.bot.session_id}.ndjson`), recs.map((r) => JSON.stringify(r)).join('\n') + '\n');
     records += recs.length;
-    let acked = 0;
-    let step = 0;
-    for (const r of recs)
-      if (r.origin === 'client' && r.seq === acked + 1) {
-        acked += 1;
-        if (r.type === 'step_end') step = Math.max(step, r.step + 1);
-      }
+    const { acked_seq: acked, step } = loggedProgress(recs);
     const start = recs[0];
     const last = recs.at(-1)!;
     rows.push({

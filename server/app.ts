@@ -70,12 +70,9 @@ export function recordedSecurityHeaders(): { set: [string, string | number | rea
 }
 
 /** helmet's headers as middleware, replayed from `recordedSecurityHeaders` (helmet itself if they could not be recorded). */
-export function securityHeaders(): RequestHandler {
-  const recorded = recordedSecurityHeaders();
-  return recorded ? replayHeaders(recorded) : helmet();
-}
-
-function replayHeaders({ set, removed }: NonNullable<ReturnType<typeof recordedSecurityHeaders>>): RequestHandler {
+export function securityHeaders(recorded = recordedSecurityHeaders()): RequestHandler {
+  if (!recorded) return helmet();
+  const { set, removed } = recorded;
   return (_req, res, next) => {
     for (const name of removed) res.removeHeader(name);
     for (const [name, value] of set) res.setHeader(name, value);
@@ -110,7 +107,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   // JSON answers are never cached (no ETag hashing of every body); static files keep theirs (serve-static's own).
   app.set('etag', false);
   const recorded = recordedSecurityHeaders();
-  app.use(recorded ? replayHeaders(recorded) : helmet());
+  app.use(securityHeaders(recorded));
   app.use(express.json({ limit: BODY_LIMIT }));
 
   const token = (req: Request): string | undefined => cookieValue(req, TOKEN_COOKIE);

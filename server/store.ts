@@ -145,7 +145,7 @@ export class Store {
    * Set `PRAGMA synchronous` (FULL: a commit waits for the WAL's fsync; NORMAL: it does not, WAL keeps it atomic)
    * with a cached statement.
    */
-  setSynchronous(mode: 'FULL' | 'NORMAL'): void {
+  private setSynchronous(mode: 'FULL' | 'NORMAL'): void {
     this.stmt(`PRAGMA synchronous = ${mode}`).run();
   }
 

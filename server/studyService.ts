@@ -7,7 +7,7 @@ import type { SessionRow, Store } from './store.ts';
 import type { ClientEvent, LoggedClientEvent, LoggedServerEvent, ServerEvent } from '../shared/schema/event.ts';
 import type { Puzzle } from '../shared/schema/puzzle.ts';
 import type { CheckRequest, HintRequest, HintResponse, SessionState, StartSessionRequest } from '../shared/schema/api.ts';
-import { sessionProgress } from '../shared/study/progress.ts';
+import { loggedProgress, sessionProgress } from '../shared/study/progress.ts';
 import { expandSteps, sequenceLength } from '../shared/study/steps.ts';
 import { chooseBalanced, orderedSequences } from '../shared/study/sequences.ts';
 import { countWrongCells, gridFromBoardRows, matchesSolution } from '../shared/game/board.ts';
@@ -541,13 +541,7 @@ export class StudyService {
       });
       messages.push(`session ${row.id}: marked complete, but its completion never reached the log (a crash); active again`);
     }
-    let acked = 0;
-    let step = 0;
-    for (const r of records)
-      if (r.origin === 'client' && r.seq === acked + 1) {
-        acked += 1;
-        if (r.type === 'step_end') step = Math.max(step, (r.step as number) + 1);
-      }
+    const { acked_seq: acked, step } = loggedProgress(records);
     if (acked !== row.acked_seq || step !== row.step) {
       this.store.setProgress(row.id, acked, step);
       messages.push(`session ${row.id}: SQLite said seq ${row.acked_seq}/step ${row.step}, the log says ${acked}/${step}; using the log`);

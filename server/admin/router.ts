@@ -3,7 +3,6 @@ import express, { type Request, type Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { describeIssues } from '../../shared/schema/config.ts';
 import { expandSteps } from '../../shared/study/steps.ts';
 import { DEFAULT_LIVENESS, SessionFlag, connectionState, poolBalance, type Liveness, type PoolSequence, type SessionSummary } from '../../shared/study/summary.ts';
 import { EventLog } from '../eventLog.ts';
@@ -14,7 +13,7 @@ import { HttpError, type StudyService } from '../studyService.ts';
 import { AdminAuth } from './auth.ts';
 import { LiveSummaries, type LiveMessage } from './live.ts';
 import { AdminMarks } from './marks.ts';
-import { cookieValue } from '../requestBody.ts';
+import { cookieValue, parseBody } from '../requestBody.ts';
 
 export const ADMIN_COOKIE = 'nonolab_admin';
 
@@ -40,11 +39,6 @@ const FlagRequest = z.object({ flag: SessionFlag.nullable() });
 const ExtendRequest = z.object({ minutes: z.number().int().min(1).max(24 * 60) });
 const SessionId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
-function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const result = schema.safeParse(body ?? {});
-  if (!result.success) throw new HttpError(400, 'invalid request body', describeIssues(result.error.issues).split('\n'));
-  return result.data;
-}
 
 /** An export the dashboard can download: streamed to the response as it is produced. */
 interface ExportDef {
@@ -115,7 +109,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   });
 
   router.post('/login', loginLimiter, (req, res) => {
-    const { password } = parse(LoginRequest, req.body);
+    const { password } = parseBody(LoginRequest, req.body ?? {});
     const session = auth.login(password);
     if (!session) throw new HttpError(401, 'wrong password');
     res.cookie(ADMIN_COOKIE, session.token, {
@@ -239,7 +233,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
 
   router.post('/sessions/:id/withdraw', (req, res) => {
     const id = sessionParam(req);
-    if (parse(WithdrawRequest, req.body).confirm !== id) throw new HttpError(400, 'to withdraw, confirm with the session id');
+    if (parseBody(WithdrawRequest, req.body ?? {}).confirm !== id) throw new HttpError(400, 'to withdraw, confirm with the session id');
     marks.remove(id);
     service.withdraw(id, 'experimenter');
     res.json({ withdrawn: true, session_id: id });
@@ -247,7 +241,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
 
   router.post('/sessions/:id/flag', async (req, res) => {
     const id = sessionParam(req);
-    const { flag } = parse(FlagRequest, req.body);
+    const { flag } = parseBody(FlagRequest, req.body ?? {});
     marks.set(id, { flag }, clock());
     // The log is the complete record: the analysis reads marks from `session_mark` server records (the last one holds).
     const wrote = await appendToLog(id, [
@@ -260,7 +254,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   /** Give an inactive session more time: a fresh inactivity clock, and an abandoned one comes back if its lease is still its own. */
   router.post('/sessions/:id/extend', (req, res) => {
     const id = sessionParam(req);
-    const { minutes } = parse(ExtendRequest, req.body);
+    const { minutes } = parseBody(ExtendRequest, req.body ?? {});
     const row = store.session(id)!;
     if (row.status !== 'active' && row.status !== 'abandoned') throw new HttpError(409, `the session is ${row.status}; only an unfinished session can be extended`);
     const now = clock();

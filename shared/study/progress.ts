@@ -21,6 +21,7 @@ export interface SessionProgress {
 
 interface EventLike {
   origin?: unknown;
+  seq?: unknown;
   type?: unknown;
   step?: unknown;
   puzzle_id?: unknown;
@@ -45,6 +46,22 @@ export function sessionProgress(events: readonly EventLike[]): SessionProgress {
     }
   }
   return progress;
+}
+
+/**
+ * What the server has acknowledged, from a session's logged records: the highest client sequence number reached
+ * without a gap, and the step after the last step ended within it. SQLite's `acked_seq` and `step` mirror this; after
+ * a crash the server recomputes them with it.
+ */
+export function loggedProgress(records: readonly EventLike[]): { acked_seq: number; step: number } {
+  let acked = 0;
+  let step = 0;
+  for (const r of records)
+    if (r.origin === 'client' && r.seq === acked + 1) {
+      acked += 1;
+      if (r.type === 'step_end' && typeof r.step === 'number') step = Math.max(step, r.step + 1);
+    }
+  return { acked_seq: acked, step };
 }
 
 /** The board a step ended with, as rows of '#', 'x', '?'. */
