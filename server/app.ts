@@ -12,7 +12,7 @@ import { HttpError, StudyService } from './studyService.ts';
 import { loadStudyConfig, type LoadedStudy } from './studyConfig.ts';
 import { createAdminRouter } from './admin/router.ts';
 import { AdminMarks } from './admin/marks.ts';
-import { cookieValue, parseBody } from './requestBody.ts';
+import { cookieValue, endAnswer, jsonBody, parseBody } from './requestBody.ts';
 import { eventsLane, isEventsRequest } from './eventsLane.ts';
 
 export const TOKEN_COOKIE = 'nonolab_token';
@@ -108,7 +108,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   app.set('etag', false);
   const recorded = recordedSecurityHeaders();
   app.use(securityHeaders(recorded));
-  app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(jsonBody(BODY_LIMIT));
 
   const token = (req: Request): string | undefined => cookieValue(req, TOKEN_COOKIE);
   const setToken = (res: Response, value: string) =>
@@ -168,18 +168,24 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     app.get(/^\/(?!api\/).*/, (_req, res) => res.sendFile(join(opts.staticDir!, 'index.html')));
   }
 
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  // Every error as JSON; one given before the body was read closes the connection only after reading it (endAnswer).
+  const sendError = (req: Request, res: Response, status: number, body: object) => {
+    const text = JSON.stringify(body);
+    res.status(status).type('application/json; charset=utf-8').setHeader('content-length', Buffer.byteLength(text));
+    endAnswer(req, res, text);
+  };
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
-      res.status(err.status).json({ error: err.message, ...(err.issues ? { issues: err.issues } : {}) });
+      sendError(req, res, err.status, { error: err.message, ...(err.issues ? { issues: err.issues } : {}) });
       return;
     }
-    const e = err as { type?: string; status?: number; message?: string };
+    const e = err as { status?: number; message?: string };
     if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-      res.status(e.status).json({ error: e.type === 'entity.too.large' ? 'request body too large' : e.type === 'entity.parse.failed' ? 'request body is not valid JSON' : (e.message ?? 'bad request') });
+      sendError(req, res, e.status, { error: e.message ?? 'bad request' });
       return;
     }
     log(`error: ${(err as Error)?.stack ?? String(err)}`);
-    res.status(500).json({ error: 'internal server error' });
+    sendError(req, res, 500, { error: 'internal server error' });
   });
 
   // Event batches skip Express (eventsLane.ts says why), with the same headers; without recorded headers, no lane.

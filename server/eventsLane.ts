@@ -8,7 +8,7 @@
 // same security headers (helmet's, recorded once), the same JSON errors (`{ error, issues? }`), the same body limit.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EventBatch } from '../shared/schema/api.ts';
-import { cookieValue, parseBody, readJsonBody } from './requestBody.ts';
+import { cookieValue, endAnswer, parseBody, readJsonBody } from './requestBody.ts';
 import { HttpError, type StudyService } from './studyService.ts';
 
 export const EVENTS_PATH = '/api/session/events';
@@ -34,8 +34,10 @@ export function eventsLane(opts: EventsLaneOptions): (req: IncomingMessage, res:
   const base: string[] = opts.headers.flatMap(([name, value]) => (Array.isArray(value) ? value.flatMap((v: string) => [name, v]) : [name, String(value)]));
   // Server-Timing (a standard header browsers' developer tools show): the server's own time from the request to its
   // answer, fsync included. The benchmark sets it against the latency the bots see; the rest is the machine's.
-  const reply = (res: ServerResponse, status: number, body: object, since: number) => {
+  const reply = (req: IncomingMessage, res: ServerResponse, status: number, body: object, since: number) => {
     const text = JSON.stringify(body);
+    // An answer before the body is all read (too large, no session) closes the connection after it (endAnswer).
+    if (!req.complete) res.shouldKeepAlive = false;
     res.writeHead(status, [
       ...base,
       'content-type',
@@ -45,27 +47,24 @@ export function eventsLane(opts: EventsLaneOptions): (req: IncomingMessage, res:
       'server-timing',
       `app;dur=${(performance.now() - since).toFixed(1)}`,
     ]);
-    res.end(text);
+    endAnswer(req, res, text);
   };
   const handle = async (req: IncomingMessage, res: ServerResponse, since: number) => {
     // The token first: a request that names no session is answered without reading its body.
     const row = opts.service.sessionForToken(cookieValue(req, opts.tokenCookie));
     const batch = parseBody(EventBatch, await readJsonBody(req, opts.bodyLimit));
-    reply(res, 200, { acked_seq: await opts.service.appendEvents(row, batch.events) }, since);
+    reply(req, res, 200, { acked_seq: await opts.service.appendEvents(row, batch.events) }, since);
   };
   return (req, res) => {
     const since = performance.now();
     handle(req, res, since).catch((err: unknown) => {
       if (res.headersSent) return;
-      // A body left partly unread (too large, refused before reading) would be parsed as the next request on this
-      // connection: answer, then close it.
-      if (!req.complete) res.shouldKeepAlive = false;
       if (err instanceof HttpError) {
-        reply(res, err.status, { error: err.message, ...(err.issues ? { issues: err.issues } : {}) }, since);
+        reply(req, res, err.status, { error: err.message, ...(err.issues ? { issues: err.issues } : {}) }, since);
         return;
       }
       opts.log(`error: ${(err as Error)?.stack ?? String(err)}`);
-      reply(res, 500, { error: 'internal server error' }, since);
+      reply(req, res, 500, { error: 'internal server error' }, since);
     });
   };
 }
