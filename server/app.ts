@@ -5,7 +5,7 @@ import { rateLimit } from 'express-rate-limit';
 import { existsSync, readFileSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
-import { CheckRequest, CompleteRequest, HintRequest, StartSessionRequest } from '../shared/schema/api.ts';
+import { CheckRequest, CompleteRequest, HintRequest, ParticipantWithdrawRequest, StartSessionRequest } from '../shared/schema/api.ts';
 import { EventLog } from './eventLog.ts';
 import { Store } from './store.ts';
 import { HttpError, StudyService } from './studyService.ts';
@@ -16,6 +16,8 @@ import { cookieValue, endAnswer, jsonBody, parseBody } from './requestBody.ts';
 import { eventsLane, isEventsRequest } from './eventsLane.ts';
 
 export const TOKEN_COOKIE = 'nonolab_token';
+/** New sessions allowed per client address per minute, unless NONOLAB_START_LIMIT says otherwise. */
+export const DEFAULT_START_LIMIT = 60;
 /** Largest request body taken (JSON). */
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -120,14 +122,16 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
 
   const startLimiter = rateLimit({
     windowMs: 60_000,
-    limit: opts.startLimitPerMinute ?? Number(process.env.NONOLAB_START_LIMIT ?? 300),
+    limit: opts.startLimitPerMinute ?? Number(process.env.NONOLAB_START_LIMIT ?? DEFAULT_START_LIMIT),
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     message: { error: 'too many new sessions from this address; wait a minute and try again' },
   });
 
-  app.post('/api/sessions', startLimiter, async (req, res) => {
-    const body = parseBody(StartSessionRequest, req.body ?? {});
+  // A start must say it is JSON: a bare request (a link preview, a crawler, a script) leases no sequence.
+  const requireJson: RequestHandler = (req, _res, next) => next(req.is('application/json') ? undefined : new HttpError(415, 'a session starts with a JSON body (content-type: application/json)'));
+  app.post('/api/sessions', requireJson, startLimiter, async (req, res) => {
+    const body = parseBody(StartSessionRequest, req.body);
     const { token: t, state } = await service.startSession(body);
     setToken(res, t);
     res.status(201).json(state);
@@ -155,6 +159,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
 
   app.post('/api/session/withdraw', (req, res) => {
     const row = service.sessionForToken(token(req));
+    parseBody(ParticipantWithdrawRequest, req.body ?? {});
     service.withdraw(row.id, 'participant');
     res.clearCookie(TOKEN_COOKIE, { path: '/' });
     res.json({ withdrawn: true, code: study.config.completion.withdrawn_code ?? null });
@@ -162,6 +167,8 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
 
   app.use('/api/admin', createAdminRouter({ service, store, study, dataDir: opts.dataDir, eventLog: events, log, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock }));
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'no such API route')));
+  // Paths that only normalise to /api (//api/x) are API misses too, not the participant page.
+  app.use((req, _res, next) => next(/^\/{2,}api(?:\/|$)/.test(req.path) ? new HttpError(404, 'no such API route') : undefined));
 
   if (opts.staticDir && existsSync(opts.staticDir)) {
     app.use(express.static(opts.staticDir, { index: 'index.html' }));
@@ -176,7 +183,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   };
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
-      sendError(req, res, err.status, { error: err.message, ...(err.issues ? { issues: err.issues } : {}) });
+      sendError(req, res, err.status, err.body());
       return;
     }
     const e = err as { status?: number; message?: string };

@@ -60,7 +60,7 @@ export function eventsLane(opts: EventsLaneOptions): (req: IncomingMessage, res:
     handle(req, res, since).catch((err: unknown) => {
       if (res.headersSent) return;
       if (err instanceof HttpError) {
-        reply(req, res, err.status, { error: err.message, ...(err.issues ? { issues: err.issues } : {}) }, since);
+        reply(req, res, err.status, err.body(), since);
         return;
       }
       opts.log(`error: ${(err as Error)?.stack ?? String(err)}`);

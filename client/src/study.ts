@@ -408,6 +408,10 @@ export async function boot(): Promise<void> {
         useStudy.setState({ status: 'error', error: err.message });
         return true;
       }
+      // After the end (completed, declined, screened out) the server takes no more events (409): the page's own
+      // records (a hidden tab) stop there, and the end screen stays.
+      const over = useStudy.getState();
+      if (err instanceof ApiError && err.status === 409 && (over.declined || over.screenedOut !== null || over.completion !== null)) return true;
       return false;
     });
     outbox.subscribe((saveStatus) => useStudy.setState({ saveStatus }));
