@@ -8,6 +8,7 @@
 // same security headers (helmet's, recorded once), the same JSON errors (`{ error, issues? }`), the same body limit.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EventBatch } from '../shared/schema/api.ts';
+import { ClientEvent } from '../shared/schema/event.ts';
 import { cookieValue, endAnswer, parseBody, readJsonBody } from './requestBody.ts';
 import { HttpError, type StudyService } from './studyService.ts';
 
@@ -18,6 +19,18 @@ export function isEventsRequest(req: IncomingMessage): boolean {
   if (req.method !== 'POST') return false;
   const url = req.url ?? '';
   return url === EVENTS_PATH || (url.startsWith(EVENTS_PATH) && url[EVENTS_PATH.length] === '?');
+}
+
+/** The seq of the first event in a batch that the schema refuses (when it has a usable one), else null. */
+export function firstInvalidSeq(body: unknown): number | null {
+  const events = (body as { events?: unknown } | null)?.events;
+  if (!Array.isArray(events)) return null;
+  for (const e of events) {
+    if (ClientEvent.safeParse(e).success) continue;
+    const seq = (e as { seq?: unknown } | null)?.seq;
+    return typeof seq === 'number' && Number.isInteger(seq) && seq > 0 ? seq : null;
+  }
+  return null;
 }
 
 export interface EventsLaneOptions {
@@ -52,7 +65,16 @@ export function eventsLane(opts: EventsLaneOptions): (req: IncomingMessage, res:
   const handle = async (req: IncomingMessage, res: ServerResponse, since: number) => {
     // The token first: a request that names no session is answered without reading its body.
     const row = opts.service.sessionForToken(cookieValue(req, opts.tokenCookie));
-    const batch = parseBody(EventBatch, await readJsonBody(req, opts.bodyLimit));
+    const body = await readJsonBody(req, opts.bodyLimit);
+    let batch: EventBatch;
+    try {
+      batch = parseBody(EventBatch, body);
+    } catch (err) {
+      // Name the first invalid event's seq, so the client can set that one aside and go on (outbox.ts).
+      const seq = firstInvalidSeq(body);
+      if (err instanceof HttpError && seq !== null) throw new HttpError(err.status, err.message, err.issues, { seq });
+      throw err;
+    }
     reply(req, res, 200, { acked_seq: await opts.service.appendEvents(row, batch.events) }, since);
   };
   return (req, res) => {
