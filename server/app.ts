@@ -32,6 +32,8 @@ export interface ServerOptions {
   clock?: () => number;
   /** Session starts allowed per IP per minute (NONOLAB_START_LIMIT). */
   startLimitPerMinute?: number;
+  /** Tests of crash safety: a throw at a named durable step stands for the process dying there (StudyService). */
+  crashPoint?: (point: string) => void;
 }
 
 export interface NonolabServer {
@@ -101,6 +103,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     appVersion: opts.appVersion ?? appVersion(),
     clock: opts.clock,
     leftOutOfBalance: () => marks.flagged(),
+    crashPoint: opts.crashPoint,
   });
   for (const message of service.recover()) log(`recovery: ${message}`);
 

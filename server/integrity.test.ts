@@ -217,3 +217,24 @@ describe('bounded memory', () => {
     expect((await send(p, [event(id, 2), event(id, 3), event(id, 4)])).json.acked_seq).toBe(4);
   });
 });
+
+describe('a panel participant back from a second browser', () => {
+  it('keeps the first browser\'s token valid, so its unsent events still reach the log', async () => {
+    server = await startTestServer();
+    const panel = { provider: 'sona', participant_id: '4711' };
+    const first = new Participant(server.url);
+    const s = (await first.call('POST', '/api/sessions', { mode: 'panel', panel })).json;
+    expect((await send(first, [event(s.session_id, 1)])).json.acked_seq).toBe(1);
+    const second = new Participant(server.url);
+    expect((await second.call('POST', '/api/sessions', { mode: 'panel', panel })).json.session_id).toBe(s.session_id);
+    expect(second.cookie).not.toBe(first.cookie);
+    // The first browser's outbox still delivers what it held.
+    expect((await send(first, [event(s.session_id, 2), event(s.session_id, 3)])).json.acked_seq).toBe(3);
+    // The second browser resumes after them.
+    expect((await second.call('GET', '/api/session')).json.acked_seq).toBe(3);
+    expect((await send(second, [event(s.session_id, 4)])).json.acked_seq).toBe(4);
+    // Withdrawal ends every token of the session.
+    expect((await second.call('POST', '/api/session/withdraw', {})).status).toBe(200);
+    expect((await first.call('GET', '/api/session')).status).toBe(401);
+  });
+});

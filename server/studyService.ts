@@ -55,6 +55,8 @@ export interface StudyServiceOptions {
   rng?: Rng;
   /** Sessions the experimenter flagged (pilot, test, excluded): their attempts do not count in the balanced draw. */
   leftOutOfBalance?: () => ReadonlySet<string>;
+  /** Tests of crash safety: called at each durable step of a multi-step change; a throw stands for the process dying there. */
+  crashPoint?: (point: string) => void;
 }
 
 export function hashToken(token: string): string {
@@ -78,6 +80,7 @@ export class StudyService {
   private readonly clock: () => number;
   private readonly rng: Rng;
   private readonly leftOutOfBalance: () => ReadonlySet<string>;
+  private readonly crashPoint: (point: string) => void;
   /** Study and practice puzzles with their solutions (the config validates that every one has a solution). */
   private readonly puzzlesById = new Map<string, Puzzle & { solution: string[] }>();
   /** Events that arrived ahead of a gap, per session, held until the gap fills (never written out of order). */
@@ -102,6 +105,7 @@ export class StudyService {
     this.clock = opts.clock ?? Date.now;
     this.rng = opts.rng ?? createRng(randomBytes(4).readUInt32LE(0));
     this.leftOutOfBalance = opts.leftOutOfBalance ?? (() => new Set());
+    this.crashPoint = opts.crashPoint ?? (() => {});
     for (const p of [...this.study.config.puzzles, ...this.study.config.practice_puzzles])
       if (p.solution) this.puzzlesById.set(p.id, { ...p, solution: p.solution });
     this.log.afterSyncGroup = this.progressCommit;
@@ -192,10 +196,11 @@ export class StudyService {
     const token = randomBytes(24).toString('base64url');
     if (req.panel) {
       // A panel participant reopening the study (another browser, cleared cookies) gets their own session back,
-      // with a fresh token; they never get a second sequence.
+      // with a fresh token; they never get a second sequence. The first browser's token stays valid: its unsent
+      // events are still the participant's, and must reach the log (the server drops what it already holds).
       const existing = this.store.sessionOfPanel(req.panel.provider, req.panel.participant_id);
       if (existing) {
-        this.store.setTokenHash(existing, hashToken(token));
+        this.store.addToken(existing, hashToken(token));
         return { token, state: this.stateOf(this.store.session(existing)!) };
       }
     }
@@ -247,7 +252,7 @@ export class StudyService {
       sequence: this.sequenceOf(row),
       step: row.step,
       acked_seq: row.acked_seq,
-      status: row.status,
+      status: row.status === 'withdrawing' ? 'withdrawn' : row.status,
       study: this.study.client,
       moves_by_step: progress.movesByStep,
       ratings: progress.ratings,
@@ -567,15 +572,29 @@ export class StudyService {
     const now = this.clock();
     this.pending.delete(sessionId);
     this.progressions.delete(sessionId);
+    // In three durable steps, so that a crash at any point leaves either the whole session or, at start-up, a
+    // withdrawal to finish: the intent (and the audit row), then the file (unlinked, directory fsync'd), then the rows.
     this.store.transaction(() => {
-      const seq = this.store.sequence(row.sequence_id);
-      if (seq && seq.session_id === sessionId) this.store.setSequence(seq.id, 'free', null);
-      this.store.deleteSession(sessionId);
+      this.store.setStatus(sessionId, 'withdrawing', now);
       this.store.audit(now, 'withdrawal', `by ${by}`);
     });
-    this.store.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.crashPoint('withdraw:marked');
     this.log.remove(sessionId);
+    this.crashPoint('withdraw:unlinked');
+    this.finishWithdrawal(sessionId);
+    this.crashPoint('withdraw:deleted');
+    this.store.db.pragma('wal_checkpoint(TRUNCATE)');
     this.feed.emit('session', sessionId, 'withdrawn');
+  }
+
+  /** The rows of a withdrawn session go, its sequence back to the pool (its file is gone already). */
+  private finishWithdrawal(sessionId: string): void {
+    this.store.transaction(() => {
+      const row = this.store.session(sessionId);
+      const seq = row && this.store.sequence(row.sequence_id);
+      if (seq && seq.session_id === sessionId) this.store.setSequence(seq.id, 'free', null);
+      this.store.deleteSession(sessionId);
+    });
   }
 
   /**
@@ -586,15 +605,42 @@ export class StudyService {
   recover(): string[] {
     const rows = new Map(this.store.sessions().map((r) => [r.id, r]));
     const messages: string[] = [];
+    // A withdrawal a crash interrupted: finish it (the file first, then the rows).
+    for (const row of [...rows.values()].filter((r) => r.status === 'withdrawing')) {
+      rows.delete(row.id);
+      this.log.remove(row.id);
+      this.finishWithdrawal(row.id);
+      messages.push(`session ${row.id}: a withdrawal was interrupted by a crash; finished it (file and rows deleted)`);
+    }
+    const orphans: string[] = [];
     const reports = this.log.recover((id, records) => {
       const row = rows.get(id);
-      if (!row) return;
+      if (!row) {
+        orphans.push(id);
+        return;
+      }
       rows.delete(id);
       this.recoverSession(row, records, messages);
     });
+    // A file without a row: its session was withdrawn (the row goes last) or never started; nothing may keep it.
+    for (const id of orphans) {
+      this.log.remove(id);
+      messages.push(`session ${id}: a log file without a session row (a withdrawal or a failed start cut short by a crash); deleted it`);
+    }
     // Rows without a file at all.
     for (const row of rows.values()) this.recoverSession(row, [], messages);
-    return [...reports.map((r) => `cut a torn last line (${r.cut_bytes} bytes) from ${r.file}`), ...messages];
+    const now = this.clock();
+    const notes: string[] = [];
+    for (const r of reports) {
+      if (r.kind === 'torn') notes.push(`cut a torn last line (${r.cut_bytes} bytes) from ${r.file}`);
+      else if (this.store.session(r.session_id)) {
+        this.store.insertLogRepair({ session_id: r.session_id, at: now, bad_lines: r.bad_lines ?? [], kept_lines: r.lines, quarantine: r.quarantine ?? '' });
+        notes.push(
+          `WARNING: session ${r.session_id}: ${r.bad_lines?.length} damaged line(s) (${r.bad_lines?.join(', ')}) of ${r.file} do not parse; kept its ${r.lines} valid records, copied the original to ${r.quarantine}; the dashboard flags it`,
+        );
+      }
+    }
+    return [...notes, ...messages];
   }
 
   private recoverSession(row: SessionRow, records: readonly Record<string, unknown>[], messages: string[]): void {

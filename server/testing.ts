@@ -14,14 +14,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: { configPath?: string; dataDir?: string; clock?: () => number; startLimitPerMinute?: number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { configPath?: string; dataDir?: string; clock?: () => number; startLimitPerMinute?: number; crashPoint?: (point: string) => void; logger?: (m: string) => void } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir('nonolab-test-');
   const nonolab = createNonolabServer({
     dataDir,
     configPath: opts.configPath ?? join(import.meta.dirname, '..', 'study-config', 'study.json'),
-    logger: () => {},
+    logger: opts.logger ?? (() => {}),
     clock: opts.clock,
     startLimitPerMinute: opts.startLimitPerMinute,
+    crashPoint: opts.crashPoint,
   });
   const http: Server = await new Promise((resolve) => {
     const s = createServer(nonolab.handler).listen(0, '127.0.0.1', () => resolve(s));
