@@ -1,6 +1,6 @@
 // The participant API as typed functions; every response is checked with its zod schema.
 import type { z } from 'zod';
-import { BatchAck, CheckResponse, CompleteResponse, HintResponse, SessionState } from '../../shared/schema/api.ts';
+import { BatchAck, CheckResponse, CompleteResponse, HintResponse, PublicRecruitment, SessionState } from '../../shared/schema/api.ts';
 import type { CheckRequest, HintRequest, StartSessionRequest } from '../../shared/schema/api.ts';
 import type { ClientEvent } from '../../shared/schema/event.ts';
 
@@ -8,6 +8,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The error's `issues` lines (e.g. `recruitment: closed` when a start is refused). */
+    readonly issues: readonly string[] = [],
   ) {
     super(message);
   }
@@ -20,13 +22,14 @@ async function call<T extends z.ZodType>(schema: T, method: string, path: string
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'same-origin',
   });
-  const json = (await res.json().catch(() => ({}))) as { error?: string };
-  if (!res.ok) throw new ApiError(res.status, json.error ?? `HTTP ${res.status}`);
+  const json = (await res.json().catch(() => ({}))) as { error?: string; issues?: unknown };
+  if (!res.ok) throw new ApiError(res.status, json.error ?? `HTTP ${res.status}`, Array.isArray(json.issues) ? json.issues.map(String) : []);
   return schema.parse(json);
 }
 
 export const api = {
   resume: () => call(SessionState, 'GET', '/api/session'),
+  recruitment: () => call(PublicRecruitment, 'GET', '/api/recruitment'),
   start: (req: StartSessionRequest) => call(SessionState, 'POST', '/api/sessions', req),
   sendEvents: (events: ClientEvent[]) => call(BatchAck, 'POST', '/api/session/events', { events }),
   check: (req: CheckRequest) => call(CheckResponse, 'POST', '/api/session/check', req),
