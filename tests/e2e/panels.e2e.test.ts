@@ -202,3 +202,59 @@ describe('closed recruitment', () => {
     await visitor.close();
   });
 });
+
+describe('the experimenter', () => {
+  it('finds a participant by panel id and marks and withdraws them right there; opens and closes recruitment and reads the funnel', async () => {
+    // A participant to find: played over the browser to the end (redirected to the panel).
+    const participant = await browser.newContext();
+    const p = await participant.newPage();
+    await p.goto(`${server.url}/?PROLIFIC_PID=findme42&STUDY_ID=study77`);
+    await p.getByTestId('consent-agree').waitFor();
+    const sessionId = await sessionIdOf(p);
+    await playToTheEnd(p);
+    await p.waitForURL(`${panelUrl}/**`, { timeout: 30_000 });
+    const code = new URL(p.url()).searchParams.get('cc')!;
+    await participant.close();
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/dashboard`);
+    await page.getByTestId('login-password').fill(PASSWORD);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('nav-find').click();
+    await page.getByTestId('find-input').fill('findme42');
+    await page.getByTestId('find-submit').click();
+    const match = page.getByTestId(`match-${sessionId}`);
+    await match.waitFor();
+    expect(await match.getByTestId('match-code').textContent()).toBe(code);
+    expect(await match.getByTestId('match-panel').textContent()).toContain('findme42');
+    // The pasted code finds the same session.
+    await page.getByTestId('find-input').fill(code.toLowerCase());
+    await page.getByTestId('find-submit').click();
+    await page.getByTestId(`match-${sessionId}`).waitFor();
+    await page.getByTestId('find-input').fill('findme42');
+    await page.getByTestId('find-submit').click();
+    await match.waitFor();
+    await match.getByTestId('flag-select').selectOption('excluded');
+    await expect.poll(async () => (await admin('GET', '/lookup?q=findme42')).json.matches[0]?.flag).toBe('excluded');
+    await expect.poll(() => match.locator('.flag').textContent()).toBe('excluded');
+    await match.getByTestId('withdraw').click();
+    await match.getByTestId('withdraw-yes').click();
+    await page.getByTestId('find-none').waitFor();
+    expect((await admin('GET', '/lookup?q=findme42')).json.matches).toEqual([]);
+    expect(existsSync(join(server.dataDir, 'sessions', `${sessionId}.ndjson`))).toBe(false);
+
+    await page.getByTestId('nav-recruitment').click();
+    await page.getByTestId('funnel').waitFor();
+    expect(Number(await page.getByTestId('funnel-reached-0').textContent())).toBeGreaterThan(0);
+    await page.getByTestId('recruitment-close').click();
+    await expect.poll(() => page.getByTestId('recruitment-state').textContent()).toContain('Closed');
+    expect((await fetch(`${server.url}/api/recruitment`).then((r) => r.json())).accepting).toBe(false);
+    await page.getByTestId('recruitment-open').click();
+    await expect.poll(() => page.getByTestId('recruitment-state').textContent()).toContain('Open');
+    await page.getByTestId('recruitment-target').fill('500');
+    await page.getByTestId('recruitment-target-save').click();
+    await expect.poll(async () => (await admin('GET', '/recruitment')).json.target_completed).toBe(500);
+    await context.close();
+  });
+});
