@@ -121,7 +121,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
 
   // Whether new visitors may start (no counts): the participant page asks before a kiosk label or after a refused start.
   app.get('/api/recruitment', (_req, res) => {
-    const { accepting, closed_title, closed_message } = recruitmentState(store, study.config, marks.flagged());
+    const { accepting, closed_title, closed_message } = recruitmentState(store, study.config, () => marks.flagged(), { count: false });
     res.json({ accepting, closed_title, closed_message });
   });
 

@@ -7,12 +7,21 @@ import type { Store } from './store.ts';
  * The recruitment state now. Completed sessions count toward the target unless flagged (pilot, test, excluded).
  * A panel participant coming back, or anyone holding a session cookie, is not a new visitor: this only gates starts.
  */
-export function recruitmentState(store: Store, config: Pick<StudyConfig, 'recruitment'>, flagged: ReadonlySet<string>): RecruitmentState {
+export function recruitmentState(
+  store: Store,
+  config: Pick<StudyConfig, 'recruitment'>,
+  flagged: () => ReadonlySet<string>,
+  opts: { count?: boolean } = {},
+): RecruitmentState {
   const setting = store.recruitmentSetting();
   const open = setting ? setting.open : config.recruitment.open;
   const target = setting ? setting.target_completed : (config.recruitment.target_completed ?? null);
-  let completed = store.countByStatus('complete');
-  for (const id of flagged) if (store.session(id)?.status === 'complete') completed--;
+  // A start only needs the count when there is a target to compare it with (opts.count: false); the dashboard always.
+  let completed = 0;
+  if (opts.count !== false || (open && target !== null)) {
+    completed = store.countByStatus('complete');
+    for (const id of flagged()) if (store.session(id)?.status === 'complete') completed--;
+  }
   const reached = target !== null && completed >= target;
   return {
     open,

@@ -105,6 +105,7 @@ export class Store {
         session_id TEXT
       );
       CREATE INDEX IF NOT EXISTS sequences_status ON sequences(round, status);
+      CREATE INDEX IF NOT EXISTS sessions_status ON sessions(status);
       CREATE TABLE IF NOT EXISTS panel_ids (
         session_id TEXT PRIMARY KEY,
         provider TEXT NOT NULL,

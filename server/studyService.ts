@@ -184,7 +184,7 @@ export class StudyService {
       }
     }
     // Recruitment closed or its target reached: new visitors are turned away (a returning one got theirs back above).
-    const recruitment = recruitmentState(this.store, this.study.config, this.leftOutOfBalance());
+    const recruitment = recruitmentState(this.store, this.study.config, this.leftOutOfBalance, { count: false });
     if (!recruitment.accepting) throw new HttpError(403, recruitment.closed_message, [`recruitment: ${recruitment.reason}`]);
     const id = `s${randomBytes(8).toString('hex')}`;
     const now = this.clock();

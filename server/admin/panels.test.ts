@@ -82,6 +82,24 @@ describe('per-participant completion codes', () => {
     expect(participants.find((p) => p.session_id === sona.sessionId)?.completion_code).toBe(sona.completionCode);
   });
 
+  it('gives racing completion requests one and the same code', async () => {
+    const { config } = await serve((c) => {
+      c.completion = { code_mode: 'per_participant', code_prefix: 'SONA' } as StudyConfig['completion'];
+    });
+    // The bot walks every step but the last (its copy of the config has no complete phase), then asks five times at once.
+    const bot = new Bot({ http: http!, config: { ...config, phases: config.phases.filter((p) => p.kind !== 'complete') }, seed: 11 });
+    await bot.play();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => http!.call('POST', '/api/session/complete', { last_seq: bot.events.length }, bot.cookie)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    const codes = new Set(answers.map((a) => a.json.code));
+    expect(codes.size).toBe(1);
+    const [code] = codes;
+    expect(code).toMatch(CODE);
+    expect(server!.nonolab.store.completionOf(bot.sessionId)?.code).toBe(code);
+    const log = server!.nonolab.log.read(bot.sessionId) as { type: string; payload?: { code?: string } }[];
+    expect(log.filter((r) => r.type === 'session_complete').map((r) => r.payload?.code)).toEqual([code]);
+  });
+
   it('refuses a config that has neither a study-wide code nor the per-participant mode', async () => {
     const config = defaultConfig();
     delete (config.completion as { code?: string }).code;

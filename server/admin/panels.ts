@@ -39,7 +39,7 @@ export function panelRoutes(opts: PanelRoutesOptions) {
     const count = phase?.kind === 'puzzles' ? phase.count : 0;
     return expandSteps(study.config.phases, study.config.puzzles.slice(0, count).map((p) => p.id));
   };
-  const recruitment = (): RecruitmentState => recruitmentState(store, study.config, marks.flagged());
+  const recruitment = (): RecruitmentState => recruitmentState(store, study.config, () => marks.flagged());
 
   /** One session as a lookup match: its status, code, panel ids and mark. */
   const match = (sessionId: string, matchedBy: LookupMatch['matched_by']): LookupMatch | null => {
