@@ -141,18 +141,37 @@ export async function exportAttempts(log: EventLog, sessionIds: Iterable<string>
 /** Looks up what SQLite knows of a session (link type, label, status); absent, the log's own record is used. */
 export type MetaOf = (sessionId: string) => ParticipantMeta | undefined;
 
-/** The wide participant rows of the given sessions, z-mean filled in (one small row per participant in memory). */
-export async function participantRows(log: EventLog, sessionIds: Iterable<string>, config: StudyConfig, metaOf: MetaOf = () => undefined): Promise<WideRow[]> {
-  const puzzles = signalPuzzles(config);
-  const rows: WideRow[] = [];
-  for (const id of sessionIds) {
-    const session = await sessionLog(log, id);
-    if (!session) continue;
-    const { attempts } = sessionSignals(session, puzzles, { guessingOptions: guessingOptions(config) });
-    rows.push(wideParticipantRow(session, attempts, config, metaOf(id)));
+/** Builds wide participant rows from sessions' records, one session at a time; `rows()` fills in the z-mean. */
+class ParticipantTable {
+  private readonly puzzles: Map<string, SignalPuzzle>;
+  private readonly built: WideRow[] = [];
+  constructor(
+    private readonly config: StudyConfig,
+    private readonly metaOf: MetaOf = () => undefined,
+  ) {
+    this.puzzles = signalPuzzles(config);
   }
-  addExpertiseZMean(rows, config);
-  return rows;
+  add(id: string, records: readonly Record<string, any>[]): void {
+    if (records.length === 0) return;
+    const session = sessionFromRecords(records, `${id}.ndjson`);
+    const { attempts } = sessionSignals(session, this.puzzles, { guessingOptions: guessingOptions(this.config) });
+    this.built.push(wideParticipantRow(session, attempts, this.config, this.metaOf(id)));
+  }
+  rows(): WideRow[] {
+    addExpertiseZMean(this.built, this.config);
+    return this.built;
+  }
+}
+
+/** The wide participant rows of the given sessions, z-mean filled in (one small row per participant in memory). */
+export async function participantRows(log: EventLog, sessionIds: Iterable<string>, config: StudyConfig, metaOf?: MetaOf): Promise<WideRow[]> {
+  const table = new ParticipantTable(config, metaOf);
+  for (const id of sessionIds) {
+    const all: Record<string, any>[] = [];
+    for await (const r of records(log, id)) all.push(r);
+    table.add(id, all);
+  }
+  return table.rows();
 }
 
 /**
@@ -247,16 +266,22 @@ export async function exportPsychDs(
   };
   zip.append(JSON.stringify(description, null, 2), { name: 'dataset_description.json' });
   const columns = Object.keys(EVENT_COLUMNS);
-  const ids = [...sessionIds];
-  for (const id of ids) {
+  // The participant table is built from the same reading of each session (one small row each, kept until the end).
+  const table = participants ? new ParticipantTable(participants.config, participants.metaOf) : null;
+  for (const id of sessionIds) {
     const rows: Row[] = [];
-    for await (const r of records(log, id)) rows.push(eventRow(r));
+    const all: Record<string, any>[] = [];
+    for await (const r of records(log, id)) {
+      rows.push(eventRow(r));
+      if (table) all.push(r);
+    }
+    table?.add(id, all);
     const entry = once(zip, 'entry');
     zip.append(toCsv(rows, columns, true), { name: `data/study-${keyword(study.id)}_subject-${keyword(id)}_data.csv` });
     await entry; // one session in flight at a time: memory stays bounded however large the study
   }
-  if (participants) {
-    const rows = await participantRows(log, ids, participants.config, participants.metaOf);
+  if (participants && table) {
+    const rows = table.rows();
     let entry = once(zip, 'entry');
     zip.append(toCsv(rows, codebook.map((c) => c.column), true), { name: `data/study-${keyword(study.id)}_table-participants_data.csv` });
     await entry;
