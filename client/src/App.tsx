@@ -29,7 +29,7 @@ function NotRecruiting() {
   const closed = useStudy((s) => s.closed);
   return (
     <section className="page">
-      <TopBar title={closed?.title ?? 'This study is not taking participants'} />
+      <TopBar title={closed?.title ?? 'This study is not taking participants'} saving={false} />
       <div className="page-body">
         <p className="lead" data-testid="not-recruiting">
           {closed?.message}
