@@ -260,6 +260,11 @@ export class Store {
     this.stmt('UPDATE sessions SET acked_seq = ?, step = ? WHERE id = ?').run(ackedSeq, step, id);
   }
 
+  /** Active sessions started before `before` that never sent an event (a bare start: nobody is there). */
+  unusedSince(before: number): SessionRow[] {
+    return this.stmt("SELECT * FROM sessions WHERE status = 'active' AND acked_seq = 0 AND created_at < ?").all(before) as SessionRow[];
+  }
+
   /** Active sessions with no event since `before`. */
   inactiveSince(before: number): SessionRow[] {
     return this.stmt("SELECT * FROM sessions WHERE status = 'active' AND updated_at < ?").all(before) as SessionRow[];

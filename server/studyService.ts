@@ -8,6 +8,8 @@ import type { ClientEvent, LoggedClientEvent, LoggedServerEvent, ServerEvent } f
 import type { Puzzle } from '../shared/schema/puzzle.ts';
 import type { CheckRequest, HintRequest, HintResponse, SessionState, StartSessionRequest } from '../shared/schema/api.ts';
 import { loggedProgress, sessionProgress } from '../shared/study/progress.ts';
+import { admit, copyProgression, foldProgression, noteServerRecord, type Progression } from '../shared/study/progression.ts';
+import type { Step } from '../shared/study/steps.ts';
 import { expandSteps, sequenceLength } from '../shared/study/steps.ts';
 import { chooseBalanced, orderedSequences } from '../shared/study/sequences.ts';
 import { countWrongCells, gridFromBoardRows, matchesSolution } from '../shared/game/board.ts';
@@ -22,10 +24,24 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly issues?: string[],
+    /** More fields of the JSON answer (e.g. the step a refused event should have named). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
+
+  /** The JSON answer: `{ error, issues?, ...details }`. */
+  body(): Record<string, unknown> {
+    return { error: this.message, ...(this.issues ? { issues: this.issues } : {}), ...this.details };
+  }
 }
+
+/** How far ahead of the acknowledged sequence number an event may be (two full batches): later ones get 409. */
+export const MAX_SEQ_AHEAD = 1_000;
+/** A client clock more than this far ahead of the server's is not plausible. */
+export const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
+/** A session without events for this long keeps nothing in memory (held events, its progression). */
+const IDLE_MS = 5 * 60 * 1000;
 
 /** A failed fsync of SQLite's WAL, as the participant sees it. */
 const storeFailed = (): never => {
@@ -75,6 +91,8 @@ export class StudyService {
   private readonly durableSeq = new Map<string, number>();
   /** Per session with event writes in flight: highest seq queued, step reached, and the session's latest write. */
   private readonly intake = new Map<string, { queued: number; step: number; tail: Promise<void> | null }>();
+  /** Where each session with recent events is (progression.ts), folded from its log on first use; dropped when idle. */
+  private readonly progressions = new Map<string, { steps: Step[]; state: Progression }>();
   /** Completions whose session_complete record is being made durable: a racing second request waits for it. */
   private readonly completing = new Map<string, Promise<void>>();
 
@@ -270,6 +288,8 @@ export class StudyService {
    */
   async appendEvents(row: SessionRow, events: readonly ClientEvent[]): Promise<number> {
     if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
+    if (row.status === 'complete' || row.status === 'declined' || row.status === 'screened_out')
+      throw new HttpError(409, `this session has ended (${row.status.replace('_', ' ')}); no more events are taken`, undefined, { status: row.status });
     if (row.status === 'abandoned') {
       const lease = this.store.sequence(row.sequence_id);
       if (lease?.session_id !== row.id) throw new HttpError(410, 'this session expired after a long inactivity; please contact the experimenter');
@@ -278,12 +298,21 @@ export class StudyService {
     }
     const foreign = events.find((e) => e.session_id !== row.id);
     if (foreign) throw new HttpError(403, `event seq ${foreign.seq} names another session`);
+    const now = this.clock();
+    const future = events.find((e) => e.t_wall > now + MAX_CLOCK_AHEAD_MS);
+    if (future) throw new HttpError(400, `event seq ${future.seq}: t_wall ${future.t_wall} is more than a day ahead of the server's clock`, [`events.seq ${future.seq}.t_wall: not plausible`], { seq: future.seq });
     let intake = this.intake.get(row.id);
-    if (!intake) this.intake.set(row.id, (intake = { queued: Math.max(row.acked_seq, this.durableSeq.get(row.id) ?? 0), step: row.step, tail: null }));
+    const queued = intake?.queued ?? Math.max(row.acked_seq, this.durableSeq.get(row.id) ?? 0);
+    // Held events cost memory until the gap before them fills: only so far ahead, and only so many.
+    const far = events.find((e) => e.seq > queued + MAX_SEQ_AHEAD);
+    if (far) throw new HttpError(409, `event seq ${far.seq} is too far ahead of the acknowledged seq ${queued}; send the events in order`, undefined, { acked_seq: queued, seq: far.seq });
+    if (!intake) this.intake.set(row.id, (intake = { queued, step: row.step, tail: null }));
     let pending = this.pending.get(row.id);
     if (!pending) this.pending.set(row.id, (pending = new Map()));
     for (const e of events) if (e.seq > intake.queued && !pending.has(e.seq)) pending.set(e.seq, e);
-    const now = this.clock();
+    const progression = this.progressionOf(row);
+    const trial = copyProgression(progression.state);
+    const serverElapsed = this.study.config.timing.trust_client_clock ? null : now - row.created_at;
     const ready: LoggedClientEvent[] = [];
     let acked = intake.queued;
     let step = intake.step;
@@ -291,6 +320,13 @@ export class StudyService {
     let ended: 'declined' | 'screened_out' | null = null;
     while (pending.has(acked + 1)) {
       const e = pending.get(acked + 1)!;
+      const refusal = admit(trial, progression.steps, this.study.config.phases, e, serverElapsed);
+      if (refusal) {
+        // Nothing of the run is taken (held events go too: they were never acknowledged, the client still has them).
+        this.pending.delete(row.id);
+        if (!intake.tail && this.intake.get(row.id) === intake) this.intake.delete(row.id);
+        throw new HttpError(409, refusal.message, undefined, { seq: refusal.seq, expected_step: refusal.expected_step, acked_seq: intake.queued });
+      }
       pending.delete(acked + 1);
       acked += 1;
       // (Object.assign, not a spread: a spread of zod's output objects costs about 3 us an event, Object.assign 0.2.)
@@ -300,6 +336,7 @@ export class StudyService {
       if (e.type === 'step_end' && e.payload.reason === 'screened_out') ended = 'screened_out';
     }
     if (pending.size === 0) this.pending.delete(row.id);
+    progression.state = trial;
     if (ready.length > 0) {
       intake.queued = acked;
       intake.step = step;
@@ -346,12 +383,30 @@ export class StudyService {
       // Nothing from the failed write on is on disk: forget what was queued, so retries start from the durable seq.
       if (this.intake.get(row.id) === intake) this.intake.delete(row.id);
       this.pending.delete(row.id);
+      this.progressions.delete(row.id);
       if (err instanceof SessionRemovedError) throw new HttpError(410, 'this session was withdrawn');
       throw new HttpError(503, 'the server could not store these events; please send them again');
     }
     // Once the session's latest write is durable and nothing newer is queued, SQLite holds the truth again.
     if (this.intake.get(row.id) === intake && intake.tail === tail && !this.pending.has(row.id)) this.intake.delete(row.id);
     return acked;
+  }
+
+  /** The session's progression, folded from its log when not held (first event since start-up, or after idling). */
+  private progressionOf(row: SessionRow): { steps: Step[]; state: Progression } {
+    let p = this.progressions.get(row.id);
+    if (!p) {
+      p = { steps: expandSteps(this.study.config.phases, this.sequenceOf(row)), state: foldProgression(this.log.read(row.id)) };
+      this.progressions.set(row.id, p);
+    }
+    return p;
+  }
+
+  /** Events held beyond a gap, over all sessions (bounded: MAX_SEQ_AHEAD per session, dropped when it goes idle). */
+  heldEvents(): number {
+    let n = 0;
+    for (const p of this.pending.values()) n += p.size;
+    return n;
   }
 
   /**
@@ -381,9 +436,11 @@ export class StudyService {
     const { solution } = this.sessionPuzzle(row, req.puzzle_id);
     const solved = matchesSolution(req.rows, solution);
     const wrong = countWrongCells(req.rows, solution);
-    await this.appendRecords(row.id, [
-      this.serverRecord({ type: 'check', session_id: row.id, payload: { puzzle_id: req.puzzle_id, position: req.position, solved, wrong_cells: wrong } }),
-    ]);
+    const record = this.serverRecord({ type: 'check', session_id: row.id, payload: { puzzle_id: req.puzzle_id, position: req.position, solved, wrong_cells: wrong } });
+    await this.appendRecords(row.id, [record]);
+    // The step may now end 'solved' (a progression folded later reads this record from the log).
+    const held = this.progressions.get(row.id);
+    if (held) noteServerRecord(held.state, record);
     return { solved };
   }
 
@@ -480,6 +537,17 @@ export class StudyService {
     const now = this.clock();
     const { inactivity_minutes, return_lease_if_no_puzzle_done } = this.study.config.timing;
     const swept: string[] = [];
+    // Starts that never sent an event (a page opened by a crawler, a link preview, a script) return their lease soon.
+    for (const row of this.store.unusedSince(now - this.study.config.timing.unused_start_minutes * 60_000)) {
+      if (this.intake.has(row.id) || this.pending.has(row.id)) continue;
+      this.store.transaction(() => {
+        this.store.setStatus(row.id, 'abandoned', now);
+        const lease = this.store.sequence(row.sequence_id);
+        if (lease?.session_id === row.id && lease.status === 'leased') this.store.setSequence(lease.id, 'free', null);
+      });
+      this.feed.emit('session', row.id, 'abandoned');
+      swept.push(row.id);
+    }
     for (const row of this.store.inactiveSince(now - inactivity_minutes * 60_000)) {
       const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
       const firstPuzzle = steps.findIndex((s) => s.kind === 'puzzle');
@@ -489,6 +557,16 @@ export class StudyService {
       });
       this.feed.emit('session', row.id, 'abandoned');
       swept.push(row.id);
+    }
+    // Idle sessions hold nothing in memory: their held events go (never acknowledged, the client still has them), and
+    // their progression is folded again from the log if they come back.
+    for (const id of [...this.pending.keys(), ...this.progressions.keys()]) {
+      if (this.intake.has(id)) continue;
+      const row = this.store.session(id);
+      if (!row || row.status !== 'active' || row.updated_at < now - IDLE_MS) {
+        this.pending.delete(id);
+        this.progressions.delete(id);
+      }
     }
     return swept;
   }
@@ -502,6 +580,7 @@ export class StudyService {
     if (!row) throw new HttpError(404, `no session '${sessionId}'`);
     const now = this.clock();
     this.pending.delete(sessionId);
+    this.progressions.delete(sessionId);
     this.store.transaction(() => {
       const seq = this.store.sequence(row.sequence_id);
       if (seq && seq.session_id === sessionId) this.store.setSequence(seq.id, 'free', null);

@@ -8,8 +8,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    /** The error's `issues` lines (e.g. `recruitment: closed` when a start is refused). */
-    readonly issues: readonly string[] = [],
+    /** The error answer's other fields (e.g. `seq` of a refused event). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -22,8 +22,8 @@ async function call<T extends z.ZodType>(schema: T, method: string, path: string
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'same-origin',
   });
-  const json = (await res.json().catch(() => ({}))) as { error?: string; issues?: unknown };
-  if (!res.ok) throw new ApiError(res.status, json.error ?? `HTTP ${res.status}`, Array.isArray(json.issues) ? json.issues.map(String) : []);
+  const json = (await res.json().catch(() => ({}))) as { error?: string };
+  if (!res.ok) throw new ApiError(res.status, json.error ?? `HTTP ${res.status}`, json);
   return schema.parse(json);
 }
 
