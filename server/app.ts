@@ -14,6 +14,7 @@ import { createAdminRouter } from './admin/router.ts';
 import { AdminMarks } from './admin/marks.ts';
 import { cookieValue, endAnswer, jsonBody, parseBody } from './requestBody.ts';
 import { eventsLane, isEventsRequest } from './eventsLane.ts';
+import { recruitmentState } from './recruitment.ts';
 
 export const TOKEN_COOKIE = 'nonolab_token';
 /** New sessions allowed per client address per minute, unless NONOLAB_START_LIMIT says otherwise. */
@@ -121,6 +122,12 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
 
   app.get('/api/health', (_req, res) => {
     res.json({ ok: true, study: study.config.id, config_hash: study.hash });
+  });
+
+  // Whether new visitors may start (no counts): the participant page asks before a kiosk label or after a refused start.
+  app.get('/api/recruitment', (_req, res) => {
+    const { accepting, closed_title, closed_message } = recruitmentState(store, study.config, () => marks.flagged(), { count: false });
+    res.json({ accepting, closed_title, closed_message });
   });
 
   const startLimiter = rateLimit({

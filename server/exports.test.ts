@@ -2,9 +2,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import JSZip from 'jszip';
-import Papa from 'papaparse';
 import { Participant, event, startTestServer, type TestServer } from './testing.ts';
-import { EVENT_COLUMNS, exportEvents, exportPsychDs, exportRawZip } from './exports.ts';
+import { EVENT_COLUMNS, exportEvents, exportPsychDs, exportRawZip, toCsv } from './exports.ts';
+import { strictCsv } from '../tests/support/strictCsv.ts';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -42,18 +42,32 @@ async function twoSessions(): Promise<string[]> {
   return ids;
 }
 
+describe('toCsv', () => {
+  it('ends every line with one newline, so a header streamed before its rows leaves no blank line', () => {
+    const columns = ['a', 'b'];
+    const streamed = toCsv([], columns, true) + toCsv([{ a: 1, b: 'x,y' }], columns, false) + toCsv([], columns, false) + toCsv([{ a: 2, b: 'line\nbreak' }], columns, false);
+    expect(streamed).toBe('a,b\n1,"x,y"\n2,"line\nbreak"\n');
+    expect(strictCsv(streamed).rows).toEqual([
+      { a: '1', b: 'x,y' },
+      { a: '2', b: 'line\nbreak' },
+    ]);
+    expect(toCsv([], columns, true)).toBe('a,b\n');
+    expect(toCsv([{ a: '=1+1', b: null }], columns, true)).toBe('a,b\n"\'=1+1",\n');
+  });
+});
+
 describe('exports', () => {
   it('writes one CSV row per event with formulae neutralised', async () => {
     const ids = await twoSessions();
     const csv = (await collect((out) => exportEvents(server!.nonolab.log, ids, out))).toString('utf8');
-    const parsed = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true });
-    expect(parsed.meta.fields).toEqual(Object.keys(EVENT_COLUMNS));
-    expect(parsed.data).toHaveLength(2 * 4); // session_start + 3 client events, per session
-    const fill = parsed.data.find((r) => r.move_type === 'fill')!;
+    const parsed = strictCsv(csv, 'events.csv');
+    expect(parsed.header).toEqual(Object.keys(EVENT_COLUMNS));
+    expect(parsed.rows).toHaveLength(2 * 4); // session_start + 3 client events, per session
+    const fill = parsed.rows.find((r) => r.move_type === 'fill')!;
     expect([fill.row, fill.col, fill.puzzle_id, fill.position]).toEqual(['2', '3', 'x1', '1']);
-    expect(parsed.data.find((r) => r.move_type === 'stroke')!.stroke_cells).toBe('[[0,0],[0,1]]');
+    expect(parsed.rows.find((r) => r.move_type === 'stroke')!.stroke_cells).toBe('[[0,0],[0,1]]');
     // No cell of the CSV starts with a formula character.
-    for (const row of parsed.data) for (const value of Object.values(row)) expect(value).not.toMatch(/^[=+\-@]/);
+    for (const row of parsed.rows) for (const value of Object.values(row)) expect(value).not.toMatch(/^[=+\-@]/);
     expect(csv).toContain('=HYPERLINK'); // kept, but inside an escaped cell
   });
 
@@ -75,5 +89,6 @@ describe('exports', () => {
     const dataFiles = Object.keys(zip.files).filter((f) => f.startsWith('data/'));
     expect(dataFiles.sort()).toEqual(ids.map((id) => `data/study-nonogramdifficulty_subject-${id}_data.csv`).sort());
     for (const f of dataFiles) expect(f).toMatch(/^data\/study-[A-Za-z0-9]+_subject-[A-Za-z0-9]+_data\.csv$/);
+    for (const f of dataFiles) expect(strictCsv(await zip.file(f)!.async('string'), f).header).toEqual(Object.keys(EVENT_COLUMNS));
   });
 });

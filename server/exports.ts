@@ -1,5 +1,6 @@
-// Exports for experimenters, streamed session by session: the event trajectory as CSV, raw NDJSON as a zip, and a
-// psych-DS dataset. Nothing loads the whole study into memory; CSV goes through papaparse with formula escaping.
+// Exports for experimenters, streamed session by session: the event trajectory as CSV, raw NDJSON as a zip, a psych-DS
+// dataset, the wide participant table with its codebook. No export holds the study's events in memory (the participant
+// table keeps one small row per participant); CSV goes through papaparse with formula escaping.
 import { createReadStream, existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -8,7 +9,8 @@ import Papa from 'papaparse';
 import { ZipArchive } from 'archiver';
 import type { EventLog } from './eventLog.ts';
 import type { StudyConfig } from '../shared/schema/config.ts';
-import { AttemptRow, ParticipantRow, expertiseItems, participantRow, sessionFromRecords, sessionSignals, type SignalPuzzle } from '../shared/signals/index.ts';
+import { AttemptRow, sessionFromRecords, sessionSignals, type SignalPuzzle } from '../shared/signals/index.ts';
+import { CODEBOOK_COLUMNS, addExpertiseZMean, participantCodebook, wideParticipantRow, type ParticipantMeta, type WideRow } from '../shared/signals/participantTable.ts';
 
 /** One row per logged event: the columns, in order, with what each means (psych-DS variableMeasured). */
 export const EVENT_COLUMNS: Record<string, string> = {
@@ -62,11 +64,15 @@ function eventRow(record: Record<string, any>): Row {
   };
 }
 
-/** CSV text for rows, formula-escaped (a cell starting with = + - @ cannot run in a spreadsheet). */
-export function toCsv(rows: Row[], columns: string[], header: boolean): string {
+/**
+ * CSV text for rows, formula-escaped (a cell starting with = + - @ cannot run in a spreadsheet), every line ended by
+ * one newline: papaparse ends a header-only text with its own newline and a text with rows without one, so the
+ * newline is added only where it is missing (adding it always left a blank line after a streamed header).
+ */
+export function toCsv(rows: readonly Row[], columns: readonly string[], header: boolean): string {
   if (rows.length === 0 && !header) return '';
-  const text = Papa.unparse({ fields: columns, data: rows.map((r) => columns.map((c) => r[c] ?? '')) }, { header, escapeFormulae: true, newline: '\n' });
-  return text.length ? text + '\n' : '';
+  const text = Papa.unparse({ fields: [...columns], data: rows.map((r) => columns.map((c) => r[c] ?? '')) }, { header, escapeFormulae: true, newline: '\n' });
+  return text.length === 0 || text.endsWith('\n') ? text : text + '\n';
 }
 
 async function write(out: Writable, chunk: string | Buffer): Promise<void> {
@@ -132,18 +138,63 @@ export async function exportAttempts(log: EventLog, sessionIds: Iterable<string>
   }
 }
 
-/** One row per participant: status, the six expertise items coded as numbers, and how many attempts they made. */
-export async function exportParticipants(log: EventLog, sessionIds: Iterable<string>, config: StudyConfig, out: Writable): Promise<void> {
-  const columns = Object.keys(ParticipantRow.shape);
-  const puzzles = signalPuzzles(config);
-  const items = expertiseItems(config);
-  await write(out, toCsv([], columns, true));
-  for (const id of sessionIds) {
-    const session = await sessionLog(log, id);
-    if (!session) continue;
-    const { attempts } = sessionSignals(session, puzzles, { guessingOptions: guessingOptions(config) });
-    await write(out, toCsv([participantRow(session, attempts.length, items) as unknown as Row], columns, false));
+/** Looks up what SQLite knows of a session (link type, label, status); absent, the log's own record is used. */
+export type MetaOf = (sessionId: string) => ParticipantMeta | undefined;
+
+/** Builds wide participant rows from sessions' records, one session at a time; `rows()` fills in the z-mean. */
+class ParticipantTable {
+  private readonly puzzles: Map<string, SignalPuzzle>;
+  private readonly built: WideRow[] = [];
+  constructor(
+    private readonly config: StudyConfig,
+    private readonly metaOf: MetaOf = () => undefined,
+  ) {
+    this.puzzles = signalPuzzles(config);
   }
+  add(id: string, records: readonly Record<string, any>[]): void {
+    if (records.length === 0) return;
+    const session = sessionFromRecords(records, `${id}.ndjson`);
+    const { attempts } = sessionSignals(session, this.puzzles, { guessingOptions: guessingOptions(this.config) });
+    this.built.push(wideParticipantRow(session, attempts, this.config, this.metaOf(id)));
+  }
+  rows(): WideRow[] {
+    addExpertiseZMean(this.built, this.config);
+    return this.built;
+  }
+}
+
+/** The wide participant rows of the given sessions, z-mean filled in (one small row per participant in memory). */
+export async function participantRows(log: EventLog, sessionIds: Iterable<string>, config: StudyConfig, metaOf?: MetaOf): Promise<WideRow[]> {
+  const table = new ParticipantTable(config, metaOf);
+  for (const id of sessionIds) {
+    const all: Record<string, any>[] = [];
+    for await (const r of records(log, id)) all.push(r);
+    table.add(id, all);
+  }
+  return table.rows();
+}
+
+/**
+ * One wide row per participant: session, link type, kiosk label, status, marks, times, completion code, every survey
+ * and post-survey item by its config id, per puzzle position the puzzle, outcome, time, difficulty, guessing and why,
+ * the expertise items coded as numbers and their z-mean. `codebookCsv` describes every column.
+ */
+export async function exportParticipants(log: EventLog, sessionIds: Iterable<string>, config: StudyConfig, out: Writable, metaOf?: MetaOf): Promise<void> {
+  const columns = participantCodebook(config).map((c) => c.column);
+  const rows = await participantRows(log, sessionIds, config, metaOf);
+  await write(out, toCsv([], columns, true));
+  for (let i = 0; i < rows.length; i += 500) await write(out, toCsv(rows.slice(i, i + 500), columns, false));
+}
+
+/** The codebook of the participant table as CSV: column, item id, phase, question text, type, options, scale. */
+export function codebookCsv(config: StudyConfig): string {
+  return toCsv(participantCodebook(config) as unknown as Row[], CODEBOOK_COLUMNS, true);
+}
+
+/** Rows already built (admin tables: panel ids, codes, funnel) as a CSV download. */
+export async function exportRows(rows: readonly Row[], columns: readonly string[], out: Writable): Promise<void> {
+  await write(out, toCsv([], columns, true));
+  for (let i = 0; i < rows.length; i += 500) await write(out, toCsv(rows.slice(i, i + 500), columns, false));
 }
 
 async function finishZip(zip: ZipArchive, out: Writable): Promise<void> {
@@ -156,10 +207,15 @@ async function finishZip(zip: ZipArchive, out: Writable): Promise<void> {
   await done;
 }
 
-/** The raw NDJSON files, one per session, as a zip. */
-export async function exportRawZip(log: EventLog, sessionIds: Iterable<string>, out: Writable): Promise<void> {
+/** The raw NDJSON files, one per session, as a zip, with the participant table's codebook beside them. */
+export async function exportRawZip(log: EventLog, sessionIds: Iterable<string>, out: Writable, config?: StudyConfig): Promise<void> {
   const zip = new ZipArchive({ zlib: { level: 6 } });
   zip.pipe(out);
+  if (config) {
+    const entry = once(zip, 'entry');
+    zip.append(codebookCsv(config), { name: 'codebook.csv' });
+    await entry;
+  }
   for (const id of sessionIds) {
     if (!existsSync(log.pathOf(id))) continue;
     const entry = once(zip, 'entry');
@@ -174,34 +230,64 @@ function keyword(value: string): string {
   return value.replace(/[^A-Za-z0-9]/g, '');
 }
 
+/** A codebook entry as one psych-DS description: the question, its options and how the value is coded. */
+function codebookDescription(c: { question: string; type: string; options: string; scale: string; phase: string | null; item_id: string | null }): string {
+  const parts = [c.question];
+  if (c.item_id) parts.push(`(${c.phase ? `${c.phase}.` : ''}${c.item_id}, ${c.type})`);
+  if (c.options) parts.push(`Options: ${c.options}.`);
+  if (c.scale) parts.push(`Coded as: ${c.scale}.`);
+  return parts.join(' ');
+}
+
 /**
- * A psych-DS dataset as a zip: dataset_description.json (schema.org Dataset with variableMeasured for every
- * column) and data/study-<id>_subject-<id>_data.csv, one trajectory file per session.
+ * A psych-DS dataset as a zip: dataset_description.json (schema.org Dataset with variableMeasured for every column of
+ * every data file, the participant table's described from its codebook), data/study-<id>_subject-<id>_data.csv (one
+ * trajectory file per session), and, given the config, data/study-<id>_table-participants_data.csv with codebook.csv.
  */
 export async function exportPsychDs(
   log: EventLog,
   sessionIds: Iterable<string>,
   study: { id: string; title: string; config_hash: string },
   out: Writable,
+  participants?: { config: StudyConfig; metaOf?: MetaOf },
 ): Promise<void> {
   const zip = new ZipArchive({ zlib: { level: 6 } });
   zip.pipe(out);
+  const codebook = participants ? participantCodebook(participants.config) : [];
+  const variables = new Map<string, string>(Object.entries(EVENT_COLUMNS));
+  for (const c of codebook) if (!variables.has(c.column)) variables.set(c.column, codebookDescription(c));
   const description = {
     '@context': 'https://schema.org/',
     '@type': 'Dataset',
     name: study.title,
-    description: `Event-level trajectories of the nonolab study '${study.id}' (config ${study.config_hash}); one file per participant session.`,
+    description: `Event-level trajectories of the nonolab study '${study.id}' (config ${study.config_hash}); one file per participant session${participants ? ', and one table with a row per participant (codebook.csv describes its columns)' : ''}.`,
     schemaVersion: 'Psych-DS 0.4.0',
-    variableMeasured: Object.entries(EVENT_COLUMNS).map(([name, description]) => ({ '@type': 'PropertyValue', name, description })),
+    variableMeasured: [...variables].map(([name, description]) => ({ '@type': 'PropertyValue', name, description })),
   };
   zip.append(JSON.stringify(description, null, 2), { name: 'dataset_description.json' });
   const columns = Object.keys(EVENT_COLUMNS);
+  // The participant table is built from the same reading of each session (one small row each, kept until the end).
+  const table = participants ? new ParticipantTable(participants.config, participants.metaOf) : null;
   for (const id of sessionIds) {
     const rows: Row[] = [];
-    for await (const r of records(log, id)) rows.push(eventRow(r));
+    const all: Record<string, any>[] = [];
+    for await (const r of records(log, id)) {
+      rows.push(eventRow(r));
+      if (table) all.push(r);
+    }
+    table?.add(id, all);
     const entry = once(zip, 'entry');
     zip.append(toCsv(rows, columns, true), { name: `data/study-${keyword(study.id)}_subject-${keyword(id)}_data.csv` });
     await entry; // one session in flight at a time: memory stays bounded however large the study
+  }
+  if (participants && table) {
+    const rows = table.rows();
+    let entry = once(zip, 'entry');
+    zip.append(toCsv(rows, codebook.map((c) => c.column), true), { name: `data/study-${keyword(study.id)}_table-participants_data.csv` });
+    await entry;
+    entry = once(zip, 'entry');
+    zip.append(codebookCsv(participants.config), { name: 'codebook.csv' });
+    await entry;
   }
   await finishZip(zip, out);
 }

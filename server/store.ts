@@ -55,6 +55,20 @@ export interface SessionRow {
   config_hash: string;
 }
 
+export interface PanelRow {
+  session_id: string;
+  provider: string;
+  participant_id: string;
+  study_id: string | null;
+  panel_session_id: string | null;
+}
+
+export interface CompletionRow {
+  session_id: string;
+  code: string;
+  completed_at: number;
+}
+
 export interface SequenceRow {
   id: number;
   round: number;
@@ -102,6 +116,7 @@ export class Store {
         session_id TEXT
       );
       CREATE INDEX IF NOT EXISTS sequences_status ON sequences(round, status);
+      CREATE INDEX IF NOT EXISTS sessions_status ON sessions(status);
       CREATE TABLE IF NOT EXISTS panel_ids (
         session_id TEXT PRIMARY KEY,
         provider TEXT NOT NULL,
@@ -109,6 +124,18 @@ export class Store {
         study_id TEXT,
         panel_session_id TEXT,
         UNIQUE (provider, participant_id)
+      );
+      CREATE TABLE IF NOT EXISTS completions (
+        session_id TEXT PRIMARY KEY,
+        code TEXT NOT NULL,
+        completed_at INTEGER NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS completions_code ON completions(code);
+      CREATE TABLE IF NOT EXISTS recruitment (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        open INTEGER NOT NULL,
+        target_completed INTEGER,
+        updated_at INTEGER NOT NULL
       );
       CREATE TABLE IF NOT EXISTS audit (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -280,6 +307,63 @@ export class Store {
     return row?.session_id;
   }
 
+  /** The panel identifiers of a session (none for a general or kiosk session). */
+  panelOf(sessionId: string): PanelRow | undefined {
+    return this.stmt('SELECT * FROM panel_ids WHERE session_id = ?').get(sessionId) as PanelRow | undefined;
+  }
+
+  /** Every panel row whose participant id is `participantId` (any provider), with its session. */
+  panelsByParticipant(participantId: string): PanelRow[] {
+    return this.stmt('SELECT * FROM panel_ids WHERE participant_id = ? ORDER BY provider').all(participantId) as PanelRow[];
+  }
+
+  /** Every panel row joined with its session and completion, oldest session first (the panel-ids export). */
+  panelSessions(): (PanelRow & { status: SessionStatus; created_at: number; updated_at: number; completion_code: string | null; completed_at: number | null })[] {
+    return this.stmt(
+      `SELECT p.*, s.status, s.created_at, s.updated_at, c.code AS completion_code, c.completed_at
+       FROM panel_ids p JOIN sessions s ON s.id = p.session_id LEFT JOIN completions c ON c.session_id = p.session_id
+       ORDER BY s.created_at`,
+    ).all() as never;
+  }
+
+  /** Record the code a completed session was given (same transaction as its status). */
+  setCompletion(sessionId: string, code: string, completedAt: number): void {
+    this.stmt('INSERT INTO completions (session_id, code, completed_at) VALUES (?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET code = excluded.code, completed_at = excluded.completed_at').run(sessionId, code, completedAt);
+  }
+
+  clearCompletion(sessionId: string): void {
+    this.stmt('DELETE FROM completions WHERE session_id = ?').run(sessionId);
+  }
+
+  completionOf(sessionId: string): CompletionRow | undefined {
+    return this.stmt('SELECT * FROM completions WHERE session_id = ?').get(sessionId) as CompletionRow | undefined;
+  }
+
+  /** Sessions given `code` (one for a per-participant code; every completed session for the study-wide code). */
+  completionsByCode(code: string): CompletionRow[] {
+    return this.stmt('SELECT * FROM completions WHERE code = ? ORDER BY completed_at').all(code) as CompletionRow[];
+  }
+
+  allCompletions(): CompletionRow[] {
+    return this.stmt('SELECT * FROM completions ORDER BY completed_at').all() as CompletionRow[];
+  }
+
+  countByStatus(status: SessionStatus): number {
+    return (this.stmt('SELECT COUNT(*) AS n FROM sessions WHERE status = ?').get(status) as { n: number }).n;
+  }
+
+  /** Recruitment as the dashboard last set it (undefined: never set, the config holds). */
+  recruitmentSetting(): { open: boolean; target_completed: number | null; updated_at: number } | undefined {
+    const row = this.stmt('SELECT open, target_completed, updated_at FROM recruitment WHERE id = 1').get() as { open: number; target_completed: number | null; updated_at: number } | undefined;
+    return row && { open: row.open === 1, target_completed: row.target_completed, updated_at: row.updated_at };
+  }
+
+  setRecruitment(open: boolean, targetCompleted: number | null, now: number): void {
+    this.stmt(
+      'INSERT INTO recruitment (id, open, target_completed, updated_at) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET open = excluded.open, target_completed = excluded.target_completed, updated_at = excluded.updated_at',
+    ).run(open ? 1 : 0, targetCompleted, now);
+  }
+
   /** Another token for a session (a panel participant back from another browser): every earlier one stays valid. */
   addToken(id: string, tokenHash: string): void {
     this.stmt('INSERT INTO session_tokens (token_hash, session_id) VALUES (?, ?)').run(tokenHash, id);
@@ -293,6 +377,7 @@ export class Store {
     this.stmt('DELETE FROM panel_ids WHERE session_id = ?').run(id);
     this.stmt('DELETE FROM log_repairs WHERE session_id = ?').run(id);
     this.stmt('DELETE FROM session_tokens WHERE session_id = ?').run(id);
+    this.stmt('DELETE FROM completions WHERE session_id = ?').run(id);
     this.stmt('DELETE FROM sessions WHERE id = ?').run(id);
   }
 

@@ -16,6 +16,8 @@ import { countWrongCells, gridFromBoardRows, matchesSolution } from '../shared/g
 import { hint as engineHint } from '../shared/nonogram/hint.ts';
 import { gridFromRows } from '../shared/nonogram/grid.ts';
 import { createRng, type Rng } from '../shared/random.ts';
+import { recruitmentState } from './recruitment.ts';
+import { newCompletionCode } from './completionCode.ts';
 
 export class HttpError extends Error {
   constructor(
@@ -204,6 +206,9 @@ export class StudyService {
         return { token, state: this.stateOf(this.store.session(existing)!) };
       }
     }
+    // Recruitment closed or its target reached: new visitors are turned away (a returning one got theirs back above).
+    const recruitment = recruitmentState(this.store, this.study.config, this.leftOutOfBalance, { count: false });
+    if (!recruitment.accepting) throw new HttpError(403, recruitment.closed_message, [`recruitment: ${recruitment.reason}`]);
     const id = `s${randomBytes(8).toString('hex')}`;
     const now = this.clock();
     const { result: lease, durable } = this.store.commitDeferred(() => {
@@ -258,7 +263,11 @@ export class StudyService {
       ratings: progress.ratings,
       outcomes: progress.outcomes,
       completion_code:
-        row.status === 'complete' ? this.study.config.completion.code : row.status === 'screened_out' ? (this.study.config.completion.screened_out_code ?? null) : null,
+        row.status === 'complete'
+          ? (this.store.completionOf(row.id)?.code ?? this.study.config.completion.code ?? null)
+          : row.status === 'screened_out'
+            ? (this.study.config.completion.screened_out_code ?? null)
+            : null,
     };
   }
 
@@ -484,12 +493,14 @@ export class StudyService {
     const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
     const completeStep = steps.findIndex((s) => s.kind === 'complete');
     if (completeStep < 0 || row.step < completeStep) throw new HttpError(409, 'the study is not finished yet');
-    const code = this.study.config.completion.code;
+    const { code_mode, code_prefix } = this.study.config.completion;
+    let code = code_mode === 'per_participant' ? newCompletionCode(code_prefix) : this.study.config.completion.code!;
     if (row.status !== 'complete') {
       const now = this.clock();
       const lease = this.store.sequence(row.sequence_id);
       const { durable } = this.store.commitDeferred(() => {
         this.store.setStatus(row.id, 'complete', now);
+        this.store.setCompletion(row.id, code, now);
         this.store.setSequence(row.sequence_id, 'used', row.id);
       });
       // The code goes out once the completion's commit and then its record are on disk (fsync'd off the event loop);
@@ -505,6 +516,7 @@ export class StudyService {
         if (this.store.session(row.id))
           this.store.transaction(() => {
             this.store.setStatus(row.id, row.status, now);
+            this.store.clearCompletion(row.id);
             if (lease) this.store.setSequence(lease.id, lease.status, lease.session_id);
           });
         throw err;
@@ -514,9 +526,11 @@ export class StudyService {
       this.feed.emit('session', row.id, 'complete');
     } else {
       await this.completing.get(row.id);
+      code = this.store.completionOf(row.id)?.code ?? code;
     }
     const redirect = this.study.config.completion.redirect_url;
-    return { code, redirect_url: redirect ? redirect.replaceAll('{code}', encodeURIComponent(code)) : null };
+    const panelId = this.store.panelOf(row.id)?.participant_id ?? '';
+    return { code, redirect_url: redirect ? redirect.replaceAll('{code}', encodeURIComponent(code)).replaceAll('{panel_id}', encodeURIComponent(panelId)) : null };
   }
 
   /**
@@ -661,6 +675,7 @@ export class StudyService {
       // so the session is not complete; the participant's retry completes it again.
       this.store.transaction(() => {
         this.store.setStatus(row.id, 'active', this.clock());
+        this.store.clearCompletion(row.id);
         const seq = this.store.sequence(row.sequence_id);
         if (seq && seq.session_id === row.id) this.store.setSequence(seq.id, 'leased', row.id);
       });

@@ -1,26 +1,28 @@
-// Cross-module: the server's attempt and participant exports agree with the analysis pipeline on a simulated study.
+// Cross-module: the server's attempt and participant exports on a simulated study, read back by a strict CSV reader.
 import { describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import Papa from 'papaparse';
 import { simulateToDir } from '../analysis/simulate/index.ts';
 import { loadStudyConfig } from '../server/studyConfig.ts';
 import { EventLog } from '../server/eventLog.ts';
 import { exportAttempts, exportParticipants } from '../server/exports.ts';
-import { AttemptRow, ParticipantRow } from '../shared/signals/index.ts';
+import { AttemptRow } from '../shared/signals/index.ts';
+import { participantCodebook } from '../shared/signals/participantTable.ts';
+import { expertiseItems } from '../shared/signals/participants.ts';
 import { tempDir } from './support/tempDirs.ts';
+import { strictCsv } from './support/strictCsv.ts';
 
 async function csv(run: (out: PassThrough) => Promise<void>): Promise<Record<string, string>[]> {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
   out.on('data', (c: Buffer) => chunks.push(c));
   await run(out);
-  return Papa.parse<Record<string, string>>(Buffer.concat(chunks).toString('utf8'), { header: true, skipEmptyLines: true }).data;
+  return strictCsv(Buffer.concat(chunks).toString('utf8')).rows;
 }
 
 describe('attempt and participant exports', () => {
-  it('give three attempts per participant and the six expertise items, in the signal schemas', async () => {
+  it('give three attempts per participant, and one wide participant row each with every survey item and the z-mean', async () => {
     const study = loadStudyConfig(join(import.meta.dirname, '..', 'study-config', 'study.json'));
     const dir = tempDir('nonolab-export-');
     simulateToDir({ participants: 6, seed: 5, study }, dir);
@@ -34,11 +36,33 @@ describe('attempt and participant exports', () => {
     expect(attempts.every((a) => poolIds.has(a.puzzle_id))).toBe(true);
     expect(attempts.every((a) => a.pauses !== '')).toBe(true);
     const participants = await csv((out) => exportParticipants(log, ids, study.config, out));
-    expect(Object.keys(participants[0])).toEqual(Object.keys(ParticipantRow.shape));
-    expect(participants.map((p) => p.participant_id).sort()).toEqual([...ids].sort());
+    expect(Object.keys(participants[0])).toEqual(participantCodebook(study.config).map((c) => c.column));
+    expect(participants.map((p) => p.session_id).sort()).toEqual([...ids].sort());
+    const surveyItems = study.config.phases.flatMap((p) => (p.kind === 'survey' || p.kind === 'post_survey' ? p.items.map((i) => i.id) : []));
+    for (const id of surveyItems) expect(Object.keys(participants[0])).toContain(id);
+    const byId = new Map(attempts.map((a) => [`${a.participant_id}/${a.position}`, a]));
     for (const p of participants) {
       expect(Number(p.nonogram_skill)).toBeGreaterThanOrEqual(1);
+      expect(p.nonogram_skill).toBe(p.expertise_nonogram_skill);
       expect(Number(p.attempts)).toBe(3);
+      expect(p.status).toBe('complete');
+      expect(p.completion_code).toBe(study.config.completion.code);
+      for (const k of [1, 2, 3]) {
+        const a = byId.get(`${p.session_id}/${k}`)!;
+        expect([p[`puzzle_${k}`], p[`difficulty_${k}`], p[`guessing_${k}`]]).toEqual([a.puzzle_id, a.difficulty, a.guessing]);
+      }
     }
+    // The z-mean, recomputed here: each expertise item z-scored over the six (sample SD), then each row's mean.
+    const items = expertiseItems(study.config).map((i) => `expertise_${i.id}`);
+    const z = items.map((col) => {
+      const xs = participants.map((p) => Number(p[col]));
+      const m = xs.reduce((s, x) => s + x, 0) / xs.length;
+      const sd = Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1));
+      return sd > 0 ? xs.map((x) => (x - m) / sd) : null;
+    });
+    participants.forEach((p, i) => {
+      const zs = z.filter((col) => col !== null).map((col) => col![i]);
+      expect(Number(p.expertise_z_mean)).toBeCloseTo(zs.reduce((s, v) => s + v, 0) / zs.length, 9);
+    });
   });
 });

@@ -133,7 +133,7 @@ export function sessionRecords(bot: BotSession, lease: { sequence: string[]; id:
         record: { type: 'hint', session_id: bot.session_id, payload: { puzzle_id: call.request.puzzle_id, row: call.hint.row, col: call.hint.col, kind: call.hint.kind, reasoning: call.hint.reasoning }, origin: 'server', t_server: t, ...stamp },
       });
     else if (call.type === 'complete')
-      timed.push({ t: t + 1_000, order: order++, record: { type: 'session_complete', session_id: bot.session_id, payload: { code: study.config.completion.code }, origin: 'server', t_server: t + 1_000, ...stamp } });
+      timed.push({ t: t + 1_000, order: order++, record: { type: 'session_complete', session_id: bot.session_id, payload: { code: study.config.completion.code ?? `SIM-${bot.session_id}` }, origin: 'server', t_server: t + 1_000, ...stamp } });
   }
   timed.sort((a, b) => a.t - b.t || a.order - b.order);
   return timed.map((x) => x.record);

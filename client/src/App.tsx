@@ -24,6 +24,21 @@ function Ended({ message, testId, code }: { message: string; testId: string; cod
   );
 }
 
+/** Recruitment is closed or its target reached: a new visitor is told so, kindly (the config's text). */
+function NotRecruiting() {
+  const closed = useStudy((s) => s.closed);
+  return (
+    <section className="page">
+      <TopBar title={closed?.title ?? 'This study is not taking participants'} saving={false} />
+      <div className="page-body">
+        <p className="lead" data-testid="not-recruiting">
+          {closed?.message}
+        </p>
+      </div>
+    </section>
+  );
+}
+
 /** Lab kiosk: the experimenter types the participant's label before handing over the device. */
 function KioskLabel() {
   const [label, setLabel] = useState('');
@@ -94,6 +109,7 @@ export function App() {
         </div>
       )}
       {status === 'kiosk-label' && <KioskLabel />}
+      {status === 'closed' && <NotRecruiting />}
       {status === 'elsewhere' && (
         <section className="page">
           <TopBar title="Open in another window" />

@@ -21,8 +21,13 @@ export interface Feedback {
 }
 
 export interface StudyStore {
-  /** 'elsewhere': the study was opened in another window, which now owns the session. */
-  status: 'loading' | 'running' | 'error' | 'kiosk-label' | 'elsewhere';
+  /**
+   * 'elsewhere': the study was opened in another window, which now owns the session. 'closed': recruitment is closed
+   * (or its target reached) and this visitor has no session to return to.
+   */
+  status: 'loading' | 'running' | 'error' | 'kiosk-label' | 'elsewhere' | 'closed';
+  /** The page a new visitor sees while recruitment is closed (config text). */
+  closed: { title: string; message: string } | null;
   error: string | null;
   session: SessionState | null;
   steps: Step[];
@@ -51,6 +56,7 @@ export interface StudyStore {
 
 const initial: StudyStore = {
   status: 'loading',
+  closed: null,
   error: null,
   session: null,
   steps: [],
@@ -428,10 +434,21 @@ export async function boot(): Promise<void> {
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
       const params = new URLSearchParams(location.search);
       if (params.get('mode') === 'kiosk' && !params.get('label')) {
-        useStudy.setState({ status: 'kiosk-label' });
+        // Tell the experimenter before they type a label, not after.
+        const recruitment = await api.recruitment().catch(() => null);
+        if (recruitment && !recruitment.accepting) useStudy.setState({ status: 'closed', closed: { title: recruitment.closed_title, message: recruitment.closed_message } });
+        else useStudy.setState({ status: 'kiosk-label' });
         return;
       }
-      session = await api.start(startRequest(new URLSearchParams(location.search)));
+      try {
+        session = await api.start(startRequest(new URLSearchParams(location.search)));
+      } catch (startErr) {
+        const issues = startErr instanceof ApiError && Array.isArray(startErr.details.issues) ? startErr.details.issues.map(String) : [];
+        if (!(startErr instanceof ApiError) || startErr.status !== 403 || !issues.some((i) => i.startsWith('recruitment:'))) throw startErr;
+        const recruitment = await api.recruitment().catch(() => null);
+        useStudy.setState({ status: 'closed', closed: { title: recruitment?.closed_title ?? 'This study is not taking participants', message: startErr.message } });
+        return;
+      }
     }
     outbox = new Outbox(session.session_id, session.acked_seq, async (events) => (await api.sendEvents(events)).acked_seq, (err) => {
       // The server will never take these events (a withdrawn or expired session): say so instead of retrying.

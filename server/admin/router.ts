@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { expandSteps } from '../../shared/study/steps.ts';
 import { DEFAULT_LIVENESS, SessionFlag, connectionState, poolBalance, type Liveness, type PoolSequence, type SessionSummary } from '../../shared/study/summary.ts';
 import { EventLog } from '../eventLog.ts';
-import { exportEvents, exportPsychDs, exportRawZip, exportAttempts, exportParticipants } from '../exports.ts';
+import { exportEvents, exportPsychDs, exportRawZip, exportAttempts, exportParticipants, exportRows, codebookCsv, type MetaOf } from '../exports.ts';
+import { panelRoutes } from './panels.ts';
 import type { Store } from '../store.ts';
 import type { LoadedStudy } from '../studyConfig.ts';
 import { HttpError, type StudyService } from '../studyService.ts';
@@ -64,12 +65,22 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   const puzzleIds = study.config.puzzles.map((p) => p.id);
   const studyInfo = { id: study.config.id, title: study.config.title, config_hash: study.hash };
 
+  const metaOf: MetaOf = (id) => {
+    const row = store.session(id);
+    return row && { mode: row.mode, label: row.label, status: row.status };
+  };
+  const panels = panelRoutes({ store, study, marks, live, clock });
+  const csv = 'text/csv; charset=utf-8';
   const exportsAvailable: ExportDef[] = [
-    { id: 'events', label: 'Events (one row per event)', filename: 'events.csv', content_type: 'text/csv; charset=utf-8', run: (ids, out) => exportEvents(events, ids, out) },
-    { id: 'raw', label: 'Raw NDJSON logs (zip)', filename: 'raw-ndjson.zip', content_type: 'application/zip', run: (ids, out) => exportRawZip(events, ids, out) },
-    { id: 'psychds', label: 'psych-DS dataset (zip)', filename: 'psych-ds.zip', content_type: 'application/zip', run: (ids, out) => exportPsychDs(events, ids, studyInfo, out) },
-    { id: 'attempts', label: 'Attempts (one row per participant and puzzle)', filename: 'attempts.csv', content_type: 'text/csv; charset=utf-8', run: (ids, out) => exportAttempts(events, ids, study.config, out) },
-    { id: 'participants', label: 'Participants (survey answers, expertise items)', filename: 'participants.csv', content_type: 'text/csv; charset=utf-8', run: (ids, out) => exportParticipants(events, ids, study.config, out) },
+    { id: 'events', label: 'Events (one row per event)', filename: 'events.csv', content_type: csv, run: (ids, out) => exportEvents(events, ids, out) },
+    { id: 'raw', label: 'Raw NDJSON logs, with the codebook (zip)', filename: 'raw-ndjson.zip', content_type: 'application/zip', run: (ids, out) => exportRawZip(events, ids, out, study.config) },
+    { id: 'psychds', label: 'psych-DS dataset, with the participant table and codebook (zip)', filename: 'psych-ds.zip', content_type: 'application/zip', run: (ids, out) => exportPsychDs(events, ids, studyInfo, out, { config: study.config, metaOf }) },
+    { id: 'attempts', label: 'Attempts (one row per participant and puzzle)', filename: 'attempts.csv', content_type: csv, run: (ids, out) => exportAttempts(events, ids, study.config, out) },
+    { id: 'participants', label: 'Participants (one wide row each: every survey item, ratings, expertise, code)', filename: 'participants.csv', content_type: csv, run: (ids, out) => exportParticipants(events, ids, study.config, out, metaOf) },
+    { id: 'codebook', label: 'Codebook of the participant table (item, question, options, scale)', filename: 'codebook.csv', content_type: csv, run: async (_ids, out) => void out.write(codebookCsv(study.config)) },
+    { id: 'funnel', label: 'Drop-out funnel (one row per step)', filename: 'funnel.csv', content_type: csv, run: async (ids, out) => exportRows(await panels.funnelRows(ids), panels.funnelColumns, out) },
+    { id: 'codes', label: 'Completion codes (code to session)', filename: 'completion-codes.csv', content_type: csv, run: async (ids, out) => exportRows(panels.codeRows(ids), panels.codeColumns, out) },
+    { id: 'panel-ids', label: 'Panel IDs (admin only: Prolific/SONA ids to sessions, for approvals and bonuses)', filename: 'panel-ids.csv', content_type: csv, run: async (ids, out) => exportRows(panels.panelRows(ids), panels.panelColumns, out) },
   ];
 
   /**
@@ -286,6 +297,8 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     service.feed.emit('session', id, 'abandoned');
     res.json({ session_id: id, status: 'abandoned', lease_returned: returnLease });
   });
+
+  panels.mount(router);
 
   router.get('/exports', (_req, res) => {
     res.json({ exports: exportsAvailable.map(({ id, label, filename, content_type }) => ({ id, label, filename, content_type })) });

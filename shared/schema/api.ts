@@ -93,5 +93,9 @@ export const ParticipantWithdrawRequest = z.strictObject({});
 export const CompleteResponse = z.object({ code: z.string(), redirect_url: z.string().nullable() });
 export type CompleteResponse = z.infer<typeof CompleteResponse>;
 
+/** GET /api/recruitment: whether a new visitor may start, and the page to show when not. */
+export const PublicRecruitment = z.object({ accepting: z.boolean(), closed_title: z.string(), closed_message: z.string() });
+export type PublicRecruitment = z.infer<typeof PublicRecruitment>;
+
 export const ApiError = z.object({ error: z.string(), issues: z.array(z.string()).optional() });
 export type ApiError = z.infer<typeof ApiError>;

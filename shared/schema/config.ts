@@ -99,6 +99,26 @@ export type PhaseKind = Phase['kind'];
 export const HintPolicy = z.enum(['explain-and-reveal', 'reveal-only', 'off']);
 export type HintPolicy = z.infer<typeof HintPolicy>;
 
+/** How completion codes are given: one for the whole study, or one per completed session. */
+export const CodeMode = z.enum(['study', 'per_participant']);
+export type CodeMode = z.infer<typeof CodeMode>;
+
+export const RECRUITMENT_CLOSED_TITLE = 'This study is not taking participants';
+export const RECRUITMENT_CLOSED_MESSAGE =
+  'Thank you for your interest. This study is not taking new participants at the moment. If you have already started, open the study from the same link and browser to finish it.';
+
+/**
+ * Recruitment: `open` (new visitors may start) and an optional target of completed participants (sessions marked
+ * pilot, test or excluded do not count); once closed or reached, a new visitor sees `closed_title`/`closed_message`.
+ */
+export const Recruitment = z.object({
+  open: z.boolean().default(true),
+  target_completed: z.number().int().positive().optional(),
+  closed_title: z.string().min(1).max(200).default(RECRUITMENT_CLOSED_TITLE),
+  closed_message: z.string().min(1).max(2_000).default(RECRUITMENT_CLOSED_MESSAGE),
+});
+export type Recruitment = z.infer<typeof Recruitment>;
+
 export const StudyConfig = z
   .object({
     id: Id,
@@ -131,13 +151,23 @@ export const StudyConfig = z
       })
       .default({ inactivity_minutes: 30, return_lease_if_no_puzzle_done: true, grace_seconds: 30, trust_client_clock: false, unused_start_minutes: 3 }),
     completion: z.object({
-      code: z.string().min(1),
+      /** The study-wide code (what Prolific expects); required unless `code_mode` is 'per_participant'. */
+      code: z.string().min(1).optional(),
+      /**
+       * 'study': every participant gets `code`. 'per_participant' (SONA, course credit): each completed session gets its
+       * own unguessable code (crypto-random, `code_prefix` + 12 characters of Crockford base32, 60 bits), stored with
+       * the session, so an experimenter can check a code pasted back into a panel.
+       */
+      code_mode: CodeMode.default('study'),
+      code_prefix: z.string().max(20).regex(/^[A-Za-z0-9-]*$/, 'code_prefix uses letters, digits and -').default(''),
       /** Codes for participants screened out by eligibility, and for those who withdraw. */
       screened_out_code: z.string().min(1).optional(),
       withdrawn_code: z.string().min(1).optional(),
       /** Where to send a participant at the end (e.g. a panel's completion URL); `{code}` is replaced by the code. */
       redirect_url: z.string().url().optional(),
     }),
+    /** Recruitment as the study starts; the dashboard can open or close it and change the target later. */
+    recruitment: Recruitment.default({ open: true, closed_title: RECRUITMENT_CLOSED_TITLE, closed_message: RECRUITMENT_CLOSED_MESSAGE }),
   })
   .superRefine((cfg, ctx) => {
     const ids = new Set<string>();
@@ -160,6 +190,8 @@ export const StudyConfig = z
     cfg.practice_puzzles.forEach((p, i) => {
       if (!p.solution) ctx.addIssue({ code: 'custom', path: ['practice_puzzles', i, 'solution'], message: 'practice puzzles need a solution' });
     });
+    if (cfg.completion.code_mode === 'study' && !cfg.completion.code)
+      ctx.addIssue({ code: 'custom', path: ['completion', 'code'], message: "a study-wide code is required unless code_mode is 'per_participant'" });
     const all = [...cfg.puzzles, ...cfg.practice_puzzles].map((p) => p.id);
     const dup = all.find((id, i) => all.indexOf(id) !== i);
     if (dup) ctx.addIssue({ code: 'custom', path: ['puzzles'], message: `duplicate puzzle id '${dup}'` });

@@ -78,12 +78,14 @@ describe('start-up recovery', () => {
     writeFileSync(file, lines.slice(0, -1).join('\n') + '\n');
     server = await startTestServer({ dataDir });
     expect(server.nonolab.store.session(bot.sessionId)!.status).toBe('active');
+    expect(server.nonolab.store.completionOf(bot.sessionId)).toBeUndefined(); // the stored code goes with the status
     expect(server.nonolab.store.allSequences().find((s) => s.session_id === bot.sessionId)!.status).toBe('leased');
     const back = new Participant(server.url);
     back.cookie = bot.cookie;
     const done = await back.call('POST', '/api/session/complete', { last_seq: bot.events.length });
     expect(done.json.code).toBe(bot.completionCode);
     expect(server.nonolab.store.session(bot.sessionId)!.status).toBe('complete');
+    expect(server.nonolab.store.completionOf(bot.sessionId)?.code).toBe(bot.completionCode);
     await server.close();
     server = null;
     const logs = readLogs(dataDir);

@@ -1,10 +1,12 @@
-// The experimenter dashboard (lazy-loaded under /dashboard): login, then live sessions, a session, replays, pool, study, exports.
+// The experimenter dashboard (lazy-loaded under /dashboard): login, then live sessions, a session, replays, pool, recruitment and funnel, find a participant, study, exports.
 import { useEffect, useState } from 'react';
 import { adminApi, exportUrl, setUnauthorizedHandler, type ExportList } from './adminApi.ts';
 import { connectLive, loadOverview, useLive } from './liveStore.ts';
 import { LiveTable } from './LiveTable.tsx';
 import { OverviewView } from './Overview.tsx';
 import { PoolView } from './PoolView.tsx';
+import { RecruitmentView } from './RecruitmentView.tsx';
+import { FindView } from './FindView.tsx';
 import { Replay } from './Replay.tsx';
 import { SessionView } from './SessionView.tsx';
 import { parseRoute, type Route } from './routes.ts';
@@ -107,6 +109,8 @@ function Shell({ onLogout }: { onLogout: () => void }) {
         <nav>
           {nav('live', 'Live', '#/')}
           {nav('pool', 'Pool', '#/pool')}
+          {nav('recruitment', 'Recruitment', '#/recruitment')}
+          {nav('find', 'Find', '#/find')}
           {nav('overview', 'Study', '#/overview')}
           {nav('exports', 'Exports', '#/exports')}
         </nav>
@@ -124,6 +128,8 @@ function Shell({ onLogout }: { onLogout: () => void }) {
       {route.page === 'session' && <SessionView key={route.id} id={route.id} go={go} />}
       {route.page === 'replay' && <Replay key={`${route.id}/${route.step}`} id={route.id} step={route.step} />}
       {route.page === 'pool' && <PoolView />}
+      {route.page === 'recruitment' && <RecruitmentView />}
+      {route.page === 'find' && <FindView q={route.q} go={go} />}
       {route.page === 'overview' && <OverviewView />}
       {route.page === 'exports' && <Exports />}
     </main>

@@ -68,6 +68,16 @@ export function OverviewView() {
         <dd>{config.assignment.when_exhausted}</dd>
         <dt>Inactivity timeout</dt>
         <dd>{config.timing.inactivity_minutes} min</dd>
+        <dt>Completion codes</dt>
+        <dd data-testid="code-mode">
+          {config.completion.code_mode === 'per_participant' ? `one per participant${config.completion.code_prefix ? ` (${config.completion.code_prefix}-…)` : ''}` : 'one for the study'}
+          {config.completion.redirect_url ? ` · redirect to ${config.completion.redirect_url}` : ''}
+        </dd>
+        <dt>Recruitment (config)</dt>
+        <dd>
+          {config.recruitment.open ? 'open' : 'closed'}
+          {config.recruitment.target_completed ? `, target ${config.recruitment.target_completed} completed` : ''} · <a href="#/recruitment">now</a>
+        </dd>
       </dl>
       {overview.log_repairs.length > 0 && (
         <div className="warning" role="alert" data-testid="log-repairs">

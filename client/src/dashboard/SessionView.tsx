@@ -1,6 +1,7 @@
 // One session: its summary, the live mirror of its board, its attempts (to replay), its answers, and the actions on it.
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import { connectionState, timeInStep, type SessionFlag } from '../../../shared/study/summary.ts';
+import type { LookupMatch } from '../../../shared/schema/admin.ts';
 import { RecordsPush, adminApi, sessionLiveUrl } from './adminApi.ts';
 import { formatDuration, useLive, useServerNow } from './liveStore.ts';
 import { stepLabel } from './LiveTable.tsx';
@@ -20,6 +21,18 @@ function feedReducer(state: Feed, action: FeedAction): Feed {
   const records = action.initial ? action.records : [...state.records, ...action.records];
   const mirror = mirrorRecords(action.initial ? emptyMirror : state.mirror, action.records, action.puzzleOf);
   return { records, mirror, gone: false };
+}
+
+/** The session's completion code and panel ids (kept out of its log): looked up again when its status changes. */
+function useIdentifiers(id: string, status: string | undefined): LookupMatch | null {
+  const [found, setFound] = useState<LookupMatch | null>(null);
+  useEffect(() => {
+    adminApi.lookup(id).then(
+      (r) => setFound(r.matches.find((m) => m.session_id === id) ?? null),
+      () => setFound(null),
+    );
+  }, [id, status]);
+  return found;
 }
 
 export function usePuzzles(): (id: string) => PuzzleShape | undefined {
@@ -49,7 +62,8 @@ function useSessionFeed(id: string, puzzleOf: (id: string) => PuzzleShape | unde
   return feed;
 }
 
-function Actions({ id, flag, status, onWithdrawn }: { id: string; flag: SessionFlag | null; status: string; onWithdrawn: () => void }) {
+/** The actions on one session (mark, extend, end, withdraw); also on the Find page. `onDone` runs after each that succeeds. */
+export function Actions({ id, flag, status, onWithdrawn, onDone }: { id: string; flag: SessionFlag | null; status: string; onWithdrawn: () => void; onDone?: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [minutes, setMinutes] = useState(15);
@@ -57,6 +71,7 @@ function Actions({ id, flag, status, onWithdrawn }: { id: string; flag: SessionF
     try {
       await fn();
       setMessage(`${what}: done`);
+      onDone?.();
     } catch (err) {
       setMessage(`${what} failed: ${(err as Error).message}`);
     }
@@ -137,6 +152,7 @@ export function SessionView({ id, go }: { id: string; go: (hash: string) => void
   const feed = useSessionFeed(id, puzzleOf);
   const attempts = useMemo(() => attemptsOf(feed.records), [feed.records]);
   const answers = useMemo(() => answersOf(feed.records), [feed.records]);
+  const ids = useIdentifiers(id, summary?.status);
 
   if (feed.gone || (!summary && feed.gone))
     return (
@@ -169,6 +185,18 @@ export function SessionView({ id, go }: { id: string; go: (hash: string) => void
         </dd>
         <dt>Status</dt>
         <dd>{summary.status}</dd>
+        <dt>Completion code</dt>
+        <dd className="mono" data-testid="session-code">
+          {ids?.completion_code ?? '—'}
+        </dd>
+        {ids?.panel && (
+          <>
+            <dt>Panel id</dt>
+            <dd data-testid="session-panel">
+              {ids.panel.provider} <span className="mono">{ids.panel.participant_id}</span>
+            </dd>
+          </>
+        )}
         <dt>Sequence</dt>
         <dd className="mono">{summary.sequence.join(' → ')}</dd>
         <dt>Now</dt>

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import { StudyConfig } from '../../../shared/schema/config.ts';
 import { Liveness, PoolBalance, PoolSequence, SessionFlag, SessionSummary } from '../../../shared/study/summary.ts';
+import { LookupResponse, RecruitmentState, type RecruitmentUpdate } from '../../../shared/schema/admin.ts';
+import { Funnel } from '../../../shared/study/funnel.ts';
 import type { LogRecord } from './records.ts';
 
 export class AdminApiError extends Error {
@@ -80,6 +82,10 @@ export const adminApi = {
   flag: (id: string, flag: SessionFlag | null) => call(Ok, 'POST', `/sessions/${encodeURIComponent(id)}/flag`, { flag }),
   extend: (id: string, minutes: number) => call(Ok, 'POST', `/sessions/${encodeURIComponent(id)}/extend`, { minutes }),
   end: (id: string) => call(Ok, 'POST', `/sessions/${encodeURIComponent(id)}/end`, {}),
+  recruitment: () => call(RecruitmentState, 'GET', '/recruitment'),
+  setRecruitment: (update: RecruitmentUpdate) => call(RecruitmentState, 'POST', '/recruitment', update),
+  lookup: (q: string) => call(LookupResponse, 'GET', `/lookup?q=${encodeURIComponent(q)}`),
+  funnel: (includeFlagged: boolean) => call(Funnel, 'GET', `/funnel${includeFlagged ? '?include_flagged=1' : ''}`),
 };
 
 export const liveUrl = '/api/admin/live';

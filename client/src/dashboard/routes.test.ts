@@ -11,6 +11,9 @@ describe('parseRoute', () => {
     expect(parseRoute('#/pool')).toEqual({ page: 'pool' });
     expect(parseRoute('#/overview')).toEqual({ page: 'overview' });
     expect(parseRoute('#/exports')).toEqual({ page: 'exports' });
+    expect(parseRoute('#/recruitment')).toEqual({ page: 'recruitment' });
+    expect(parseRoute('#/find')).toEqual({ page: 'find', q: '' });
+    expect(parseRoute('#/find/PID%20x')).toEqual({ page: 'find', q: 'PID x' });
   });
 
   it('falls back to the live page on anything else', () => {

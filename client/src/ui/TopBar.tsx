@@ -29,7 +29,8 @@ export function Countdown() {
   );
 }
 
-export function TopBar({ title, progress }: { title: string; progress?: string }) {
+/** `saving: false` on a screen with no session behind it (nothing to save, so no indicator). */
+export function TopBar({ title, progress, saving = true }: { title: string; progress?: string; saving?: boolean }) {
   const heading = useRef<HTMLHeadingElement>(null);
   // A new screen: move focus to its heading (unless something on it already has focus), so keyboard and
   // screen-reader users start at the top of the step rather than on a button that is gone.
@@ -45,7 +46,7 @@ export function TopBar({ title, progress }: { title: string; progress?: string }
         {progress && <span className="progress">{progress}</span>}
       </div>
       <Countdown />
-      <SaveIndicator />
+      {saving && <SaveIndicator />}
     </header>
   );
 }
