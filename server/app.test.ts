@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, playSteps, startTestServer, type TestServer } from './testing.ts';
+import { Participant, event, playSteps, startTestServer, validAnswers, type TestServer } from './testing.ts';
 import { defaultConfig, writeConfig } from '../tests/support/server.ts';
 
 let server: TestServer | null = null;
@@ -24,8 +24,11 @@ describe('sessions', () => {
     const p = new Participant(server.url);
     const started = await p.call('POST', '/api/sessions', {});
     expect(started.status).toBe(201);
-    expect(new Set(started.json.sequence).size).toBe(3);
+    // The sequence is leased when the participant consents, not on the first request.
+    expect(started.json.sequence).toEqual([]);
     expect(JSON.stringify(started.json)).not.toContain('solution');
+    await playSteps(p, started.json, defaultConfig(), 1);
+    expect(new Set(started.json.sequence).size).toBe(3);
     const resumed = await p.call('GET', '/api/session');
     expect(resumed.json.session_id).toBe(started.json.session_id);
     expect(resumed.json.sequence).toEqual(started.json.sequence);
@@ -65,6 +68,7 @@ describe('sessions', () => {
     const config = defaultConfig();
     const p = new Participant(server.url);
     const s = (await p.call('POST', '/api/sessions', {})).json;
+    await playSteps(p, s, config, 1);
     const puzzle = config.puzzles.find((q) => q.id === s.sequence[0])!;
     const blank = puzzle.solution!.map((r) => '?'.repeat(r.length));
     expect((await p.call('POST', '/api/session/check', { puzzle_id: puzzle.id, position: 1, rows: blank })).json).toEqual({ solved: false });
@@ -119,7 +123,9 @@ describe('assignment', () => {
     const seen = new Set<string>();
     const counts = new Map<string, number>();
     for (let i = 0; i < 120; i++) {
-      const s = (await new Participant(server.url).call('POST', '/api/sessions', {})).json;
+      const p = new Participant(server.url);
+      const s = (await p.call('POST', '/api/sessions', {})).json;
+      await playSteps(p, s, config, 1);
       seen.add(s.sequence.join());
       for (const id of s.sequence) counts.set(id, (counts.get(id) ?? 0) + 1);
       const values = config.puzzles.map((p) => counts.get(p.id) ?? 0);
@@ -132,7 +138,15 @@ describe('assignment', () => {
 
   it('never shares a sequence between simultaneous starts', async () => {
     server = await startTestServer();
-    const results = await Promise.all(Array.from({ length: 60 }, () => new Participant(server!.url).call('POST', '/api/sessions', {})));
+    const config = defaultConfig();
+    const results = await Promise.all(
+      Array.from({ length: 60 }, async () => {
+        const p = new Participant(server!.url);
+        const started = await p.call('POST', '/api/sessions', {});
+        await playSteps(p, started.json, config, 1); // the lease is taken at consent
+        return started;
+      }),
+    );
     expect(results.every((r) => r.status === 201)).toBe(true);
     expect(new Set(results.map((r) => r.json.sequence.join())).size).toBe(60);
   });
@@ -144,9 +158,13 @@ describe('withdrawal', () => {
     const p = new Participant(server.url);
     const s = (await p.call('POST', '/api/sessions', {})).json;
     const marker = 'UNIQUE-MARKER-7f3a9';
-    await p.call('POST', '/api/session/events', {
-      events: [event(s.session_id, 1, { type: 'survey_submit', payload: { survey_id: 'pre_survey', answers: { academic_program: marker } } })],
+    const seq = await playSteps(p, s, defaultConfig(), 3); // on the pre-survey
+    const answers = { ...validAnswers(defaultConfig().phases[3]), academic_program: marker };
+    const sent = await p.call('POST', '/api/session/events', {
+      events: [event(s.session_id, seq + 1, { step: 3, phase: 'pre_survey', type: 'survey_submit', payload: { survey_id: 'pre_survey', answers } })],
     });
+    expect(sent.json.acked_seq).toBe(seq + 1);
+    expect(readFileSync(join(server.dataDir, 'sessions', `${s.session_id}.ndjson`), 'utf8')).toContain(marker);
     const res = await p.call('POST', '/api/session/withdraw', {});
     expect(res.json.withdrawn).toBe(true);
     expect((await p.call('GET', '/api/session')).status).toBe(401);

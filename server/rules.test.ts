@@ -72,7 +72,9 @@ describe('inactivity', () => {
     let now = 1_800_000_000_000;
     server = await startTestServer({ clock: () => now });
     const early = new Participant(server.url);
-    const earlyId = (await early.call('POST', '/api/sessions', {})).json.session_id;
+    const earlySession = (await early.call('POST', '/api/sessions', {})).json;
+    const earlyId = earlySession.session_id;
+    const earlySeq = await playSteps(early, earlySession, defaultConfig(), 1); // consented: holds a sequence
     const late = new Participant(server.url);
     const lateSession = (await late.call('POST', '/api/sessions', {})).json;
     const lateId = lateSession.session_id;
@@ -84,7 +86,7 @@ describe('inactivity', () => {
     expect(leaseOf(earlyId).status).toBe('free');
     expect(leaseOf(lateId).status).toBe('leased');
     // The one whose lease was returned cannot write any more; the other simply becomes active again.
-    expect((await early.call('POST', '/api/session/events', { events: [event(earlyId, 1)] })).status).toBe(410);
+    expect((await early.call('POST', '/api/session/events', { events: [event(earlyId, earlySeq + 1, { step: 1 })] })).status).toBe(410);
     expect((await late.call('POST', '/api/session/events', { events: [event(lateId, lastSeq + 1, { step: 6 })] })).json.acked_seq).toBe(lastSeq + 1);
     expect((await late.call('GET', '/api/session')).json.status).toBe('active');
   });
@@ -107,10 +109,16 @@ describe('flagged sessions and the balance', () => {
     let overlaps = 0;
     for (let trial = 0; trial < 8; trial++) {
       server = await startTestServer();
-      const pilot = (await new Participant(server.url).call('POST', '/api/sessions', {})).json;
+      const consented = async () => {
+        const p = new Participant(server!.url);
+        const s = (await p.call('POST', '/api/sessions', {})).json;
+        await playSteps(p, s, defaultConfig(), 1);
+        return s;
+      };
+      const pilot = await consented();
       const marks = new AdminMarks(server.nonolab.store.db);
       marks.set(pilot.session_id, { flag: 'pilot' }, 0);
-      const next = (await new Participant(server.url).call('POST', '/api/sessions', {})).json;
+      const next = await consented();
       if (next.sequence.some((id: string) => pilot.sequence.includes(id))) overlaps++;
       expect(next.sequence.join()).not.toBe(pilot.sequence.join());
       await server.close();
@@ -149,13 +157,13 @@ describe('participants who end early', () => {
     expect(lease).toEqual({ status: 'free', session_id: null });
   });
 
-  it('returns the sequence of a participant who declines consent', async () => {
+  it('never leases a sequence to a participant who declines consent', async () => {
     server = await startTestServer();
     const p = new Participant(server.url);
     const s = (await p.call('POST', '/api/sessions', {})).json;
     await p.call('POST', '/api/session/events', { events: [event(s.session_id, 1, { type: 'consent', payload: { agreed: false } })] });
     await expect.poll(async () => (await p.call('GET', '/api/session')).json.status).toBe('declined');
-    const lease = server.nonolab.store.db.prepare('SELECT status FROM sequences WHERE puzzle_ids = ?').get(JSON.stringify(s.sequence));
-    expect(lease).toEqual({ status: 'free' });
+    expect((await p.call('GET', '/api/session')).json.sequence).toEqual([]);
+    expect(server.nonolab.store.allSequences().filter((q) => q.status !== 'free')).toEqual([]);
   });
 });

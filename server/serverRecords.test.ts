@@ -26,11 +26,21 @@ afterEach(async () => {
 
 
 
+/** The records a consented session's log starts with (the sequence is leased at consent). */
+const CONSENTED = ['session_start', 'consent', 'step_end', 'sequence_assigned'];
+
+/** A session that consented (events 1 and 2), and a check of its first puzzle. */
 async function started(s: TestServer) {
   const p = new Participant(s.url);
   const r = await p.call('POST', '/api/sessions', {});
   expect(r.status).toBe(201);
-  const puzzle = s.nonolab.study.config.puzzles.find((q) => q.id === r.json.sequence[0])!;
+  const id = r.json.session_id as string;
+  const consent = await p.call('POST', '/api/session/events', {
+    events: [event(id, 1, { type: 'consent', payload: { agreed: true } }), event(id, 2, { type: 'step_end', payload: { kind: 'consent', reason: 'done' } })],
+  });
+  expect(consent.json.acked_seq).toBe(2);
+  const sequence = (await p.call('GET', '/api/session')).json.sequence as string[];
+  const puzzle = s.nonolab.study.config.puzzles.find((q) => q.id === sequence[0])!;
   const blank = Array.from({ length: puzzle.height }, () => '?'.repeat(puzzle.width));
   return { p, id: r.json.session_id as string, check: { puzzle_id: puzzle.id, position: 1, rows: blank } };
 }
@@ -49,29 +59,29 @@ describe('server records through the group commit', () => {
     await until(() => control.held.length > 0 && records(server!.dataDir, a.id).some((r) => r.type === 'check'));
     expect(answered).toBe(false);
     // Another session's events are written (their fsync is held too) without waiting for the check's fsync.
-    const other = b.p.call('POST', '/api/session/events', { events: [event(b.id, 1)] });
+    const other = b.p.call('POST', '/api/session/events', { events: [event(b.id, 3)] });
     await until(() => records(server!.dataDir, b.id).some((r) => r.origin === 'client'));
     expect(answered).toBe(false);
     control.holdSync = false;
     control.held.splice(0).forEach((release) => release());
     const r = await pending;
     expect(r).toEqual({ status: 200, json: { solved: false } });
-    expect((await other).json).toEqual({ acked_seq: 1 });
-    expect(records(server.dataDir, a.id).map((x) => x.type)).toEqual(['session_start', 'check']);
+    expect((await other).json).toEqual({ acked_seq: 3 });
+    expect(records(server.dataDir, a.id).map((x) => x.type)).toEqual([...CONSENTED, 'check']);
   });
 
   it('keeps a check record in order with the events queued before it', async () => {
     server = await startTestServer();
     const a = await started(server);
     control.holdSync = true;
-    const events = a.p.call('POST', '/api/session/events', { events: [event(a.id, 1), event(a.id, 2)] });
+    const events = a.p.call('POST', '/api/session/events', { events: [event(a.id, 3), event(a.id, 4)] });
     const check = a.p.call('POST', '/api/session/check', a.check);
     await until(() => control.held.length > 0);
     control.holdSync = false;
     control.held.splice(0).forEach((release) => release());
-    expect((await events).json).toEqual({ acked_seq: 2 });
+    expect((await events).json).toEqual({ acked_seq: 4 });
     expect((await check).status).toBe(200);
-    expect(records(server.dataDir, a.id).map((x) => x.seq ?? x.type)).toEqual(['session_start', 1, 2, 'check']);
+    expect(records(server.dataDir, a.id).map((x) => x.seq ?? x.type)).toEqual(['session_start', 1, 2, 'sequence_assigned', 3, 4, 'check']);
   });
 
   it('answers 503 when a check record cannot be written, leaves the file as it was, and takes the retry', async () => {
@@ -84,7 +94,7 @@ describe('server records through the group commit', () => {
     expect(failed.json.error).toMatch(/could not store/);
     expect(readFileSync(join(server.dataDir, 'sessions', `${a.id}.ndjson`))).toEqual(before);
     expect((await a.p.call('POST', '/api/session/check', a.check)).json).toEqual({ solved: false });
-    expect(records(server.dataDir, a.id).map((x) => x.type)).toEqual(['session_start', 'check']);
+    expect(records(server.dataDir, a.id).map((x) => x.type)).toEqual([...CONSENTED, 'check']);
   });
 
   it.each([

@@ -75,6 +75,8 @@ export interface SequenceRow {
   puzzle_ids: string;
   status: SequenceStatus;
   session_id: string | null;
+  /** 1, 2, 3, ... in the order sequences were leased (the latest lease of a sequence given out again). */
+  lease_order: number | null;
 }
 
 export class Store {
@@ -160,6 +162,9 @@ export class Store {
     // Databases made by earlier versions: add columns that came later.
     const columns = new Set((this.db.prepare('PRAGMA table_info(sessions)').all() as { name: string }[]).map((c) => c.name));
     if (!columns.has('step_started_at')) this.db.exec('ALTER TABLE sessions ADD COLUMN step_started_at INTEGER NOT NULL DEFAULT 0');
+    const sequenceColumns = new Set((this.db.prepare('PRAGMA table_info(sequences)').all() as { name: string }[]).map((c) => c.name));
+    if (!sequenceColumns.has('lease_order')) this.db.exec('ALTER TABLE sequences ADD COLUMN lease_order INTEGER');
+    this.db.exec('CREATE INDEX IF NOT EXISTS sequences_lease_order ON sequences(lease_order)');
   }
 
   /**
@@ -364,6 +369,11 @@ export class Store {
     ).run(open ? 1 : 0, targetCompleted, now);
   }
 
+  /** The sequence leased to a session at consent. */
+  setSessionSequence(id: string, sequenceId: number): void {
+    this.stmt('UPDATE sessions SET sequence_id = ? WHERE id = ?').run(sequenceId, id);
+  }
+
   /** Another token for a session (a panel participant back from another browser): every earlier one stays valid. */
   addToken(id: string, tokenHash: string): void {
     this.stmt('INSERT INTO session_tokens (token_hash, session_id) VALUES (?, ?)').run(tokenHash, id);
@@ -405,6 +415,11 @@ export class Store {
 
   setSequence(id: number, status: SequenceStatus, sessionId: string | null): void {
     this.stmt('UPDATE sequences SET status = ?, session_id = ? WHERE id = ?').run(status, sessionId, id);
+  }
+
+  /** Lease a sequence to a session, numbering the lease (`lease_order`: the order sequences were handed out). */
+  leaseSequenceTo(id: number, sessionId: string): void {
+    this.stmt("UPDATE sequences SET status = 'leased', session_id = ?, lease_order = (SELECT COALESCE(MAX(lease_order), 0) + 1 FROM sequences) WHERE id = ?").run(sessionId, id);
   }
 
   /** A session whose log had damaged lines at start-up (kept aside in quarantine/), for the dashboard. */

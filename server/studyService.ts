@@ -40,6 +40,8 @@ export class HttpError extends Error {
 export const MAX_SEQ_AHEAD = 1_000;
 /** A client clock more than this far ahead of the server's is not plausible. */
 export const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
+/** `sessions.sequence_id` of a session that has no sequence yet (it is leased at consent). */
+export const NO_SEQUENCE = 0;
 /** A session without events for this long keeps nothing in memory (held events, its progression). */
 const IDLE_MS = 5 * 60 * 1000;
 
@@ -83,6 +85,8 @@ export class StudyService {
   private readonly rng: Rng;
   private readonly leftOutOfBalance: () => ReadonlySet<string>;
   private readonly crashPoint: (point: string) => void;
+  /** The study has a consent step before its puzzles: sequences are leased at consent, not at the start. */
+  private readonly leaseAtConsent: boolean;
   /** Study and practice puzzles with their solutions (the config validates that every one has a solution). */
   private readonly puzzlesById = new Map<string, Puzzle & { solution: string[] }>();
   /** Events that arrived ahead of a gap, per session, held until the gap fills (never written out of order). */
@@ -108,6 +112,8 @@ export class StudyService {
     this.rng = opts.rng ?? createRng(randomBytes(4).readUInt32LE(0));
     this.leftOutOfBalance = opts.leftOutOfBalance ?? (() => new Set());
     this.crashPoint = opts.crashPoint ?? (() => {});
+    const kinds = this.study.config.phases.map((p) => p.kind);
+    this.leaseAtConsent = kinds.includes('consent') && kinds.includes('puzzles') && kinds.indexOf('consent') < kinds.indexOf('puzzles');
     for (const p of [...this.study.config.puzzles, ...this.study.config.practice_puzzles])
       if (p.solution) this.puzzlesById.set(p.id, { ...p, solution: p.solution });
     this.log.afterSyncGroup = this.progressCommit;
@@ -135,6 +141,28 @@ export class StudyService {
     return { ...event, origin: 'server', t_server: this.clock(), config_hash: this.study.hash, app_version: this.appVersion };
   }
 
+  /** 409 when every sequence is used and the config says refuse (checked without leasing). */
+  private refuseWhenFull(): void {
+    if (this.study.config.assignment.when_exhausted !== 'refuse') return;
+    const round = this.store.currentRound();
+    if (round > 0 && !this.store.sequencesOfRound(round).some((r) => r.status === 'free')) throw new HttpError(409, 'every sequence of this study has been used; the study is full');
+  }
+
+  /**
+   * The lease at consent: the session's sequence (its own if a lease survived a failed write of this batch), committed
+   * with a full fsync before the record that names it is written, so a log never names a sequence SQLite lost.
+   */
+  private leaseOnConsent(sessionId: string): { id: number; puzzles: string[]; round: number } {
+    return this.store.transaction(() => {
+      const row = this.store.session(sessionId)!;
+      const held = this.store.sequence(row.sequence_id);
+      if (held && held.session_id === sessionId) return { id: held.id, puzzles: JSON.parse(held.puzzle_ids) as string[], round: held.round };
+      const lease = this.leaseSequence(sessionId);
+      this.store.setSessionSequence(sessionId, lease.id);
+      return lease;
+    });
+  }
+
   /** Lease a free sequence, balanced; opens a new round when the pool is used up (or refuses, per config). */
   private leaseSequence(sessionId: string): { id: number; puzzles: string[]; round: number } {
     const poolIds = this.study.config.puzzles.map((p) => p.id);
@@ -157,7 +185,7 @@ export class StudyService {
     const taken = rows.filter((r) => r.status !== 'free' && !(r.session_id && flagged.has(r.session_id))).map((r) => JSON.parse(r.puzzle_ids) as string[]);
     const freeSeqs = free.map((r) => JSON.parse(r.puzzle_ids) as string[]);
     const pick = free[chooseBalanced(freeSeqs, taken, poolIds, this.rng)];
-    this.store.setSequence(pick.id, 'leased', sessionId);
+    this.store.leaseSequenceTo(pick.id, sessionId);
     return { id: pick.id, puzzles: JSON.parse(pick.puzzle_ids) as string[], round };
   }
 
@@ -212,7 +240,10 @@ export class StudyService {
     const id = `s${randomBytes(8).toString('hex')}`;
     const now = this.clock();
     const { result: lease, durable } = this.store.commitDeferred(() => {
-      const lease = this.leaseSequence(id);
+      // With a consent step before the puzzles, the sequence is leased when the participant consents (a start that
+      // goes no further, a crawler's or a script's, holds nothing); the pool being used up is still said at once.
+      if (this.leaseAtConsent) this.refuseWhenFull();
+      const lease = this.leaseAtConsent ? { id: NO_SEQUENCE, puzzles: [] as string[], round: 0 } : this.leaseSequence(id);
       this.store.insertSession({
         id,
         token_hash: hashToken(token),
@@ -323,6 +354,9 @@ export class StudyService {
     let step = intake.step;
     /** A participant who declines consent or fails eligibility ends here; their sequence goes back to the pool. */
     let ended: 'declined' | 'screened_out' | null = null;
+    /** The sequence leased at consent in this run, written right after the consent's step_end. */
+    let assigned: LoggedServerEvent | null = null;
+    let assignedAfter = 0;
     while (pending.has(acked + 1)) {
       const e = pending.get(acked + 1)!;
       const refusal = admit(trial, progression.steps, this.study.config.phases, e, serverElapsed);
@@ -334,6 +368,21 @@ export class StudyService {
       }
       pending.delete(acked + 1);
       acked += 1;
+      // Consent given: the session's sequence is leased now, and the record naming it follows the step_end.
+      if (e.type === 'step_end' && e.payload.kind === 'consent' && e.payload.reason === 'done' && !trial.assigned) {
+        let lease: { id: number; puzzles: string[]; round: number };
+        try {
+          lease = this.leaseOnConsent(row.id);
+        } catch (err) {
+          this.pending.delete(row.id);
+          if (!intake.tail && this.intake.get(row.id) === intake) this.intake.delete(row.id);
+          throw err instanceof HttpError ? new HttpError(err.status, err.message, err.issues, { ...err.details, seq: e.seq, study_full: true }) : err;
+        }
+        assigned = this.serverRecord({ type: 'sequence_assigned', session_id: row.id, payload: { sequence: lease.puzzles, sequence_id: lease.id, round: lease.round } });
+        assignedAfter = e.seq;
+        trial.assigned = true;
+        progression.steps = expandSteps(this.study.config.phases, lease.puzzles);
+      }
       // (Object.assign, not a spread: a spread of zod's output objects costs about 3 us an event, Object.assign 0.2.)
       ready.push(Object.assign({}, e, { origin: 'client' as const, t_server: now, config_hash: this.study.hash, app_version: this.appVersion }));
       if (e.type === 'step_end') step = Math.max(step, e.step + 1);
@@ -342,11 +391,16 @@ export class StudyService {
     }
     if (pending.size === 0) this.pending.delete(row.id);
     progression.state = trial;
+    let records: readonly (LoggedClientEvent | LoggedServerEvent)[] = ready;
+    if (assigned) {
+      const at = ready.findIndex((r) => r.seq === assignedAfter) + 1;
+      records = [...ready.slice(0, at), assigned, ...ready.slice(at)];
+    }
     if (ready.length > 0) {
       intake.queued = acked;
       intake.step = step;
       const id = row.id;
-      intake.tail = this.log.appendDurable(id, ready, () => {
+      intake.tail = this.log.appendDurable(id, records, () => {
         this.markDurable(id, acked);
         this.store.updateProgress(id, acked, step, now);
       });
@@ -356,12 +410,13 @@ export class StudyService {
           const status = ended;
           this.store.transaction(() => {
             this.store.setStatus(id, status, now);
-            const lease = this.store.sequence(row.sequence_id);
+            // (The row as it is now: the sequence may have been leased at consent in this very batch.)
+            const lease = this.store.sequence(this.store.session(id)?.sequence_id ?? NO_SEQUENCE);
             if (lease?.session_id === id && lease.status === 'leased') this.store.setSequence(lease.id, 'free', null);
           });
           this.feed.emit('session', id, status);
         }
-        this.feed.emit('appended', id, ready);
+        this.feed.emit('appended', id, records);
       };
       // (Off the request's path: an error here, say a throwing feed listener, must not become an unhandled rejection.)
       void tail

@@ -126,7 +126,7 @@ export function validAnswers(phase: Phase): Record<string, unknown> {
  * events (in one batch unless a check needs them first) and returns the last seq used.
  */
 export async function playSteps(p: Participant, session: { session_id: string; sequence: string[] }, config: StudyConfig, to: number, opts: { from?: number; seq?: number } = {}): Promise<number> {
-  const steps = expandSteps(config.phases, session.sequence);
+  let steps = expandSteps(config.phases, session.sequence);
   let seq = opts.seq ?? 0;
   let batch: ReturnType<typeof event>[] = [];
   const send = async () => {
@@ -139,7 +139,8 @@ export async function playSteps(p: Participant, session: { session_id: string; s
     seq += 1;
     batch.push(event(session.session_id, seq, { step: step.index, phase: step.phase_id, puzzle_id: step.puzzle_id, position: step.position, type, payload }));
   };
-  for (const step of steps.slice(opts.from ?? 0, to)) {
+  for (let i = opts.from ?? 0; i < Math.min(to, steps.length); i++) {
+    const step = steps[i];
     const phase = config.phases.find((ph) => ph.id === step.phase_id)!;
     push(step, 'step_start', { kind: step.kind });
     let reason = 'done';
@@ -155,6 +156,12 @@ export async function playSteps(p: Participant, session: { session_id: string; s
       reason = 'solved';
     }
     push(step, 'step_end', { kind: step.kind, reason });
+    if (step.kind === 'consent' && session.sequence.length === 0) {
+      // Leased at consent: the caller's session object learns its sequence, as the client does.
+      await send();
+      session.sequence.push(...((await p.call('GET', '/api/session')).json.sequence as string[]));
+      steps = expandSteps(config.phases, session.sequence);
+    }
   }
   await send();
   return seq;

@@ -81,6 +81,8 @@ const BASE_MS = Date.UTC(2026, 2, 2, 9, 0, 0);
 
 interface Participant {
   index: number;
+  /** The participant's own seed: `rng` is createRng(seed) after drawing the skill (see `participantRng`). */
+  seed: number;
   rng: Rng;
   skill: number;
   start_ms: number;
@@ -96,7 +98,7 @@ function participants(n: number, seed: number): Participant[] {
     const rng = createRng(pseed);
     t += 60_000 + master.int(20 * 60_000);
     const hex = Array.from({ length: 16 }, () => master.int(16).toString(16)).join('');
-    out.push({ index: i, rng, skill: drawSkill(rng), start_ms: t, session_id: `s${hex}` });
+    out.push({ index: i, seed: pseed, rng, skill: drawSkill(rng), start_ms: t, session_id: `s${hex}` });
   }
   return out;
 }
@@ -210,14 +212,37 @@ class HttpClient {
   }
 }
 
+/** A fresh copy of a participant's generator, in the state `p.rng` was in before its session was drawn. */
+function participantRng(p: Participant): Rng {
+  const rng = createRng(p.seed);
+  drawSkill(rng);
+  return rng;
+}
+
 /** Play one bot through the participant API (cookie session, batched events, check/hint/complete calls). */
 async function playOverHttp(base: string, opts: SimulateOptions, p: Participant, effect: PlantedEffect): Promise<BotSession> {
   const http = new HttpClient(base);
   const state = await http.call<{ session_id: string; sequence: string[]; study: { config_hash: string } }>('POST', '/api/sessions', { mode: 'general' });
   if (state.study.config_hash !== opts.study.hash)
     throw new Error(`the server runs config ${state.study.config_hash}, the simulator has ${opts.study.hash}: pass the server's study config with --config`);
-  const bot = botSession({ config: opts.study.config, session_id: state.session_id, sequence: state.sequence, skill: p.skill, rng: p.rng, start_ms: p.start_ms, effect });
+  let sequence = state.sequence;
   let sent = 0;
+  if (sequence.length === 0) {
+    // The server leases the sequence when the participant consents: play up to the consent's end with a stand-in
+    // sequence (nothing before the puzzles depends on it), then ask for the real one.
+    const k = sequenceLength(opts.study.config.phases);
+    const standIn = botSession({ config: opts.study.config, session_id: state.session_id, sequence: opts.study.config.puzzles.slice(0, k).map((q) => q.id), skill: p.skill, rng: participantRng(p), start_ms: p.start_ms, effect });
+    const consented = standIn.events.findIndex((e) => e.type === 'step_end' && e.payload.kind === 'consent') + 1;
+    if (consented === 0) throw new Error(`session ${state.session_id}: the server named no sequence and the bot never consents`);
+    const ack = await http.call<{ acked_seq: number }>('POST', '/api/session/events', { events: standIn.events.slice(0, consented) });
+    if (ack.acked_seq < consented) throw new Error(`session ${state.session_id}: server acked ${ack.acked_seq} of the consent's ${consented} events`);
+    sent = consented;
+    sequence = (await http.call<{ sequence: string[] }>('GET', '/api/session')).sequence;
+    const again = botSession({ config: opts.study.config, session_id: state.session_id, sequence, skill: p.skill, rng: participantRng(p), start_ms: p.start_ms, effect });
+    if (JSON.stringify(again.events.slice(0, consented)) !== JSON.stringify(standIn.events.slice(0, consented)))
+      throw new Error(`session ${state.session_id}: the bot's events up to consent depend on its sequence`);
+  }
+  const bot = botSession({ config: opts.study.config, session_id: state.session_id, sequence, skill: p.skill, rng: p.rng, start_ms: p.start_ms, effect });
   const sendUpTo = async (seq: number) => {
     while (sent < seq) {
       const batch = bot.events.slice(sent, Math.min(seq, sent + 200));

@@ -73,7 +73,19 @@ function StepView() {
   const screenedOut = useStudy((s) => s.screenedOut);
   const declined = useStudy((s) => s.declined);
   const endCode = useStudy((s) => s.completion?.code);
+  const busy = useStudy((s) => s.busy);
   if (screenedOut !== null) return <Ended message={screenedOut} testId="screened-out" code={endCode} />;
+  if (busy === 'sequence')
+    return (
+      <section className="page">
+        <TopBar title="One moment" />
+        <div className="page-body">
+          <p className="lead" data-testid="preparing-puzzles">
+            Preparing your puzzles… (this needs a connection to the study server)
+          </p>
+        </div>
+      </section>
+    );
   const step = currentStep();
   if (declined && step?.kind !== 'consent') {
     const consent = useStudy.getState().session?.study.phases.find((p) => p.kind === 'consent');

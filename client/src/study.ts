@@ -42,7 +42,8 @@ export interface StudyStore {
   feedback: Feedback | null;
   /** The hint on display: its line is highlighted and its explanation shown. */
   hint: Hint | null;
-  busy: 'check' | 'hint' | 'finish' | null;
+  /** 'sequence': the puzzles come next and their sequence (leased at consent) is still being fetched. */
+  busy: 'check' | 'hint' | 'finish' | 'sequence' | null;
   /** Touch mode: what a tap does. */
   tool: Tool;
   /** Countdown of a capped step (warmup, time-limited puzzle), in whole seconds; null when uncapped. */
@@ -242,7 +243,58 @@ export function advance(reason: 'done' | 'solved' | 'skipped' | 'timeout' = 'don
   if (!step) return;
   logEvent('step_end', { kind: step.kind, reason });
   if (step.kind === 'puzzle' && step.puzzle_id) useStudy.setState({ outcomes: { ...s.outcomes, [step.puzzle_id]: reason } });
-  enterStep(s.step + 1);
+  const next = s.step + 1;
+  if (!awaitingSequence(next)) {
+    enterStep(next);
+    return;
+  }
+  // The puzzles come next, and the sequence leased at consent has not arrived yet (offline since): wait for it.
+  useStudy.setState({ busy: 'sequence' });
+  void waitForSequence().then(() => {
+    useStudy.setState({ busy: null });
+    enterStep(next);
+  });
+}
+
+/** Whether step `index` lies at or after the puzzles while the session has no sequence yet. */
+function awaitingSequence(index: number): boolean {
+  const s = useStudy.getState();
+  if (!s.session || s.session.sequence.length > 0) return false;
+  const phases = s.session.study.phases;
+  const puzzlesAt = phases.findIndex((p) => p.kind === 'puzzles');
+  if (puzzlesAt < 0) return false;
+  const step = s.steps[index];
+  return (step ? phases.findIndex((p) => p.id === step.phase_id) : phases.length) >= puzzlesAt;
+}
+
+let sequenceWait: Promise<void> | null = null;
+
+/**
+ * The server leases the session's sequence when the participant consents: once the consent is acknowledged, ask for
+ * it (retrying while offline) and lay out the steps again. The steps before the puzzles do not depend on it.
+ */
+function waitForSequence(): Promise<void> {
+  sequenceWait ??= (async () => {
+    let delay = 500;
+    for (;;) {
+      await outbox?.drained();
+      try {
+        const state = await api.resume();
+        if (state.sequence.length > 0) {
+          const s = useStudy.getState();
+          if (s.session) useStudy.setState({ session: { ...s.session, sequence: state.sequence }, steps: expandSteps(s.session.study.phases, state.sequence) });
+          return;
+        }
+      } catch {
+        // offline or the server restarting: ask again
+      }
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 8_000);
+    }
+  })().finally(() => {
+    sequenceWait = null;
+  });
+  return sequenceWait;
 }
 
 function networkMessage(err: unknown): string {
@@ -306,8 +358,10 @@ export function skipPuzzle(source: InputSource = 'mouse'): void {
 
 export function answerConsent(agreed: boolean, source: InputSource = 'mouse'): void {
   logEvent('consent', { agreed }, source);
-  if (agreed) advance('done');
-  else {
+  if (agreed) {
+    advance('done');
+    if (useStudy.getState().session?.sequence.length === 0) void waitForSequence();
+  } else {
     logEvent('step_end', { kind: 'consent', reason: 'declined' });
     useStudy.setState({ declined: true });
   }
@@ -456,6 +510,11 @@ export async function boot(): Promise<void> {
         useStudy.setState({ status: 'error', error: err.message });
         return true;
       }
+      // Every sequence was taken by others who consented first (a study configured to refuse when full).
+      if (err instanceof ApiError && err.status === 409 && err.details.study_full === true) {
+        useStudy.setState({ status: 'error', error: 'Thank you for your interest: this study has just filled up, so it cannot continue. You may close this page.' });
+        return true;
+      }
       // After the end (completed, declined, screened out) the server takes no more events (409): the page's own
       // records (a hidden tab) stop there, and the end screen stays.
       const over = useStudy.getState();
@@ -495,7 +554,19 @@ export async function boot(): Promise<void> {
     claimSession(session.session_id, pageId);
     logEvent('client_start', { user_agent: navigator.userAgent.slice(0, 1_000), width: window.innerWidth, height: window.innerHeight, page_id: pageId });
     const ended = useStudy.getState();
-    if (ended.screenedOut === null && !ended.declined) enterStep(step);
+    if (ended.screenedOut === null && !ended.declined) {
+      // Consented, but the sequence (leased at consent) is not known here yet: fetch it; wait for it at the puzzles.
+      if (step > 0 && awaitingSequence(step)) {
+        useStudy.setState({ busy: 'sequence' });
+        void waitForSequence().then(() => {
+          useStudy.setState({ busy: null });
+          enterStep(step);
+        });
+      } else {
+        if (step > 0 && session.sequence.length === 0) void waitForSequence();
+        enterStep(step);
+      }
+    }
   } catch (err) {
     useStudy.setState({ status: 'error', error: (err as Error).message });
   }

@@ -34,11 +34,13 @@ async function loggedIn(): Promise<Experimenter> {
   return e;
 }
 
-async function startParticipant(label?: string): Promise<{ p: Participant; id: string; sequence: string[] }> {
+/** A participant who started and consented (events 1 and 2): the sequence is leased at consent. */
+async function startParticipant(label?: string): Promise<{ p: Participant; id: string; sequence: string[]; seq: number }> {
   const p = new Participant(server.url);
   const res = await p.call('POST', '/api/sessions', { mode: label ? 'kiosk' : 'general', ...(label ? { label } : {}) });
   expect(res.status).toBe(201);
-  return { p, id: res.json.session_id, sequence: res.json.sequence };
+  const seq = await playSteps(p, res.json, defaultConfig(), 1);
+  return { p, id: res.json.session_id, sequence: res.json.sequence, seq };
 }
 
 /** Read server-sent events from a streaming response until `until` says stop. */
@@ -148,7 +150,7 @@ describe('live sessions', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
     const pending = readSse(res, (got) => got.some((g) => g.event === 'changes' && g.data.messages.some((m: any) => m.summary?.session_id === a.id && m.summary.moves === 2)));
     const onPuzzle = { step: 4, phase: 'puzzles', puzzle_id: a.sequence[0], position: 1 };
-    const seq = await playSteps(a.p, { session_id: a.id, sequence: a.sequence }, defaultConfig(), 4);
+    const seq = await playSteps(a.p, { session_id: a.id, sequence: a.sequence }, defaultConfig(), 4, { from: 1, seq: a.seq });
     await a.p.call('POST', '/api/session/events', {
       events: [
         event(a.id, seq + 1, { ...onPuzzle, type: 'step_start', payload: { kind: 'puzzle' } }),
@@ -175,10 +177,10 @@ describe('live sessions', () => {
     const res = await fetch(`${server.url}/api/admin/sessions/${a.id}/live`, { headers: { cookie: e.cookie } });
     const pending = readSse(res, (got) => got.filter((g) => g.event === 'records').length >= 2);
     await new Promise((r) => setTimeout(r, 50));
-    await a.p.call('POST', '/api/session/events', { events: [event(a.id, 1)] });
+    await a.p.call('POST', '/api/session/events', { events: [event(a.id, a.seq + 1)] });
     const got = await pending;
-    expect(got[0].data.records.map((r: any) => r.type)).toEqual(['session_start']);
-    expect(got[1].data.records.map((r: any) => r.seq)).toEqual([1]);
+    expect(got[0].data.records.map((r: any) => r.type)).toEqual(['session_start', 'step_start', 'consent', 'step_end', 'sequence_assigned']);
+    expect(got[1].data.records.map((r: any) => r.seq)).toEqual([a.seq + 1]);
   });
 });
 
@@ -250,7 +252,7 @@ describe('pool and actions', () => {
 
     const b = await startParticipant();
     const onPuzzle = { phase: 'puzzles', puzzle_id: b.sequence[0], position: 1 };
-    const seq = await playSteps(b.p, { session_id: b.id, sequence: b.sequence }, defaultConfig(), 6); // finished the first puzzle
+    const seq = await playSteps(b.p, { session_id: b.id, sequence: b.sequence }, defaultConfig(), 6, { from: 1, seq: b.seq }); // finished the first puzzle
     expect((await e.call('POST', `/api/admin/sessions/${b.id}/end`, {})).json.lease_returned).toBe(false);
     expect((await e.call('GET', `/api/admin/sessions/${b.id}`)).json.summary).toMatchObject({ status: 'abandoned' });
     // The participant comes back: the session is live again, and no longer counts as ended by hand.

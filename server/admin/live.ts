@@ -38,8 +38,12 @@ export class LiveSummaries {
     for (const w of this.watchers.get(sessionId) ?? []) w(records);
     if (!this.cache) return;
     const s = this.cache.get(sessionId);
-    if (s) this.cache.set(sessionId, foldRecords(s, records as RecordLike[]));
-    else this.load(sessionId); // new session: its log already holds these records
+    if (s) {
+      const folded = foldRecords(s, records as RecordLike[]);
+      // The sequence leased at consent: the timeline (and its length) now has the puzzles.
+      if (folded.sequence.length > 0 && s.sequence.length === 0) folded.total_steps = this.totalSteps(folded.sequence);
+      this.cache.set(sessionId, folded);
+    } else this.load(sessionId); // new session: its log already holds these records
     this.markDirty(sessionId);
   };
   private readonly onSession = (sessionId: string, status: string) => {

@@ -92,6 +92,12 @@ export const ServerEvent = z.discriminatedUnion('type', [
     session_id: Id,
     payload: z.object({ puzzle_id: Id, row: z.number().int(), col: z.number().int(), kind: z.string(), reasoning: z.string() }),
   }),
+  /** The session's ordered puzzles, leased when the participant consented (session_start then names none). */
+  z.object({
+    type: z.literal('sequence_assigned'),
+    session_id: Id,
+    payload: z.object({ sequence: z.array(Id), sequence_id: z.number().int(), round: z.number().int() }),
+  }),
   z.object({ type: z.literal('session_complete'), session_id: Id, payload: z.object({ code: z.string() }) }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEvent>;

@@ -113,7 +113,7 @@ export function sessionFromRecords(records: readonly unknown[], file = '<log>', 
         throw new LogFormatError(file, line, 'client event: seq, type, t_mono and t_wall are required');
       client.push(r as unknown as LoggedClientEvent);
     } else if (r.origin === 'server') {
-      const known = ['session_start', 'check', 'hint', 'session_complete'].includes(String(r.type));
+      const known = ['session_start', 'sequence_assigned', 'check', 'hint', 'session_complete'].includes(String(r.type));
       if (!known) {
         unknown++;
         marks.push(...marksOf(r));

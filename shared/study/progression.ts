@@ -42,6 +42,8 @@ export interface Progression {
   /** The client wall clock of the session's first event, and of the current step's beginning (the last step_end). */
   firstWall: number | null;
   stepWall: number | null;
+  /** The log names the session's sequence (in session_start, or a sequence_assigned record at consent). */
+  assigned: boolean;
 }
 
 export interface Refusal {
@@ -53,7 +55,7 @@ export interface Refusal {
 const noFacts = (): StepFacts => ({ consent: null, survey: null, rated: false });
 
 export function newProgression(): Progression {
-  return { step: 0, ended: null, facts: noFacts(), solved: new Set(), firstWall: null, stepWall: null };
+  return { step: 0, ended: null, facts: noFacts(), solved: new Set(), firstWall: null, stepWall: null, assigned: false };
 }
 
 export function copyProgression(p: Progression): Progression {
@@ -62,8 +64,12 @@ export function copyProgression(p: Progression): Progression {
 
 const solvedKey = (puzzleId: string, position: number | null) => `${puzzleId}@${position ?? ''}`;
 
-/** A server record's part in progression: a check that found a puzzle solved. */
+/** A server record's part in progression: a check that found a puzzle solved; the sequence named. */
 export function noteServerRecord(p: Progression, record: { type: string; payload: unknown }): void {
+  if (record.type === 'session_start' || record.type === 'sequence_assigned') {
+    if (((record.payload as { sequence?: unknown[] }).sequence?.length ?? 0) > 0) p.assigned = true;
+    return;
+  }
   if (record.type !== 'check') return;
   const payload = record.payload as { puzzle_id: string; position: number | null; solved: boolean };
   if (payload.solved) p.solved.add(solvedKey(payload.puzzle_id, payload.position));

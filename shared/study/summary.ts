@@ -155,9 +155,10 @@ export function foldRecords(summary: SessionSummary, records: readonly RecordLik
       } else if (r.type === 'session_mark') {
         const mark = SessionFlag.safeParse(payload.mark);
         s.flag = mark.success ? mark.data : null;
-      } else if (r.type === 'session_start') {
+      } else if (r.type === 'session_start' || r.type === 'sequence_assigned') {
+        // The sequence: named at the start, or leased at consent (sequence_assigned).
         const seq = payload.sequence;
-        if (Array.isArray(seq) && s.sequence.length === 0) s.sequence = seq.filter((x): x is string => typeof x === 'string');
+        if (Array.isArray(seq) && seq.length > 0 && s.sequence.length === 0) s.sequence = seq.filter((x): x is string => typeof x === 'string');
       }
       continue;
     }

@@ -48,6 +48,10 @@ class Bot {
     this.sequence = res.json.sequence;
     return this;
   }
+  /** The sequence, leased when the participant consented. */
+  async resume() {
+    this.sequence = (await this.p.call('GET', '/api/session')).json.sequence;
+  }
   ev(overrides: Record<string, unknown>, gap = 700) {
     this.t += gap;
     this.seq += 1;
@@ -69,6 +73,7 @@ class Bot {
             ? [this.ev({ ...at, type: 'survey_submit', payload: { survey_id: phase.id, answers: { ...validAnswers(phase), ...answers } } })]
             : [];
       await this.send(this.ev({ ...at, type: 'step_start', payload: { kind: step.kind } }), ...own, this.ev({ ...at, type: 'step_end', payload: { kind: step.kind, reason: 'done' } }));
+      if (step.kind === 'consent') await this.resume();
     }
   }
   onPuzzle(position: number) {
@@ -155,8 +160,15 @@ describe('the experimenter dashboard', () => {
     const start = async (seed: number) => {
       const p = new Participant(server.url);
       const state = (await p.call('POST', '/api/sessions', { mode: 'general' })).json;
-      const bot = botSession({ config, session_id: state.session_id, sequence: state.sequence, skill: seed === 1 ? -1 : 1, rng: createRng(seed), start_ms: 1_780_000_000_000, effect });
-      return { p, bot, sent: 0, call: 0 };
+      const session = (sequence: string[]) =>
+        botSession({ config, session_id: state.session_id, sequence, skill: seed === 1 ? -1 : 1, rng: createRng(seed), start_ms: 1_780_000_000_000, effect });
+      // The sequence is leased at consent: play up to it with a stand-in (nothing before the puzzles depends on it).
+      const standIn = session(config.puzzles.slice(0, 3).map((q) => q.id));
+      const consented = standIn.events.findIndex((e) => e.type === 'step_end' && e.payload.kind === 'consent') + 1;
+      expect((await p.call('POST', '/api/session/events', { events: standIn.events.slice(0, consented) })).json.acked_seq).toBe(consented);
+      const bot = session((await p.call('GET', '/api/session')).json.sequence);
+      expect(bot.events.slice(0, consented)).toEqual(standIn.events.slice(0, consented));
+      return { p, bot, sent: consented, call: 0 };
     };
     const bots = [await start(1), await start(2)];
     for (const { bot } of bots) await page.getByTestId(`session-row-${bot.session_id}`).waitFor();

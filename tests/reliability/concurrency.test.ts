@@ -1,5 +1,6 @@
-// Concurrency test: 300 simultaneous session starts against the real server process take the 120 ordered sequences
-// without sharing one, keep the per-puzzle balance at every moment, then follow the configured overflow policy.
+// Concurrency test: 300 simultaneous participants against the real server process, starting and then consenting at
+// once (the sequence is leased at consent), take the 120 ordered sequences without sharing one, keep the per-puzzle
+// balance at every moment, then follow the configured overflow policy.
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 import { HttpClient } from '../support/bots.ts';
 import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
 import { readLogs, verifyStore } from './verify.ts';
+import { event } from '../../server/testing.ts';
 
 const STARTS = 300;
 let server: RunningServer | null = null;
@@ -21,12 +23,12 @@ interface Lease {
   puzzle_ids: string;
 }
 
-/** Leases in the order the server made them (SQLite rowid order of the sessions table). */
+/** Leases in the order the server made them (`sequences.lease_order`). */
 function leasesInOrder(dataDir: string): Lease[] {
   const db = new Database(join(dataDir, 'nonolab.sqlite'), { readonly: true });
   try {
     return db
-      .prepare('SELECT s.sequence_id, q.round, q.puzzle_ids FROM sessions s JOIN sequences q ON q.id = s.sequence_id ORDER BY s.rowid')
+      .prepare('SELECT s.sequence_id, q.round, q.puzzle_ids FROM sessions s JOIN sequences q ON q.id = s.sequence_id ORDER BY q.lease_order')
       .all() as Lease[];
   } finally {
     db.close();
@@ -45,10 +47,23 @@ function worstSpread(leases: Lease[], puzzles: string[]): number {
   return worst;
 }
 
+/** STARTS participants start at once, then all consent at once; each answer of the consent, and the sequence after. */
 async function startMany(url: string): Promise<{ status: number; json: any }[]> {
   const http = new HttpClient(url);
   try {
-    return await Promise.all(Array.from({ length: STARTS }, () => http.call('POST', '/api/sessions', {}, '')));
+    const started = await Promise.all(Array.from({ length: STARTS }, () => http.call('POST', '/api/sessions', {}, '')));
+    expect(started.every((a) => a.status === 201 && a.json.sequence.length === 0)).toBe(true);
+    return await Promise.all(
+      started.map(async (a) => {
+        const cookie = a.setCookie!;
+        const id = a.json.session_id as string;
+        const at = (seq: number, type: string, payload: unknown) => ({ ...event(id, seq), step: 0, phase: 'consent', type, payload });
+        const consent = await http.call('POST', '/api/session/events', { events: [at(1, 'consent', { agreed: true }), at(2, 'step_end', { kind: 'consent', reason: 'done' })] }, cookie);
+        if (consent.status !== 200) return consent;
+        const state = await http.call('GET', '/api/session', undefined, cookie);
+        return { status: consent.status, json: state.json };
+      }),
+    );
   } finally {
     http.close();
   }
@@ -62,11 +77,11 @@ describe('simultaneous starts', () => {
       const puzzles = config.puzzles.map((p) => p.id);
       server = await startServer({ configPath: writeConfig(config), env: { NONOLAB_START_LIMIT: '10000' } });
       const answers = await startMany(server.url);
-      const ok = answers.filter((a) => a.status === 201);
-      const refused = answers.filter((a) => a.status !== 201);
+      const ok = answers.filter((a) => a.status === 200);
+      const refused = answers.filter((a) => a.status !== 200);
       if (policy === 'refuse') {
         expect(ok).toHaveLength(120);
-        expect(refused.every((a) => a.status === 409 && typeof a.json.error === 'string' && a.json.error.length > 0)).toBe(true);
+        expect(refused.every((a) => a.status === 409 && a.json.study_full === true && typeof a.json.error === 'string' && a.json.error.length > 0)).toBe(true);
         expect(refused).toHaveLength(STARTS - 120);
       } else {
         expect(ok).toHaveLength(STARTS);

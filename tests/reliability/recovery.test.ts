@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, startTestServer, type TestServer } from '../../server/testing.ts';
+import { Participant, event, playSteps, startTestServer, type TestServer } from '../../server/testing.ts';
 import { readLogs, verifyStore } from './verify.ts';
 import { Bot, HttpClient } from '../support/bots.ts';
 import { defaultConfig } from '../support/server.ts';
@@ -19,7 +19,9 @@ describe('start-up recovery', () => {
     server = await startTestServer();
     const dataDir = server.dataDir;
     const kept = new Participant(server.url);
-    const keptId = (await kept.call('POST', '/api/sessions', {})).json.session_id;
+    const keptSession = (await kept.call('POST', '/api/sessions', {})).json;
+    const keptId = keptSession.session_id;
+    await playSteps(kept, keptSession, defaultConfig(), 1); // consented: holds a sequence
     const lost = (await new Participant(server.url).call('POST', '/api/sessions', {})).json.session_id;
     await server.close();
     // The crash came after the SQLite commit and before the record: no file, or an empty one.

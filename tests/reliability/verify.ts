@@ -83,6 +83,7 @@ export function verifyStore(dataDir: string, logs: Map<string, LogFile>): string
     const sequences = db.prepare('SELECT id, status, session_id FROM sequences').all() as { id: number; status: string; session_id: string | null }[];
     const seqOwner = new Map<number, string>();
     for (const s of sessions) {
+      if (s.sequence_id === 0) continue; // no sequence yet: leased at consent
       const other = seqOwner.get(s.sequence_id);
       if (other) problems.push(`sequence ${s.sequence_id} given to sessions ${other} and ${s.id}`);
       seqOwner.set(s.sequence_id, s.id);
@@ -91,7 +92,8 @@ export function verifyStore(dataDir: string, logs: Map<string, LogFile>): string
       if (q.session_id && seqOwner.get(q.id) !== q.session_id) problems.push(`sequence ${q.id} names session ${q.session_id}, which does not hold it`);
       if (q.status !== 'free' && !q.session_id) problems.push(`sequence ${q.id} is ${q.status} without a session`);
     }
-    // Files: each session_start names a sequence; no sequence may start two sessions that still exist.
+    // Files: each starts with session_start; the sequence it names (or the sequence_assigned record at consent names)
+    // is given to no other session that still exists.
     const startedWith = new Map<number, string>();
     for (const [id, file] of logs) {
       const start = file.records.find((r) => r.type === 'session_start');
@@ -99,9 +101,11 @@ export function verifyStore(dataDir: string, logs: Map<string, LogFile>): string
         problems.push(`${id}: no session_start record`);
         continue;
       }
-      const prev = startedWith.get(start.payload.sequence_id);
-      if (prev) problems.push(`session_start of ${prev} and ${id} both name sequence ${start.payload.sequence_id}`);
-      startedWith.set(start.payload.sequence_id, id);
+      const named = sequenceNamed(file.records);
+      if (named === null) continue;
+      const prev = startedWith.get(named);
+      if (prev) problems.push(`the logs of ${prev} and ${id} both name sequence ${named}`);
+      startedWith.set(named, id);
     }
     const rowIds = new Set(sessions.map((s) => s.id));
     for (const id of logs.keys()) if (!rowIds.has(id)) problems.push(`${id}: NDJSON file without a SQLite row`);
@@ -120,13 +124,24 @@ export function verifyStore(dataDir: string, logs: Map<string, LogFile>): string
         }
       if (acked !== s.acked_seq) problems.push(`${s.id}: SQLite acked_seq ${s.acked_seq}, the file holds ${acked}`);
       if (step !== s.step) problems.push(`${s.id}: SQLite step ${s.step}, the file says ${step}`);
-      const start = file.records.find((r) => r.type === 'session_start');
-      if (start && start.payload.sequence_id !== s.sequence_id) problems.push(`${s.id}: SQLite sequence ${s.sequence_id}, the file ${start.payload.sequence_id}`);
+      const named = sequenceNamed(file.records);
+      // A lease committed at consent whose record a crash kept from the file: the consent was never acknowledged, and
+      // its retry writes the record (so the file may name none yet, as long as no consent was acknowledged).
+      const consented = file.records.some((r) => r.origin === 'client' && r.type === 'step_end' && r.payload?.kind === 'consent' && r.payload?.reason === 'done');
+      if (named !== null ? named !== s.sequence_id : consented && s.sequence_id !== 0) problems.push(`${s.id}: SQLite sequence ${s.sequence_id}, the file ${named}`);
     }
   } finally {
     db.close();
   }
   return problems;
+}
+
+/** The sequence a session's log names: session_start's, or the sequence_assigned record's (leased at consent). */
+function sequenceNamed(records: readonly any[]): number | null {
+  const assigned = records.find((r) => r.type === 'sequence_assigned');
+  if (assigned) return assigned.payload.sequence_id as number;
+  const start = records.find((r) => r.type === 'session_start');
+  return start && start.payload.sequence.length > 0 ? (start.payload.sequence_id as number) : null;
 }
 
 /** SHA-256 of every file under a directory (relative path -> hash), for byte-for-byte comparisons. */

@@ -174,6 +174,13 @@ export class Bot {
     this.sequence = r.json.sequence;
   }
 
+  /** The session's sequence as the server has it now (leased at consent). */
+  private async sequenceNow(): Promise<string[]> {
+    const r = await this.call('GET', '/api/session');
+    if (r.status !== 200) throw new ApiFailure(r.status, `resume: ${JSON.stringify(r.json)}`);
+    return r.json.sequence as string[];
+  }
+
   // ---- the outbox, as in client/src/outbox.ts ----
 
   private push(step: Step, type: ClientEvent['type'], payload: unknown, source: ClientEvent['source'] = 'mouse'): void {
@@ -326,10 +333,11 @@ export class Bot {
   /** Play every step of the study, then ask for the completion code once every event is acknowledged. */
   async play(): Promise<void> {
     if (!this.sessionId) await this.start();
-    const steps = expandSteps(this.opts.config.phases, this.sequence);
+    let steps = expandSteps(this.opts.config.phases, this.sequence);
     const first = steps[0];
     this.push(first, 'client_start', { user_agent: 'nonolab-bot', width: 1280, height: 800, page_id: `bot${this.opts.seed}` }, 'system');
-    for (const step of steps) {
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i];
       if (this.opts.stopped?.()) break;
       const phase = this.opts.config.phases.find((p) => p.id === step.phase_id)!;
       this.push(step, 'step_start', { kind: step.kind }, 'system');
@@ -338,6 +346,12 @@ export class Bot {
         case 'consent':
           this.push(step, 'consent', { agreed: true });
           this.push(step, 'step_end', { kind: step.kind, reason: 'done' });
+          // The sequence is leased at consent: ask for it, as the client does, and lay out the steps again.
+          if (this.sequence.length === 0) {
+            await this.drained();
+            this.sequence = await this.sequenceNow();
+            steps = expandSteps(this.opts.config.phases, this.sequence);
+          }
           break;
         case 'tutorial':
         case 'warmup':
