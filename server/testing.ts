@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { createNonolabServer, type NonolabServer } from './app.ts';
+import type { Serving } from './serving.ts';
 import { tempDir } from '../tests/support/tempDirs.ts';
 
 export interface TestServer {
@@ -12,7 +13,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: { configPath?: string; dataDir?: string; clock?: () => number; startLimitPerMinute?: number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { configPath?: string; dataDir?: string; clock?: () => number; startLimitPerMinute?: number; serving?: Serving; staticDir?: string } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir('nonolab-test-');
   const nonolab = createNonolabServer({
     dataDir,
@@ -20,6 +23,8 @@ export async function startTestServer(opts: { configPath?: string; dataDir?: str
     logger: () => {},
     clock: opts.clock,
     startLimitPerMinute: opts.startLimitPerMinute,
+    serving: opts.serving,
+    staticDir: opts.staticDir,
   });
   const http: Server = await new Promise((resolve) => {
     const s = createServer(nonolab.handler).listen(0, '127.0.0.1', () => resolve(s));
