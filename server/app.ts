@@ -2,6 +2,7 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 import expressStaticGzip from 'express-static-gzip';
+import compression from 'compression';
 import { rateLimit } from 'express-rate-limit';
 import { existsSync, readFileSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
@@ -126,6 +127,10 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   const token = (req: Request): string | undefined => cookieValue(req, TOKEN_COOKIE);
   const setToken = (res: Response, value: string) =>
     res.cookie(TOKEN_COOKIE, value, { httpOnly: true, sameSite: 'lax', secure: serving.secure, path: '/', maxAge: 1000 * 60 * 60 * 24 * 30 });
+
+  // The participant's JSON answers (the study's client config in the session state, a resumed board's moves) are
+  // compressed when above 1 KB; the events lane, the static files (precompressed) and the admin streams are not.
+  app.use(['/api/sessions', '/api/session'], compression({ threshold: 1024 }));
 
   app.get('/api/health', (_req, res) => {
     res.json({ ok: true, study: study.config.id, config_hash: study.hash });
