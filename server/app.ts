@@ -192,7 +192,8 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
         serveStatic: { setHeaders: (res, path) => res.setHeader('cache-control', cacheControlFor(path)) },
       }),
     );
-    app.get(/^\/(?!api\/).*/, (_req, res) => res.setHeader('cache-control', 'no-cache').sendFile(join(opts.staticDir!, 'index.html')));
+    // Client routes get index.html; a missing asset (an old build's, after an upgrade) is a 404, not a page of HTML.
+    app.get(/^\/(?!api\/|assets\/).*/, (_req, res) => res.setHeader('cache-control', 'no-cache').sendFile(join(opts.staticDir!, 'index.html')));
   }
 
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {

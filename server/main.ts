@@ -48,6 +48,17 @@ try {
     console.log(`nonolab: study '${server.study.config.id}' (config ${server.study.hash}) at ${tls ? 'https' : 'http'}://${shown}:${actual}/  data: ${dataDir}`);
     for (const line of startupLines(serving, { host, port: actual }, networkInterfaces())) console.log(line);
   });
+  // SIGHUP: read the certificate and key again (after a renewal) without dropping a connection.
+  if (tls && 'setSecureContext' in http) {
+    process.on('SIGHUP', () => {
+      try {
+        http.setSecureContext({ ...tlsFiles(serving)! });
+        console.log('nonolab: certificate and key read again');
+      } catch (err) {
+        console.error(`nonolab: kept the old certificate: ${(err as Error).message}`);
+      }
+    });
+  }
   const sweep = setInterval(() => server.service.sweepInactive(), 60_000);
   sweep.unref();
   const stop = () => {

@@ -209,6 +209,8 @@ describe('static files: caching and prebuilt compression', () => {
       expect(res.headers.get('cache-control'), path).toBe('no-cache');
     }
     expect((await fetch(`${server.url}/api/health`)).headers.get('cache-control') ?? '').not.toContain('immutable');
+    // An asset that is not there (an old build's) is a 404, not index.html.
+    expect((await fetch(`${server.url}/assets/index-Old12345.js`)).status).toBe(404);
     expect(cacheControlFor('/srv/dist/client/assets/Dashboard-Db1ATTCf.js.br')).toBe('public, max-age=31536000, immutable');
     expect(cacheControlFor('/srv/dist/client/index.html')).toBe('no-cache');
     expect(cacheControlFor('/srv/dist/client/favicon.ico')).toBe('no-cache');

@@ -45,21 +45,31 @@ describe('start-up', () => {
     expect(running.output()).toContain('participants open https://study.example.org/');
   });
 
-  it('serves HTTPS with NONOLAB_TLS_CERT and NONOLAB_TLS_KEY', async () => {
+  it('serves HTTPS with NONOLAB_TLS_CERT and NONOLAB_TLS_KEY, and reads them again on SIGHUP (a renewed certificate)', async () => {
     const dir = tempDir('nonolab-tls-');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=localhost'], { stdio: 'pipe' });
+    const makeCert = (name: string) =>
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', `/CN=${name}`], { stdio: 'pipe' });
+    const health = () =>
+      new Promise<{ status: number; hsts?: string; cn?: string }>((resolve, reject) => {
+        request(`${running!.url}/api/health`, { rejectUnauthorized: false, agent: false }, (res) => {
+          const cn = (res.socket as import('node:tls').TLSSocket).getPeerCertificate().subject?.CN;
+          res.resume();
+          resolve({ status: res.statusCode!, hsts: res.headers['strict-transport-security'], cn: Array.isArray(cn) ? cn[0] : cn });
+        })
+          .on('error', reject)
+          .end();
+      });
+    makeCert('first.lab.test');
     running = await startServer({ env: { NONOLAB_TLS_CERT: join(dir, 'cert.pem'), NONOLAB_TLS_KEY: join(dir, 'key.pem') } });
     expect(running.url).toMatch(/^https:\/\/localhost:\d+$/);
-    const { status, hsts } = await new Promise<{ status: number; hsts?: string }>((resolve, reject) => {
-      request(`${running!.url}/api/health`, { rejectUnauthorized: false }, (res) => {
-        res.resume();
-        resolve({ status: res.statusCode!, hsts: res.headers['strict-transport-security'] });
-      })
-        .on('error', reject)
-        .end();
-    });
-    expect(status).toBe(200);
-    expect(hsts).toMatch(/^max-age=/);
+    const first = await health();
+    expect(first.status).toBe(200);
+    expect(first.hsts).toMatch(/^max-age=/);
+    expect(first.cn).toBe('first.lab.test');
+    makeCert('renewed.lab.test');
+    running.process.kill('SIGHUP');
+    await expect.poll(() => running!.output()).toContain('certificate and key read again');
+    expect((await health()).cn).toBe('renewed.lab.test');
   });
 
   it('stops with exit code 2 and names the variable when a serving setting cannot work', () => {
