@@ -50,9 +50,9 @@ export interface NonolabServer {
 
 /**
  * helmet's security headers, the same on every response, computed once: helmet (with the serving mode's options,
- * `helmetOptions` in serving.ts) is run against a
- * recording response at start-up, and what it set and removed is replayed instead of rebuilding the headers (the CSP
- * string among them) per request. `null` if helmet did not finish synchronously (then helmet itself is used).
+ * `helmetOptions` in serving.ts) is run against a recording response at start-up, and what it set and removed is
+ * replayed instead of rebuilding the headers (the CSP string among them) per request. `null` if helmet did not finish
+ * synchronously (then helmet itself is used).
  */
 export function recordedSecurityHeaders(options: HelmetOptions = {}): { set: [string, string | number | readonly string[]][]; removed: string[] } | null {
   const real = helmet(options);

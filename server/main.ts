@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
+import { createSecureContext } from 'node:tls';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createNonolabServer } from './app.ts';
@@ -15,7 +16,10 @@ const dataDir = resolve(process.env.NONOLAB_DATA_DIR ?? join(root, 'logs'));
 const configPath = resolve(process.env.NONOLAB_CONFIG ?? join(root, 'study-config', 'study.json'));
 const host = process.env.HOST ?? '127.0.0.1';
 
-/** The certificate and key, read (a file that is not PEM fails here, before the study opens). */
+/**
+ * The certificate and key, read and tried (files that are not a matching PEM pair fail here, before the data
+ * directory is opened or a password generated).
+ */
 function tlsFiles(serving: Serving): { cert: Buffer; key: Buffer } | null {
   if (!serving.tls) return null;
   const read = (name: string, path: string) => {
@@ -25,19 +29,20 @@ function tlsFiles(serving: Serving): { cert: Buffer; key: Buffer } | null {
       throw new ServingError(`${name}: cannot read '${path}': ${(err as Error).message}`);
     }
   };
-  return { cert: read('NONOLAB_TLS_CERT', serving.tls.cert), key: read('NONOLAB_TLS_KEY', serving.tls.key) };
+  const pair = { cert: read('NONOLAB_TLS_CERT', serving.tls.cert), key: read('NONOLAB_TLS_KEY', serving.tls.key) };
+  try {
+    createSecureContext(pair);
+  } catch (err) {
+    throw new ServingError(`NONOLAB_TLS_CERT/NONOLAB_TLS_KEY: not a usable PEM certificate and key: ${(err as Error).message}`);
+  }
+  return pair;
 }
 
 try {
   const serving = servingFromEnv(process.env);
   const tls = tlsFiles(serving);
   const server = createNonolabServer({ dataDir, configPath, staticDir: join(root, 'dist', 'client'), serving });
-  let listener;
-  try {
-    listener = tls ? createTlsServer({ cert: tls.cert, key: tls.key }, server.handler) : createServer(server.handler);
-  } catch (err) {
-    throw new ServingError(`NONOLAB_TLS_CERT/NONOLAB_TLS_KEY: not a usable PEM certificate and key: ${(err as Error).message}`);
-  }
+  const listener = tls ? createTlsServer(tls, server.handler) : createServer(server.handler);
   // A long accept queue: when a study opens (a panel sends hundreds of participants within seconds) connection attempts
   // beyond Node's default of 511 waiting would be dropped by the kernel and retried only after 1 s, 3 s, 7 s.
   // (Capped by net.core.somaxconn.)

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { repoRoot, startServer, type RunningServer } from './support/server.ts';
@@ -83,10 +83,14 @@ describe('start-up', () => {
       [{ NONOLAB_PUBLIC_URL: 'https://example.org/study/' }, /NONOLAB_PUBLIC_URL: .* origin only/],
     ];
     for (const [env, message] of cases) {
-      const r = runMain(env);
+      const data = tempDir('nonolab-data-');
+      const r = runMain({ NONOLAB_DATA_DIR: data, NONOLAB_ADMIN_PASSWORD: '', ...env });
       expect(r.status, JSON.stringify(env)).toBe(2);
       expect(r.output).toMatch(message);
       expect(r.output).not.toMatch(/\n\s+at /); // a message, not a stack trace
+      // Stopped before opening the data directory: no database made, no password generated and shown in vain.
+      expect(existsSync(join(data, 'nonolab.sqlite')), JSON.stringify(env)).toBe(false);
+      expect(r.output).not.toContain('experimenter password');
     }
   });
 });
