@@ -1,5 +1,5 @@
-// Tests of the serving modes: reading the environment, helmet's headers per mode, cookie flags, the start-up URLs,
-// and the static files' caching and prebuilt compression, over real HTTP against the in-process app.
+// Tests of the serving modes (environment, headers, cookies, start-up URLs) and of static caching and compression.
+// Headers and cookies are read over real HTTP from the in-process app.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
-// How nonolab is served (plain HTTP, its own HTTPS, behind a reverse proxy), read once from the environment; the
-// security headers, cookie flags, Express's `trust proxy` and the start-up URLs follow from it.
+// The serving mode (plain HTTP, nonolab's own HTTPS, behind a reverse proxy), read once from the environment.
 //
+// The security headers, the cookies' `Secure` flag, Express's `trust proxy` and the start-up URLs follow from it.
 // Why a mode at all: helmet's defaults suit a site on https only. Its CSP carries `upgrade-insecure-requests`, which
 // makes a browser fetch every asset of a page at http://192.168.1.20:8080/ from https://192.168.1.20:8080/ (no such
 // server: a blank page), and HSTS tells the browser to use https for the host from then on. A lab network served over

@@ -1,5 +1,6 @@
-// The reverse-proxy configurations of docs/deploy/ checked with the real programs: nginx runs the documented site file
-// (on loopback ports, with a certificate made here) in front of nonolab, and Caddy validates and adapts the Caddyfile.
+// Tests of the reverse-proxy files in docs/deploy/ with the real programs (nginx, Caddy).
+// nginx runs the documented site file (on loopback ports, with a certificate made here) in front of nonolab; Caddy
+// validates and adapts the Caddyfile.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

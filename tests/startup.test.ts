@@ -1,5 +1,5 @@
-// The real server process (`server/main.ts`) at start-up: the addresses it prints per serving mode, and a serving
-// setting that cannot work stopping it with exit code 2 and a message naming the variable.
+// Tests of the real server process (`server/main.ts`) at start-up: printed addresses, HTTPS, refused settings.
+// A serving setting that cannot work stops it with exit code 2 and a message naming the variable.
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { execFileSync } from 'node:child_process';

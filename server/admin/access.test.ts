@@ -1,5 +1,6 @@
-// Tests of experimenter access over real HTTP: a logout (or an expired login) ends that login's live streams, and the
-// login limiter counts failures per client address, taken from X-Forwarded-For only when a proxy is trusted.
+// Tests of experimenter access over real HTTP: live streams end with their login; failed logins count per address.
+// A logout (or an expired login) ends that login's streams; the address comes from X-Forwarded-For only when a proxy
+// is trusted.
 import { afterAll, describe, expect, it } from 'vitest';
 import { Participant, startTestServer, type TestServer } from '../testing.ts';
 import { PLAIN_HTTP, servingFromEnv, type Serving } from '../serving.ts';

@@ -1,8 +1,9 @@
-// End to end: the study served as in the field, traffic on loopback only. Chromium resolves the name lab.test to
-// 127.0.0.1 (--host-resolver-rules), so the page is a plain-HTTP origin that is not localhost, the case where helmet's
-// default CSP (upgrade-insecure-requests) and HSTS left every page blank. A lab kiosk plays to its first puzzle and the
-// experimenter opens the dashboard; then the same over HTTPS served by nonolab with a certificate made by the test.
-// The first load of the participant page is measured on the wire (Chromium's own byte counts).
+// End to end: the study served as in the field (plain HTTP at a LAN-like name, and HTTPS), traffic on loopback only.
+//
+// Chromium resolves the name lab.test to 127.0.0.1 (--host-resolver-rules), so the page is a plain-HTTP origin that is
+// not localhost: the case where helmet's default CSP (upgrade-insecure-requests) and HSTS left every page blank. A lab
+// kiosk plays to its first puzzle and the experimenter opens the dashboard; then the same over HTTPS served by nonolab
+// with a certificate made by the test. The participant page's first load is measured on the wire (Chromium's counts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
