@@ -1,8 +1,8 @@
-// Tests of the reverse-proxy files in docs/deploy/ with the real programs (nginx, Caddy).
+// Tests of the files in docs/deploy/ with the real programs (nginx, Caddy, systemd-analyze).
 // nginx runs the documented site file (on loopback ports, with a certificate made here) in front of nonolab; Caddy
 // validates and adapts the Caddyfile.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { request as httpRequest } from 'node:http';
@@ -176,5 +176,19 @@ describe('Caddy with docs/deploy/Caddyfile', () => {
     const settings = Object.fromEntries(envFile.split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split(/=(.*)/s).slice(0, 2)));
     expect(settings).toMatchObject({ HOST: '127.0.0.1', PORT: '8080', NONOLAB_TRUST_PROXY: 'loopback', NONOLAB_PUBLIC_URL: 'https://study.example.org' });
     expect(servingFromEnv(settings)).toMatchObject({ kind: 'proxy', secure: true, trustProxy: ['loopback'] });
+  });
+});
+
+describe('systemd with docs/deploy/nonolab.service', () => {
+  it('passes systemd-analyze verify without a warning', () => {
+    const dir = tempDir('nonolab-unit-');
+    // Only the path of node is the test machine's.
+    const unit = readFileSync(join(deployDir, 'nonolab.service'), 'utf8').replace('ExecStart=/usr/bin/node ', `ExecStart=${process.execPath} `);
+    writeFileSync(join(dir, 'nonolab.service'), unit);
+    const r = spawnSync('systemd-analyze', ['verify', '--man=no', join(dir, 'nonolab.service')], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(`${r.stdout}${r.stderr}`.trim()).toBe('');
+    expect(unit).toMatch(/^EnvironmentFile=\/etc\/nonolab\/nonolab\.env$/m);
+    expect(unit).toMatch(/^ReadWritePaths=\/var\/lib\/nonolab$/m);
   });
 });
