@@ -2,31 +2,20 @@
 // nginx runs the documented site file (on loopback ports, with a certificate made here) in front of nonolab; Caddy
 // validates and adapts the Caddyfile.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../server/testing.ts';
 import { servingFromEnv } from '../server/serving.ts';
 import { repoRoot } from './support/server.ts';
 import { tempDir } from './support/tempDirs.ts';
+import { SERVER_NAME, startNginx, type RunningNginx } from './support/nginx.ts';
 
 const PASSWORD = 'proxy-test-password';
 process.env.NONOLAB_ADMIN_PASSWORD = PASSWORD;
 const deployDir = join(repoRoot, 'docs', 'deploy');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Answer {
   status: number;
@@ -37,7 +26,7 @@ interface Answer {
 /** One HTTPS request to nginx (self-signed certificate: not verified), the whole answer read. */
 function viaProxy(port: number, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, servername: 'study.example.org', rejectUnauthorized: false, headers: { host: 'study.example.org', ...opts.headers } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, method, path, servername: SERVER_NAME, rejectUnauthorized: false, headers: { host: SERVER_NAME, ...opts.headers } }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
@@ -50,57 +39,17 @@ function viaProxy(port: number, method: string, path: string, opts: { headers?: 
 
 describe('nginx with docs/deploy/nginx-nonolab.conf in front of nonolab', () => {
   let nonolab: TestServer;
-  let nginx: ChildProcess;
+  let nginx: RunningNginx;
   let https = 0;
   let http = 0;
-  let nginxLog = '';
 
   beforeAll(async () => {
-    const dir = tempDir('nonolab-nginx-');
-    const cert = join(dir, 'cert.pem');
-    const key = join(dir, 'key.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=study.example.org'], { stdio: 'pipe' });
-    [https, http] = [await freePort(), await freePort()];
-    nonolab = await startTestServer({ serving: servingFromEnv({ NONOLAB_TRUST_PROXY: 'loopback', NONOLAB_PUBLIC_URL: 'https://study.example.org' }) });
-    const upstreamPort = new URL(nonolab.url).port;
-    // The documented file, changed only where a test must: loopback ports, the test's certificate and upstream.
-    const site = readFileSync(join(deployDir, 'nginx-nonolab.conf'), 'utf8')
-      .replace(/^\s*listen \[::\].*$/gm, '')
-      .replace('listen 80;', `listen 127.0.0.1:${http};`)
-      .replace('listen 443 ssl http2;', `listen 127.0.0.1:${https} ssl http2;`)
-      .replace('/etc/letsencrypt/live/study.example.org/fullchain.pem', cert)
-      .replace('/etc/letsencrypt/live/study.example.org/privkey.pem', key)
-      .replace('/var/www/letsencrypt', join(dir, 'acme'))
-      .replace('server 127.0.0.1:8080;', `server 127.0.0.1:${upstreamPort};`);
-    expect(site).not.toContain('/etc/letsencrypt');
-    mkdirSync(join(dir, 'logs'));
-    writeFileSync(join(dir, 'site.conf'), site);
-    // The rest of a minimal nginx.conf, as Debian's /etc/nginx/nginx.conf gives it (mime types, the site included).
-    writeFileSync(
-      join(dir, 'nginx.conf'),
-      `pid ${dir}/nginx.pid;\nerror_log ${dir}/logs/error.log warn;\nevents { worker_connections 64; }\nhttp {\n  include /etc/nginx/mime.types;\n  access_log off;\n` +
-        ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};\n`).join('') +
-        `  include ${dir}/site.conf;\n}\n`,
-    );
-    execFileSync('nginx', ['-t', '-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'pipe' });
-    nginx = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off; master_process off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    nginx.stderr!.on('data', (d) => (nginxLog += d));
-    for (let i = 0; ; i++) {
-      try {
-        await viaProxy(https, 'GET', '/api/health');
-        break;
-      } catch (err) {
-        if (i > 200) throw new Error(`nginx did not start: ${nginxLog} ${(err as Error).message}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    }
+    nonolab = await startTestServer({ serving: servingFromEnv({ NONOLAB_TRUST_PROXY: 'loopback', NONOLAB_PUBLIC_URL: `https://${SERVER_NAME}` }) });
+    nginx = await startNginx(Number(new URL(nonolab.url).port));
+    ({ https, http } = nginx);
   });
   afterAll(async () => {
-    if (nginx && nginx.exitCode === null) {
-      const exited = new Promise((r) => nginx.once('exit', r));
-      nginx.kill('SIGQUIT');
-      await exited;
-    }
+    await nginx?.stop();
     await nonolab?.close();
   });
 

@@ -3,32 +3,19 @@
 // Chromium resolves the name lab.test to 127.0.0.1 (--host-resolver-rules), so the page is a plain-HTTP origin that is
 // not localhost: the case where helmet's default CSP (upgrade-insecure-requests) and HSTS left every page blank. A lab
 // kiosk plays to its first puzzle and the experimenter opens the dashboard; then the same over HTTPS served by nonolab
-// with a certificate made by the test. The participant page's first load is measured on the wire (Chromium's counts).
+// with a certificate made by the test, and behind nginx running docs/deploy/nginx-nonolab.conf (a VPS). The
+// participant page's first load is measured on the wire (Chromium's counts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
-import { tempDir } from '../support/tempDirs.ts';
+import { SERVER_NAME, freePort, selfSignedCertificate, startNginx, type RunningNginx } from '../support/nginx.ts';
 import { Driver, answerSurvey, doTutorial, waitForStep, type Played } from '../support/participant.ts';
 import type { StudyConfig } from '../../shared/schema/config.ts';
 
 const PASSWORD = 'deploy-e2e-password';
 /** The issue's budget for the participant page's first load, on the wire (headers included). */
 const FIRST_LOAD_BUDGET = 120 * 1024;
-
-/** A self-signed certificate for lab.test (and localhost), made with openssl in a temporary directory. */
-function selfSignedCertificate(): { cert: string; key: string } {
-  const dir = tempDir('nonolab-tls-');
-  const cert = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=lab.test', '-addext', 'subjectAltName=DNS:lab.test,DNS:localhost',
-  ], { stdio: 'pipe' });
-  return { cert, key };
-}
 
 function studyConfig(): StudyConfig {
   const config = defaultConfig();
@@ -59,9 +46,18 @@ async function watchNetwork(context: BrowserContext, page: Page): Promise<Load[]
   return done;
 }
 
-for (const scheme of ['http', 'https'] as const) {
-  describe(`served over ${scheme === 'http' ? 'plain HTTP (a lab network)' : 'HTTPS by nonolab itself'}`, () => {
+const MODES = {
+  http: 'plain HTTP (a lab network)',
+  https: 'HTTPS by nonolab itself',
+  proxy: `HTTPS by nginx in front (docs/deploy/nginx-nonolab.conf, NONOLAB_TRUST_PROXY, NONOLAB_PUBLIC_URL)`,
+} as const;
+
+for (const mode of ['http', 'https', 'proxy'] as const) {
+  const scheme = mode === 'http' ? 'http' : 'https';
+  const host = mode === 'proxy' ? SERVER_NAME : 'lab.test';
+  describe(`served over ${MODES[mode]}`, () => {
     let server: RunningServer;
+    let nginx: RunningNginx | undefined;
     let browser: Browser;
     let config: StudyConfig;
     let origin = '';
@@ -69,21 +65,34 @@ for (const scheme of ['http', 'https'] as const) {
 
     beforeAll(async () => {
       config = studyConfig();
-      const tls = scheme === 'https' ? selfSignedCertificate() : null;
-      server = await startServer({
-        configPath: writeConfig(config),
-        env: { NONOLAB_ADMIN_PASSWORD: PASSWORD, ...(tls ? { NONOLAB_TLS_CERT: tls.cert, NONOLAB_TLS_KEY: tls.key } : {}) },
-      });
-      expect(server.url.startsWith(`${scheme}://localhost:`)).toBe(true);
-      origin = server.url.replace('localhost', 'lab.test');
-      browser = await launchBrowser(['--host-resolver-rules=MAP lab.test 127.0.0.1', ...(tls ? ['--ignore-certificate-errors'] : [])]);
+      const env: Record<string, string> = { NONOLAB_ADMIN_PASSWORD: PASSWORD };
+      if (mode === 'https') {
+        const tls = selfSignedCertificate(['lab.test', 'localhost']);
+        Object.assign(env, { NONOLAB_TLS_CERT: tls.cert, NONOLAB_TLS_KEY: tls.key });
+      }
+      if (mode === 'proxy') {
+        // nginx first (it needs only the upstream's port), then nonolab on that port with nginx's address as its own.
+        const upstream = await freePort();
+        nginx = await startNginx(upstream);
+        origin = `https://${SERVER_NAME}:${nginx.https}`;
+        Object.assign(env, { PORT: String(upstream), NONOLAB_TRUST_PROXY: 'loopback', NONOLAB_PUBLIC_URL: origin });
+      }
+      server = await startServer({ configPath: writeConfig(config), env });
+      if (mode !== 'proxy') {
+        expect(server.url.startsWith(`${scheme}://localhost:`)).toBe(true);
+        origin = server.url.replace('localhost', host);
+      }
+      browser = await launchBrowser([`--host-resolver-rules=MAP ${host} 127.0.0.1`, ...(scheme === 'https' ? ['--ignore-certificate-errors'] : [])]);
     });
     afterAll(async () => {
       await browser?.close();
       await server?.stop();
+      await nginx?.stop();
     });
 
-    it(`a lab kiosk at ${scheme}://lab.test:PORT/?mode=kiosk&label=P-001 plays to the first puzzle; the first load fits ${FIRST_LOAD_BUDGET / 1024} KB`, async () => {
+    it(`a lab kiosk at ${scheme}://${host}:PORT/?mode=kiosk&label=P-001 plays to the first puzzle; the first load fits ${FIRST_LOAD_BUDGET / 1024} KB`, async () => {
+      // Start-up named the address to open: the public one behind the proxy.
+      if (mode === 'proxy') await expect.poll(() => server.output()).toContain(`participants open ${origin}/`);
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       const loads = await watchNetwork(context, page);
@@ -95,7 +104,7 @@ for (const scheme of ['http', 'https'] as const) {
       await page.waitForLoadState('networkidle');
       const firstLoad = loads.reduce((sum, l) => sum + l.bytes, 0);
       const script = loads.find((l) => /\/assets\/index-[^/]+\.js$/.test(l.url))!;
-      console.log(`first load over ${scheme}: ${loads.length} responses, ${(firstLoad / 1024).toFixed(1)} KB on the wire (script ${script.headers['content-encoding']}, ${(script.bytes / 1024).toFixed(1)} KB)`);
+      console.log(`first load, ${MODES[mode]}: ${loads.length} responses, ${(firstLoad / 1024).toFixed(1)} KB on the wire (script ${script.headers['content-encoding']}, ${(script.bytes / 1024).toFixed(1)} KB)`);
       expect(firstLoad).toBeLessThanOrEqual(FIRST_LOAD_BUDGET);
       expect(['br', 'gzip']).toContain(script.headers['content-encoding']);
       expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -133,7 +142,7 @@ for (const scheme of ['http', 'https'] as const) {
       await context.close();
     });
 
-    it(`the experimenter opens ${scheme}://lab.test:PORT/dashboard, logs in and sees the kiosk's session live`, async () => {
+    it(`the experimenter opens ${scheme}://${host}:PORT/dashboard, logs in and sees the kiosk's session live`, async () => {
       expect(sessionId).not.toBe('');
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
