@@ -108,8 +108,8 @@ describe('the login limiter counts failures per client address', () => {
     for (let i = 0; i < 10; i++) expect((await login(base, 'wrong', { 'x-forwarded-for': forwardedFor(i) })).status).toBe(401);
   };
 
-  it('behind a trusted proxy, one guesser is locked out and other experimenters behind the same proxy are not', async () => {
-    const server = await start({ serving: servingFromEnv({ NONOLAB_TRUST_PROXY: 'loopback', NONOLAB_PUBLIC_URL: 'https://study.example.org' }) });
+  it.each(['loopback', '1', 'true'])('behind a trusted proxy (NONOLAB_TRUST_PROXY=%s), one guesser is locked out and other experimenters behind the same proxy are not', async (trust) => {
+    const server = await start({ serving: servingFromEnv({ NONOLAB_TRUST_PROXY: trust, NONOLAB_PUBLIC_URL: 'https://study.example.org' }) });
     await failTenTimes(server.url, () => '203.0.113.5');
     expect((await login(server.url, 'wrong', { 'x-forwarded-for': '203.0.113.5' })).status).toBe(429);
     expect((await login(server.url, PASSWORD, { 'x-forwarded-for': '203.0.113.5' })).status).toBe(429);
