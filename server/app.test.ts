@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, startTestServer, type TestServer } from './testing.ts';
+import { Participant, event, playSteps, startTestServer, type TestServer } from './testing.ts';
 import { defaultConfig, writeConfig } from '../tests/support/server.ts';
 
 let server: TestServer | null = null;
@@ -82,11 +82,10 @@ describe('sessions', () => {
     const p = new Participant(server.url);
     const s = (await p.call('POST', '/api/sessions', {})).json;
     expect((await p.call('POST', '/api/session/complete', { last_seq: 0 })).status).toBe(409);
-    const lastStep = 12; // consent, tutorial, warmup, survey, 3x(puzzle, rating), post, complete
-    const ends = Array.from({ length: lastStep }, (_, i) => event(s.session_id, i + 1, { step: i, type: 'step_end', payload: { kind: 'x', reason: 'done' } }));
-    await p.call('POST', '/api/session/events', { events: ends });
-    expect((await p.call('POST', '/api/session/complete', { last_seq: lastStep + 1 })).status).toBe(409);
-    const done = await p.call('POST', '/api/session/complete', { last_seq: lastStep });
+    const lastStep = 11; // consent, tutorial, warmup, survey, 3x(puzzle, rating), post: then the complete step
+    const last = await playSteps(p, s, defaultConfig(), lastStep);
+    expect((await p.call('POST', '/api/session/complete', { last_seq: last + 1 })).status).toBe(409);
+    const done = await p.call('POST', '/api/session/complete', { last_seq: last });
     expect(done.json.code).toBe(defaultConfig().completion.code);
     expect((await p.call('GET', '/api/session')).json.status).toBe('complete');
   });
@@ -116,7 +115,7 @@ describe('assignment', () => {
   it('gives 120 distinct sequences with per-puzzle counts never more than 2 apart, then refuses when configured', async () => {
     const config = defaultConfig();
     config.assignment.when_exhausted = 'refuse';
-    server = await startTestServer({ configPath: writeConfig(config) });
+    server = await startTestServer({ configPath: writeConfig(config), startLimitPerMinute: 10_000 });
     const seen = new Set<string>();
     const counts = new Map<string, number>();
     for (let i = 0; i < 120; i++) {

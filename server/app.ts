@@ -7,18 +7,20 @@ import { rateLimit } from 'express-rate-limit';
 import { existsSync, readFileSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
-import { CheckRequest, CompleteRequest, HintRequest, StartSessionRequest } from '../shared/schema/api.ts';
+import { CheckRequest, CompleteRequest, HintRequest, ParticipantWithdrawRequest, StartSessionRequest } from '../shared/schema/api.ts';
 import { EventLog } from './eventLog.ts';
 import { Store } from './store.ts';
 import { HttpError, StudyService } from './studyService.ts';
 import { loadStudyConfig, type LoadedStudy } from './studyConfig.ts';
 import { createAdminRouter } from './admin/router.ts';
 import { AdminMarks } from './admin/marks.ts';
-import { cookieValue, parseBody } from './requestBody.ts';
+import { cookieValue, endAnswer, jsonBody, parseBody } from './requestBody.ts';
 import { eventsLane, isEventsRequest } from './eventsLane.ts';
 import { PLAIN_HTTP, helmetOptions, type Serving } from './serving.ts';
 
 export const TOKEN_COOKIE = 'nonolab_token';
+/** New sessions allowed per client address per minute, unless NONOLAB_START_LIMIT says otherwise. */
+export const DEFAULT_START_LIMIT = 60;
 /** Largest request body taken (JSON). */
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -33,6 +35,8 @@ export interface ServerOptions {
   clock?: () => number;
   /** Session starts allowed per IP per minute (NONOLAB_START_LIMIT). */
   startLimitPerMinute?: number;
+  /** Tests of crash safety: a throw at a named durable step stands for the process dying there (StudyService). */
+  crashPoint?: (point: string) => void;
   /** How the browser reaches the server (server/serving.ts): headers, cookie flags, trusted proxies. Plain HTTP if not given. */
   serving?: Serving;
 }
@@ -110,6 +114,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     appVersion: opts.appVersion ?? appVersion(),
     clock: opts.clock,
     leftOutOfBalance: () => marks.flagged(),
+    crashPoint: opts.crashPoint,
   });
   for (const message of service.recover()) log(`recovery: ${message}`);
 
@@ -122,7 +127,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   app.set('trust proxy', serving.trustProxy);
   const recorded = recordedSecurityHeaders(helmetOptions(serving));
   app.use(securityHeaders(helmetOptions(serving), recorded));
-  app.use(express.json({ limit: BODY_LIMIT }));
+  app.use(jsonBody(BODY_LIMIT));
 
   const token = (req: Request): string | undefined => cookieValue(req, TOKEN_COOKIE);
   const setToken = (res: Response, value: string) =>
@@ -138,14 +143,16 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
 
   const startLimiter = rateLimit({
     windowMs: 60_000,
-    limit: opts.startLimitPerMinute ?? Number(process.env.NONOLAB_START_LIMIT ?? 300),
+    limit: opts.startLimitPerMinute ?? Number(process.env.NONOLAB_START_LIMIT ?? DEFAULT_START_LIMIT),
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     message: { error: 'too many new sessions from this address; wait a minute and try again' },
   });
 
-  app.post('/api/sessions', startLimiter, async (req, res) => {
-    const body = parseBody(StartSessionRequest, req.body ?? {});
+  // A start must say it is JSON: a bare request (a link preview, a crawler, a script) leases no sequence.
+  const requireJson: RequestHandler = (req, _res, next) => next(req.is('application/json') ? undefined : new HttpError(415, 'a session starts with a JSON body (content-type: application/json)'));
+  app.post('/api/sessions', requireJson, startLimiter, async (req, res) => {
+    const body = parseBody(StartSessionRequest, req.body);
     const { token: t, state } = await service.startSession(body);
     setToken(res, t);
     res.status(201).json(state);
@@ -173,6 +180,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
 
   app.post('/api/session/withdraw', (req, res) => {
     const row = service.sessionForToken(token(req));
+    parseBody(ParticipantWithdrawRequest, req.body ?? {});
     service.withdraw(row.id, 'participant');
     res.clearCookie(TOKEN_COOKIE, { path: '/', secure: serving.secure });
     res.json({ withdrawn: true, code: study.config.completion.withdrawn_code ?? null });
@@ -180,6 +188,8 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
 
   app.use('/api/admin', createAdminRouter({ service, store, study, dataDir: opts.dataDir, eventLog: events, log, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock, secureCookies: serving.secure }));
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'no such API route')));
+  // Paths that only normalise to /api (//api/x) are API misses too, not the participant page.
+  app.use((req, _res, next) => next(/^\/{2,}api(?:\/|$)/.test(req.path) ? new HttpError(404, 'no such API route') : undefined));
 
   if (opts.staticDir && existsSync(opts.staticDir)) {
     // Vite's prebuilt .br/.gz beside each asset, chosen by Accept-Encoding. Hashed assets never change under their
@@ -196,18 +206,24 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     app.get(/^\/(?!api\/|assets\/).*/, (_req, res) => res.setHeader('cache-control', 'no-cache').sendFile(join(opts.staticDir!, 'index.html')));
   }
 
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  // Every error as JSON; one given before the body was read closes the connection only after reading it (endAnswer).
+  const sendError = (req: Request, res: Response, status: number, body: object) => {
+    const text = JSON.stringify(body);
+    res.status(status).type('application/json; charset=utf-8').setHeader('content-length', Buffer.byteLength(text));
+    endAnswer(req, res, text);
+  };
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof HttpError) {
-      res.status(err.status).json({ error: err.message, ...(err.issues ? { issues: err.issues } : {}) });
+      sendError(req, res, err.status, err.body());
       return;
     }
-    const e = err as { type?: string; status?: number; message?: string };
+    const e = err as { status?: number; message?: string };
     if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
-      res.status(e.status).json({ error: e.type === 'entity.too.large' ? 'request body too large' : e.type === 'entity.parse.failed' ? 'request body is not valid JSON' : (e.message ?? 'bad request') });
+      sendError(req, res, e.status, { error: e.message ?? 'bad request' });
       return;
     }
     log(`error: ${(err as Error)?.stack ?? String(err)}`);
-    res.status(500).json({ error: 'internal server error' });
+    sendError(req, res, 500, { error: 'internal server error' });
   });
 
   // Event batches skip Express (eventsLane.ts says why), with the same headers; without recorded headers, no lane.

@@ -17,19 +17,27 @@
 // covering its bytes returned. If a write or fsync fails, that chunk and everything queued behind it for the session
 // are rejected (never written after a hole) and the file is cut back to where the chunk began, so the caller can take
 // the retries from its last durable point. Reads (`read`) stop at the last byte known durable, so nothing that might
-// still vanish is served. A crash can leave only a torn tail (the last write), which `recover` cuts at start-up.
+// still vanish is served. A crash can leave only a torn tail (the last write), which `recover` cuts at start-up; any
+// other damage (a bad line in the middle, a whole line that does not parse) is not ours to cut: every valid line is
+// kept, the original goes to `quarantine/`, and the session is reported.
 // The server's own records (session start, checks, hints, completion) take the same path (StudyService.appendRecords),
 // so they are ordered with the session's client events and their answers wait for the same fsync.
 // What it cannot do: survive a disk that lies about fsync.
-import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, write } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SESSION_FILE = /^[A-Za-z0-9_-]+\.ndjson$/;
 
 export interface RecoveryReport {
+  /** 'torn': an unterminated last line was cut (a crash mid-write); 'quarantined': damaged lines were left out. */
+  kind: 'torn' | 'quarantined';
+  session_id: string;
   file: string;
   cut_bytes: number;
   lines: number;
+  /** 1-based numbers of the lines left out (quarantined), and where the original was copied. */
+  bad_lines?: number[];
+  quarantine?: string;
 }
 
 /** The session's file was removed (withdrawal) before its queued records could be written. */
@@ -251,12 +259,29 @@ export class EventLog {
     else this.closeFd(sessionId);
     this.durable.delete(sessionId);
     rmSync(this.pathOf(sessionId), { force: true });
+    // Copies of a damaged file kept aside at start-up are the participant's data too.
+    const quarantine = join(this.dir, 'quarantine');
+    if (existsSync(quarantine))
+      for (const f of readdirSync(quarantine)) if (f.startsWith(`${sessionId}.`) && f.endsWith('.ndjson')) rmSync(join(quarantine, f), { force: true });
+    // The unlink is durable only once the directory is: a withdrawal must not come back after a crash.
+    this.syncDir();
+  }
+
+  private syncDir(): void {
+    const fd = openSync(this.dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /**
-   * Cut a torn last line (a crash in the middle of a write) from every file. A line is whole only when it ends
-   * in a newline and parses as JSON; everything from the first bad line on is cut. `visit` gets each file's whole
-   * records as they were parsed here, so start-up reads and parses every log once.
+   * Start-up: check every file. An unterminated last line is a write torn by a crash, and is cut. Any other line that
+   * does not parse (in the middle, or a whole last line) is damage from elsewhere: every valid line is kept (the file
+   * is rewritten with them, atomically), the original is copied to `quarantine/<session>.<n>.ndjson`, and the report
+   * says which lines were left out, so the caller can flag the session and log it loudly. `visit` gets each file's
+   * valid records as they were parsed here, so start-up reads and parses every log once.
    */
   recover(visit?: (sessionId: string, records: Record<string, unknown>[]) => void): RecoveryReport[] {
     const reports: RecoveryReport[] = [];
@@ -264,29 +289,66 @@ export class EventLog {
       const path = this.pathOf(id);
       const buf = readFileSync(path);
       const records: Record<string, unknown>[] = [];
-      let good = 0;
+      const kept: Buffer[] = [];
+      const bad: number[] = [];
       let start = 0;
+      let line = 0;
       while (start < buf.length) {
         const nl = buf.indexOf(10, start);
         if (nl < 0) break;
+        line += 1;
+        const bytes = buf.subarray(start, nl + 1);
         try {
-          records.push(JSON.parse(buf.subarray(start, nl).toString('utf8')) as Record<string, unknown>);
+          const text = bytes.toString('utf8', 0, bytes.length - 1);
+          if (text.length > 0) records.push(JSON.parse(text) as Record<string, unknown>);
+          kept.push(bytes);
         } catch {
-          break;
+          bad.push(line);
         }
-        good = nl + 1;
         start = nl + 1;
       }
-      if (good < buf.length) {
+      const torn = buf.length - start;
+      if (bad.length > 0) {
+        const quarantine = this.quarantine(id, buf);
+        const good = Buffer.concat(kept);
+        const tmp = `${path}.repair`;
+        const fd = openSync(tmp, 'w');
+        try {
+          writeSync(fd, good);
+          fdatasyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+        renameSync(tmp, path);
+        this.syncDir();
+        reports.push({ kind: 'quarantined', session_id: id, file: path, cut_bytes: buf.length - good.length, lines: records.length, bad_lines: bad, quarantine });
+      } else if (torn > 0) {
         const fd = openSync(path, 'r+');
-        ftruncateSync(fd, good);
+        ftruncateSync(fd, start);
         fdatasyncSync(fd);
         closeSync(fd);
-        reports.push({ file: path, cut_bytes: buf.length - good, lines: records.length });
+        reports.push({ kind: 'torn', session_id: id, file: path, cut_bytes: torn, lines: records.length });
       }
       visit?.(id, records);
     }
     return reports;
+  }
+
+  /** Copy a damaged file aside, untouched (`quarantine/<session>.<n>.ndjson`), and return its path. */
+  private quarantine(sessionId: string, content: Buffer): string {
+    const dir = join(this.dir, 'quarantine');
+    mkdirSync(dir, { recursive: true });
+    let n = 1;
+    while (existsSync(join(dir, `${sessionId}.${n}.ndjson`))) n += 1;
+    const path = join(dir, `${sessionId}.${n}.ndjson`);
+    const fd = openSync(path, 'wx');
+    try {
+      writeSync(fd, content);
+      fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    return path;
   }
 
   close(): void {

@@ -94,6 +94,9 @@ describe('events lane', () => {
     }
     const invalid = await raw(server!.url, '/api/session/events', { headers: h, chunks: [JSON.stringify({ events: [{ ...event(id, 1), seq: -1 }] })] });
     expect(invalid.json.issues.join(' ')).toMatch(/seq/);
+    // The 400 names the first invalid event's seq, so the client can set it aside and go on.
+    const named = await raw(server!.url, '/api/session/events', { headers: h, chunks: [JSON.stringify({ events: [event(id, 1), { ...event(id, 2), t_wall: 1e308 }, event(id, 3)] })] });
+    expect(named).toMatchObject({ status: 400, json: { seq: 2 } });
     expect(sessionRecords(server!.dataDir, id).filter((r) => r.origin === 'client')).toEqual([]);
     // Still usable afterwards.
     expect((await p.call('POST', '/api/session/events', { events: [event(id, 1)] })).json.acked_seq).toBe(1);

@@ -8,7 +8,8 @@
 // same security headers (helmet's, recorded once), the same JSON errors (`{ error, issues? }`), the same body limit.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EventBatch } from '../shared/schema/api.ts';
-import { cookieValue, parseBody, readJsonBody } from './requestBody.ts';
+import { ClientEvent } from '../shared/schema/event.ts';
+import { cookieValue, endAnswer, parseBody, readJsonBody } from './requestBody.ts';
 import { HttpError, type StudyService } from './studyService.ts';
 
 export const EVENTS_PATH = '/api/session/events';
@@ -18,6 +19,18 @@ export function isEventsRequest(req: IncomingMessage): boolean {
   if (req.method !== 'POST') return false;
   const url = req.url ?? '';
   return url === EVENTS_PATH || (url.startsWith(EVENTS_PATH) && url[EVENTS_PATH.length] === '?');
+}
+
+/** The seq of the first event in a batch that the schema refuses (when it has a usable one), else null. */
+export function firstInvalidSeq(body: unknown): number | null {
+  const events = (body as { events?: unknown } | null)?.events;
+  if (!Array.isArray(events)) return null;
+  for (const e of events) {
+    if (ClientEvent.safeParse(e).success) continue;
+    const seq = (e as { seq?: unknown } | null)?.seq;
+    return typeof seq === 'number' && Number.isInteger(seq) && seq > 0 ? seq : null;
+  }
+  return null;
 }
 
 export interface EventsLaneOptions {
@@ -34,8 +47,10 @@ export function eventsLane(opts: EventsLaneOptions): (req: IncomingMessage, res:
   const base: string[] = opts.headers.flatMap(([name, value]) => (Array.isArray(value) ? value.flatMap((v: string) => [name, v]) : [name, String(value)]));
   // Server-Timing (a standard header browsers' developer tools show): the server's own time from the request to its
   // answer, fsync included. The benchmark sets it against the latency the bots see; the rest is the machine's.
-  const reply = (res: ServerResponse, status: number, body: object, since: number) => {
+  const reply = (req: IncomingMessage, res: ServerResponse, status: number, body: object, since: number) => {
     const text = JSON.stringify(body);
+    // An answer before the body is all read (too large, no session) closes the connection after it (endAnswer).
+    if (!req.complete) res.shouldKeepAlive = false;
     res.writeHead(status, [
       ...base,
       'content-type',
@@ -45,27 +60,33 @@ export function eventsLane(opts: EventsLaneOptions): (req: IncomingMessage, res:
       'server-timing',
       `app;dur=${(performance.now() - since).toFixed(1)}`,
     ]);
-    res.end(text);
+    endAnswer(req, res, text);
   };
   const handle = async (req: IncomingMessage, res: ServerResponse, since: number) => {
     // The token first: a request that names no session is answered without reading its body.
     const row = opts.service.sessionForToken(cookieValue(req, opts.tokenCookie));
-    const batch = parseBody(EventBatch, await readJsonBody(req, opts.bodyLimit));
-    reply(res, 200, { acked_seq: await opts.service.appendEvents(row, batch.events) }, since);
+    const body = await readJsonBody(req, opts.bodyLimit);
+    let batch: EventBatch;
+    try {
+      batch = parseBody(EventBatch, body);
+    } catch (err) {
+      // Name the first invalid event's seq, so the client can set that one aside and go on (outbox.ts).
+      const seq = firstInvalidSeq(body);
+      if (err instanceof HttpError && seq !== null) throw new HttpError(err.status, err.message, err.issues, { seq });
+      throw err;
+    }
+    reply(req, res, 200, { acked_seq: await opts.service.appendEvents(row, batch.events) }, since);
   };
   return (req, res) => {
     const since = performance.now();
     handle(req, res, since).catch((err: unknown) => {
       if (res.headersSent) return;
-      // A body left partly unread (too large, refused before reading) would be parsed as the next request on this
-      // connection: answer, then close it.
-      if (!req.complete) res.shouldKeepAlive = false;
       if (err instanceof HttpError) {
-        reply(res, err.status, { error: err.message, ...(err.issues ? { issues: err.issues } : {}) }, since);
+        reply(req, res, err.status, err.body(), since);
         return;
       }
       opts.log(`error: ${(err as Error)?.stack ?? String(err)}`);
-      reply(res, 500, { error: 'internal server error' }, since);
+      reply(req, res, 500, { error: 'internal server error' }, since);
     });
   };
 }

@@ -28,13 +28,16 @@ async function twoSessions(): Promise<string[]> {
     const p = new Participant(server.url);
     const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
     ids.push(id);
-    await p.call('POST', '/api/session/events', {
-      events: [
+    // Written to the log as the server stores accepted events (the intake would refuse these out of their steps).
+    const stamps = { origin: 'client', t_server: 1_780_000_000_000, config_hash: server.nonolab.study.hash, app_version: '0.0.0' };
+    await server.nonolab.service.appendRecords(
+      id,
+      [
         event(id, 1, { type: 'move', step: 4, phase: 'puzzles', puzzle_id: 'x1', position: 1, payload: { move: { type: 'fill', row: 2, col: 3 } } }),
         event(id, 2, { type: 'move', step: 4, phase: 'puzzles', puzzle_id: 'x1', position: 1, payload: { move: { type: 'stroke', state: 'filled', cells: [[0, 0], [0, 1]] } } }),
         event(id, 3, { type: 'survey_submit', payload: { survey_id: 'post', answers: { comments: '=HYPERLINK("http://evil","x")', other: '+1+2' } } }),
-      ],
-    });
+      ].map((e) => ({ ...e, ...stamps })),
+    );
   }
   return ids;
 }

@@ -1,11 +1,20 @@
-// Reading a request without Express's generic middleware: the JSON body of the events route, and cookies.
+// Reading a request: the JSON body of every route, cookies, and answering before a body is read.
 //
 // POST /api/session/events is most of the server's traffic (every participant sends a batch every few hundred ms), so
 // its cost per request is the study's capacity (eventsLane.ts). body-parser does general work on every request
-// (content negotiation, charsets, inflation); the events route needs one JSON body in UTF-8, read here with the same
-// answers to bad input as the rest of the API (413 too large, 400 not JSON, 415 an encoding or charset it cannot
-// read). Every route reads its cookie with `cookieValue` (the server needs two cookies, not a parser of all of them).
-import type { IncomingMessage } from 'node:http';
+// (content negotiation, charsets, inflation); the API needs one JSON body in UTF-8, read here for the events lane and
+// the Express routes alike (`jsonBody`), with one set of answers to bad input (413 too large, 400 not JSON, 415 an
+// encoding or charset it cannot read). Every route reads its cookie with `cookieValue` (the server needs two cookies,
+// not a parser of all of them).
+//
+// An answer given before the body is read (413 by the declared length or as the body arrives, 401 without a session)
+// ends with a lingering close (`endAnswer`): the answer goes out at once with `Connection: close`, the rest of the body
+// is read and thrown away up to a bound, and only then does the connection close. Closing at once resets a connection
+// the client is still writing to, and a reset throws away the answer before the client reads it: the browser sees a
+// network error instead of the 413 that says what went wrong, and its outbox retries (nginx's lingering_close, for
+// the same reason).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { describeIssues } from '../shared/schema/config.ts';
 import { HttpError } from './studyService.ts';
@@ -27,7 +36,9 @@ const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
  */
 export function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const type = req.headers['content-type'];
-  if (!type || !JSON_TYPE.test(type)) {
+  // No body at all (as body-parser's `hasBody`): nothing to read.
+  const noBody = req.headers['transfer-encoding'] === undefined && req.headers['content-length'] === undefined;
+  if (!type || !JSON_TYPE.test(type) || noBody) {
     req.resume();
     return Promise.resolve(undefined);
   }
@@ -51,7 +62,8 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<unkno
     const onData = (chunk: Buffer) => {
       length += chunk.length;
       if (length > limit) {
-        // Stop reading: the answer goes out and the connection closes with the rest unread.
+        // Stop keeping it: the answer goes out now, and `endAnswer` reads off the rest.
+        chunks.length = 0;
         req.pause();
         finish(new HttpError(413, 'request body too large'));
       } else chunks.push(chunk);
@@ -71,6 +83,67 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<unkno
     const onAborted = () => finish(new HttpError(400, 'the request was aborted'));
     req.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
   });
+}
+
+/** The body of every JSON route: `req.body` as `readJsonBody` reads it (undefined when the request says no JSON). */
+export function jsonBody(limit: number): RequestHandler {
+  return (req, _res, next) => {
+    readJsonBody(req, limit).then(
+      (body) => {
+        req.body = body;
+        next();
+      },
+      next,
+    );
+  };
+}
+
+/** What is still read, and thrown away, of a body after the answer went out (`endAnswer`). */
+export const LINGER = {
+  /** Bytes read after the answer before the connection is closed anyway. */
+  bytes: 64 * 1024 * 1024,
+  /** Longest time the connection is kept for it. */
+  totalMs: 30_000,
+  /** Longest wait for the next chunk. */
+  idleMs: 5_000,
+};
+
+/**
+ * Sends `text` as the whole answer (its headers set or written already) and ends the response. When the request's
+ * body is not all read yet, the answer goes out now with `Connection: close` and the connection stays open, reading
+ * and discarding the body, until it ends or `LINGER`'s bounds are reached: the client can finish writing and read
+ * the answer. A response whose headers were already sent must already say `Connection: close` for this
+ * (`res.shouldKeepAlive = false` before `writeHead`).
+ */
+export function endAnswer(req: IncomingMessage, res: ServerResponse, text: string): void {
+  if (req.complete || req.destroyed) {
+    res.end(text);
+    return;
+  }
+  if (!res.headersSent) res.shouldKeepAlive = false;
+  res.write(text);
+  let discarded = 0;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(total);
+    clearTimeout(idle);
+    req.off('data', onData).off('end', end).off('close', end).off('error', end);
+    // Node closes the connection once the answer is flushed (Connection: close); past the bounds, whatever of the body
+    // still arrives then meets a closed socket.
+    res.end();
+  };
+  const total = setTimeout(end, LINGER.totalMs);
+  let idle = setTimeout(end, LINGER.idleMs);
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER.bytes) return end();
+    clearTimeout(idle);
+    idle = setTimeout(end, LINGER.idleMs);
+  };
+  req.on('data', onData).on('end', end).on('close', end).on('error', end);
+  req.resume();
 }
 
 /**

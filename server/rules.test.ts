@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, startTestServer, type TestServer } from './testing.ts';
+import { Participant, event, playSteps, startTestServer, validAnswers, type TestServer } from './testing.ts';
 import { defaultConfig, writeConfig } from '../tests/support/server.ts';
 
 let server: TestServer | null = null;
@@ -11,10 +11,6 @@ afterEach(async () => {
   server = null;
 });
 
-/** Finish steps 0..n-1 (consent, tutorial, ...) so the server knows the participant is on step n. */
-function stepEnds(id: string, n: number, from = 1) {
-  return Array.from({ length: n }, (_, i) => event(id, from + i, { step: i, type: 'step_end', payload: { kind: 'x', reason: 'done' } }));
-}
 
 describe('panel and kiosk starts', () => {
   it('keeps panel identifiers out of the event log and gives a returning panel participant the same session', async () => {
@@ -44,9 +40,9 @@ describe('panel and kiosk starts', () => {
     config.completion.redirect_url = 'https://panel.example/complete?cc={code}';
     server = await startTestServer({ configPath: writeConfig(config) });
     const p = new Participant(server.url);
-    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
-    await p.call('POST', '/api/session/events', { events: stepEnds(id, 12) });
-    const done = await p.call('POST', '/api/session/complete', { last_seq: 12 });
+    const s = (await p.call('POST', '/api/sessions', {})).json;
+    const last = await playSteps(p, s, config, 11);
+    const done = await p.call('POST', '/api/session/complete', { last_seq: last });
     expect(done.json.redirect_url).toBe(`https://panel.example/complete?cc=${config.completion.code}`);
   });
 });
@@ -57,8 +53,8 @@ describe('time caps on the server', () => {
     server = await startTestServer({ clock: () => now });
     const config = defaultConfig();
     const p = new Participant(server.url);
-    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
-    await p.call('POST', '/api/session/events', { events: stepEnds(id, 2) }); // on step 2: warmup
+    const s = (await p.call('POST', '/api/sessions', {})).json;
+    await playSteps(p, s, config, 2); // on step 2: warmup
     const warmup = config.practice_puzzles.find((q) => q.id === 'warmup')!;
     const rows = warmup.solution!;
     now += 200_000;
@@ -78,8 +74,9 @@ describe('inactivity', () => {
     const early = new Participant(server.url);
     const earlyId = (await early.call('POST', '/api/sessions', {})).json.session_id;
     const late = new Participant(server.url);
-    const lateId = (await late.call('POST', '/api/sessions', {})).json.session_id;
-    await late.call('POST', '/api/session/events', { events: stepEnds(lateId, 6) }); // finished the first puzzle
+    const lateSession = (await late.call('POST', '/api/sessions', {})).json;
+    const lateId = lateSession.session_id;
+    const lastSeq = await playSteps(late, lateSession, defaultConfig(), 6); // finished the first puzzle
     now += 31 * 60_000;
     expect(server.nonolab.service.sweepInactive().sort()).toEqual([earlyId, lateId].sort());
     const db = server.nonolab.store.db;
@@ -88,7 +85,7 @@ describe('inactivity', () => {
     expect(leaseOf(lateId).status).toBe('leased');
     // The one whose lease was returned cannot write any more; the other simply becomes active again.
     expect((await early.call('POST', '/api/session/events', { events: [event(earlyId, 1)] })).status).toBe(410);
-    expect((await late.call('POST', '/api/session/events', { events: [event(lateId, 7)] })).json.acked_seq).toBe(7);
+    expect((await late.call('POST', '/api/session/events', { events: [event(lateId, lastSeq + 1, { step: 6 })] })).json.acked_seq).toBe(lastSeq + 1);
     expect((await late.call('GET', '/api/session')).json.status).toBe('active');
   });
 });
@@ -127,13 +124,27 @@ describe('participants who end early', () => {
   it('gives a screened-out participant the screened-out code and returns their sequence to the pool', async () => {
     const config = defaultConfig();
     config.completion.screened_out_code = 'NOT-ELIGIBLE-7';
+    const survey = config.phases.find((ph) => ph.kind === 'survey')!;
+    if (survey.kind !== 'survey') throw new Error('no survey');
+    survey.eligibility = { criteria: { nonogram_skill: [5] }, message: 'not this time' };
     server = await startTestServer({ configPath: writeConfig(config) });
     const p = new Participant(server.url);
     const s = (await p.call('POST', '/api/sessions', {})).json;
-    await p.call('POST', '/api/session/events', { events: [event(s.session_id, 1, { step: 3, type: 'step_end', payload: { kind: 'survey', reason: 'screened_out' } })] });
+    let seq = await playSteps(p, s, config, 3);
+    const on = { step: 3, phase: survey.id };
+    const answers = { ...validAnswers(survey), nonogram_skill: 1 };
+    // Answers that fail the criteria cannot end the step 'done', only 'screened_out'.
+    const dishonest = await p.call('POST', '/api/session/events', {
+      events: [event(s.session_id, seq + 1, { ...on, type: 'survey_submit', payload: { survey_id: survey.id, answers } }), event(s.session_id, seq + 2, { ...on, type: 'step_end', payload: { kind: 'survey', reason: 'done' } })],
+    });
+    expect(dishonest.status).toBe(409);
+    expect(dishonest.json.error).toContain("criteria");
+    await p.call('POST', '/api/session/events', {
+      events: [event(s.session_id, ++seq, { ...on, type: 'survey_submit', payload: { survey_id: survey.id, answers } }), event(s.session_id, ++seq, { ...on, type: 'step_end', payload: { kind: 'survey', reason: 'screened_out' } })],
+    });
     await expect.poll(async () => (await p.call('GET', '/api/session')).json.status).toBe('screened_out');
     expect((await p.call('GET', '/api/session')).json.completion_code).toBe('NOT-ELIGIBLE-7');
-    expect((await p.call('POST', '/api/session/complete', { last_seq: 1 })).json).toEqual({ code: 'NOT-ELIGIBLE-7', redirect_url: null });
+    expect((await p.call('POST', '/api/session/complete', { last_seq: seq })).json).toEqual({ code: 'NOT-ELIGIBLE-7', redirect_url: null });
     const lease = server.nonolab.store.db.prepare('SELECT status, session_id FROM sequences WHERE puzzle_ids = ?').get(JSON.stringify(s.sequence));
     expect(lease).toEqual({ status: 'free', session_id: null });
   });

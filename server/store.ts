@@ -25,7 +25,18 @@ parentPort.on('message', (m) => {
 `;
 const CHECKPOINT_EVERY = 200;
 
-export type SessionStatus = 'active' | 'complete' | 'declined' | 'screened_out' | 'withdrawn' | 'abandoned';
+export interface LogRepair {
+  session_id: string;
+  at: number;
+  /** 1-based line numbers left out of the log. */
+  bad_lines: number[];
+  kept_lines: number;
+  /** Where the original file was copied, untouched. */
+  quarantine: string;
+}
+
+/** `withdrawing`: a withdrawal under way (its intent committed first); only a crash leaves it, and start-up finishes it. */
+export type SessionStatus = 'active' | 'complete' | 'declined' | 'screened_out' | 'withdrawn' | 'abandoned' | 'withdrawing';
 export type SequenceStatus = 'free' | 'leased' | 'used';
 
 export interface SessionRow {
@@ -104,6 +115,19 @@ export class Store {
         at INTEGER NOT NULL,
         action TEXT NOT NULL,
         detail TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS session_tokens (
+        token_hash TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS session_tokens_session ON session_tokens(session_id);
+      CREATE TABLE IF NOT EXISTS log_repairs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        bad_lines TEXT NOT NULL,
+        kept_lines INTEGER NOT NULL,
+        quarantine TEXT NOT NULL
       );
     `);
     // Databases made by earlier versions: add columns that came later.
@@ -212,8 +236,10 @@ export class Store {
     ).run(row);
   }
 
+  /** The session of a token: its first one, or one it was given again when the participant came back elsewhere. */
   sessionByToken(tokenHash: string): SessionRow | undefined {
-    return this.stmt('SELECT * FROM sessions WHERE token_hash = ?').get(tokenHash) as SessionRow | undefined;
+    return (this.stmt('SELECT * FROM sessions WHERE token_hash = ?').get(tokenHash) ??
+      this.stmt('SELECT s.* FROM session_tokens t JOIN sessions s ON s.id = t.session_id WHERE t.token_hash = ?').get(tokenHash)) as SessionRow | undefined;
   }
 
   session(id: string): SessionRow | undefined {
@@ -233,6 +259,11 @@ export class Store {
     this.stmt('UPDATE sessions SET acked_seq = ?, step = ? WHERE id = ?').run(ackedSeq, step, id);
   }
 
+  /** Active sessions started before `before` that never sent an event (a bare start: nobody is there). */
+  unusedSince(before: number): SessionRow[] {
+    return this.stmt("SELECT * FROM sessions WHERE status = 'active' AND acked_seq = 0 AND created_at < ?").all(before) as SessionRow[];
+  }
+
   /** Active sessions with no event since `before`. */
   inactiveSince(before: number): SessionRow[] {
     return this.stmt("SELECT * FROM sessions WHERE status = 'active' AND updated_at < ?").all(before) as SessionRow[];
@@ -249,8 +280,9 @@ export class Store {
     return row?.session_id;
   }
 
-  setTokenHash(id: string, tokenHash: string): void {
-    this.stmt('UPDATE sessions SET token_hash = ? WHERE id = ?').run(tokenHash, id);
+  /** Another token for a session (a panel participant back from another browser): every earlier one stays valid. */
+  addToken(id: string, tokenHash: string): void {
+    this.stmt('INSERT INTO session_tokens (token_hash, session_id) VALUES (?, ?)').run(tokenHash, id);
   }
 
   setStatus(id: string, status: SessionStatus, now: number): void {
@@ -259,6 +291,8 @@ export class Store {
 
   deleteSession(id: string): void {
     this.stmt('DELETE FROM panel_ids WHERE session_id = ?').run(id);
+    this.stmt('DELETE FROM log_repairs WHERE session_id = ?').run(id);
+    this.stmt('DELETE FROM session_tokens WHERE session_id = ?').run(id);
     this.stmt('DELETE FROM sessions WHERE id = ?').run(id);
   }
 
@@ -286,6 +320,15 @@ export class Store {
 
   setSequence(id: number, status: SequenceStatus, sessionId: string | null): void {
     this.stmt('UPDATE sequences SET status = ?, session_id = ? WHERE id = ?').run(status, sessionId, id);
+  }
+
+  /** A session whose log had damaged lines at start-up (kept aside in quarantine/), for the dashboard. */
+  insertLogRepair(r: LogRepair): void {
+    this.stmt('INSERT INTO log_repairs (session_id, at, bad_lines, kept_lines, quarantine) VALUES (?, ?, ?, ?, ?)').run(r.session_id, r.at, JSON.stringify(r.bad_lines), r.kept_lines, r.quarantine);
+  }
+
+  logRepairs(): LogRepair[] {
+    return (this.stmt('SELECT session_id, at, bad_lines, kept_lines, quarantine FROM log_repairs ORDER BY id').all() as (Omit<LogRepair, 'bad_lines'> & { bad_lines: string })[]).map((r) => ({ ...r, bad_lines: JSON.parse(r.bad_lines) as number[] }));
   }
 
   audit(at: number, action: string, detail: string): void {

@@ -8,6 +8,8 @@ import type { ClientEvent, LoggedClientEvent, LoggedServerEvent, ServerEvent } f
 import type { Puzzle } from '../shared/schema/puzzle.ts';
 import type { CheckRequest, HintRequest, HintResponse, SessionState, StartSessionRequest } from '../shared/schema/api.ts';
 import { loggedProgress, sessionProgress } from '../shared/study/progress.ts';
+import { admit, copyProgression, foldProgression, noteServerRecord, type Progression } from '../shared/study/progression.ts';
+import type { Step } from '../shared/study/steps.ts';
 import { expandSteps, sequenceLength } from '../shared/study/steps.ts';
 import { chooseBalanced, orderedSequences } from '../shared/study/sequences.ts';
 import { countWrongCells, gridFromBoardRows, matchesSolution } from '../shared/game/board.ts';
@@ -20,10 +22,24 @@ export class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly issues?: string[],
+    /** More fields of the JSON answer (e.g. the step a refused event should have named). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
+
+  /** The JSON answer: `{ error, issues?, ...details }`. */
+  body(): Record<string, unknown> {
+    return { error: this.message, ...(this.issues ? { issues: this.issues } : {}), ...this.details };
+  }
 }
+
+/** How far ahead of the acknowledged sequence number an event may be (two full batches): later ones get 409. */
+export const MAX_SEQ_AHEAD = 1_000;
+/** A client clock more than this far ahead of the server's is not plausible. */
+export const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
+/** A session without events for this long keeps nothing in memory (held events, its progression). */
+const IDLE_MS = 5 * 60 * 1000;
 
 /** A failed fsync of SQLite's WAL, as the participant sees it. */
 const storeFailed = (): never => {
@@ -39,6 +55,8 @@ export interface StudyServiceOptions {
   rng?: Rng;
   /** Sessions the experimenter flagged (pilot, test, excluded): their attempts do not count in the balanced draw. */
   leftOutOfBalance?: () => ReadonlySet<string>;
+  /** Tests of crash safety: called at each durable step of a multi-step change; a throw stands for the process dying there. */
+  crashPoint?: (point: string) => void;
 }
 
 export function hashToken(token: string): string {
@@ -62,6 +80,7 @@ export class StudyService {
   private readonly clock: () => number;
   private readonly rng: Rng;
   private readonly leftOutOfBalance: () => ReadonlySet<string>;
+  private readonly crashPoint: (point: string) => void;
   /** Study and practice puzzles with their solutions (the config validates that every one has a solution). */
   private readonly puzzlesById = new Map<string, Puzzle & { solution: string[] }>();
   /** Events that arrived ahead of a gap, per session, held until the gap fills (never written out of order). */
@@ -73,6 +92,8 @@ export class StudyService {
   private readonly durableSeq = new Map<string, number>();
   /** Per session with event writes in flight: highest seq queued, step reached, and the session's latest write. */
   private readonly intake = new Map<string, { queued: number; step: number; tail: Promise<void> | null }>();
+  /** Where each session with recent events is (progression.ts), folded from its log on first use; dropped when idle. */
+  private readonly progressions = new Map<string, { steps: Step[]; state: Progression }>();
   /** Completions whose session_complete record is being made durable: a racing second request waits for it. */
   private readonly completing = new Map<string, Promise<void>>();
 
@@ -84,6 +105,7 @@ export class StudyService {
     this.clock = opts.clock ?? Date.now;
     this.rng = opts.rng ?? createRng(randomBytes(4).readUInt32LE(0));
     this.leftOutOfBalance = opts.leftOutOfBalance ?? (() => new Set());
+    this.crashPoint = opts.crashPoint ?? (() => {});
     for (const p of [...this.study.config.puzzles, ...this.study.config.practice_puzzles])
       if (p.solution) this.puzzlesById.set(p.id, { ...p, solution: p.solution });
     this.log.afterSyncGroup = this.progressCommit;
@@ -174,10 +196,11 @@ export class StudyService {
     const token = randomBytes(24).toString('base64url');
     if (req.panel) {
       // A panel participant reopening the study (another browser, cleared cookies) gets their own session back,
-      // with a fresh token; they never get a second sequence.
+      // with a fresh token; they never get a second sequence. The first browser's token stays valid: its unsent
+      // events are still the participant's, and must reach the log (the server drops what it already holds).
       const existing = this.store.sessionOfPanel(req.panel.provider, req.panel.participant_id);
       if (existing) {
-        this.store.setTokenHash(existing, hashToken(token));
+        this.store.addToken(existing, hashToken(token));
         return { token, state: this.stateOf(this.store.session(existing)!) };
       }
     }
@@ -229,7 +252,7 @@ export class StudyService {
       sequence: this.sequenceOf(row),
       step: row.step,
       acked_seq: row.acked_seq,
-      status: row.status,
+      status: row.status === 'withdrawing' ? 'withdrawn' : row.status,
       study: this.study.client,
       moves_by_step: progress.movesByStep,
       ratings: progress.ratings,
@@ -261,6 +284,8 @@ export class StudyService {
    */
   async appendEvents(row: SessionRow, events: readonly ClientEvent[]): Promise<number> {
     if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
+    if (row.status === 'complete' || row.status === 'declined' || row.status === 'screened_out')
+      throw new HttpError(409, `this session has ended (${row.status.replace('_', ' ')}); no more events are taken`, undefined, { status: row.status });
     if (row.status === 'abandoned') {
       const lease = this.store.sequence(row.sequence_id);
       if (lease?.session_id !== row.id) throw new HttpError(410, 'this session expired after a long inactivity; please contact the experimenter');
@@ -269,12 +294,21 @@ export class StudyService {
     }
     const foreign = events.find((e) => e.session_id !== row.id);
     if (foreign) throw new HttpError(403, `event seq ${foreign.seq} names another session`);
+    const now = this.clock();
+    const future = events.find((e) => e.t_wall > now + MAX_CLOCK_AHEAD_MS);
+    if (future) throw new HttpError(400, `event seq ${future.seq}: t_wall ${future.t_wall} is more than a day ahead of the server's clock`, [`events.seq ${future.seq}.t_wall: not plausible`], { seq: future.seq });
     let intake = this.intake.get(row.id);
-    if (!intake) this.intake.set(row.id, (intake = { queued: Math.max(row.acked_seq, this.durableSeq.get(row.id) ?? 0), step: row.step, tail: null }));
+    const queued = intake?.queued ?? Math.max(row.acked_seq, this.durableSeq.get(row.id) ?? 0);
+    // Held events cost memory until the gap before them fills: only so far ahead, and only so many.
+    const far = events.find((e) => e.seq > queued + MAX_SEQ_AHEAD);
+    if (far) throw new HttpError(409, `event seq ${far.seq} is too far ahead of the acknowledged seq ${queued}; send the events in order`, undefined, { acked_seq: queued, seq: far.seq });
+    if (!intake) this.intake.set(row.id, (intake = { queued, step: row.step, tail: null }));
     let pending = this.pending.get(row.id);
     if (!pending) this.pending.set(row.id, (pending = new Map()));
     for (const e of events) if (e.seq > intake.queued && !pending.has(e.seq)) pending.set(e.seq, e);
-    const now = this.clock();
+    const progression = this.progressionOf(row);
+    const trial = copyProgression(progression.state);
+    const serverElapsed = this.study.config.timing.trust_client_clock ? null : now - row.created_at;
     const ready: LoggedClientEvent[] = [];
     let acked = intake.queued;
     let step = intake.step;
@@ -282,6 +316,13 @@ export class StudyService {
     let ended: 'declined' | 'screened_out' | null = null;
     while (pending.has(acked + 1)) {
       const e = pending.get(acked + 1)!;
+      const refusal = admit(trial, progression.steps, this.study.config.phases, e, serverElapsed);
+      if (refusal) {
+        // Nothing of the run is taken (held events go too: they were never acknowledged, the client still has them).
+        this.pending.delete(row.id);
+        if (!intake.tail && this.intake.get(row.id) === intake) this.intake.delete(row.id);
+        throw new HttpError(409, refusal.message, undefined, { seq: refusal.seq, expected_step: refusal.expected_step, acked_seq: intake.queued });
+      }
       pending.delete(acked + 1);
       acked += 1;
       // (Object.assign, not a spread: a spread of zod's output objects costs about 3 us an event, Object.assign 0.2.)
@@ -291,6 +332,7 @@ export class StudyService {
       if (e.type === 'step_end' && e.payload.reason === 'screened_out') ended = 'screened_out';
     }
     if (pending.size === 0) this.pending.delete(row.id);
+    progression.state = trial;
     if (ready.length > 0) {
       intake.queued = acked;
       intake.step = step;
@@ -337,12 +379,30 @@ export class StudyService {
       // Nothing from the failed write on is on disk: forget what was queued, so retries start from the durable seq.
       if (this.intake.get(row.id) === intake) this.intake.delete(row.id);
       this.pending.delete(row.id);
+      this.progressions.delete(row.id);
       if (err instanceof SessionRemovedError) throw new HttpError(410, 'this session was withdrawn');
       throw new HttpError(503, 'the server could not store these events; please send them again');
     }
     // Once the session's latest write is durable and nothing newer is queued, SQLite holds the truth again.
     if (this.intake.get(row.id) === intake && intake.tail === tail && !this.pending.has(row.id)) this.intake.delete(row.id);
     return acked;
+  }
+
+  /** The session's progression, folded from its log when not held (first event since start-up, or after idling). */
+  private progressionOf(row: SessionRow): { steps: Step[]; state: Progression } {
+    let p = this.progressions.get(row.id);
+    if (!p) {
+      p = { steps: expandSteps(this.study.config.phases, this.sequenceOf(row)), state: foldProgression(this.log.read(row.id)) };
+      this.progressions.set(row.id, p);
+    }
+    return p;
+  }
+
+  /** Events held beyond a gap, over all sessions (bounded: MAX_SEQ_AHEAD per session, dropped when it goes idle). */
+  heldEvents(): number {
+    let n = 0;
+    for (const p of this.pending.values()) n += p.size;
+    return n;
   }
 
   /**
@@ -372,9 +432,11 @@ export class StudyService {
     const { solution } = this.sessionPuzzle(row, req.puzzle_id);
     const solved = matchesSolution(req.rows, solution);
     const wrong = countWrongCells(req.rows, solution);
-    await this.appendRecords(row.id, [
-      this.serverRecord({ type: 'check', session_id: row.id, payload: { puzzle_id: req.puzzle_id, position: req.position, solved, wrong_cells: wrong } }),
-    ]);
+    const record = this.serverRecord({ type: 'check', session_id: row.id, payload: { puzzle_id: req.puzzle_id, position: req.position, solved, wrong_cells: wrong } });
+    await this.appendRecords(row.id, [record]);
+    // The step may now end 'solved' (a progression folded later reads this record from the log).
+    const held = this.progressions.get(row.id);
+    if (held) noteServerRecord(held.state, record);
     return { solved };
   }
 
@@ -466,6 +528,17 @@ export class StudyService {
     const now = this.clock();
     const { inactivity_minutes, return_lease_if_no_puzzle_done } = this.study.config.timing;
     const swept: string[] = [];
+    // Starts that never sent an event (a page opened by a crawler, a link preview, a script) return their lease soon.
+    for (const row of this.store.unusedSince(now - this.study.config.timing.unused_start_minutes * 60_000)) {
+      if (this.intake.has(row.id) || this.pending.has(row.id)) continue;
+      this.store.transaction(() => {
+        this.store.setStatus(row.id, 'abandoned', now);
+        const lease = this.store.sequence(row.sequence_id);
+        if (lease?.session_id === row.id && lease.status === 'leased') this.store.setSequence(lease.id, 'free', null);
+      });
+      this.feed.emit('session', row.id, 'abandoned');
+      swept.push(row.id);
+    }
     for (const row of this.store.inactiveSince(now - inactivity_minutes * 60_000)) {
       const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
       const firstPuzzle = steps.findIndex((s) => s.kind === 'puzzle');
@@ -475,6 +548,16 @@ export class StudyService {
       });
       this.feed.emit('session', row.id, 'abandoned');
       swept.push(row.id);
+    }
+    // Idle sessions hold nothing in memory: their held events go (never acknowledged, the client still has them), and
+    // their progression is folded again from the log if they come back.
+    for (const id of [...this.pending.keys(), ...this.progressions.keys()]) {
+      if (this.intake.has(id)) continue;
+      const row = this.store.session(id);
+      if (!row || row.status !== 'active' || row.updated_at < now - IDLE_MS) {
+        this.pending.delete(id);
+        this.progressions.delete(id);
+      }
     }
     return swept;
   }
@@ -488,15 +571,30 @@ export class StudyService {
     if (!row) throw new HttpError(404, `no session '${sessionId}'`);
     const now = this.clock();
     this.pending.delete(sessionId);
+    this.progressions.delete(sessionId);
+    // In three durable steps, so that a crash at any point leaves either the whole session or, at start-up, a
+    // withdrawal to finish: the intent (and the audit row), then the file (unlinked, directory fsync'd), then the rows.
     this.store.transaction(() => {
-      const seq = this.store.sequence(row.sequence_id);
-      if (seq && seq.session_id === sessionId) this.store.setSequence(seq.id, 'free', null);
-      this.store.deleteSession(sessionId);
+      this.store.setStatus(sessionId, 'withdrawing', now);
       this.store.audit(now, 'withdrawal', `by ${by}`);
     });
-    this.store.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.crashPoint('withdraw:marked');
     this.log.remove(sessionId);
+    this.crashPoint('withdraw:unlinked');
+    this.finishWithdrawal(sessionId);
+    this.crashPoint('withdraw:deleted');
+    this.store.db.pragma('wal_checkpoint(TRUNCATE)');
     this.feed.emit('session', sessionId, 'withdrawn');
+  }
+
+  /** The rows of a withdrawn session go, its sequence back to the pool (its file is gone already). */
+  private finishWithdrawal(sessionId: string): void {
+    this.store.transaction(() => {
+      const row = this.store.session(sessionId);
+      const seq = row && this.store.sequence(row.sequence_id);
+      if (seq && seq.session_id === sessionId) this.store.setSequence(seq.id, 'free', null);
+      this.store.deleteSession(sessionId);
+    });
   }
 
   /**
@@ -507,15 +605,42 @@ export class StudyService {
   recover(): string[] {
     const rows = new Map(this.store.sessions().map((r) => [r.id, r]));
     const messages: string[] = [];
+    // A withdrawal a crash interrupted: finish it (the file first, then the rows).
+    for (const row of [...rows.values()].filter((r) => r.status === 'withdrawing')) {
+      rows.delete(row.id);
+      this.log.remove(row.id);
+      this.finishWithdrawal(row.id);
+      messages.push(`session ${row.id}: a withdrawal was interrupted by a crash; finished it (file and rows deleted)`);
+    }
+    const orphans: string[] = [];
     const reports = this.log.recover((id, records) => {
       const row = rows.get(id);
-      if (!row) return;
+      if (!row) {
+        orphans.push(id);
+        return;
+      }
       rows.delete(id);
       this.recoverSession(row, records, messages);
     });
+    // A file without a row: its session was withdrawn (the row goes last) or never started; nothing may keep it.
+    for (const id of orphans) {
+      this.log.remove(id);
+      messages.push(`session ${id}: a log file without a session row (a withdrawal or a failed start cut short by a crash); deleted it`);
+    }
     // Rows without a file at all.
     for (const row of rows.values()) this.recoverSession(row, [], messages);
-    return [...reports.map((r) => `cut a torn last line (${r.cut_bytes} bytes) from ${r.file}`), ...messages];
+    const now = this.clock();
+    const notes: string[] = [];
+    for (const r of reports) {
+      if (r.kind === 'torn') notes.push(`cut a torn last line (${r.cut_bytes} bytes) from ${r.file}`);
+      else if (this.store.session(r.session_id)) {
+        this.store.insertLogRepair({ session_id: r.session_id, at: now, bad_lines: r.bad_lines ?? [], kept_lines: r.lines, quarantine: r.quarantine ?? '' });
+        notes.push(
+          `WARNING: session ${r.session_id}: ${r.bad_lines?.length} damaged line(s) (${r.bad_lines?.join(', ')}) of ${r.file} do not parse; kept its ${r.lines} valid records, copied the original to ${r.quarantine}; the dashboard flags it`,
+        );
+      }
+    }
+    return [...notes, ...messages];
   }
 
   private recoverSession(row: SessionRow, records: readonly Record<string, unknown>[], messages: string[]): void {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { createNonolabServer, type NonolabServer } from './app.ts';
 import type { Serving } from './serving.ts';
 import { tempDir } from '../tests/support/tempDirs.ts';
+import type { Phase, StudyConfig } from '../shared/schema/config.ts';
+import { expandSteps, type Step } from '../shared/study/steps.ts';
 
 export interface TestServer {
   url: string;
@@ -14,15 +16,25 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  opts: { configPath?: string; dataDir?: string; clock?: () => number; startLimitPerMinute?: number; serving?: Serving; staticDir?: string } = {},
+  opts: {
+    configPath?: string;
+    dataDir?: string;
+    clock?: () => number;
+    startLimitPerMinute?: number;
+    crashPoint?: (point: string) => void;
+    logger?: (m: string) => void;
+    serving?: Serving;
+    staticDir?: string;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir('nonolab-test-');
   const nonolab = createNonolabServer({
     dataDir,
     configPath: opts.configPath ?? join(import.meta.dirname, '..', 'study-config', 'study.json'),
-    logger: () => {},
+    logger: opts.logger ?? (() => {}),
     clock: opts.clock,
     startLimitPerMinute: opts.startLimitPerMinute,
+    crashPoint: opts.crashPoint,
     serving: opts.serving,
     staticDir: opts.staticDir,
   });
@@ -99,4 +111,63 @@ export function sessionRecords(dataDir: string, sessionId: string): { origin: st
 /** Wait (polling every 5 ms) until the condition holds. */
 export async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((r) => setTimeout(r, 5));
+}
+
+/** Answers valid for a survey's items (and meeting its eligibility criteria, if any). */
+export function validAnswers(phase: Phase): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  if (phase.kind !== 'survey' && phase.kind !== 'post_survey') return answers;
+  for (const item of phase.items) {
+    if (item.type === 'scale') answers[item.id] = item.min;
+    else if (item.type === 'likert' || item.type === 'single') answers[item.id] = item.options[0];
+    else if (item.type === 'multi') answers[item.id] = [item.options[0]];
+    else if (item.type === 'number') answers[item.id] = item.min ?? 1;
+    else answers[item.id] = 'an answer';
+  }
+  if (phase.kind === 'survey' && phase.eligibility)
+    for (const [id, accepted] of Object.entries(phase.eligibility.criteria)) {
+      const item = phase.items.find((i) => i.id === id);
+      answers[id] = item?.type === 'multi' ? [accepted[0]] : accepted[0];
+    }
+  return answers;
+}
+
+/**
+ * Play a session honestly through steps `from`..`to - 1`, as the client would: each step's own records (consent,
+ * answers valid for the survey, a rating), each puzzle checked solved on the server, then its step_end. Sends the
+ * events (in one batch unless a check needs them first) and returns the last seq used.
+ */
+export async function playSteps(p: Participant, session: { session_id: string; sequence: string[] }, config: StudyConfig, to: number, opts: { from?: number; seq?: number } = {}): Promise<number> {
+  const steps = expandSteps(config.phases, session.sequence);
+  let seq = opts.seq ?? 0;
+  let batch: ReturnType<typeof event>[] = [];
+  const send = async () => {
+    if (batch.length === 0) return;
+    const r = await p.call('POST', '/api/session/events', { events: batch });
+    if (r.status !== 200) throw new Error(`playSteps: ${r.status} ${JSON.stringify(r.json)}`);
+    batch = [];
+  };
+  const push = (step: Step, type: string, payload: unknown) => {
+    seq += 1;
+    batch.push(event(session.session_id, seq, { step: step.index, phase: step.phase_id, puzzle_id: step.puzzle_id, position: step.position, type, payload }));
+  };
+  for (const step of steps.slice(opts.from ?? 0, to)) {
+    const phase = config.phases.find((ph) => ph.id === step.phase_id)!;
+    push(step, 'step_start', { kind: step.kind });
+    let reason = 'done';
+    if (step.kind === 'consent') push(step, 'consent', { agreed: true });
+    else if (step.kind === 'survey' || step.kind === 'post_survey') push(step, 'survey_submit', { survey_id: phase.id, answers: validAnswers(phase) });
+    else if (step.kind === 'rating') push(step, 'rating', { difficulty: 3, guessing: 'no' });
+    else if (step.kind === 'puzzle') {
+      await send();
+      const puzzle = config.puzzles.find((q) => q.id === step.puzzle_id)!;
+      const check = await p.call('POST', '/api/session/check', { puzzle_id: puzzle.id, position: step.position, rows: puzzle.solution!.map((r) => r.replaceAll('.', 'x')) });
+      if (!check.json?.solved) throw new Error(`playSteps: check ${check.status} ${JSON.stringify(check.json)}`);
+      push(step, 'submit_result', { solved: true });
+      reason = 'solved';
+    }
+    push(step, 'step_end', { kind: step.kind, reason });
+  }
+  await send();
+  return seq;
 }

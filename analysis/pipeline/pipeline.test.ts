@@ -179,9 +179,13 @@ describe('simulate determinism', () => {
 
 describe('simulate through the real server API', () => {
   it('plays bots over HTTP and the server log analyses like the NDJSON writer’s', async () => {
-    const server = await startTestServer({ configPath });
+    // Simulated time runs faster than real time: the server must trust the client clock for skips (a config switch).
+    const fast = join(tempDir('nonolab-fastclock-'), 'study.json');
+    const raw = JSON.parse(readFileSync(configPath, 'utf8'));
+    writeFileSync(fast, JSON.stringify({ ...raw, timing: { ...raw.timing, trust_client_clock: true } }));
+    const server = await startTestServer({ configPath: fast });
     try {
-      await simulateToServer({ participants: 4, seed: 9, study }, server.url, join(server.dataDir, 'extras'), 2);
+      await simulateToServer({ participants: 4, seed: 9, study: loadStudyConfig(fast) }, server.url, join(server.dataDir, 'extras'), 2);
       const out = join(server.dataDir, 'out');
       const { summary, result } = await runAnalysis({ logs: server.dataDir, puzzles: configPath, out, pauseThreshold: 2.5, report: false });
       expect(summary.sessions).toMatchObject({ total: 4, analysed: 4 });

@@ -246,6 +246,10 @@ async function playOverHttp(base: string, opts: SimulateOptions, p: Participant,
 
 /** Play every bot through a running server (a few at a time); optionally write codes.csv and truth.json to `dir`. */
 export async function simulateToServer(opts: SimulateOptions, url: string, dir?: string, concurrency = 4): Promise<SimulationTruth | null> {
+  if (!opts.study.config.timing.trust_client_clock)
+    throw new Error(
+      'simulate --server replays simulated time faster than real time, and the server refuses skips and time-outs claimed before that time has passed: give the server (and --config) a study config with "timing": {"trust_client_clock": true}',
+    );
   const metric = opts.metric ?? 'conflicts';
   const { effect } = plantedEffect(opts.study.config.puzzles, metric, opts.effect);
   const people = participants(opts.participants, opts.seed);

@@ -8,6 +8,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The error answer's other fields (e.g. `seq` of a refused event). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -21,7 +23,7 @@ async function call<T extends z.ZodType>(schema: T, method: string, path: string
     credentials: 'same-origin',
   });
   const json = (await res.json().catch(() => ({}))) as { error?: string };
-  if (!res.ok) throw new ApiError(res.status, json.error ?? `HTTP ${res.status}`);
+  if (!res.ok) throw new ApiError(res.status, json.error ?? `HTTP ${res.status}`, json);
   return schema.parse(json);
 }
 

@@ -84,6 +84,38 @@ describe('the outbox', () => {
     expect(box.lastSeq()).toBe(6);
   });
 
+  it('sets an event the server refused for good aside (kept here), sends a stand-in under its seq, and goes on', async () => {
+    const refusal = Object.assign(new Error('invalid request body'), { refusedSeq: 2 });
+    const sent: number[][] = [];
+    let held = 0;
+    const box = new Outbox(
+      's1',
+      0,
+      async (events) => {
+        sent.push(events.map((e) => e.seq));
+        if (events.some((e) => e.type === 'focus' && e.seq === 2)) throw refusal;
+        held = events.at(-1)!.seq;
+        return held;
+      },
+      () => false,
+      (err, batch) => {
+        const seq = (err as { refusedSeq?: number }).refusedSeq;
+        const bad = batch.find((e) => e.seq === seq);
+        return bad ? { ...bad, type: 'client_error', payload: { refused_type: bad.type, error: 'refused', status: 400 } } : null;
+      },
+    );
+    box.push(event(1));
+    box.push(event(2));
+    box.push(event(3));
+    await vi.runAllTimersAsync();
+    expect(held).toBe(3);
+    expect(box.pending()).toEqual([]);
+    expect(box.status).toBe('saved');
+    // The refused event is kept in this browser, the stand-in went out under its seq, nothing was retried forever.
+    expect(box.refused()).toEqual([event(2)]);
+    expect(sent.length).toBeLessThanOrEqual(3);
+  });
+
   it('stops retrying on an error the caller calls permanent', async () => {
     let calls = 0;
     const box = new Outbox(

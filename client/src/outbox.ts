@@ -25,6 +25,12 @@ export class Outbox {
     private readonly send: (events: ClientEvent[]) => Promise<number>,
     /** Called with a send error; returns true when the error is permanent (stop retrying). */
     private readonly isFatal: (err: unknown) => boolean = () => false,
+    /**
+     * Called with a send error: when the server refused one event of the batch for good (400 naming its seq), the
+     * record to send in its place under the same seq (a `client_error`); null otherwise. The refused event is kept
+     * in this browser (`refused()`), and the rest goes on instead of waiting behind it forever.
+     */
+    private readonly setAside: (err: unknown, batch: readonly ClientEvent[]) => ClientEvent | null = () => null,
   ) {
     const stored = localStorage.getItem(this.key('queue'));
     this.queue = stored ? (JSON.parse(stored) as ClientEvent[]) : [];
@@ -108,12 +114,26 @@ export class Outbox {
       }
     } catch (err) {
       this.sending = false;
+      const replacement = this.setAside(err, batch);
+      const at = replacement ? this.queue.findIndex((e) => e.seq === replacement.seq) : -1;
+      if (replacement && at >= 0) {
+        localStorage.setItem(this.key('refused'), JSON.stringify([...this.refused(), this.queue[at]]));
+        this.queue[at] = replacement;
+        this.persist();
+        this.schedule(0);
+        return;
+      }
       this.setStatus('offline');
       if (this.isFatal(err)) return;
       const delay = this.backoffMs;
       this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
       this.schedule(delay);
     }
+  }
+
+  /** Events the server refused for good and that were replaced by a `client_error` record (kept in this browser). */
+  refused(): unknown[] {
+    return JSON.parse(localStorage.getItem(this.key('refused')) ?? '[]') as unknown[];
   }
 
   /** Events persisted here that the server has not acknowledged yet, in order. */

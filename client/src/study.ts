@@ -1,7 +1,8 @@
 // The participant's study controller: a zustand store, the one dispatcher every action goes through, and step clocks.
 import { create } from 'zustand';
 import type { HintResponse, SessionState, StartSessionRequest } from '../../shared/schema/api.ts';
-import type { ClientEvent, ClientEventType } from '../../shared/schema/event.ts';
+import { ClientEvent, type ClientEventType } from '../../shared/schema/event.ts';
+import { describeIssues } from '../../shared/schema/config.ts';
 import type { InputSource, Move } from '../../shared/schema/move.ts';
 import type { PuzzleClues } from '../../shared/schema/puzzle.ts';
 import type { Phase } from '../../shared/schema/config.ts';
@@ -90,13 +91,42 @@ export function puzzleOf(id: string | null | undefined): PuzzleClues | undefined
 
 type PayloadOf<T extends ClientEventType> = Extract<ClientEvent, { type: T }>['payload'];
 
-/** Stamp an event with the session, the step and both client clocks, and put it in the persisted outbox. */
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The record that stands in for an event the server can never take (invalid by the shared schema, or refused with a
+ * 400): a `client_error` under the same seq, at the same step, saying what was wrong. The original stays in this
+ * browser (the outbox keeps it), and the participant goes on.
+ */
+export function clientErrorFor(original: { seq: number; step?: unknown; phase?: unknown; type?: unknown }, error: string, status: number | null): ClientEvent {
+  const s = useStudy.getState();
+  const step = typeof original.step === 'number' && Number.isInteger(original.step) && original.step >= 0 ? original.step : s.step;
+  return {
+    session_id: s.session!.session_id,
+    seq: original.seq,
+    step,
+    phase: typeof original.phase === 'string' && ID.test(original.phase) ? original.phase : (s.steps[step]?.phase_id ?? 'unknown'),
+    puzzle_id: null,
+    position: null,
+    t_mono: performance.now(),
+    t_wall: Date.now(),
+    source: 'system',
+    type: 'client_error',
+    payload: { refused_type: String(original.type ?? '').slice(0, 32), error: error.slice(0, 2_000), status },
+  };
+}
+
+/**
+ * Stamp an event with the session, the step and both client clocks, check it with the shared schema, and put it in
+ * the persisted outbox. An event the schema refuses would be refused by the server too and block every later one:
+ * a `client_error` record goes in its place.
+ */
 export function logEvent<T extends ClientEventType>(type: T, payload: PayloadOf<T>, source: InputSource = 'system'): void {
   const s = useStudy.getState();
   const step = s.steps[s.step];
   if (!s.session || !outbox || !step) return;
   seq += 1;
-  const event = {
+  const candidate = {
     session_id: s.session.session_id,
     seq,
     step: step.index,
@@ -108,8 +138,9 @@ export function logEvent<T extends ClientEventType>(type: T, payload: PayloadOf<
     source,
     type,
     payload,
-  } as ClientEvent;
-  outbox.push(event);
+  };
+  const checked = ClientEvent.safeParse(candidate);
+  outbox.push(checked.success ? checked.data : clientErrorFor(candidate, `invalid event: ${describeIssues(checked.error.issues)}`, null));
 }
 
 /**
@@ -408,7 +439,16 @@ export async function boot(): Promise<void> {
         useStudy.setState({ status: 'error', error: err.message });
         return true;
       }
+      // After the end (completed, declined, screened out) the server takes no more events (409): the page's own
+      // records (a hidden tab) stop there, and the end screen stays.
+      const over = useStudy.getState();
+      if (err instanceof ApiError && err.status === 409 && (over.declined || over.screenedOut !== null || over.completion !== null)) return true;
       return false;
+    }, (err, batch) => {
+      // The server refused one event for good (400 naming its seq): a client_error goes in its place.
+      if (!(err instanceof ApiError) || err.status !== 400 || typeof err.details.seq !== 'number') return null;
+      const refused = batch.find((e) => e.seq === err.details.seq);
+      return refused ? clientErrorFor(refused, `refused by the server: ${err.message} ${JSON.stringify(err.details.issues ?? [])}`, 400) : null;
     });
     outbox.subscribe((saveStatus) => useStudy.setState({ saveStatus }));
     seq = outbox.lastSeq();

@@ -161,6 +161,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
       counts: { by_status, by_connection, flagged },
       liveness,
       server_now: now,
+      log_repairs: store.logRepairs(),
     });
   });
 

@@ -88,6 +88,8 @@ export const HintResponse = z.object({
 export type HintResponse = z.infer<typeof HintResponse>;
 
 export const CompleteRequest = z.object({ last_seq: z.number().int().nonnegative() });
+/** A participant's own withdrawal: an empty object (the cookie names the session). */
+export const ParticipantWithdrawRequest = z.strictObject({});
 export const CompleteResponse = z.object({ code: z.string(), redirect_url: z.string().nullable() });
 export type CompleteResponse = z.infer<typeof CompleteResponse>;
 

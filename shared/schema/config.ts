@@ -1,14 +1,17 @@
 // The study configuration: phases and their parameters, puzzles, survey items, timings, policies.
 import { z } from 'zod';
 import { Puzzle } from './puzzle.ts';
+import { MAX_ANSWER_TEXT, MAX_CHOICES, MAX_GUESSING_TEXT, MAX_OPTION_TEXT } from './event.ts';
 
 const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids use letters, digits, _ and -');
 const Text = z.string().max(20_000);
 
 const ItemBase = { id: Id, label: z.string().min(1).max(2_000), required: z.boolean().default(true) };
+/** An option a participant can choose: its text is what the answer event carries (bounded as there). */
+const Option = z.string().min(1).max(MAX_OPTION_TEXT);
 
 export const SurveyItem = z.discriminatedUnion('type', [
-  z.object({ ...ItemBase, type: z.literal('likert'), options: z.array(z.string().min(1)).min(2).max(11) }),
+  z.object({ ...ItemBase, type: z.literal('likert'), options: z.array(Option).min(2).max(11) }),
   z.object({
     ...ItemBase,
     type: z.literal('scale'),
@@ -17,10 +20,10 @@ export const SurveyItem = z.discriminatedUnion('type', [
     min_label: z.string().optional(),
     max_label: z.string().optional(),
   }),
-  z.object({ ...ItemBase, type: z.literal('single'), options: z.array(z.string().min(1)).min(2).max(30) }),
-  z.object({ ...ItemBase, type: z.literal('multi'), options: z.array(z.string().min(1)).min(1).max(30) }),
+  z.object({ ...ItemBase, type: z.literal('single'), options: z.array(Option).min(2).max(30) }),
+  z.object({ ...ItemBase, type: z.literal('multi'), options: z.array(Option).min(1).max(Math.min(30, MAX_CHOICES)) }),
   z.object({ ...ItemBase, type: z.literal('number'), min: z.number().optional(), max: z.number().optional(), integer: z.boolean().default(true) }),
-  z.object({ ...ItemBase, type: z.literal('text'), multiline: z.boolean().default(false), max_length: z.number().int().positive().default(5_000) }),
+  z.object({ ...ItemBase, type: z.literal('text'), multiline: z.boolean().default(false), max_length: z.number().int().positive().max(MAX_ANSWER_TEXT).default(5_000) }),
 ]);
 export type SurveyItem = z.infer<typeof SurveyItem>;
 
@@ -76,7 +79,7 @@ export const PuzzlesPhase = z.object({
     difficulty_label: z.string(),
     difficulty_labels: z.array(z.string()).length(5),
     guessing_label: z.string(),
-    guessing_options: z.array(z.string().min(1)).min(2),
+    guessing_options: z.array(z.string().min(1).max(MAX_GUESSING_TEXT)).min(2),
   }),
 });
 export const PostSurveyPhase = z.object({
@@ -118,8 +121,15 @@ export const StudyConfig = z
         return_lease_if_no_puzzle_done: z.boolean().default(true),
         /** Slack the server allows past a phase's time cap (network delay, a slow device). */
         grace_seconds: z.number().nonnegative().default(30),
+        /**
+         * Time rules (skip after N s, time limits) trust the client's clock alone, without bounding it by the server's
+         * time since the session started: only for simulations replayed faster than real time (`simulate --server`).
+         */
+        trust_client_clock: z.boolean().default(false),
+        /** A session that sent no event this long after its start gives its sequence back (a start nobody used). */
+        unused_start_minutes: z.number().positive().default(3),
       })
-      .default({ inactivity_minutes: 30, return_lease_if_no_puzzle_done: true, grace_seconds: 30 }),
+      .default({ inactivity_minutes: 30, return_lease_if_no_puzzle_done: true, grace_seconds: 30, trust_client_clock: false, unused_start_minutes: 3 }),
     completion: z.object({
       code: z.string().min(1),
       /** Codes for participants screened out by eligibility, and for those who withdraw. */

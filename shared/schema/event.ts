@@ -4,6 +4,11 @@ import { InputSource, Move } from './move.ts';
 
 const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
 
+/** Plausible client clocks: a page open at most a year; a wall clock between 2000 and 2100. */
+export const T_MONO_MAX = 365 * 24 * 60 * 60 * 1000;
+export const T_WALL_MIN = 946_684_800_000; // 2000-01-01T00:00:00Z
+export const T_WALL_MAX = 4_102_444_800_000; // 2100-01-01T00:00:00Z
+
 /** Stamps every client record carries (jsPsych-style): where in the study, and when by the client's clocks. */
 const Envelope = {
   session_id: Id,
@@ -14,14 +19,26 @@ const Envelope = {
   phase: Id,
   puzzle_id: Id.nullable(),
   position: z.number().int().positive().nullable(),
-  /** performance.now() in ms since the page loaded (monotonic within one page). */
-  t_mono: z.number().nonnegative(),
-  /** Client wall clock, ms since the epoch. */
-  t_wall: z.number().nonnegative(),
+  /** performance.now() in ms since the page loaded (monotonic within one page; at most a year). */
+  t_mono: z.number().nonnegative().max(T_MONO_MAX),
+  /** Client wall clock, ms since the epoch (2000 to 2100; the server also refuses one over a day ahead of its own). */
+  t_wall: z.number().min(T_WALL_MIN).max(T_WALL_MAX),
   source: InputSource,
 };
 
-export const SurveyValue = z.union([z.number(), z.string().max(20_000), z.array(z.string().max(500)).max(50), z.null()]);
+/**
+ * Bounds of what a participant can send, shared with the config schema (config.ts): a valid config can only make
+ * events within them (survey options, text lengths, guessing options).
+ */
+export const MAX_ANSWER_TEXT = 20_000;
+export const MAX_OPTION_TEXT = 500;
+export const MAX_CHOICES = 50;
+export const MAX_GUESSING_TEXT = 200;
+
+/** An answer's key: a config item id, or `why_<puzzle id>` for the post-survey's per-puzzle question. */
+export const AnswerKey = z.string().min(1).max(80).regex(/^[A-Za-z0-9_-]+$/);
+
+export const SurveyValue = z.union([z.number(), z.string().max(MAX_ANSWER_TEXT), z.array(z.string().max(MAX_OPTION_TEXT)).max(MAX_CHOICES), z.null()]);
 export type SurveyValue = z.infer<typeof SurveyValue>;
 
 export const Difficulty = z.number().int().min(1).max(5).nullable();
@@ -36,8 +53,8 @@ export const ClientEvent = z.discriminatedUnion('type', [
   }),
   z.object({ ...Envelope, type: z.literal('consent'), payload: z.object({ agreed: z.boolean() }) }),
   z.object({ ...Envelope, type: z.literal('move'), payload: z.object({ move: Move }) }),
-  z.object({ ...Envelope, type: z.literal('survey_submit'), payload: z.object({ survey_id: Id, answers: z.record(Id, SurveyValue) }) }),
-  z.object({ ...Envelope, type: z.literal('rating'), payload: z.object({ difficulty: Difficulty, guessing: z.string().max(200) }) }),
+  z.object({ ...Envelope, type: z.literal('survey_submit'), payload: z.object({ survey_id: Id, answers: z.record(AnswerKey, SurveyValue) }) }),
+  z.object({ ...Envelope, type: z.literal('rating'), payload: z.object({ difficulty: Difficulty, guessing: z.string().max(MAX_GUESSING_TEXT) }) }),
   z.object({ ...Envelope, type: z.literal('rating_revise'), payload: z.object({ rated_puzzle_id: Id, from: Difficulty, to: Difficulty }) }),
   z.object({ ...Envelope, type: z.literal('submit_result'), payload: z.object({ solved: z.boolean() }) }),
   z.object({
@@ -48,6 +65,12 @@ export const ClientEvent = z.discriminatedUnion('type', [
   z.object({ ...Envelope, type: z.literal('visibility'), payload: z.object({ state: z.enum(['visible', 'hidden']) }) }),
   z.object({ ...Envelope, type: z.literal('focus'), payload: z.object({ focused: z.boolean() }) }),
   z.object({ ...Envelope, type: z.literal('resize'), payload: z.object({ width: z.number(), height: z.number(), orientation: z.string().max(40) }) }),
+  /** An event the client could not send (invalid, or refused with 400) stands here instead, under its seq; the page keeps the original. */
+  z.object({
+    ...Envelope,
+    type: z.literal('client_error'),
+    payload: z.object({ refused_type: z.string().max(32), error: z.string().max(2_000), status: z.number().int().nullable() }),
+  }),
 ]);
 export type ClientEvent = z.infer<typeof ClientEvent>;
 export type ClientEventType = ClientEvent['type'];

@@ -1,5 +1,5 @@
 // One session's NDJSON log, parsed and validated: client events in sequence order, server events, marks.
-import { ClientEvent, ServerEvent, type LoggedClientEvent, type LoggedServerEvent } from '../schema/event.ts';
+import { ClientEvent, ServerEvent, T_MONO_MAX, T_WALL_MAX, T_WALL_MIN, type LoggedClientEvent, type LoggedServerEvent } from '../schema/event.ts';
 import { describeIssues } from '../schema/config.ts';
 
 /** A session's records, ready for the signal functions. */
@@ -61,7 +61,7 @@ export function isValidMoveRecord(r: Record<string, unknown>): boolean {
   if (!isId(r.session_id) || !isInt(r.seq, 1) || !isInt(r.step, 0) || !isId(r.phase)) return false;
   if (r.puzzle_id !== null && !isId(r.puzzle_id)) return false;
   if (r.position !== null && !isInt(r.position, 1)) return false;
-  if (!isNum(r.t_mono) || (r.t_mono as number) < 0 || !isNum(r.t_wall) || (r.t_wall as number) < 0) return false;
+  if (!isNum(r.t_mono) || (r.t_mono as number) < 0 || (r.t_mono as number) > T_MONO_MAX || !isNum(r.t_wall) || (r.t_wall as number) < T_WALL_MIN || (r.t_wall as number) > T_WALL_MAX) return false;
   if (typeof r.source !== 'string' || !SOURCES.has(r.source)) return false;
   if (!isNum(r.t_server) || typeof r.config_hash !== 'string' || typeof r.app_version !== 'string') return false;
   const payload = r.payload;

@@ -18,7 +18,7 @@ export function validateAnswers(items: readonly SurveyItem[], answers: Record<st
         if (typeof v !== 'number' || !Number.isInteger(v) || v < item.min || v > item.max) errors[item.id] = `Choose a whole number from ${item.min} to ${item.max}.`;
         break;
       case 'number':
-        if (typeof v !== 'number' || Number.isNaN(v)) errors[item.id] = 'Enter a number.';
+        if (typeof v !== 'number' || !Number.isFinite(v)) errors[item.id] = 'Enter a number.';
         else if (item.integer && !Number.isInteger(v)) errors[item.id] = 'Enter a whole number.';
         else if (item.min !== undefined && v < item.min) errors[item.id] = `Enter a number of at least ${item.min}.`;
         else if (item.max !== undefined && v > item.max) errors[item.id] = `Enter a number of at most ${item.max}.`;

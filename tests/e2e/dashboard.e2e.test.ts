@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
-import { Participant, event } from '../../server/testing.ts';
+import { Participant, event, validAnswers } from '../../server/testing.ts';
+import { expandSteps } from '../../shared/study/steps.ts';
 import type { StudyConfig } from '../../shared/schema/config.ts';
 import { DEFAULT_EFFECT, botSession, type BotSession } from '../../shared/study/bot.ts';
 import { createRng } from '../../shared/random.ts';
@@ -56,6 +57,20 @@ class Bot {
     const res = await this.p.call('POST', '/api/session/events', { events });
     expect(res.status, JSON.stringify(res.json)).toBe(200);
   }
+  /** Play the steps before `to` as the client would (consent given, valid answers with `answers` among them). */
+  async playTo(to: number, answers: Record<string, unknown> = {}) {
+    for (const step of expandSteps(config.phases, this.sequence).slice(0, to)) {
+      const at = { step: step.index, phase: step.phase_id, puzzle_id: step.puzzle_id, position: step.position };
+      const phase = config.phases.find((ph) => ph.id === step.phase_id)!;
+      const own =
+        step.kind === 'consent'
+          ? [this.ev({ ...at, type: 'consent', payload: { agreed: true } })]
+          : step.kind === 'survey'
+            ? [this.ev({ ...at, type: 'survey_submit', payload: { survey_id: phase.id, answers: { ...validAnswers(phase), ...answers } } })]
+            : [];
+      await this.send(this.ev({ ...at, type: 'step_start', payload: { kind: step.kind } }), ...own, this.ev({ ...at, type: 'step_end', payload: { kind: step.kind, reason: 'done' } }));
+    }
+  }
   onPuzzle(position: number) {
     return { step: 4 + 2 * (position - 1), phase: 'puzzles', puzzle_id: this.sequence[position - 1], position };
   }
@@ -102,6 +117,8 @@ async function boardStates(testId: string, height: number, width: number): Promi
 
 beforeAll(async () => {
   config = defaultConfig();
+  // The bots below replay simulated sessions faster than real time: their skips are judged by their own clock.
+  config.timing = { ...config.timing, trust_client_clock: true };
   server = await startServer({ configPath: writeConfig(config), env: { NONOLAB_ADMIN_PASSWORD: PASSWORD } });
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -212,9 +229,8 @@ describe('the experimenter dashboard', () => {
     await row(b).waitFor();
 
     // Both move on to their first puzzle; each move shows up in the table without a reload.
-    const consent = { step: 0, phase: 'consent' };
-    await a.send(a.ev({ ...consent, type: 'step_start', payload: { kind: 'consent' } }), a.ev({ ...consent, type: 'consent', payload: { agreed: true } }));
-    await a.send(a.ev({ step: 3, phase: 'pre_survey', type: 'survey_submit', payload: { survey_id: 'pre_survey', answers: { academic_program: HOSTILE, nonogram_skill: 4 } } }));
+    await a.playTo(4, { academic_program: HOSTILE, nonogram_skill: 4 });
+    await b.playTo(4);
     await a.send(a.ev({ ...a.onPuzzle(1), type: 'step_start', payload: { kind: 'puzzle' } }), a.ev({ ...a.onPuzzle(1), type: 'move', payload: { move: { type: 'fill', row: 0, col: solutionOf(a.sequence[0])[0].indexOf('.') } } }));
     await b.send(b.ev({ ...b.onPuzzle(1), type: 'step_start', payload: { kind: 'puzzle' } }));
     await b.send(b.ev({ ...b.onPuzzle(1), type: 'move', payload: { move: { type: 'cross', row: 0, col: 0 } } }), b.ev({ ...b.onPuzzle(1), type: 'move', payload: { move: { type: 'cross', row: 1, col: 0 } } }));

@@ -69,6 +69,26 @@ export function OverviewView() {
         <dt>Inactivity timeout</dt>
         <dd>{config.timing.inactivity_minutes} min</dd>
       </dl>
+      {overview.log_repairs.length > 0 && (
+        <div className="warning" role="alert" data-testid="log-repairs">
+          <h3>Damaged session logs</h3>
+          <p>
+            At start-up these logs had lines that do not parse. Every valid record was kept; the original file was copied
+            aside, untouched. Check it before analysing these sessions.
+          </p>
+          <ul>
+            {overview.log_repairs.map((r) => (
+              <li key={`${r.session_id}-${r.at}`} data-testid={`log-repair-${r.session_id}`}>
+                <a href={`#/session/${r.session_id}`} className="mono">
+                  {r.session_id}
+                </a>
+                : line{r.bad_lines.length > 1 ? 's' : ''} {r.bad_lines.join(', ')} left out, {r.kept_lines} records kept; original in{' '}
+                <span className="mono">{r.quarantine}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       <h3>Sessions</h3>
       <div className="stats">
         {Object.entries(counts.by_status).map(([k, n]) => (

@@ -19,6 +19,8 @@ export const Overview = z.object({
   counts: z.object({ by_status: z.record(z.string(), z.number()), by_connection: z.record(z.string(), z.number()), flagged: z.number() }),
   liveness: Liveness,
   server_now: z.number(),
+  /** Sessions whose log had damaged lines at start-up: valid records kept, the original in quarantine/. */
+  log_repairs: z.array(z.object({ session_id: z.string(), at: z.number(), bad_lines: z.array(z.number()), kept_lines: z.number(), quarantine: z.string() })).default([]),
 });
 export type Overview = z.infer<typeof Overview>;
 

@@ -1,0 +1,162 @@
+// The server's view of where a session is: which step it is on, and whether the next client event may be taken.
+//
+// The client proposes, the server decides (DESIGN.md). A session walks the steps of its timeline (steps.ts) in order;
+// the server keeps the current step and takes a client event only if it belongs there:
+// - an event names the current step (the page's visibility, focus, resize and start records may name an earlier one:
+//   they are about the page, not the step); an event for a later step is a jump,
+// - its type is one the step's phase kind records (phases/<kind>.ts), and a survey's answers are valid for the config,
+// - a `step_end` ends the current step only when the phase kind's rule is met: consent given, valid answers (and the
+//   screening decided by them), the puzzle solved by the server's own check (a `check` record), skipped once the
+//   allowed time has passed, past its time limit, a rating given,
+// - nothing after the session ended (declined, screened out; completion is the last step, which never ends).
+// Completion is then earned: POST /api/session/complete needs the session at its last step.
+//
+// Time rules (skip after N s, a time limit, the warmup's cap) measure the step on the client's wall clock, from the
+// end of the previous step: a participant who was offline sends the whole stretch at once, so the server cannot time
+// steps by arrival. A client cannot claim more time than has passed, though: the client's clock since its first event
+// must not run ahead of the server's own time since the session was created (plus `CLOCK_SLACK_MS`), so a dishonest
+// client that skips everything at once waits as long as an honest one would. `serverElapsedMs: null` trusts the client
+// clock (a simulation replayed faster than real time, with `timing.trust_client_clock`).
+//
+// `foldProgression` rebuilds the state from a session's log without judging it (the log holds what was accepted);
+// `admit` judges one event and, when it is taken, applies it.
+import type { Phase } from '../schema/config.ts';
+import type { ClientEvent, ClientEventType } from '../schema/event.ts';
+import type { Step } from './steps.ts';
+import { validateAnswers } from './survey.ts';
+import { phaseRules, type StepFacts } from './phases/index.ts';
+
+/** Events about the page, not the step (and an event the client set aside): they may name any step up to the current one. */
+const PAGE_RECORDS: ReadonlySet<ClientEventType> = new Set(['client_start', 'visibility', 'focus', 'resize', 'client_error']);
+/** How far a client clock may run ahead of the server's (clock drift, an adjustment). */
+export const CLOCK_SLACK_MS = 5_000;
+
+export interface Progression {
+  /** The current step's index. */
+  step: number;
+  /** Why the session ended early (no event is taken after it), or null. */
+  ended: 'declined' | 'screened_out' | null;
+  facts: StepFacts;
+  /** Puzzles the server's check found solved, as `puzzle_id@position`. */
+  solved: Set<string>;
+  /** The client wall clock of the session's first event, and of the current step's beginning (the last step_end). */
+  firstWall: number | null;
+  stepWall: number | null;
+}
+
+export interface Refusal {
+  seq: number;
+  message: string;
+  expected_step: number;
+}
+
+const noFacts = (): StepFacts => ({ consent: null, survey: null, rated: false });
+
+export function newProgression(): Progression {
+  return { step: 0, ended: null, facts: noFacts(), solved: new Set(), firstWall: null, stepWall: null };
+}
+
+export function copyProgression(p: Progression): Progression {
+  return { ...p, facts: { ...p.facts }, solved: new Set(p.solved) };
+}
+
+const solvedKey = (puzzleId: string, position: number | null) => `${puzzleId}@${position ?? ''}`;
+
+/** A server record's part in progression: a check that found a puzzle solved. */
+export function noteServerRecord(p: Progression, record: { type: string; payload: unknown }): void {
+  if (record.type !== 'check') return;
+  const payload = record.payload as { puzzle_id: string; position: number | null; solved: boolean };
+  if (payload.solved) p.solved.add(solvedKey(payload.puzzle_id, payload.position));
+}
+
+/** Apply an accepted client event. */
+function apply(p: Progression, e: ClientEvent): void {
+  p.firstWall ??= e.t_wall;
+  p.stepWall ??= e.t_wall;
+  switch (e.type) {
+    case 'consent':
+      p.facts.consent = e.payload.agreed;
+      break;
+    case 'survey_submit':
+      p.facts.survey = e.payload.answers;
+      break;
+    case 'rating':
+      p.facts.rated = true;
+      break;
+    case 'step_end':
+      if (e.step < p.step) break;
+      p.step = e.step + 1;
+      p.facts = noFacts();
+      p.stepWall = e.t_wall;
+      if (e.payload.reason === 'declined') p.ended = 'declined';
+      if (e.payload.reason === 'screened_out') p.ended = 'screened_out';
+      break;
+  }
+}
+
+/** The state a session's log leads to (client events in sequence order, server checks). */
+export function foldProgression(records: Iterable<{ origin?: unknown; type?: unknown; seq?: unknown; payload?: unknown }>): Progression {
+  const p = newProgression();
+  let seq = 0;
+  for (const r of records) {
+    if (r.origin === 'server') noteServerRecord(p, r as { type: string; payload: unknown });
+    else if (r.origin === 'client' && r.seq === seq + 1) {
+      seq += 1;
+      apply(p, r as ClientEvent);
+    }
+  }
+  return p;
+}
+
+/**
+ * Judge the next client event against the session's state; when it is taken, apply it and return null.
+ * `serverElapsedMs`: the server's time since the session was created (null: trust the client's clock).
+ */
+export function admit(p: Progression, steps: readonly Step[], phases: readonly Phase[], e: ClientEvent, serverElapsedMs: number | null): Refusal | null {
+  const refuse = (message: string): Refusal => ({ seq: e.seq, message: `event seq ${e.seq} (${e.type}): ${message}`, expected_step: p.step });
+  if (p.ended) return refuse(`the session has ended (${p.ended.replace('_', ' ')})`);
+  const step = steps[p.step];
+  if (!step) return refuse('the session has no step left');
+  if (PAGE_RECORDS.has(e.type)) {
+    if (e.step > p.step) return refuse(`names step ${e.step}, but the session is at step ${p.step} (${step.kind})`);
+    apply(p, e);
+    return null;
+  }
+  if (e.step !== p.step) return refuse(`names step ${e.step}, but the session is at step ${p.step} (${step.kind})`);
+  const phase = phases.find((ph) => ph.id === step.phase_id);
+  if (!phase) return refuse(`no phase '${step.phase_id}'`);
+  const rules = phaseRules[phase.kind];
+  if (e.type === 'step_start') {
+    apply(p, e);
+    return null;
+  }
+  if (e.type !== 'step_end') {
+    if (!(rules.records[step.kind] ?? []).includes(e.type)) return refuse(`a ${step.kind} step does not record '${e.type}'`);
+    if (e.type === 'survey_submit') {
+      if (e.payload.survey_id !== phase.id) return refuse(`answers survey '${e.payload.survey_id}', but this step is '${phase.id}'`);
+      const items = phase.kind === 'survey' || phase.kind === 'post_survey' ? phase.items : [];
+      const problems = Object.entries(validateAnswers(items, e.payload.answers));
+      if (problems.length > 0) return refuse(`the answers do not fit the survey: ${problems.map(([id, m]) => `${id}: ${m}`).join('; ')}`);
+    }
+    apply(p, e);
+    return null;
+  }
+  if (e.payload.kind !== step.kind) return refuse(`ends a '${e.payload.kind}' step, but step ${p.step} is a ${step.kind} step`);
+  const elapsedMs = e.t_wall - (p.stepWall ?? e.t_wall);
+  const why = (rules.end as (ctx: unknown) => string | null)({
+    phase,
+    step,
+    reason: e.payload.reason,
+    facts: p.facts,
+    solved: step.puzzle_id !== null && p.solved.has(solvedKey(step.puzzle_id, step.position)),
+    elapsedMs,
+  });
+  if (why) return refuse(`step ${p.step} (${step.kind}) cannot end '${e.payload.reason}': ${why}`);
+  if (serverElapsedMs !== null && (rules.timed as readonly string[]).includes(e.payload.reason)) {
+    const claimed = e.t_wall - (p.firstWall ?? e.t_wall);
+    if (claimed > serverElapsedMs + CLOCK_SLACK_MS)
+      return refuse(`the client's clock says ${Math.round(claimed / 1000)} s have passed since the session's first event, the server's ${Math.round(serverElapsedMs / 1000)} s since it started`);
+  }
+  apply(p, e);
+  return null;
+}
