@@ -1,6 +1,8 @@
 // The Express app: participant API routes (thin over StudyService), security middleware, the built client.
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import helmet from 'helmet';
+import helmet, { type HelmetOptions } from 'helmet';
+import expressStaticGzip from 'express-static-gzip';
+import compression from 'compression';
 import { rateLimit } from 'express-rate-limit';
 import { existsSync, readFileSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
@@ -15,6 +17,7 @@ import { AdminMarks } from './admin/marks.ts';
 import { cookieValue, endAnswer, jsonBody, parseBody } from './requestBody.ts';
 import { eventsLane, isEventsRequest } from './eventsLane.ts';
 import { recruitmentState } from './recruitment.ts';
+import { PLAIN_HTTP, helmetOptions, type Serving } from './serving.ts';
 
 export const TOKEN_COOKIE = 'nonolab_token';
 /** New sessions allowed per client address per minute, unless NONOLAB_START_LIMIT says otherwise. */
@@ -35,6 +38,8 @@ export interface ServerOptions {
   startLimitPerMinute?: number;
   /** Tests of crash safety: a throw at a named durable step stands for the process dying there (StudyService). */
   crashPoint?: (point: string) => void;
+  /** How the browser reaches the server (server/serving.ts): headers, cookie flags, trusted proxies. Plain HTTP if not given. */
+  serving?: Serving;
 }
 
 export interface NonolabServer {
@@ -49,12 +54,13 @@ export interface NonolabServer {
 }
 
 /**
- * helmet's security headers, the same on every response, computed once: helmet (default options) is run against a
- * recording response at start-up, and what it set and removed is replayed instead of rebuilding the headers (the CSP
- * string among them) per request. `null` if helmet did not finish synchronously (then helmet itself is used).
+ * helmet's security headers, the same on every response, computed once: helmet (with the serving mode's options,
+ * `helmetOptions` in serving.ts) is run against a recording response at start-up, and what it set and removed is
+ * replayed instead of rebuilding the headers (the CSP string among them) per request. `null` if helmet did not finish
+ * synchronously (then helmet itself is used).
  */
-export function recordedSecurityHeaders(): { set: [string, string | number | readonly string[]][]; removed: string[] } | null {
-  const real = helmet();
+export function recordedSecurityHeaders(options: HelmetOptions = {}): { set: [string, string | number | readonly string[]][]; removed: string[] } | null {
+  const real = helmet(options);
   const set: [string, string | number | readonly string[]][] = [];
   const removed: string[] = [];
   let finished = false;
@@ -75,14 +81,19 @@ export function recordedSecurityHeaders(): { set: [string, string | number | rea
 }
 
 /** helmet's headers as middleware, replayed from `recordedSecurityHeaders` (helmet itself if they could not be recorded). */
-export function securityHeaders(recorded = recordedSecurityHeaders()): RequestHandler {
-  if (!recorded) return helmet();
+export function securityHeaders(options: HelmetOptions = {}, recorded = recordedSecurityHeaders(options)): RequestHandler {
+  if (!recorded) return helmet(options);
   const { set, removed } = recorded;
   return (_req, res, next) => {
     for (const name of removed) res.removeHeader(name);
     for (const [name, value] of set) res.setHeader(name, value);
     next();
   };
+}
+
+/** Vite's content-hashed assets (`assets/name-HASH.ext`, compressed copies too) are immutable; anything else is revalidated. */
+export function cacheControlFor(path: string): string {
+  return /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.(br|gz))?$/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
 export function appVersion(): string {
@@ -112,13 +123,20 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   app.disable('x-powered-by');
   // JSON answers are never cached (no ETag hashing of every body); static files keep theirs (serve-static's own).
   app.set('etag', false);
-  const recorded = recordedSecurityHeaders();
-  app.use(securityHeaders(recorded));
+  const serving = opts.serving ?? PLAIN_HTTP;
+  // Behind a reverse proxy, req.ip (the rate limiters' key) and req.secure come from its X-Forwarded-* headers.
+  app.set('trust proxy', serving.trustProxy);
+  const recorded = recordedSecurityHeaders(helmetOptions(serving));
+  app.use(securityHeaders(helmetOptions(serving), recorded));
   app.use(jsonBody(BODY_LIMIT));
 
   const token = (req: Request): string | undefined => cookieValue(req, TOKEN_COOKIE);
   const setToken = (res: Response, value: string) =>
-    res.cookie(TOKEN_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 1000 * 60 * 60 * 24 * 30 });
+    res.cookie(TOKEN_COOKIE, value, { httpOnly: true, sameSite: 'lax', secure: serving.secure, path: '/', maxAge: 1000 * 60 * 60 * 24 * 30 });
+
+  // The participant's JSON answers (the study's client config in the session state, a resumed board's moves) are
+  // compressed when above 1 KB; the events lane, the static files (precompressed) and the admin streams are not.
+  app.use(['/api/sessions', '/api/session'], compression({ threshold: 1024 }));
 
   app.get('/api/health', (_req, res) => {
     res.json({ ok: true, study: study.config.id, config_hash: study.hash });
@@ -171,18 +189,28 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     const row = service.sessionForToken(token(req));
     parseBody(ParticipantWithdrawRequest, req.body ?? {});
     service.withdraw(row.id, 'participant');
-    res.clearCookie(TOKEN_COOKIE, { path: '/' });
+    res.clearCookie(TOKEN_COOKIE, { path: '/', secure: serving.secure });
     res.json({ withdrawn: true, code: study.config.completion.withdrawn_code ?? null });
   });
 
-  app.use('/api/admin', createAdminRouter({ service, store, study, dataDir: opts.dataDir, eventLog: events, log, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock }));
+  app.use('/api/admin', createAdminRouter({ service, store, study, dataDir: opts.dataDir, eventLog: events, log, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock, secureCookies: serving.secure }));
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'no such API route')));
   // Paths that only normalise to /api (//api/x) are API misses too, not the participant page.
   app.use((req, _res, next) => next(/^\/{2,}api(?:\/|$)/.test(req.path) ? new HttpError(404, 'no such API route') : undefined));
 
   if (opts.staticDir && existsSync(opts.staticDir)) {
-    app.use(express.static(opts.staticDir, { index: 'index.html' }));
-    app.get(/^\/(?!api\/).*/, (_req, res) => res.sendFile(join(opts.staticDir!, 'index.html')));
+    // Vite's prebuilt .br/.gz beside each asset, chosen by Accept-Encoding. Hashed assets never change under their
+    // name: cached for a year; index.html (which names them) is revalidated on every load, so an upgrade shows at once.
+    app.use(
+      expressStaticGzip(opts.staticDir, {
+        enableBrotli: true,
+        orderPreference: ['br', 'gzip'],
+        index: 'index.html',
+        serveStatic: { setHeaders: (res, path) => res.setHeader('cache-control', cacheControlFor(path)) },
+      }),
+    );
+    // Client routes get index.html; a missing asset (an old build's, after an upgrade) is a 404, not a page of HTML.
+    app.get(/^\/(?!api\/|assets\/).*/, (_req, res) => res.setHeader('cache-control', 'no-cache').sendFile(join(opts.staticDir!, 'index.html')));
   }
 
   // Every error as JSON; one given before the body was read closes the connection only after reading it (endAnswer).

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { createNonolabServer, type NonolabServer } from './app.ts';
+import type { Serving } from './serving.ts';
 import { tempDir } from '../tests/support/tempDirs.ts';
 import type { Phase, StudyConfig } from '../shared/schema/config.ts';
 import { expandSteps, type Step } from '../shared/study/steps.ts';
@@ -15,7 +16,16 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  opts: { configPath?: string; dataDir?: string; clock?: () => number; startLimitPerMinute?: number; crashPoint?: (point: string) => void; logger?: (m: string) => void } = {},
+  opts: {
+    configPath?: string;
+    dataDir?: string;
+    clock?: () => number;
+    startLimitPerMinute?: number;
+    crashPoint?: (point: string) => void;
+    logger?: (m: string) => void;
+    serving?: Serving;
+    staticDir?: string;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir('nonolab-test-');
   const nonolab = createNonolabServer({
@@ -25,6 +35,8 @@ export async function startTestServer(
     clock: opts.clock,
     startLimitPerMinute: opts.startLimitPerMinute,
     crashPoint: opts.crashPoint,
+    serving: opts.serving,
+    staticDir: opts.staticDir,
   });
   const http: Server = await new Promise((resolve) => {
     const s = createServer(nonolab.handler).listen(0, '127.0.0.1', () => resolve(s));

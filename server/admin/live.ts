@@ -176,3 +176,24 @@ export class LiveSummaries {
     this.watchers.clear();
   }
 }
+
+/** The open SSE streams of each login token, so that a logout can end them. */
+export class StreamsByToken {
+  private readonly byToken = new Map<string, Set<() => void>>();
+  /** Register a stream's `end`; returns the function that forgets it. */
+  add(token: string, end: () => void): () => void {
+    let set = this.byToken.get(token);
+    if (!set) this.byToken.set(token, (set = new Set()));
+    set.add(end);
+    return () => {
+      set.delete(end);
+      if (set.size === 0 && this.byToken.get(token) === set) this.byToken.delete(token);
+    };
+  }
+  closeAll(token: string | undefined): void {
+    if (token === undefined) return;
+    const set = this.byToken.get(token);
+    this.byToken.delete(token);
+    for (const end of set ?? []) end();
+  }
+}

@@ -12,7 +12,7 @@ import type { Store } from '../store.ts';
 import type { LoadedStudy } from '../studyConfig.ts';
 import { HttpError, type StudyService } from '../studyService.ts';
 import { AdminAuth } from './auth.ts';
-import { LiveSummaries, type LiveMessage } from './live.ts';
+import { LiveSummaries, StreamsByToken, type LiveMessage } from './live.ts';
 import { AdminMarks } from './marks.ts';
 import { cookieValue, parseBody } from '../requestBody.ts';
 
@@ -32,6 +32,8 @@ export interface AdminRouterOptions {
   loginLimit?: number;
   /** The server's event log (reads then stop at what is durable); one of the router's own otherwise. */
   eventLog?: EventLog;
+  /** Mark the login cookie `Secure` (the browser talks https: server/serving.ts). */
+  secureCookies?: boolean;
 }
 
 const LoginRequest = z.object({ password: z.string().min(1).max(1_000) });
@@ -96,6 +98,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   const brief = (s: SessionSummary): SessionSummary => ({ ...s, steps: s.steps.slice(-1) });
 
   const router = express.Router() as express.Router & { close(): void; live: LiveSummaries };
+  const streams = new StreamsByToken();
   const cookieOf = (req: Request): string | undefined => cookieValue(req, ADMIN_COOKIE);
 
   router.use((_req, res, next) => {
@@ -126,7 +129,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     res.cookie(ADMIN_COOKIE, session.token, {
       httpOnly: true,
       sameSite: 'strict',
-      secure: req.secure,
+      secure: opts.secureCookies ?? req.secure,
       path: '/api/admin',
       maxAge: session.expires_at - clock(),
     });
@@ -134,8 +137,10 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   });
 
   router.post('/logout', (req, res) => {
-    auth.logout(cookieOf(req));
-    res.clearCookie(ADMIN_COOKIE, { path: '/api/admin' });
+    const token = cookieOf(req);
+    auth.logout(token);
+    streams.closeAll(token);
+    res.clearCookie(ADMIN_COOKIE, { path: '/api/admin', secure: opts.secureCookies ?? req.secure });
     res.json({ ok: true });
   });
 
@@ -193,16 +198,31 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     res.json({ session_id: id, records: events.read(id) });
   });
 
+  /**
+   * An SSE stream for the login in the request's cookie. Each write first checks that login (an expired one ends the
+   * stream), and logging out ends every stream of its token at once (`streams.closeAll`).
+   */
   const openStream = (req: Request, res: Response, onClose: () => void) => {
+    const token = cookieOf(req)!;
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     res.flushHeaders();
-    const ping = setInterval(() => res.write(': ping\n\n'), 20_000);
+    const end = () => {
+      if (!res.writableEnded) res.end();
+    };
+    const write = (text: string) => {
+      if (res.writableEnded) return;
+      if (auth.check(token) === null) end();
+      else res.write(text);
+    };
+    const ping = setInterval(() => write(': ping\n\n'), 20_000);
     ping.unref();
-    req.on('close', () => {
+    const forget = streams.add(token, end);
+    res.on('close', () => {
       clearInterval(ping);
+      forget();
       onClose();
     });
-    return (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    return (event: string, data: unknown) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
 
   /** Live summaries: a snapshot, then coalesced changes. */

@@ -12,6 +12,7 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+/** `extraArgs`: more Chromium flags (e.g. `--host-resolver-rules=...` to give a loopback server a LAN-like name). */
+export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...extraArgs], headless: true });
 }

@@ -41,7 +41,7 @@ export async function startServer(opts: { configPath?: string; dataDir?: string;
   const url = await new Promise<string>((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 30_000);
     const onData = () => {
-      const m = /at (http:\/\/localhost:\d+)\//.exec(out);
+      const m = /at (https?:\/\/localhost:\d+)\//.exec(out);
       if (m) {
         clearTimeout(timer);
         resolvePromise(m[1]);
