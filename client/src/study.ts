@@ -1,6 +1,6 @@
 // The participant's study controller: a zustand store, the one dispatcher every action goes through, and step clocks.
 import { create } from 'zustand';
-import type { HintResponse, SessionState, StartSessionRequest } from '../../shared/schema/api.ts';
+import { StartSessionRequest, type HintResponse, type SessionState } from '../../shared/schema/api.ts';
 import { ClientEvent, type ClientEventType } from '../../shared/schema/event.ts';
 import { describeIssues } from '../../shared/schema/config.ts';
 import type { InputSource, Move } from '../../shared/schema/move.ts';
@@ -22,8 +22,10 @@ export interface Feedback {
 
 export interface StudyStore {
   /** 'elsewhere': the study was opened in another window, which now owns the session. */
-  status: 'loading' | 'running' | 'error' | 'kiosk-label' | 'elsewhere';
+  status: 'loading' | 'running' | 'error' | 'kiosk-label' | 'elsewhere' | 'bad-link';
   error: string | null;
+  /** Why the link (or the kiosk label typed in) cannot start a session: the field, the value, what is allowed. */
+  linkProblem: string | null;
   session: SessionState | null;
   steps: Step[];
   step: number;
@@ -52,6 +54,7 @@ export interface StudyStore {
 const initial: StudyStore = {
   status: 'loading',
   error: null,
+  linkProblem: null,
   session: null,
   steps: [],
   step: 0,
@@ -418,20 +421,62 @@ export function startRequest(params: URLSearchParams): StartSessionRequest {
   return { mode: 'general' };
 }
 
+/** The link's parameter that carries each start field, to name it to whoever made the link. */
+const LINK_FIELDS: Record<string, string> = {
+  label: 'participant label (label)',
+  'panel.participant_id': 'participant id',
+  'panel.study_id': 'study id (STUDY_ID)',
+  'panel.session_id': 'session id (SESSION_ID)',
+};
+const LABEL_RULE = '1 to 100 characters, without < or >';
+const PANEL_ID_RULE = '1 to 100 characters: letters, digits and _ . : -';
+
+/**
+ * What is wrong with a start request, said for a person (the experimenter at a kiosk, or a participant whose panel
+ * link is broken): the field, the value, and what is allowed; null when the request is valid.
+ */
+export function startProblem(request: StartSessionRequest): string | null {
+  const checked = StartSessionRequest.safeParse(request);
+  if (checked.success) return null;
+  const issue = checked.error.issues[0];
+  const path = issue.path.map(String).join('.');
+  if (path === 'label') {
+    const shown = request.label === undefined ? '' : ` "${request.label.slice(0, 120)}"`;
+    return `The participant label${shown} cannot be used: ${issue.message}. A label has ${LABEL_RULE}.`;
+  }
+  if (path.startsWith('panel.')) {
+    const key = path.slice('panel.'.length) as 'participant_id' | 'study_id' | 'session_id';
+    const value = request.panel?.[key];
+    const param = key === 'participant_id' ? (request.panel?.provider === 'sona' ? 'participant id (sona_id)' : 'participant id (PROLIFIC_PID)') : LINK_FIELDS[path];
+    const shown = typeof value === 'string' ? ` "${value.slice(0, 120)}"` : '';
+    return `This study link's ${param}${shown} cannot be used: ${issue.message}. An id has ${PANEL_ID_RULE}. Please open the study again from the recruitment site, or contact the experimenter.`;
+  }
+  return `This study link cannot be used (${LINK_FIELDS[path] ?? path}: ${issue.message}).`;
+}
+
 /** Resume the session this browser holds (cookie), or start a new one; then rebuild the board, history and timers. */
 export async function boot(): Promise<void> {
   try {
-    let session: SessionState;
+    let session: SessionState | null = null;
     try {
-      session = await api.resume();
+      session = await api.current();
     } catch (err) {
+      // 401: this browser holds a token the server no longer knows (e.g. a withdrawn session): start afresh.
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
+    }
+    if (!session) {
       const params = new URLSearchParams(location.search);
       if (params.get('mode') === 'kiosk' && !params.get('label')) {
         useStudy.setState({ status: 'kiosk-label' });
         return;
       }
-      session = await api.start(startRequest(new URLSearchParams(location.search)));
+      const request = startRequest(params);
+      const problem = startProblem(request);
+      if (problem) {
+        useStudy.setState(request.mode === 'kiosk' ? { status: 'kiosk-label', linkProblem: problem } : { status: 'bad-link', linkProblem: problem });
+        return;
+      }
+      session = await api.start(request);
     }
     outbox = new Outbox(session.session_id, session.acked_seq, async (events) => (await api.sendEvents(events)).acked_seq, (err) => {
       // The server will never take these events (a withdrawn or expired session): say so instead of retrying.
