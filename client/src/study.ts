@@ -5,7 +5,8 @@ import { ClientEvent, type ClientEventType } from '../../shared/schema/event.ts'
 import { describeIssues } from '../../shared/schema/config.ts';
 import type { InputSource, Move } from '../../shared/schema/move.ts';
 import type { PuzzleClues } from '../../shared/schema/puzzle.ts';
-import type { Phase } from '../../shared/schema/config.ts';
+import type { InputKind, InputText, Phase } from '../../shared/schema/config.ts';
+import { textFor } from '../../shared/study/inputText.ts';
 import type { Tool } from '../../shared/game/input.ts';
 import { applyMove, boardRows, replayMoves, type BoardState } from '../../shared/game/board.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
@@ -14,7 +15,8 @@ import { secondsLeft, skipAfterSeconds, stepCapSeconds } from '../../shared/stud
 import { api, ApiError } from './api.ts';
 import { Outbox, type SaveStatus } from './outbox.ts';
 
-export type Hint = NonNullable<HintResponse['hint']>;
+/** The hint on display; `fixOffered`: a mistake explained, whose fix waits for the participant's go-ahead. */
+export type Hint = NonNullable<HintResponse['hint']> & { fixOffered?: boolean };
 export interface Feedback {
   tone: 'info' | 'success' | 'warn';
   text: string;
@@ -49,7 +51,11 @@ export interface StudyStore {
   declined: boolean;
   /** Set when eligibility screening ended the study: the message to show. */
   screenedOut: string | null;
+  /** The input the participant is using, for texts with per-input variants (a guess from the device until used). */
+  inputKind: InputKind;
 }
+
+const coarse = typeof window !== 'undefined' && (window.matchMedia?.('(pointer: coarse)').matches || navigator.maxTouchPoints > 0);
 
 const initial: StudyStore = {
   status: 'loading',
@@ -72,6 +78,7 @@ const initial: StudyStore = {
   completion: null,
   declined: false,
   screenedOut: null,
+  inputKind: coarse ? 'touch' : 'pointer',
 };
 
 export const useStudy = create<StudyStore>(() => ({ ...initial }));
@@ -153,6 +160,8 @@ export function logEvent<T extends ClientEventType>(type: T, payload: PayloadOf<
 export function dispatch(move: Move, source: InputSource): void {
   const s = useStudy.getState();
   if (!s.board || s.busy) return;
+  const input = INPUT_OF[source];
+  if (input) noteInput(input);
   logEvent('move', { move }, source);
   const moves = [...(s.movesByStep[s.step] ?? []), move];
   const board = applyMove(s.board, move);
@@ -163,8 +172,30 @@ export function dispatch(move: Move, source: InputSource): void {
   if (move.type === 'hint') void fetchHint();
 }
 
+/** The participant used this kind of input: texts with per-input variants follow it. */
+export function noteInput(kind: InputKind): void {
+  if (useStudy.getState().inputKind !== kind) useStudy.setState({ inputKind: kind });
+}
+
+const INPUT_OF: Partial<Record<InputSource, InputKind>> = { mouse: 'pointer', touch: 'touch', keyboard: 'keyboard' };
+
+/** A config text in the variant for the input in use (a plain string as it is). */
+export function useInputText(text: InputText): string {
+  const input = useStudy((s) => s.inputKind);
+  return textFor(text, input);
+}
+
 export function setTool(tool: Tool): void {
   useStudy.setState({ tool });
+}
+
+/** Apply the fix an error hint offered: a reveal move like a hint's own (logged, undoable). */
+export function fixHint(source: InputSource): void {
+  const hint = useStudy.getState().hint;
+  if (!hint?.fixOffered) return;
+  // The participant asked for it: the reveal carries their input source.
+  dispatch({ type: 'reveal', row: hint.row, col: hint.col, state: hint.value === 'filled' ? 'filled' : 'crossed' }, source);
+  useStudy.setState({ hint: { ...hint, fixOffered: false } });
 }
 
 export function dismissHint(): void {
@@ -287,9 +318,11 @@ async function fetchHint(): Promise<void> {
     }
     const explanation = hint.explanation || `Row ${hint.row + 1}, column ${hint.col + 1} should be ${hint.value === 'filled' ? 'filled' : 'empty'}.`;
     logEvent('hint_shown', { row: hint.row, col: hint.col, explanation });
-    useStudy.setState({ hint: { ...hint, explanation } });
+    // A mistake, when the policy explains: the reason first, and the fix on the participant's word (fixHint).
+    const offerFix = hint.kind === 'error' && policy === 'explain-and-reveal';
+    useStudy.setState({ hint: { ...hint, explanation, fixOffered: offerFix } });
     // The revealed cell is a move like any other: logged, undoable.
-    dispatch({ type: 'reveal', row: hint.row, col: hint.col, state: hint.value === 'filled' ? 'filled' : 'crossed' }, 'system');
+    if (!offerFix) dispatch({ type: 'reveal', row: hint.row, col: hint.col, state: hint.value === 'filled' ? 'filled' : 'crossed' }, 'system');
   } catch (err) {
     useStudy.setState({ busy: null, feedback: { tone: 'warn', text: `Could not get a hint right now (${networkMessage(err)}). Try again in a moment.` } });
   }
@@ -386,6 +419,7 @@ function logEnvironment(): void {
   window.addEventListener('resize', onResize);
   screen.orientation?.addEventListener?.('change', onResize);
   window.addEventListener('online', () => outbox?.retryNow());
+  window.addEventListener('pointerdown', (e) => noteInput(e.pointerType === 'mouse' ? 'pointer' : 'touch'), { capture: true, passive: true });
 }
 
 /**
