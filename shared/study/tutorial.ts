@@ -19,8 +19,8 @@ export const TASK_LABELS: Record<TutorialTask, string> = {
 export const TASK_LABELS_BY_INPUT: Record<InputKind, Record<TutorialTask, string>> = {
   pointer: {
     fill: 'Fill a cell: click it',
-    cross: 'Cross a cell you know is empty: right-click it',
-    drag: 'Drag along a row or column to paint several cells',
+    cross: 'Cross a cell: right-click it',
+    drag: 'Drag along a line to paint several cells',
     undo: 'Undo your last action (Undo, or Z)',
     reset: 'Reset the grid (and confirm)',
     hint: 'Ask for a hint',
@@ -29,7 +29,7 @@ export const TASK_LABELS_BY_INPUT: Record<InputKind, Record<TutorialTask, string
   touch: {
     fill: 'Fill a cell: tap it in Fill mode',
     cross: 'Cross a cell: long-press it, or tap in Cross mode',
-    drag: 'Slide along a row or column to paint several cells',
+    drag: 'Slide along a line to paint several cells',
     undo: 'Undo your last action',
     reset: 'Reset the grid (and confirm)',
     hint: 'Ask for a hint',
@@ -37,7 +37,7 @@ export const TASK_LABELS_BY_INPUT: Record<InputKind, Record<TutorialTask, string
   },
   keyboard: {
     fill: 'Fill a cell: arrows to it, then Space',
-    cross: 'Cross a cell you know is empty: X',
+    cross: 'Cross a cell: X',
     drag: 'Select a line (Shift+arrows), then Space',
     undo: 'Undo your last action: Z',
     reset: 'Reset the grid (and confirm)',
