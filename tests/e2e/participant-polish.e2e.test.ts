@@ -47,7 +47,7 @@ function watchErrors(page: Page): string[] {
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
-  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('pageerror', (e) => { errors.push(String(e)); console.log('PAGEERROR', e.stack); });
   return errors;
 }
 
@@ -181,7 +181,7 @@ describe('participant polish', () => {
     await expect
       .poll(() => study.readLog(sessionId).some((e) => e.type === 'move' && e.payload.move.type === 'reveal' && e.source === 'mouse' && e.payload.move.col === wrongCol))
       .toBe(true);
-    const shown = study.readLog(sessionId).findLast((e) => e.type === 'hint_shown');
+    const shown = study.readLog(sessionId).filter((e) => e.type === 'hint_shown').pop();
     expect(shown?.payload.explanation).toBe(text);
 
     await driver.confirmed('skip');

@@ -146,7 +146,9 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40, zoomed
   const [keyboardMode, setKeyboardMode] = useState(false);
   const fitted = useCellSize(boxRef, puzzle, maxCell);
   const cell = zoomed ? Math.max(TOUCH_TARGET, fitted) : fitted;
-  useEffect(() => onFit?.(fitted), [fitted, onFit]);
+  useEffect(() => {
+    onFit?.(fitted);
+  }, [fitted, onFit]);
   const extent = useMemo(() => clueExtent(puzzle), [puzzle]);
   const done = useMemo(() => doneLines(grid, puzzle), [grid, puzzle]);
   const rowClues = useMemo(() => puzzle.rows.map((c) => c.join(' ') || '0'), [puzzle]);

@@ -1,5 +1,5 @@
 // A puzzle step's screen (tutorial, warmup, study puzzle): the board with its controls, hint panel and feedback.
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Board } from './Board.tsx';
 import { dismissHint, dispatch, fixHint, puzzleOf, setTool, skipPuzzle, useStudy } from '../study.ts';
 import { TOUCH_TARGET } from './fit.ts';
@@ -27,10 +27,15 @@ function ToolSwitch() {
 function HintPanel({ source }: { source: (e: React.MouseEvent) => InputSource }) {
   const hint = useStudy((s) => s.hint);
   const busy = useStudy((s) => s.busy);
+  const panel = useRef<HTMLDivElement>(null);
+  // A new hint comes into view (on a phone it may open below the fold, or under the tutorial's bar).
+  useEffect(() => {
+    panel.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [hint?.row, hint?.col, hint?.explanation]);
   if (!hint) return null;
   const where = hint.line.axis === 'row' ? `Row ${hint.line.index + 1}` : `Column ${hint.line.index + 1}`;
   return (
-    <div className="hint-panel" role="status" data-testid="hint-panel">
+    <div className="hint-panel" role="status" data-testid="hint-panel" ref={panel}>
       <div className="hint-head">
         <strong>Hint · {where}</strong>
         <button type="button" className="link" onClick={dismissHint} aria-label="Close the hint">
