@@ -8,7 +8,7 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { cluesOf, gridFromRows } from '../../shared/nonogram/grid.ts';
 import { repoRoot } from '../support/server.ts';
 import { studyFixture } from '../support/study.ts';
-import { Driver, doTutorial, waitForStep, type Played } from '../support/participant.ts';
+import { Driver, doTutorial, tabTo, waitForStep, type Played } from '../support/participant.ts';
 
 const SHOTS = join(repoRoot, 'results', 'screenshots', 'participant-polish');
 
@@ -80,7 +80,7 @@ async function expectChecklistBesideContinue(page: Page): Promise<void> {
 }
 
 /** The grid's focus ring: drawn (outline) or not, and the box it covers. */
-async function focusRing(page: Page): Promise<{ drawn: boolean; focused: boolean; left: number; right: number; top: number; bottom: number }> {
+async function focusRing(page: Page): Promise<{ drawn: boolean; focused: boolean; focusVisible: boolean; left: number; right: number; top: number; bottom: number }> {
   return page.getByTestId('grid').evaluate((el) => {
     const s = getComputedStyle(el);
     const width = parseFloat(s.outlineWidth) || 0;
@@ -88,7 +88,7 @@ async function focusRing(page: Page): Promise<{ drawn: boolean; focused: boolean
     const drawn = s.outlineStyle !== 'none' && width > 0;
     const r = el.getBoundingClientRect();
     const out = drawn ? width + offset : 0;
-    return { drawn, focused: document.activeElement === el, left: r.left - out, right: r.right + out, top: r.top - out, bottom: r.bottom + out };
+    return { drawn, focused: document.activeElement === el, focusVisible: el.matches(':focus-visible'), left: r.left - out, right: r.right + out, top: r.top - out, bottom: r.bottom + out };
   });
 }
 
@@ -135,12 +135,17 @@ describe('participant polish', () => {
 
     // A click focuses the grid without a ring; the keyboard brings the ring (inside the screen) and its own texts.
     await driver.fill(0, 0);
-    expect(await focusRing(page)).toMatchObject({ focused: true, drawn: false });
+    expect(await focusRing(page)).toMatchObject({ focused: true, drawn: false, focusVisible: false });
     await page.keyboard.press('ArrowRight');
     const ring = await focusRing(page);
     expect(ring).toMatchObject({ focused: true, drawn: true });
     expect(ring.left).toBeGreaterThanOrEqual(0);
     expect(ring.right).toBeLessThanOrEqual(1280);
+    // Reached by Tab: the ring at once, and the browser's own :focus-visible agrees.
+    await page.getByTestId('grid').evaluate((el) => (el as HTMLElement).blur());
+    await tabTo(page, '[data-testid="grid"]');
+    expect(await focusRing(page)).toMatchObject({ focused: true, drawn: true, focusVisible: true });
+    await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('Space');
     await expect.poll(() => instructions.getAttribute('data-input')).toBe('keyboard');
     expect(await instructions.textContent()).toMatch(/Space fills/);
@@ -262,6 +267,7 @@ describe('participant polish', () => {
         await expect.poll(() => cell.getAttribute('data-state')).toBe('filled');
       }
     }
+    expect(await focusRing(page)).toMatchObject({ focused: true, focusVisible: false });
     // No ring after a tap; the clues of the last row and column are still in view at the far corner.
     expect(await focusRing(page)).toMatchObject({ drawn: false });
     const boxRect = (await box.boundingBox())!;
