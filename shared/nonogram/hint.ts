@@ -15,14 +15,16 @@
 // and the hint names that line's first new cell. Every deduction is sound, so it agrees with the
 // solution whenever the board is correct.
 //
-// Why a mistake is a mistake. The cell is explained with the same ladder, on the participant's
-// trustworthy marks (their other mistakes set aside): the first line through the cell (its row, then
-// its column) whose foothold, overlap, edge or cross-reference deduction gives the cell's true value
-// says why the mark cannot stand, in that line's clue (a cross-reference reads as a count when the
-// line would hold more filled cells than its clue, or a run longer than any of its numbers). Failing
-// that, probing: the marked value, propagated by line reasoning, leaves some line whose clue no longer
-// fits, and that line is named. Failing that too (only search shows it), the hint says the puzzle's
-// one solution has the other value. The fix itself is offered after the reason (the client asks).
+// Why a mistake is a mistake. The cell is explained on the participant's trustworthy marks (their
+// other mistakes set aside), in its row's or column's clue. First the plainest line contradictions of
+// a wrong fill: the line would hold more filled cells than its clue has, or a run longer than any of
+// its numbers. Then the same ladder as above: the first line through the cell (row, then column) whose
+// foothold, overlap, edge or cross-reference deduction gives the cell's true value says why the mark
+// cannot stand. Failing that, probing: the marked value, propagated by line reasoning, leaves some line
+// whose clue no longer fits, and that line is named. Failing that too (only search shows it), the hint
+// says the puzzle's one solution has the other value. Each reason is sound: the named line, with the
+// trusted marks and the wrong one, admits no arrangement of its clue (or propagation reaches one that
+// does not). The fix comes after the reason; the client offers it as a button.
 //
 // What it cannot do: read the participant's mind. A hint names one cell and one reason; a person may
 // have had another deduction in mind. The 'edge' test is a heuristic label (knowledge restricted to
