@@ -153,9 +153,12 @@ describe('participant polish', () => {
     await page.keyboard.press('z');
     await page.keyboard.press('z');
 
-    // The hint panel open: every task and the Continue button stay on screen, uncovered.
+    // The hint panel open (and Submit's feedback too): every task and the Continue button stay on screen, uncovered.
+    await driver.press('submit');
+    await page.getByTestId('feedback').waitFor();
     await driver.press('hint');
     await page.getByTestId('hint-panel').waitFor();
+    expect(await page.getByTestId('feedback').isVisible()).toBe(true);
     expect(await instructions.getAttribute('data-input')).toBe('pointer');
     await shot(page, 'desktop-3-tutorial-hint-open');
     await expectChecklistBesideContinue(page);
