@@ -247,6 +247,7 @@ describe('participant polish', () => {
     expect(ring).toMatchObject({ focused: true, drawn: true });
     expect(ring.left).toBeGreaterThanOrEqual(0);
     expect(ring.right).toBeLessThanOrEqual(390);
+    await shot(page, 'phone-3b-warmup-keyboard-ring');
 
     await page.getByTestId('zoom').tap();
     await expect.poll(async () => Number(await page.locator('.board').getAttribute('data-cell-size'))).toBeGreaterThanOrEqual(44);
