@@ -35,6 +35,20 @@ describe('sessions', () => {
     expect((await new Participant(server.url).call('GET', '/api/session')).status).toBe(401);
   });
 
+  it('answers a first visit without an error: no token is no session (200), an unknown token 401', async () => {
+    server = await startTestServer();
+    const first = new Participant(server.url);
+    expect(await first.call('GET', '/api/session/current')).toEqual({ status: 200, json: { session: null } });
+    const started = (await first.call('POST', '/api/sessions', {})).json;
+    const mine = await first.call('GET', '/api/session/current');
+    expect(mine.status).toBe(200);
+    expect(mine.json.session.session_id).toBe(started.session_id);
+    expect(mine.json.session.sequence).toEqual(started.sequence);
+    const stranger = new Participant(server.url);
+    stranger.cookie = 'nonolab_token=not-a-token-the-server-knows';
+    expect((await stranger.call('GET', '/api/session/current')).status).toBe(401);
+  });
+
   it('acknowledges in order, drops duplicates and holds events beyond a gap', async () => {
     server = await startTestServer();
     const p = new Participant(server.url);

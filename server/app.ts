@@ -169,6 +169,12 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     res.json(service.stateOf(service.sessionForToken(token(req))));
   });
 
+  // The first visit asks this one: no token is no session yet (200, not an error); a token the server does not know is 401.
+  app.get('/api/session/current', (req, res) => {
+    const t = token(req);
+    res.json({ session: !t ? null : service.stateOf(service.sessionForToken(t)) });
+  });
+
   // Each answer below goes out only after the server record it depends on is fsync'd (group commit, not blocking).
   app.post('/api/session/check', async (req, res) => {
     const row = service.sessionForToken(token(req));

@@ -3,7 +3,7 @@ import { useEffect, useState, type ComponentType } from 'react';
 import type { Phase } from '../../shared/schema/config.ts';
 import type { Step } from '../../shared/study/steps.ts';
 import { phaseModules } from './phases/index.ts';
-import { boot, currentStep, phaseOf, useStudy } from './study.ts';
+import { boot, currentStep, phaseOf, startProblem, useStudy } from './study.ts';
 import { TopBar } from './ui/TopBar.tsx';
 
 function Ended({ message, testId, code }: { message: string; testId: string; code?: string }) {
@@ -41,7 +41,10 @@ function NotRecruiting() {
 
 /** Lab kiosk: the experimenter types the participant's label before handing over the device. */
 function KioskLabel() {
-  const [label, setLabel] = useState('');
+  const problem = useStudy((s) => s.linkProblem);
+  const [label, setLabel] = useState(() => new URLSearchParams(location.search).get('label') ?? '');
+  const typed = label.trim() ? startProblem({ mode: 'kiosk', label }) : null;
+  const shown = typed ?? (label === (new URLSearchParams(location.search).get('label') ?? '') ? problem : null);
   return (
     <section className="page">
       <TopBar title="New participant" />
@@ -56,10 +59,23 @@ function KioskLabel() {
       >
         <label className="survey-item">
           <span className="legend">Participant label (for the experimenter)</span>
-          <input type="text" value={label} onChange={(e) => setLabel(e.target.value)} data-testid="kiosk-label" required pattern="[^<>]+" maxLength={100} />
+          <input
+            type="text"
+            value={label}
+            onChange={(e) => setLabel(e.target.value)}
+            data-testid="kiosk-label"
+            required
+            aria-invalid={shown ? true : undefined}
+            aria-describedby={shown ? 'kiosk-label-problem' : undefined}
+          />
         </label>
+        {shown && (
+          <p className="error" id="kiosk-label-problem" role="alert" data-testid="link-problem">
+            {shown}
+          </p>
+        )}
         <div className="controls">
-          <button type="submit" className="primary" disabled={!label.trim()}>
+          <button type="submit" className="primary" data-testid="kiosk-start" disabled={!label.trim() || typed !== null}>
             Start
           </button>
         </div>
@@ -101,6 +117,8 @@ function StepView() {
 export function App() {
   const status = useStudy((s) => s.status);
   const error = useStudy((s) => s.error);
+  const linkProblem = useStudy((s) => s.linkProblem);
+  const hasSession = useStudy((s) => s.session !== null);
   const stepKind = useStudy((s) => (s.screenedOut !== null ? 'screened_out' : (s.steps[s.step]?.kind ?? 'none')));
   useEffect(() => {
     void boot();
@@ -117,8 +135,18 @@ export function App() {
           <p className="error" role="alert">
             Something went wrong: {error}
           </p>
-          <p>Your answers so far are saved. Reload the page to try again, or contact the experimenter.</p>
+          <p>{hasSession ? 'Your answers so far are saved. ' : ''}Reload the page to try again, or contact the experimenter.</p>
         </div>
+      )}
+      {status === 'bad-link' && (
+        <section className="page">
+          <TopBar title="This link cannot start the study" />
+          <div className="page-body">
+            <p className="error" role="alert" data-testid="link-problem">
+              {linkProblem}
+            </p>
+          </div>
+        </section>
       )}
       {status === 'kiosk-label' && <KioskLabel />}
       {status === 'closed' && <NotRecruiting />}

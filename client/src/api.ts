@@ -1,6 +1,6 @@
 // The participant API as typed functions; every response is checked with its zod schema.
 import type { z } from 'zod';
-import { BatchAck, CheckResponse, CompleteResponse, HintResponse, PublicRecruitment, SessionState } from '../../shared/schema/api.ts';
+import { BatchAck, CheckResponse, CompleteResponse, CurrentSession, HintResponse, PublicRecruitment, SessionState } from '../../shared/schema/api.ts';
 import type { CheckRequest, HintRequest, StartSessionRequest } from '../../shared/schema/api.ts';
 import type { ClientEvent } from '../../shared/schema/event.ts';
 
@@ -30,6 +30,8 @@ async function call<T extends z.ZodType>(schema: T, method: string, path: string
 export const api = {
   resume: () => call(SessionState, 'GET', '/api/session'),
   recruitment: () => call(PublicRecruitment, 'GET', '/api/recruitment'),
+  /** This browser's session, or null on a first visit (no token yet); a 401 only for a token the server does not know. */
+  current: async () => (await call(CurrentSession, 'GET', '/api/session/current')).session,
   start: (req: StartSessionRequest) => call(SessionState, 'POST', '/api/sessions', req),
   sendEvents: (events: ClientEvent[]) => call(BatchAck, 'POST', '/api/session/events', { events }),
   check: (req: CheckRequest) => call(CheckResponse, 'POST', '/api/session/check', req),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startRequest } from './study.ts';
+import { startProblem, startRequest } from './study.ts';
 import { StartSessionRequest } from '../../shared/schema/api.ts';
 
 describe('how a participant arrived', () => {
@@ -15,5 +15,20 @@ describe('how a participant arrived', () => {
       expect(req).toEqual(want);
       expect(StartSessionRequest.safeParse(req).success).toBe(true);
     }
+  });
+});
+
+describe('a link that cannot start a session', () => {
+  it('names the field, the value and what is allowed', () => {
+    const label = startProblem(startRequest(new URLSearchParams('?mode=kiosk&label=%3Cb%3E')));
+    expect(label).toBe('The participant label "<b>" cannot be used: labels cannot contain < or >. A label has 1 to 100 characters, without < or >.');
+    expect(startProblem({ mode: 'kiosk', label: 'x'.repeat(101) })).toMatch(/^The participant label "x+" cannot be used: a label has at most 100 characters\./);
+    const prolific = startProblem(startRequest(new URLSearchParams('?PROLIFIC_PID=ab%20c')));
+    expect(prolific).toMatch(/^This study link's participant id \(PROLIFIC_PID\) "ab c" cannot be used: panel ids use letters, digits and _ \. : -\. An id has 1 to 100 characters: letters, digits and _ \. : -\./);
+    expect(startProblem(startRequest(new URLSearchParams('?PROLIFIC_PID=ok&STUDY_ID=a/b')))).toContain('study id (STUDY_ID) "a/b"');
+    expect(startProblem(startRequest(new URLSearchParams('?sona_id=%3F')))).toContain('participant id (sona_id) "?"');
+  });
+  it('is null for every valid link', () => {
+    for (const search of ['?PROLIFIC_PID=abc123&STUDY_ID=st1', '?sona_id=4711', '?mode=kiosk&label=P-017', '']) expect(startProblem(startRequest(new URLSearchParams(search)))).toBeNull();
   });
 });

@@ -1,11 +1,12 @@
 // The participant's study controller: a zustand store, the one dispatcher every action goes through, and step clocks.
 import { create } from 'zustand';
-import type { HintResponse, SessionState, StartSessionRequest } from '../../shared/schema/api.ts';
+import { StartSessionRequest, type HintResponse, type SessionState } from '../../shared/schema/api.ts';
 import { ClientEvent, type ClientEventType } from '../../shared/schema/event.ts';
 import { describeIssues } from '../../shared/schema/config.ts';
 import type { InputSource, Move } from '../../shared/schema/move.ts';
 import type { PuzzleClues } from '../../shared/schema/puzzle.ts';
-import type { Phase } from '../../shared/schema/config.ts';
+import type { InputKind, InputText, Phase } from '../../shared/schema/config.ts';
+import { textFor } from '../../shared/study/inputText.ts';
 import type { Tool } from '../../shared/game/input.ts';
 import { applyMove, boardRows, replayMoves, type BoardState } from '../../shared/game/board.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
@@ -14,7 +15,8 @@ import { secondsLeft, skipAfterSeconds, stepCapSeconds } from '../../shared/stud
 import { api, ApiError } from './api.ts';
 import { Outbox, type SaveStatus } from './outbox.ts';
 
-export type Hint = NonNullable<HintResponse['hint']>;
+/** The hint on display; `fixOffered`: a mistake explained, whose fix waits for the participant's go-ahead. */
+export type Hint = NonNullable<HintResponse['hint']> & { fixOffered?: boolean };
 export interface Feedback {
   tone: 'info' | 'success' | 'warn';
   text: string;
@@ -23,12 +25,15 @@ export interface Feedback {
 export interface StudyStore {
   /**
    * 'elsewhere': the study was opened in another window, which now owns the session. 'closed': recruitment is closed
-   * (or its target reached) and this visitor has no session to return to.
+   * (or its target reached) and this visitor has no session to return to. 'bad-link': the link's kiosk label or panel
+   * id cannot start a session (the page names the field).
    */
-  status: 'loading' | 'running' | 'error' | 'kiosk-label' | 'elsewhere' | 'closed';
+  status: 'loading' | 'running' | 'error' | 'kiosk-label' | 'elsewhere' | 'closed' | 'bad-link';
   /** The page a new visitor sees while recruitment is closed (config text). */
   closed: { title: string; message: string } | null;
   error: string | null;
+  /** Why the link (or the kiosk label typed in) cannot start a session: the field, the value, what is allowed. */
+  linkProblem: string | null;
   session: SessionState | null;
   steps: Step[];
   step: number;
@@ -53,12 +58,17 @@ export interface StudyStore {
   declined: boolean;
   /** Set when eligibility screening ended the study: the message to show. */
   screenedOut: string | null;
+  /** The input the participant is using, for texts with per-input variants (a guess from the device until used). */
+  inputKind: InputKind;
 }
+
+const coarse = typeof window !== 'undefined' && (window.matchMedia?.('(pointer: coarse)').matches || navigator.maxTouchPoints > 0);
 
 const initial: StudyStore = {
   status: 'loading',
   closed: null,
   error: null,
+  linkProblem: null,
   session: null,
   steps: [],
   step: 0,
@@ -76,6 +86,7 @@ const initial: StudyStore = {
   completion: null,
   declined: false,
   screenedOut: null,
+  inputKind: coarse ? 'touch' : 'pointer',
 };
 
 export const useStudy = create<StudyStore>(() => ({ ...initial }));
@@ -157,6 +168,8 @@ export function logEvent<T extends ClientEventType>(type: T, payload: PayloadOf<
 export function dispatch(move: Move, source: InputSource): void {
   const s = useStudy.getState();
   if (!s.board || s.busy) return;
+  const input = INPUT_OF[source];
+  if (input) noteInput(input);
   logEvent('move', { move }, source);
   const moves = [...(s.movesByStep[s.step] ?? []), move];
   const board = applyMove(s.board, move);
@@ -167,8 +180,30 @@ export function dispatch(move: Move, source: InputSource): void {
   if (move.type === 'hint') void fetchHint();
 }
 
+/** The participant used this kind of input: texts with per-input variants follow it. */
+export function noteInput(kind: InputKind): void {
+  if (useStudy.getState().inputKind !== kind) useStudy.setState({ inputKind: kind });
+}
+
+const INPUT_OF: Partial<Record<InputSource, InputKind>> = { mouse: 'pointer', touch: 'touch', keyboard: 'keyboard' };
+
+/** A config text in the variant for the input in use (a plain string as it is). */
+export function useInputText(text: InputText): string {
+  const input = useStudy((s) => s.inputKind);
+  return textFor(text, input);
+}
+
 export function setTool(tool: Tool): void {
   useStudy.setState({ tool });
+}
+
+/** Apply the fix an error hint offered: a reveal move like a hint's own (logged, undoable). */
+export function fixHint(source: InputSource): void {
+  const hint = useStudy.getState().hint;
+  if (!hint?.fixOffered) return;
+  // The participant asked for it: the reveal carries their input source.
+  dispatch({ type: 'reveal', row: hint.row, col: hint.col, state: hint.value === 'filled' ? 'filled' : 'crossed' }, source);
+  useStudy.setState({ hint: { ...hint, fixOffered: false } });
 }
 
 export function dismissHint(): void {
@@ -342,9 +377,11 @@ async function fetchHint(): Promise<void> {
     }
     const explanation = hint.explanation || `Row ${hint.row + 1}, column ${hint.col + 1} should be ${hint.value === 'filled' ? 'filled' : 'empty'}.`;
     logEvent('hint_shown', { row: hint.row, col: hint.col, explanation });
-    useStudy.setState({ hint: { ...hint, explanation } });
+    // A mistake, when the policy explains: the reason first, and the fix on the participant's word (fixHint).
+    const offerFix = hint.kind === 'error' && policy === 'explain-and-reveal';
+    useStudy.setState({ hint: { ...hint, explanation, fixOffered: offerFix } });
     // The revealed cell is a move like any other: logged, undoable.
-    dispatch({ type: 'reveal', row: hint.row, col: hint.col, state: hint.value === 'filled' ? 'filled' : 'crossed' }, 'system');
+    if (!offerFix) dispatch({ type: 'reveal', row: hint.row, col: hint.col, state: hint.value === 'filled' ? 'filled' : 'crossed' }, 'system');
   } catch (err) {
     useStudy.setState({ busy: null, feedback: { tone: 'warn', text: `Could not get a hint right now (${networkMessage(err)}). Try again in a moment.` } });
   }
@@ -443,6 +480,7 @@ function logEnvironment(): void {
   window.addEventListener('resize', onResize);
   screen.orientation?.addEventListener?.('change', onResize);
   window.addEventListener('online', () => outbox?.retryNow());
+  window.addEventListener('pointerdown', (e) => noteInput(e.pointerType === 'mouse' ? 'pointer' : 'touch'), { capture: true, passive: true });
 }
 
 /**
@@ -478,14 +516,50 @@ export function startRequest(params: URLSearchParams): StartSessionRequest {
   return { mode: 'general' };
 }
 
+/** The link's parameter that carries each start field, to name it to whoever made the link. */
+const LINK_FIELDS: Record<string, string> = {
+  label: 'participant label (label)',
+  'panel.participant_id': 'participant id',
+  'panel.study_id': 'study id (STUDY_ID)',
+  'panel.session_id': 'session id (SESSION_ID)',
+};
+const LABEL_RULE = '1 to 100 characters, without < or >';
+const PANEL_ID_RULE = '1 to 100 characters: letters, digits and _ . : -';
+
+/**
+ * What is wrong with a start request, said for a person (the experimenter at a kiosk, or a participant whose panel
+ * link is broken): the field, the value, and what is allowed; null when the request is valid.
+ */
+export function startProblem(request: StartSessionRequest): string | null {
+  const checked = StartSessionRequest.safeParse(request);
+  if (checked.success) return null;
+  const issue = checked.error.issues[0];
+  const path = issue.path.map(String).join('.');
+  if (path === 'label') {
+    const shown = request.label === undefined ? '' : ` "${request.label.slice(0, 120)}"`;
+    return `The participant label${shown} cannot be used: ${issue.message}. A label has ${LABEL_RULE}.`;
+  }
+  if (path.startsWith('panel.')) {
+    const key = path.slice('panel.'.length) as 'participant_id' | 'study_id' | 'session_id';
+    const value = request.panel?.[key];
+    const param = key === 'participant_id' ? (request.panel?.provider === 'sona' ? 'participant id (sona_id)' : 'participant id (PROLIFIC_PID)') : LINK_FIELDS[path];
+    const shown = typeof value === 'string' ? ` "${value.slice(0, 120)}"` : '';
+    return `This study link's ${param}${shown} cannot be used: ${issue.message}. An id has ${PANEL_ID_RULE}. Please open the study again from the recruitment site, or contact the experimenter.`;
+  }
+  return `This study link cannot be used (${LINK_FIELDS[path] ?? path}: ${issue.message}).`;
+}
+
 /** Resume the session this browser holds (cookie), or start a new one; then rebuild the board, history and timers. */
 export async function boot(): Promise<void> {
   try {
-    let session: SessionState;
+    let session: SessionState | null = null;
     try {
-      session = await api.resume();
+      session = await api.current();
     } catch (err) {
+      // 401: this browser holds a token the server no longer knows (e.g. a withdrawn session): start afresh.
       if (!(err instanceof ApiError) || err.status !== 401) throw err;
+    }
+    if (!session) {
       const params = new URLSearchParams(location.search);
       if (params.get('mode') === 'kiosk' && !params.get('label')) {
         // Tell the experimenter before they type a label, not after.
@@ -494,8 +568,14 @@ export async function boot(): Promise<void> {
         else useStudy.setState({ status: 'kiosk-label' });
         return;
       }
+      const request = startRequest(params);
+      const problem = startProblem(request);
+      if (problem) {
+        useStudy.setState(request.mode === 'kiosk' ? { status: 'kiosk-label', linkProblem: problem } : { status: 'bad-link', linkProblem: problem });
+        return;
+      }
       try {
-        session = await api.start(startRequest(new URLSearchParams(location.search)));
+        session = await api.start(request);
       } catch (startErr) {
         const issues = startErr instanceof ApiError && Array.isArray(startErr.details.issues) ? startErr.details.issues.map(String) : [];
         if (!(startErr instanceof ApiError) || startErr.status !== 403 || !issues.some((i) => i.startsWith('recruitment:'))) throw startErr;

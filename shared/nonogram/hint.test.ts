@@ -1,6 +1,7 @@
 // The hint engine on hand-made positions, and followed from a blank board to the solution.
 import { describe, expect, it } from 'vitest';
-import { EMPTY, FILLED, cluesOf, createGrid, gridFromRows } from './grid.ts';
+import { EMPTY, FILLED, UNKNOWN, cluesOf, createGrid, gridFromRows } from './grid.ts';
+import { lineSolve } from './lineSolver.ts';
 import type { Grid } from './grid.ts';
 import { generatePuzzles } from './generate.ts';
 import { hint } from './hint.ts';
@@ -17,7 +18,7 @@ describe('hint: errors come first', () => {
   it('points at a filled cell that should be empty, before any deduction', () => {
     const { clues, board, solution } = position(HEART, ['#????', '?????', '?????', '?????', '?????']);
     const h = hint(clues, board, solution);
-    expect(h).toMatchObject({ kind: 'error', row: 0, col: 0, value: 'empty', reasoning: 'error', line: { axis: 'row', index: 0 } });
+    expect(h).toMatchObject({ kind: 'error', row: 0, col: 0, value: 'empty', reasoning: 'error' });
     expect(h?.explanation).toContain('row 1, column 1');
   });
 
@@ -113,3 +114,104 @@ describe('hint: policies and the end', () => {
     expect([...seen].sort()).toEqual(['cross-reference', 'edge', 'foothold', 'overlap']);
   });
 });
+
+describe('hint: why a mistake is wrong, in terms of a line\'s clue', () => {
+  const explain = (solutionRows: string[], boardRows: string[], policy?: 'explain-and-reveal' | 'reveal-only') => {
+    const { clues, board, solution } = position(solutionRows, boardRows);
+    const h = hint(clues, board, solution, policy);
+    if (!h) throw new Error('no hint');
+    return h;
+  };
+
+  it('a cross in a line its clue fills exactly: the foothold', () => {
+    const h = explain(HEART, ['?????', '??.??', '?????', '?????', '?????']);
+    expect(h).toMatchObject({ kind: 'error', row: 1, col: 2, value: 'filled', line: { axis: 'row', index: 1 } });
+    expect(h.explanation).toBe("Row 2's clue 5 needs exactly 5 cells, the whole line, so every cell in it is filled: the cell at row 2, column 3 cannot be crossed. It should be filled.");
+  });
+
+  it('a filled cell in a line with clue 0', () => {
+    const h = explain(['#.#', '...', '###'], ['???', '?#?', '???']);
+    expect(h).toMatchObject({ row: 1, col: 1, value: 'empty', line: { axis: 'row', index: 1 } });
+    expect(h.explanation).toBe('Row 2 has clue 0: every cell in it is empty, so the cell at row 2, column 2 cannot be filled. It should be empty: cross it.');
+  });
+
+  it('a cross on a cell every arrangement covers: the overlap', () => {
+    // Row 1's clue 4 in 5 cells covers columns 2 to 4 wherever it goes.
+    const h = explain(['####.', '#....', '#.#..', '.....', '.....'], ['??.??', '?????', '?????', '?????', '?????']);
+    expect(h).toMatchObject({ row: 0, col: 2, value: 'filled', line: { axis: 'row', index: 0 } });
+    expect(h.explanation).toContain("Row 1's clue 4: however its runs are slid along the line, they cover the cell at row 1, column 3 in every arrangement, so it cannot be crossed.");
+  });
+
+  it('more filled cells than the clue allows: a count, named in the clue', () => {
+    // Row 1 (clue 1 1 1 in 7) has its three cells rightly filled; a fourth cannot be.
+    const h = explain(['#.#.#..', '#######'], ['#.#.#?#', '???????']);
+    expect(h).toMatchObject({ row: 0, col: 6, value: 'empty', line: { axis: 'row', index: 0 } });
+    expect(h.explanation).toBe("Row 1's clue 1 1 1 has 3 filled cells in all, and 3 other cells are rightly filled in it already, so the cell at row 1, column 7 cannot be filled too. It should be empty: cross it.");
+  });
+
+  it('a run longer than any number of the clue', () => {
+    // Row 1 (clue 2 2 in 8): cells 2-3 rightly filled, and filling cell 4 would make a run of 3.
+    const h = explain(['.##..##.', '########'], ['.###????', '????????']);
+    expect(h).toMatchObject({ row: 0, col: 3, value: 'empty' });
+    expect(h.explanation).toBe("Filling the cell at row 1, column 4 would make a run of 3 filled cells in Row 1, longer than any number of its clue 2 2, so it cannot be filled. It should be empty: cross it.");
+  });
+
+  it('no single line shows it: probing names the line whose clue stops fitting', () => {
+    const h = explain(HEART, ['#????', '?????', '?????', '?????', '?????']);
+    expect(h).toMatchObject({ row: 0, col: 0, value: 'empty', line: { axis: 'col', index: 0 } });
+    expect(h.explanation).toBe("With the cell at row 1, column 1 filled, the row and column clues force other cells until Column 1's clue 2 no longer fits, so it cannot be filled. It should be empty: cross it.");
+  });
+
+  it('names the count before the run when both apply', () => {
+    // Row 1 '#.#.#..' (clue 1 1 1); the participant filled column 2 (wrong) and column 7 (wrong).
+    const h = explain(['#.#.#..', '#######'], ['#.#.##?', '??????#']);
+    expect(h).toMatchObject({ row: 0, col: 5, value: 'empty' });
+    // Counted on the rightly marked cells: three, not four (row 2's wrong... none) and a run of 2 in a clue of 1s.
+    expect(h.explanation).toBe("Row 1's clue 1 1 1 has 3 filled cells in all, and 3 other cells are rightly filled in it already, so the cell at row 1, column 6 cannot be filled too. It should be empty: cross it.");
+  });
+
+  it('every explanation is sound: the named line, with the mark, admits no arrangement of its clue (random boards)', () => {
+    const rng = mulberry(7);
+    let sound = 0;
+    for (let t = 0; t < 300; t++) {
+      const w = 4 + Math.floor(rng() * 4);
+      const hgt = 4 + Math.floor(rng() * 4);
+      const solRows = Array.from({ length: hgt }, () => Array.from({ length: w }, () => (rng() < 0.55 ? '#' : '.')).join(''));
+      const boardRows = solRows.map((r) => [...r].map((ch) => (rng() < 0.5 ? '?' : rng() < 0.1 ? (ch === '#' ? '.' : '#') : ch)).join(''));
+      const { clues, board, solution } = position(solRows, boardRows);
+      const h = hint(clues, board, solution);
+      if (h?.kind !== 'error') continue;
+      expect(h.explanation).toMatch(/(It should be filled\.|It should be empty: cross it\.)$/);
+      expect(h.value).toBe(solution.cells[h.row * w + h.col] === FILLED ? 'filled' : 'empty');
+      expect(h.explanation).toContain(`row ${h.row + 1}, column ${h.col + 1}`);
+      const named = `${h.line.axis === 'row' ? 'Row' : 'Column'} ${h.line.index + 1}`;
+      if (!h.explanation.startsWith('No line')) expect(h.explanation).toContain(named);
+      if (h.explanation.startsWith('With the cell') || h.explanation.startsWith('No line')) continue;
+      // A one-line reason: the named line's clue admits no arrangement with the rightly marked cells and the mark.
+      const trusted = board.cells.map((v, i) => (v !== UNKNOWN && v !== solution.cells[i] ? UNKNOWN : v));
+      trusted[h.row * w + h.col] = board.cells[h.row * w + h.col];
+      const line = h.line.axis === 'row' ? Array.from(trusted.slice(h.line.index * w, (h.line.index + 1) * w)) : Array.from({ length: hgt }, (_, r) => trusted[r * w + h.line.index]);
+      const clue = h.line.axis === 'row' ? clues.rows[h.line.index] : clues.cols[h.line.index];
+      expect(lineSolve(clue, line)).toBe('contradiction');
+      sound++;
+    }
+    expect(sound).toBeGreaterThan(30);
+  });
+
+  it('reveal-only keeps the short statement, without reasoning', () => {
+    const h = explain(HEART, ['?????', '??.??', '?????', '?????', '?????'], 'reveal-only');
+    expect(h.explanation).toBe('The cell at row 2, column 3 is marked empty, but it should be filled.');
+  });
+});
+
+/** A small seeded generator for the random boards above. */
+function mulberry(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -15,6 +15,17 @@
 // and the hint names that line's first new cell. Every deduction is sound, so it agrees with the
 // solution whenever the board is correct.
 //
+// Why a mistake is a mistake. The cell is explained on the participant's trustworthy marks (their
+// other mistakes set aside), in its row's or column's clue. First the plainest line contradictions of
+// a wrong fill: the line would hold more filled cells than its clue has, or a run longer than any of
+// its numbers. Then the same ladder as above: the first line through the cell (row, then column) whose
+// foothold, overlap, edge or cross-reference deduction gives the cell's true value says why the mark
+// cannot stand. Failing that, probing: the marked value, propagated by line reasoning, leaves some line
+// whose clue no longer fits, and that line is named. Failing that too (only search shows it), the hint
+// says the puzzle's one solution has the other value. Each reason is sound: the named line, with the
+// trusted marks and the wrong one, admits no arrangement of its clue (or propagation reaches one that
+// does not). The fix comes after the reason; the client offers it as a button.
+//
 // What it cannot do: read the participant's mind. A hint names one cell and one reason; a person may
 // have had another deduction in mind. The 'edge' test is a heuristic label (knowledge restricted to
 // the ends of the line), not a separate inference rule.
@@ -101,6 +112,116 @@ function explain(reasoning: HintReasoning, l: LineRef, value: 'filled' | 'empty'
   }
 }
 
+const markName = (v: number) => (v === FILLED ? 'filled' : 'crossed');
+
+/** What the line reasoning of one kind says about position `pos` of a line, from `known` (UNKNOWN if nothing). */
+function deduced(clue: Clue, known: number[] | null, pos: number): number {
+  if (!known) return UNKNOWN;
+  const solved = lineSolve(clue, known);
+  return solved === 'contradiction' ? UNKNOWN : solved[pos];
+}
+
+/**
+ * Line propagation from `cells` (changed in place) until nothing moves; the first line whose clue no longer fits, or
+ * null when none does. The same rule as the solver's propagation, kept here to name the line for a person.
+ */
+function contradictingLine(lines: LineRef[], cells: Uint8Array): LineRef | null {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const l of lines) {
+      const line = readLine(cells, l);
+      if (!line.includes(UNKNOWN)) {
+        if (lineSolve(l.clue, line) === 'contradiction') return l;
+        continue;
+      }
+      const solved = lineSolve(l.clue, line);
+      if (solved === 'contradiction') return l;
+      for (let i = 0; i < line.length; i++) {
+        if (line[i] === UNKNOWN && solved[i] !== UNKNOWN) {
+          cells[l.start + i * l.step] = solved[i];
+          changed = true;
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Why the participant's mark on (row, col) is wrong, in terms of a line's clue (see the essay at the top): the line
+ * the reason is about, and the sentence. `trusted` is the board with every wrong mark set back to UNKNOWN.
+ */
+function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row: number, col: number, marked: number, truth: number): { line: LineRef; text: string } {
+  const at = where(row, col);
+  const wrong = markName(marked);
+  const right = truth === FILLED ? 'filled' : 'empty';
+  const cannot = `so it cannot be ${wrong}`;
+  const through = lines.filter((l) => (l.axis === 'row' && l.index === row) || (l.axis === 'col' && l.index === col));
+  // A filled mark the line's clue cannot hold: more filled cells than the clue has, or a run longer than its numbers.
+  if (marked === FILLED) {
+    for (const l of through) {
+      const pos = l.axis === 'row' ? col : row;
+      const name = ordinal(l.axis, l.index);
+      const clue = clueText(l.clue);
+      const withMark = readLine(trusted, l);
+      withMark[pos] = FILLED;
+      const filled = withMark.filter((v) => v === FILLED).length;
+      const total = l.clue.reduce((a, b) => a + b, 0);
+      if (l.clue.length > 0 && filled > total)
+        return { line: l, text: `${name}'s clue ${clue} has ${total} filled cell${total === 1 ? '' : 's'} in all, and ${filled - 1} other cell${filled - 1 === 1 ? ' is' : 's are'} rightly filled in it already, so the cell at ${at} cannot be filled too.` };
+      let a = pos;
+      let b = pos;
+      while (a > 0 && withMark[a - 1] === FILLED) a--;
+      while (b < withMark.length - 1 && withMark[b + 1] === FILLED) b++;
+      if (l.clue.length > 0 && b - a + 1 > Math.max(...l.clue))
+        return { line: l, text: `Filling the cell at ${at} would make a run of ${b - a + 1} filled cells in ${name}, longer than any number of its clue ${clue}, ${cannot}.` };
+    }
+  }
+  for (const reasoning of ['foothold', 'overlap', 'edge', 'cross-reference'] as const) {
+    for (const l of through) {
+      const pos = l.axis === 'row' ? col : row;
+      const line = readLine(trusted, l);
+      const blank = new Array<number>(l.length).fill(UNKNOWN);
+      const known =
+        reasoning === 'foothold' ? (l.clue.length === 0 || clueSpan(l.clue) === l.length ? blank : null) : reasoning === 'overlap' ? blank : reasoning === 'edge' ? edgeKnowledge(l.clue, line) : line;
+      if (deduced(l.clue, known, pos) !== truth) continue;
+      const name = ordinal(l.axis, l.index);
+      const clue = clueText(l.clue);
+      switch (reasoning) {
+        case 'foothold':
+          return {
+            line: l,
+            text:
+              l.clue.length === 0
+                ? `${name} has clue 0: every cell in it is empty, so the cell at ${at} cannot be filled.`
+                : `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so every cell in it is filled: the cell at ${at} ${marked === EMPTY ? 'cannot be crossed' : 'is filled'}.`,
+          };
+        case 'overlap':
+          return {
+            line: l,
+            text:
+              truth === FILLED
+                ? `${name}'s clue ${clue}: however its runs are slid along the line, they cover the cell at ${at} in every arrangement, ${cannot}.`
+                : `${name}'s clue ${clue}: no arrangement of its runs reaches the cell at ${at}, ${cannot}.`,
+          };
+        case 'edge':
+          return { line: l, text: `${name}'s clue ${clue}: the marks near the end of the line anchor the run next to that edge, and that run ${truth === FILLED ? 'covers' : 'stops short of'} the cell at ${at}, ${cannot}.` };
+        case 'cross-reference':
+          return { line: l, text: `${name}'s clue ${clue}, with the cells rightly marked in it already, leaves only arrangements in which the cell at ${at} is ${right}, ${cannot}.` };
+      }
+    }
+  }
+  const test = trusted.slice();
+  test[row * width + col] = marked;
+  const broken = contradictingLine(lines, test);
+  if (broken)
+    return {
+      line: broken,
+      text: `With the cell at ${at} ${wrong}, the row and column clues force other cells until ${ordinal(broken.axis, broken.index)}'s clue ${clueText(broken.clue)} no longer fits, so it cannot be ${wrong}.`,
+    };
+  return { line: through[0], text: `No line's clue shows it yet, but the puzzle's only solution has the cell at ${at} ${right}, not ${wrong}.` };
+}
+
 /** One candidate deduction: the line, the kind, the first new cell and how many new cells the line gives. */
 interface Found {
   line: LineRef;
@@ -156,11 +277,15 @@ export function hint(clues: Clues, board: Grid, solution: Grid, policy: HintPoli
     return [Math.floor(p / width), p % width] as const;
   };
 
-  for (let i = 0; i < cells.length; i++) {
-    if (cells[i] !== UNKNOWN && cells[i] !== sol[i]) {
-      const row = Math.floor(i / width);
-      return make('error', 'error', rows[row], row, i % width);
-    }
+  const firstWrong = cells.findIndex((v, i) => v !== UNKNOWN && v !== sol[i]);
+  if (firstWrong >= 0) {
+    const row = Math.floor(firstWrong / width);
+    const col = firstWrong % width;
+    if (policy === 'reveal-only') return make('error', 'error', rows[row], row, col);
+    const trusted = cells.map((v, i) => (v !== UNKNOWN && v !== sol[i] ? UNKNOWN : v));
+    const why = explainError(lines, trusted, width, row, col, cells[firstWrong], sol[firstWrong]);
+    const fix = sol[firstWrong] === FILLED ? 'It should be filled.' : 'It should be empty: cross it.';
+    return { kind: 'error', row, col, value: sol[firstWrong] === FILLED ? 'filled' : 'empty', line: { axis: why.line.axis, index: why.line.index }, reasoning: 'error', explanation: `${why.text} ${fix}` };
   }
   if (!cells.includes(UNKNOWN)) return null;
 

@@ -5,7 +5,7 @@ import { Phase, HintPolicy } from './config.ts';
 import { PuzzleClues } from './puzzle.ts';
 import { Move } from './move.ts';
 
-const PanelId = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, 'panel ids use letters, digits and _ . : -');
+const PanelId = z.string().min(1, 'an id cannot be empty').max(100, 'an id has at most 100 characters').regex(/^[A-Za-z0-9_.:-]+$/, 'panel ids use letters, digits and _ . : -');
 
 /** Recruitment-panel identifiers (Prolific's PROLIFIC_PID/STUDY_ID/SESSION_ID, or a SONA id): kept apart from study data. */
 export const PanelIdentity = z.object({
@@ -20,7 +20,7 @@ export const StartSessionRequest = z
   .object({
     mode: z.enum(['general', 'kiosk', 'panel']).default('general'),
     /** Kiosk mode: the participant label the experimenter types in. */
-    label: z.string().trim().min(1).max(100).regex(/^[^<>]*$/, 'labels cannot contain < or >').optional(),
+    label: z.string().trim().min(1, 'a label cannot be empty').max(100, 'a label has at most 100 characters').regex(/^[^<>]*$/, 'labels cannot contain < or >').optional(),
     panel: PanelIdentity.optional(),
   })
   .superRefine((r, ctx) => {
@@ -55,6 +55,10 @@ export const SessionState = z.object({
   completion_code: z.string().nullable(),
 });
 export type SessionState = z.infer<typeof SessionState>;
+
+/** `GET /api/session/current`: this browser's session, or null when it holds no token yet (a first visit). */
+export const CurrentSession = z.object({ session: SessionState.nullable() });
+export type CurrentSession = z.infer<typeof CurrentSession>;
 
 export const EventBatch = z.object({ events: z.array(ClientEvent).min(1).max(500) });
 export type EventBatch = z.infer<typeof EventBatch>;

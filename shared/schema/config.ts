@@ -6,6 +6,22 @@ import { MAX_ANSWER_TEXT, MAX_CHOICES, MAX_GUESSING_TEXT, MAX_OPTION_TEXT } from
 const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids use letters, digits, _ and -');
 const Text = z.string().max(20_000);
 
+/** The kinds of input a participant's device offers: a mouse or trackpad, a touch screen, a keyboard alone. */
+export const InputKind = z.enum(['pointer', 'touch', 'keyboard']);
+export type InputKind = z.infer<typeof InputKind>;
+
+/**
+ * A text shown to participants: a plain string, or variants per input kind with an optional `default` for the kinds
+ * not given (at least one entry). The screen shows the variant of the input in use (shared/study/inputText.ts).
+ */
+export const InputText = z.union([
+  Text,
+  z
+    .strictObject({ default: Text.optional(), pointer: Text.optional(), touch: Text.optional(), keyboard: Text.optional() })
+    .refine((t) => Object.values(t).some((v) => v !== undefined), 'give at least one of default, pointer, touch, keyboard'),
+]);
+export type InputText = z.infer<typeof InputText>;
+
 const ItemBase = { id: Id, label: z.string().min(1).max(2_000), required: z.boolean().default(true) };
 /** An option a participant can choose: its text is what the answer event carries (bounded as there). */
 const Option = z.string().min(1).max(MAX_OPTION_TEXT);
@@ -31,7 +47,7 @@ export const ConsentPhase = z.object({
   kind: z.literal('consent'),
   id: Id,
   title: z.string(),
-  text: Text,
+  text: InputText,
   agree_label: z.string().default('I agree to take part'),
   decline_label: z.string().default('I do not agree'),
   decline_message: z.string().default('Thank you for your time. You may close this page.'),
@@ -40,7 +56,7 @@ export const TutorialPhase = z.object({
   kind: z.literal('tutorial'),
   id: Id,
   title: z.string(),
-  text: Text,
+  text: InputText,
   puzzle: Id,
   video_url: z.string().url().optional(),
 });
@@ -48,7 +64,7 @@ export const WarmupPhase = z.object({
   kind: z.literal('warmup'),
   id: Id,
   title: z.string(),
-  text: Text,
+  text: InputText,
   puzzle: Id,
   cap_seconds: z.number().int().positive().max(3_600),
 });
@@ -62,7 +78,7 @@ export const SurveyPhase = z.object({
   kind: z.literal('survey'),
   id: Id,
   title: z.string(),
-  text: Text.default(''),
+  text: InputText.default(''),
   items: z.array(SurveyItem).min(1),
   /** Optional screening: a participant whose answers fail it ends the study here (step_end reason 'screened_out'). */
   eligibility: Eligibility.optional(),
@@ -71,7 +87,7 @@ export const PuzzlesPhase = z.object({
   kind: z.literal('puzzles'),
   id: Id,
   title: z.string(),
-  text: Text.default(''),
+  text: InputText.default(''),
   count: z.number().int().min(1).max(20),
   skip_min_seconds: z.number().nonnegative().default(0),
   time_limit_seconds: z.number().int().positive().optional(),
@@ -86,11 +102,11 @@ export const PostSurveyPhase = z.object({
   kind: z.literal('post_survey'),
   id: Id,
   title: z.string(),
-  text: Text.default(''),
+  text: InputText.default(''),
   why_label: z.string(),
   items: z.array(SurveyItem),
 });
-export const CompletePhase = z.object({ kind: z.literal('complete'), id: Id, title: z.string(), text: Text });
+export const CompletePhase = z.object({ kind: z.literal('complete'), id: Id, title: z.string(), text: InputText });
 
 export const Phase = z.discriminatedUnion('kind', [ConsentPhase, TutorialPhase, WarmupPhase, SurveyPhase, PuzzlesPhase, PostSurveyPhase, CompletePhase]);
 export type Phase = z.infer<typeof Phase>;

@@ -1,5 +1,6 @@
 // The tutorial's checklist: each control the participant must try once, read off the moves they made.
 import type { Move } from '../schema/move.ts';
+import type { InputKind } from '../schema/config.ts';
 
 export const TUTORIAL_TASKS = ['fill', 'cross', 'drag', 'undo', 'reset', 'hint', 'submit'] as const;
 export type TutorialTask = (typeof TUTORIAL_TASKS)[number];
@@ -12,6 +13,37 @@ export const TASK_LABELS: Record<TutorialTask, string> = {
   reset: 'Reset the grid (and confirm)',
   hint: 'Ask for a hint',
   submit: 'Submit the puzzle to check it',
+};
+
+/** Each task said for the input in use (the checklist shows the one that fits the device). */
+export const TASK_LABELS_BY_INPUT: Record<InputKind, Record<TutorialTask, string>> = {
+  pointer: {
+    fill: 'Fill a cell: click it',
+    cross: 'Cross a cell: right-click it',
+    drag: 'Drag along a line to paint several cells',
+    undo: 'Undo your last action (Undo, or Z)',
+    reset: 'Reset the grid (and confirm)',
+    hint: 'Ask for a hint',
+    submit: 'Submit the puzzle to check it',
+  },
+  touch: {
+    fill: 'Fill a cell: tap it in Fill mode',
+    cross: 'Cross a cell: long-press it, or tap in Cross mode',
+    drag: 'Slide along a line to paint several cells',
+    undo: 'Undo your last action',
+    reset: 'Reset the grid (and confirm)',
+    hint: 'Ask for a hint',
+    submit: 'Submit the puzzle to check it',
+  },
+  keyboard: {
+    fill: 'Fill a cell: arrows to it, then Space',
+    cross: 'Cross a cell: X',
+    drag: 'Select a line (Shift+arrows), then Space',
+    undo: 'Undo your last action: Z',
+    reset: 'Reset the grid (and confirm)',
+    hint: 'Ask for a hint',
+    submit: 'Submit the puzzle to check it',
+  },
 };
 
 /** The tasks a tutorial asks for: hint only when the study offers hints. */

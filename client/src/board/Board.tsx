@@ -6,7 +6,7 @@ import { gestureMove, keyAction, keyPaintMove, moveCursor, strokeCells, touchToo
 import { doneLines } from '../../../shared/game/lines.ts';
 import type { Move } from '../../../shared/schema/move.ts';
 import { dispatch, type Hint } from '../study.ts';
-import { useCellSize } from './fit.ts';
+import { clueExtent, TOUCH_TARGET, useCellSize } from './fit.ts';
 
 const LONG_PRESS_MS = 450;
 type Shown = 'filled' | 'crossed' | 'unknown';
@@ -123,9 +123,16 @@ export interface BoardProps {
   hint?: Hint | null;
   /** Largest cell size in px (the board shrinks below it to fit its box). */
   maxCell?: number;
+  /**
+   * Zoomed (phones): cells of at least a comfortable touch target, the box scrolls under the clues, which stay in
+   * view (sticky); dragging on the clues pans the board, dragging on the grid paints as ever.
+   */
+  zoomed?: boolean;
+  /** Told the cell size that fits the box unzoomed (the screen offers zoom when it is under a touch target). */
+  onFit?: (cell: number) => void;
 }
 
-export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: BoardProps) {
+export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40, zoomed = false, onFit }: BoardProps) {
   const gridRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const dragRef = useRef<Drag | null>(null);
@@ -137,7 +144,12 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
   const [focused, setFocused] = useState(false);
   const [hover, setHover] = useState<Cell | null>(null);
   const [keyboardMode, setKeyboardMode] = useState(false);
-  const cell = useCellSize(boxRef, puzzle, maxCell);
+  const fitted = useCellSize(boxRef, puzzle, maxCell);
+  const cell = zoomed ? Math.max(TOUCH_TARGET, fitted) : fitted;
+  useEffect(() => {
+    onFit?.(fitted);
+  }, [fitted, onFit]);
+  const extent = useMemo(() => clueExtent(puzzle), [puzzle]);
   const done = useMemo(() => doneLines(grid, puzzle), [grid, puzzle]);
   const rowClues = useMemo(() => puzzle.rows.map((c) => c.join(' ') || '0'), [puzzle]);
   const colClues = useMemo(() => puzzle.cols.map((c) => c.join(' ') || '0'), [puzzle]);
@@ -239,7 +251,11 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
       case 'move':
         if (action.extend && !anchor) setAnchor(cursor);
         if (!action.extend) setAnchor(null);
-        setCursor(moveCursor(cursor, action.dr, action.dc, puzzle.width, puzzle.height));
+        {
+          const next = moveCursor(cursor, action.dr, action.dc, puzzle.width, puzzle.height);
+          setCursor(next);
+          if (zoomed) document.getElementById(`cell-${next[0]}-${next[1]}`)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+        }
         break;
       case 'paint':
         dispatch(keyPaintMove(grid, action.state, selection ?? [cursor]), 'keyboard');
@@ -264,7 +280,12 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
   const hintCol = hint?.line.axis === 'col' ? hint.line.index : -1;
 
   return (
-    <div className="board-box" ref={boxRef}>
+    <div
+      className={`board-box${zoomed ? ' zoomed' : ''}`}
+      ref={boxRef}
+      data-testid="board-box"
+      style={zoomed ? { scrollPaddingTop: `${Math.ceil(extent.colUnits * cell) + 4}px`, scrollPaddingLeft: `${Math.ceil(extent.rowUnits * cell) + 4}px` } : undefined}
+    >
       <div
         className="board"
         style={{ ['--cell' as string]: `${cell}px`, ['--cols' as string]: puzzle.width, ['--rows' as string]: puzzle.height }}
@@ -275,7 +296,7 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40 }: Boar
         <ClueStrip axis="row" clues={puzzle.rows} done={doneKey(done.rows)} line={focusCell ? focusCell[0] : -1} hint={hintRow} />
         <div
           ref={gridRef}
-          className={`grid${focused ? ' focused' : ''}${disabled ? ' disabled' : ''}`}
+          className={`grid${focused ? ' focused' : ''}${showCursor ? ' keyboard-focus' : ''}${disabled ? ' disabled' : ''}`}
           role="grid"
           tabIndex={0}
           aria-label={`Puzzle grid, ${puzzle.width} columns by ${puzzle.height} rows. Arrow keys move, Space fills, X crosses, Backspace clears, Z undoes, Shift with arrows selects a line.`}

@@ -1,7 +1,8 @@
 // A puzzle step's screen (tutorial, warmup, study puzzle): the board with its controls, hint panel and feedback.
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Board } from './Board.tsx';
-import { dismissHint, dispatch, puzzleOf, setTool, skipPuzzle, useStudy } from '../study.ts';
+import { dismissHint, dispatch, fixHint, puzzleOf, setTool, skipPuzzle, useStudy } from '../study.ts';
+import { TOUCH_TARGET } from './fit.ts';
 import type { Step } from '../../../shared/study/steps.ts';
 import type { InputSource } from '../../../shared/schema/move.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
@@ -23,12 +24,18 @@ function ToolSwitch() {
   );
 }
 
-function HintPanel() {
+function HintPanel({ source }: { source: (e: React.MouseEvent) => InputSource }) {
   const hint = useStudy((s) => s.hint);
+  const busy = useStudy((s) => s.busy);
+  const panel = useRef<HTMLDivElement>(null);
+  // A new hint comes into view (on a phone it may open below the fold, or under the tutorial's bar).
+  useEffect(() => {
+    panel.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [hint?.row, hint?.col, hint?.explanation]);
   if (!hint) return null;
   const where = hint.line.axis === 'row' ? `Row ${hint.line.index + 1}` : `Column ${hint.line.index + 1}`;
   return (
-    <div className="hint-panel" role="status" data-testid="hint-panel">
+    <div className="hint-panel" role="status" data-testid="hint-panel" ref={panel}>
       <div className="hint-head">
         <strong>Hint · {where}</strong>
         <button type="button" className="link" onClick={dismissHint} aria-label="Close the hint">
@@ -36,6 +43,13 @@ function HintPanel() {
         </button>
       </div>
       <p data-testid="hint-text">{hint.explanation}</p>
+      {hint.fixOffered && (
+        <div className="controls hint-fix">
+          <button type="button" data-testid="hint-fix" disabled={busy !== null} onClick={(e) => fixHint(source(e))}>
+            {hint.value === 'filled' ? 'Fill this cell for me' : 'Cross this cell for me'}
+          </button>
+        </div>
+      )}
     </div>
   );
 }
@@ -48,13 +62,14 @@ export interface PuzzleViewProps {
   intro?: ReactNode;
   /** More in the side panel (the tutorial's checklist); below the controls on a phone. */
   aside?: ReactNode;
-  /** Replaces Skip (the tutorial's Continue). */
-  finishButton?: ReactNode;
+  /** Replaces Skip: the tutorial's checklist with its Continue button, kept in view (last in the side panel on a
+   * desktop, a bar at the bottom of the screen on a phone). */
+  finish?: ReactNode;
   canSkip: boolean;
   skipNote?: string;
 }
 
-export function PuzzleView({ step, title, progress, intro, aside, finishButton, canSkip, skipNote }: PuzzleViewProps) {
+export function PuzzleView({ step, title, progress, intro, aside, finish, canSkip, skipNote }: PuzzleViewProps) {
   const board = useStudy((s) => s.board);
   const feedback = useStudy((s) => s.feedback);
   const busy = useStudy((s) => s.busy);
@@ -63,6 +78,10 @@ export function PuzzleView({ step, title, progress, intro, aside, finishButton, 
   const skipAllowed = useStudy((s) => s.skipAllowed);
   const hintsOn = useStudy((s) => s.session?.study.hint_policy !== 'off');
   const [confirm, setConfirm] = useState<{ what: 'reset' | 'skip'; source: InputSource } | null>(null);
+  // Zoom (touch screens): offered when the board's cells would be under a comfortable touch target.
+  const [fitCell, setFitCell] = useState(TOUCH_TARGET);
+  const [zoomed, setZoomed] = useState(false);
+  const canZoom = hasTouch && fitCell < TOUCH_TARGET;
   const puzzle = puzzleOf(step.puzzle_id);
   if (!puzzle || !board) return <p className="loading">Loading the puzzle…</p>;
   const empty = board.grid.cells.every((c) => c === 0);
@@ -74,18 +93,36 @@ export function PuzzleView({ step, title, progress, intro, aside, finishButton, 
       <div className="puzzle-body">
         <div className="board-col">
           {intro && <div className="intro">{intro}</div>}
-          <Board puzzle={puzzle} grid={board.grid} disabled={busy !== null} tool={tool} hint={hint} maxCell={puzzle.width <= 5 && puzzle.height <= 5 ? 56 : 44} />
+          <Board
+            puzzle={puzzle}
+            grid={board.grid}
+            disabled={busy !== null}
+            tool={tool}
+            hint={hint}
+            maxCell={puzzle.width <= 5 && puzzle.height <= 5 ? 56 : 44}
+            zoomed={zoomed && canZoom}
+            onFit={setFitCell}
+          />
         </div>
         <aside className="side">
           {aside && <div className="side-scroll">{aside}</div>}
           <div className="side-fixed">
-            <HintPanel />
+            <HintPanel source={source} />
             {feedback && (
               <p className={`feedback ${feedback.tone}`} role="status" data-testid="feedback">
                 {feedback.text}
               </p>
             )}
-            {hasTouch && <ToolSwitch />}
+            {hasTouch && (
+              <div className="touch-tools">
+                <ToolSwitch />
+                {canZoom && (
+                  <button type="button" className="zoom-toggle" data-testid="zoom" aria-pressed={zoomed} onClick={() => setZoomed(!zoomed)}>
+                    {zoomed ? 'Fit board' : 'Zoom in'}
+                  </button>
+                )}
+              </div>
+            )}
             <div className="controls main-controls">
               <button type="button" className="undo" data-testid="undo" aria-keyshortcuts="z" disabled={board.history.length === 0 || busy !== null} onClick={(e) => dispatch({ type: 'undo' }, source(e))}>
                 <span aria-hidden="true">↶</span> Undo
@@ -106,14 +143,19 @@ export function PuzzleView({ step, title, progress, intro, aside, finishButton, 
               <button type="button" className="reset danger" data-testid="reset" disabled={empty || busy !== null} onClick={(e) => setConfirm({ what: 'reset', source: source(e) })}>
                 Reset grid…
               </button>
-              {finishButton ??
-                (canSkip && (
+              {!finish &&
+                canSkip && (
                   <button type="button" className="skip" data-testid="skip" disabled={!skipAllowed || busy !== null} onClick={(e) => setConfirm({ what: 'skip', source: source(e) })} title={skipAllowed ? undefined : skipNote}>
                     {step.kind === 'warmup' ? 'End warmup…' : 'Skip puzzle…'}
                   </button>
-                ))}
+                )}
             </div>
-            {canSkip && !skipAllowed && skipNote && !finishButton && <p className="note">{skipNote}</p>}
+            {canSkip && !skipAllowed && skipNote && !finish && <p className="note">{skipNote}</p>}
+            {finish && (
+              <div className="finish" data-testid="finish">
+                {finish}
+              </div>
+            )}
           </div>
         </aside>
       </div>

@@ -7,6 +7,9 @@ const DIGIT = 0.55 * 0.62;
 const GAP = 0.55 * 0.4;
 const LINE = 0.55 * 1.15;
 
+/** Px the keyboard focus ring takes outside the grid on each side (see `.grid.keyboard-focus` in styles.css). */
+export const FOCUS_RING = 5;
+
 /** Width of the row clues and height of the column clues, in cells. */
 export function clueExtent(puzzle: PuzzleClues): { rowUnits: number; colUnits: number } {
   let rowUnits = 0;
@@ -22,11 +25,15 @@ export function clueExtent(puzzle: PuzzleClues): { rowUnits: number; colUnits: n
 
 export function fitCellSize(puzzle: PuzzleClues, width: number, height: number, maxCell: number): number {
   const { rowUnits, colUnits } = clueExtent(puzzle);
-  const border = 6;
+  // The grid's 2 px border on each side, and room for the keyboard focus ring (3 px outline, 1 px offset) and a little air.
+  const border = 4 + 2 * FOCUS_RING;
   const byWidth = (width - border) / (puzzle.width + rowUnits);
   const byHeight = (height - border) / (puzzle.height + colUnits);
   return Math.max(8, Math.floor(Math.min(maxCell, byWidth, byHeight)));
 }
+
+/** Comfortable touch target (px): a zoomed board's cells are at least this big. */
+export const TOUCH_TARGET = 44;
 
 /** Watches the box and returns the cell size that fits it. */
 export function useCellSize(box: RefObject<HTMLElement | null>, puzzle: PuzzleClues, maxCell: number): number {

@@ -1,11 +1,12 @@
 // Phase kind 'complete': waits until the server holds every event, then shows the code (or redirects to the panel).
 import { useEffect } from 'react';
 import { CompletePhase } from '../../../shared/schema/config.ts';
-import { finish, useStudy } from '../study.ts';
+import { finish, useStudy, useInputText } from '../study.ts';
 import { TopBar } from '../ui/TopBar.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 
 function CompleteScreen({ phase }: PhaseScreenProps<'complete'>) {
+  const text = useInputText(phase.text);
   const completion = useStudy((s) => s.completion);
   const saveStatus = useStudy((s) => s.saveStatus);
   useEffect(() => {
@@ -18,7 +19,7 @@ function CompleteScreen({ phase }: PhaseScreenProps<'complete'>) {
     <section className="page complete">
       <TopBar title={phase.title} />
       <div className="page-body">
-        <p className="lead">{phase.text}</p>
+        <p className="lead">{text}</p>
         {completion ? (
           <div className="code-box">
             <p>Your completion code</p>

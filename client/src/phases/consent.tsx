@@ -1,10 +1,11 @@
 // Phase kind 'consent': the config's text, agree or decline; declining ends the study politely.
 import { ConsentPhase } from '../../../shared/schema/config.ts';
-import { answerConsent, useStudy } from '../study.ts';
+import { answerConsent, useStudy, useInputText } from '../study.ts';
 import { TopBar } from '../ui/TopBar.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 
 function ConsentScreen({ phase }: PhaseScreenProps<'consent'>) {
+  const text = useInputText(phase.text);
   const declined = useStudy((s) => s.declined);
   return (
     <section className="page consent">
@@ -17,7 +18,7 @@ function ConsentScreen({ phase }: PhaseScreenProps<'consent'>) {
         ) : (
           <>
             <div className="consent-text">
-              {phase.text.split('\n\n').map((para, i) => (
+              {text.split('\n\n').map((para, i) => (
                 <p key={i}>{para}</p>
               ))}
             </div>

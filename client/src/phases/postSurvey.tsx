@@ -2,12 +2,13 @@
 // "why" question, then the config's items.
 import { PostSurveyPhase, type SurveyItem } from '../../../shared/schema/config.ts';
 import { finalRows } from '../../../shared/study/progress.ts';
-import { puzzleOf, reviseRating, submitSurvey, useStudy } from '../study.ts';
+import { puzzleOf, reviseRating, submitSurvey, useStudy, useInputText } from '../study.ts';
 import { MiniBoard } from '../ui/MiniBoard.tsx';
 import { Survey } from '../ui/Survey.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 
 function PostSurveyScreen({ phase }: PhaseScreenProps<'post_survey'>) {
+  const text = useInputText(phase.text);
   const steps = useStudy((s) => s.steps);
   const ratings = useStudy((s) => s.ratings);
   const outcomes = useStudy((s) => s.outcomes);
@@ -50,7 +51,7 @@ function PostSurveyScreen({ phase }: PhaseScreenProps<'post_survey'>) {
       );
       return { key: id, header, items: [why] };
     });
-  return <Survey id={phase.id} title={phase.title} text={phase.text} sections={sections} items={phase.items} onSubmit={(answers) => submitSurvey(phase.id, answers)} />;
+  return <Survey id={phase.id} title={phase.title} text={text} sections={sections} items={phase.items} onSubmit={(answers) => submitSurvey(phase.id, answers)} />;
 }
 
 export const postSurveyPhase: PhaseModule<'post_survey'> = {

@@ -1,7 +1,7 @@
 // Phase kind 'puzzles': the participant's sequence, each puzzle followed by its rating screen.
 import { PuzzlesPhase, type SurveyItem } from '../../../shared/schema/config.ts';
 import { PuzzleView } from '../board/PuzzleView.tsx';
-import { submitRating, useStudy } from '../study.ts';
+import { submitRating, useStudy, useInputText } from '../study.ts';
 import { Survey } from '../ui/Survey.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 
@@ -13,8 +13,9 @@ export function difficultyOptions(labels: readonly string[], skipped: boolean): 
 }
 
 function PuzzleStep({ step, phase }: PhaseScreenProps<'puzzles'>) {
+  const text = useInputText(phase.text);
   const skipMin = phase.skip_min_seconds;
-  const intro = phase.text ? <p className="instructions">{phase.text}</p> : null;
+  const intro = text ? <p className="instructions">{text}</p> : null;
   return (
     <PuzzleView
       step={step}

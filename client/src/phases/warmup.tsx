@@ -2,9 +2,11 @@
 import { WarmupPhase } from '../../../shared/schema/config.ts';
 import { PuzzleView } from '../board/PuzzleView.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
+import { useInputText } from '../study.ts';
 
 function WarmupScreen({ step, phase }: PhaseScreenProps<'warmup'>) {
-  const intro = phase.text ? <p className="instructions">{phase.text}</p> : null;
+  const text = useInputText(phase.text);
+  const intro = text ? <p className="instructions">{text}</p> : null;
   return <PuzzleView step={step} title={phase.title} progress="Practice" intro={intro} canSkip />;
 }
 
