@@ -75,6 +75,10 @@ export function isValidMoveRecord(r: Record<string, unknown>): boolean {
     const cells = m.cells;
     if (!Array.isArray(cells) || cells.length < 1 || cells.length > 100) return false;
     for (const c of cells) if (!Array.isArray(c) || c.length !== 2 || !isInt(c[0], 0, 99) || !isInt(c[1], 0, 99)) return false;
+    const ms = m.cell_ms;
+    if (ms === undefined) return true;
+    if (!Array.isArray(ms) || ms.length !== cells.length) return false;
+    for (let i = 0; i < ms.length; i++) if (!isNum(ms[i]) || ms[i] > 0 || ms[i] < -600_000 || (i > 0 && ms[i] < ms[i - 1])) return false;
     return true;
   }
   if (m.type === 'reveal') return isInt(m.row, 0, 99) && isInt(m.col, 0, 99) && (m.state === 'filled' || m.state === 'crossed');
