@@ -8,6 +8,7 @@ interface Flags {
   puzzles: string;
   out: string;
   pauseThreshold: string;
+  gapLevel: string;
   includePilot?: boolean;
   codes?: string;
   seed: string;
@@ -23,6 +24,7 @@ export function registerAnalyze(program: Command): void {
     .requiredOption('--puzzles <file>', 'study config (study-config/study.json) or a JSON/NDJSON puzzle list with solutions and metrics')
     .requiredOption('--out <dir>', 'output directory')
     .option('--pause-threshold <auto|seconds>', 'pause threshold: auto (Gaussian mixture on log gaps) or seconds', 'auto')
+    .option('--gap-level <cell|action>', 'gaps for the pause mixture: cell (each cell of a timed drag stroke is a point in time, as the paper) or action', 'cell')
     .option('--include-pilot', 'include sessions marked pilot/test (excluded ones stay out)')
     .option('--codes <file>', 'theme coding CSV (participant_id, puzzle_id, codes); default <logs>/codes.csv if present')
     .option('--seed <n>', 'seed of the mixture fit starts', '1')
@@ -38,6 +40,11 @@ export function registerAnalyze(program: Command): void {
           return;
         }
       }
+      if (flags.gapLevel !== 'cell' && flags.gapLevel !== 'action') {
+        console.error(`nonolab analyze: --gap-level: expected 'cell' or 'action', got '${flags.gapLevel}'`);
+        process.exitCode = 2;
+        return;
+      }
       const bar = new cliProgress.SingleBar({ stream: process.stderr, format: 'analyze {bar} {value}/{total} sessions | {stage}', hideCursor: true }, cliProgress.Presets.shades_classic);
       let total = 0;
       let started = false;
@@ -47,6 +54,7 @@ export function registerAnalyze(program: Command): void {
           puzzles: flags.puzzles,
           out: flags.out,
           pauseThreshold: threshold,
+          gapLevel: flags.gapLevel,
           includePilot: flags.includePilot,
           codes: flags.codes,
           seed: Number(flags.seed),

@@ -19,10 +19,14 @@ import tDist from '@stdlib/stats-base-dists-t';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow, type SessionLog } from '../../shared/signals/index.ts';
 import { extractLogs, type Extracted, type ExtractContext, type GapColumns } from './extract.ts';
-import { fitGmm, gmmSelectFromFits, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type LmmFixed, type DataRow } from '../stats/index.ts';
+import { fitGmm, gmmSelectFromFits, crossingPoint, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type LmmFixed, type DataRow } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 
 export const PAPER_THRESHOLD_S = 2.36;
+/** The paper's first gap component (drag-filling): a mean of about 0.01 s. */
+export const PAPER_DRAG_GAP_S = 0.01;
+/** Component 1 is "far from drag speed" when its median and the drag speed differ by more than this factor. */
+export const DRAG_SPEED_FACTOR = 3;
 
 export const DIFFICULTY_THEMES = ['FOOT', 'CLUE', 'PROP', 'AMBIG', 'GUESS', 'HINT', 'ERR', 'LEARN', 'LOAD', 'VIS', 'TIME', 'UI', 'AFF'] as const;
 export const STRATEGY_THEMES = ['S_FORCED', 'S_CONSTR', 'S_OVERLAP', 'S_EDGE', 'S_CROSS', 'S_NEG', 'S_TRIAL', 'S_HINT'] as const;
@@ -37,6 +41,8 @@ export interface CodedAnswer {
 export interface AnalyzeOptions {
   /** 'auto' (mixture fit) or seconds. */
   pauseThreshold: 'auto' | number;
+  /** How the gaps were built (for the report; the gaps themselves come from the extraction). Default 'cell'. */
+  gapLevel?: 'cell' | 'action';
   includePilot?: boolean;
   codes?: readonly CodedAnswer[];
   seed?: number;
@@ -122,7 +128,30 @@ export interface ThemeRow {
   r_rb: number | null;
 }
 
+/** One way of setting the pause threshold and the pauses it gives (pauses.json `sensitivity`). */
+export interface ThresholdRule {
+  /** gmm3: components 2 and 3 of the three-component fit (the paper's rule); gmm2: components 1 and 2 of the two-component fit; paper: the paper's fixed 2.36 s; given: --pause-threshold. */
+  rule: 'gmm3' | 'gmm2' | 'paper' | 'given';
+  /** null: the fit gave no crossing between the two components' means. */
+  threshold_s: number | null;
+  /** Gaps longer than the threshold over all analysed attempts. */
+  pauses: number | null;
+  /** Mean pauses per attempt. */
+  mean_pauses: number | null;
+  /** The rule whose threshold counts the pauses of attempts.csv. */
+  used: boolean;
+}
+
 export interface PausesSummary {
+  /** 'cell': a timed stroke gives one gap per cell (the paper's gaps); 'action': one per action. */
+  gap_level: 'cell' | 'action';
+  /** Gaps inside drag strokes (between two cells of one timed stroke) and their median (null when none). */
+  drag_gaps: number;
+  drag_median_s: number | null;
+  /** Median (exp of the mean) of component 1 of the three-component fit; null without that fit. */
+  component1_median_s: number | null;
+  /** The threshold under each rule, with the pauses each gives. */
+  sensitivity: ThresholdRule[];
   n: number;
   dropped_zero: number;
   components: { weight: number; mean: number; variance: number; median_s: number }[];
@@ -172,7 +201,7 @@ function tQuantile975(df: number): number {
 }
 
 /** The context extraction needs, from the puzzle set. */
-export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?: boolean): ExtractContext {
+export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?: boolean, gapLevel?: 'cell' | 'action'): ExtractContext {
   const puzzlesPhase = set.config?.phases.find((p) => p.kind === 'puzzles');
   return {
     puzzles: set.puzzles.map((p) => ({ id: p.id, width: p.width, height: p.height, solution: p.solution! })),
@@ -181,13 +210,14 @@ export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?
     guessingOptions: puzzlesPhase?.kind === 'puzzles' ? puzzlesPhase.rating.guessing_options : undefined,
     includePilot,
     validate,
+    gapLevel,
   };
 }
 
 /** Analyse parsed session logs (extraction inline). */
 export async function analyzeSessions(logs: Iterable<SessionLog>, set: PuzzleSet, options: AnalyzeOptions): Promise<AnalysisResult> {
   const t0 = now();
-  const ex = extractLogs(logs, extractContext(set, options.includePilot), options.onSession);
+  const ex = extractLogs(logs, extractContext(set, options.includePilot, true, options.gapLevel), options.onSession);
   const result = await analyzeExtracted(ex, set, options);
   result.timings.signals_ms = now() - t0;
   return result;
@@ -203,6 +233,56 @@ function countPauses(attempts: readonly AttemptRow[], gaps: GapColumns, threshol
       time[gaps.attempt[k]] += gaps.gap[k];
     }
   return attempts.map((a, i) => ({ ...a, pauses: count[i], pause_time_s: Math.round(time[i] * 1000) / 1000, pause_threshold_s: threshold }));
+}
+
+/** Gaps inside drag strokes (cell > 0: between two cells of one timed stroke): how many and their median (s). */
+export function dragGaps(gaps: GapColumns): { n: number; median: number | null } {
+  const inside: number[] = [];
+  for (let k = 0; k < gaps.length; k++) if (gaps.cell[k] > 0) inside.push(gaps.gap[k]);
+  if (inside.length === 0) return { n: 0, median: null };
+  inside.sort((a, b) => a - b);
+  const m = inside.length >> 1;
+  return { n: inside.length, median: inside.length % 2 ? inside[m] : (inside[m - 1] + inside[m]) / 2 };
+}
+
+/**
+ * The paper reads component 1 of the three-component fit as drag-filling (mean ~0.01 s). A warning when it is far
+ * (a factor DRAG_SPEED_FACTOR) from the drag speed: the median gap inside timed strokes, or the paper's 0.01 s when
+ * the logs have none (then also saying why there are none). Null when component 1 matches or there is no fit.
+ */
+export function dragSpeedWarning(component1S: number | null, drag: { n: number; median: number | null }, level: 'cell' | 'action'): string | null {
+  if (component1S === null) return null;
+  const speed = drag.median !== null && drag.median > 0 ? drag.median : PAPER_DRAG_GAP_S;
+  const ratio = Math.max(component1S / speed, speed / component1S);
+  if (ratio <= DRAG_SPEED_FACTOR) return null;
+  const c1 = `component 1 of the three-component gap mixture (median ${fmtS(component1S)})`;
+  if (drag.median !== null) return `${c1} is far from drag speed (median gap inside drag strokes ${fmtS(drag.median)} over ${drag.n} gaps): it is not the drag-filling component the paper's rule assumes`;
+  const why = level === 'action' ? 'gaps were built at the action level' : 'no stroke in these logs carries cell times (cell_ms)';
+  return `${c1} is far from the paper's drag speed (~${PAPER_DRAG_GAP_S} s) and there are no gaps inside drag strokes (${why}): it is not the drag-filling component the paper's rule assumes`;
+}
+
+const fmtS = (s: number) => `${Number(s.toPrecision(3))} s`;
+
+/** The pause threshold under each rule (3 vs 2 components, the paper's 2.36 s, a given number) and the pauses each gives. */
+export function thresholdSensitivity(gaps: GapColumns, attempts: number, selection: GmmSelection | null, given: number | null, source: PausesSummary['threshold_source']): ThresholdRule[] {
+  const count = (t: number | null) => {
+    if (t === null) return { pauses: null, mean_pauses: null };
+    let n = 0;
+    for (let k = 0; k < gaps.length; k++) if (gaps.gap[k] > t) n++;
+    return { pauses: n, mean_pauses: attempts ? n / attempts : null };
+  };
+  const crossing = (fit: GmmFit | undefined, a: number, b: number) => {
+    if (!fit) return null;
+    const x = crossingPoint(fit, a, b);
+    return x === null ? null : Math.exp(x);
+  };
+  const rows: ThresholdRule[] = [];
+  const add = (rule: ThresholdRule['rule'], t: number | null, used: boolean) => rows.push({ rule, threshold_s: t, ...count(t), used });
+  add('gmm3', crossing(selection?.fits[2], 1, 2), source === 'gmm');
+  add('gmm2', crossing(selection?.fits[1], 0, 1), false);
+  add('paper', PAPER_THRESHOLD_S, source === 'paper-default');
+  if (given !== null) add('given', given, source === 'given');
+  return rows;
 }
 
 /** The analysis proper, from extracted rows. */
@@ -254,6 +334,11 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     warnings.push(`the mixture gave no threshold between components 2 and 3; using the paper's ${PAPER_THRESHOLD_S} s`);
   }
   pauses = {
+    gap_level: options.gapLevel ?? 'cell',
+    drag_gaps: 0,
+    drag_median_s: null,
+    component1_median_s: null,
+    sensitivity: [],
     n: logValues.n,
     dropped_zero: dropped,
     components: (selection?.components ?? []).map((c) => ({ ...c, median_s: Math.exp(c.mean) })),
@@ -266,6 +351,14 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   };
   timings.gmm_ms = fitMs;
   attempts = countPauses(attempts, gaps, threshold);
+  pauses.sensitivity = thresholdSensitivity(gaps, attempts.length, selection, typeof options.pauseThreshold === 'number' ? options.pauseThreshold : null, source);
+  const drag = dragGaps(gaps);
+  pauses.drag_gaps = drag.n;
+  pauses.drag_median_s = drag.median;
+  const c1 = selection?.fits[2]?.components[0];
+  pauses.component1_median_s = c1 ? Math.exp(c1.mean) : null;
+  const dragWarning = dragSpeedWarning(pauses.component1_median_s, drag, pauses.gap_level);
+  if (dragWarning) warnings.push(dragWarning);
 
   // metrics per puzzle, and standardised over the puzzle set
   const metricNames = [...(options.metrics ?? DEFAULT_METRICS)];

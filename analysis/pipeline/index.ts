@@ -19,6 +19,8 @@ export interface RunOptions {
   puzzles: string;
   out: string;
   pauseThreshold: 'auto' | number;
+  /** Gaps per cell of a timed stroke (default) or per action. */
+  gapLevel?: 'cell' | 'action';
   includePilot?: boolean;
   /** Coding file; default: <logs>/codes.csv when it exists. */
   codes?: string;
@@ -55,6 +57,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   const codes: CodedAnswer[] | undefined = codesFile ? readCodes(codesFile) : undefined;
   const options: AnalyzeOptions = {
     pauseThreshold: opts.pauseThreshold,
+    gapLevel: opts.gapLevel,
     includePilot: opts.includePilot,
     codes,
     seed: opts.seed,
@@ -70,7 +73,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   let extractMs = 0;
   let result: AnalysisResult;
   try {
-    const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true), { parallel: opts.parallel, onSession: opts.onSession });
+    const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel), { parallel: opts.parallel, onSession: opts.onSession });
     extractMs = performance.now() - te;
     result = await analyzeExtracted(extracted, set, options);
   } finally {

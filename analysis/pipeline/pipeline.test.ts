@@ -50,7 +50,34 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(p.threshold_source).toBe('gmm');
     expect(Math.log(p.threshold_s)).toBeGreaterThan(p.components[1].mean);
     expect(Math.log(p.threshold_s)).toBeLessThan(p.components[2].mean);
-    expect(p.components[0].median_s).toBeLessThan(0.5); // the rapid clicks
+    // Cell-level gaps: the bots drag with per-cell times, so component 1 is drag-filling (~0.012 s), as in the paper.
+    expect(p.gap_level).toBe('cell');
+    expect(p.drag_gaps).toBeGreaterThan(100);
+    expect(p.drag_median_s).toBeGreaterThan(0.008);
+    expect(p.drag_median_s).toBeLessThan(0.02);
+    expect(p.component1_median_s / p.drag_median_s).toBeGreaterThan(1 / 3);
+    expect(p.component1_median_s / p.drag_median_s).toBeLessThan(3);
+    expect(summary.warnings.some((w) => /drag/.test(w))).toBe(false);
+    // The threshold's sensitivity: 3 components (used), 2 components, the paper's 2.36 s, with the pauses each gives.
+    expect(p.sensitivity.map((r: { rule: string }) => r.rule)).toEqual(['gmm3', 'gmm2', 'paper']);
+    const [g3, , paper] = p.sensitivity;
+    expect(g3).toMatchObject({ threshold_s: p.threshold_s, used: true });
+    expect(paper.threshold_s).toBe(2.36);
+    const gaps = parseCsv(readFileSync(join(out, 'gaps.csv'), 'utf8'), 'gaps.csv');
+    for (const r of p.sensitivity) if (r.threshold_s !== null) expect(r.pauses).toBe(gaps.filter((g) => Number(g.gap_s) > r.threshold_s).length);
+    const attempts = parseCsv(readFileSync(join(out, 'attempts.csv'), 'utf8'), 'attempts.csv');
+    expect(attempts.reduce((s, a) => s + Number(a.pauses), 0)).toBe(g3.pauses);
+    // gaps.csv: a gap inside a drag names its cell (> 0)
+    expect(gaps.some((g) => g.action === 'stroke' && Number(g.cell) > 0 && Number(g.gap_s) < 0.1)).toBe(true);
+  });
+
+  it('at the action level there are no gaps inside drags, and it warns that component 1 is not drag speed', async () => {
+    const { result: actionLevel, summary: s2 } = await runAnalysis({ logs, puzzles: configPath, out: join(dir, 'out-action'), pauseThreshold: 'auto', gapLevel: 'action', report: false });
+    expect(actionLevel.pauses.gap_level).toBe('action');
+    expect(actionLevel.pauses.drag_gaps).toBe(0);
+    expect(actionLevel.gaps.length).toBeLessThan(result.gaps.length);
+    expect(actionLevel.pauses.component1_median_s!).toBeGreaterThan(0.05);
+    expect(s2.warnings.find((w) => /drag speed/.test(w))).toMatch(/component 1 .*action level/);
   });
 
   it('recovers the planted effect: harder ratings for high-conflict puzzles, easier for experts', () => {
@@ -102,6 +129,7 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(threaded.participants).toEqual(inline.participants);
     expect(Array.from(threaded.gaps.gap)).toEqual(Array.from(inline.gaps.gap));
     expect(Array.from(threaded.gaps.attempt)).toEqual(Array.from(inline.gaps.attempt));
+    expect(Array.from(threaded.gaps.cell)).toEqual(Array.from(inline.gaps.cell));
   });
 
   it('a bad record read on a worker thread stops the run with file, line and field', async () => {

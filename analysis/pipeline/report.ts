@@ -228,6 +228,13 @@ const CAPTIONS: Record<string, string> = {
   themes: 'Theme correlations',
 };
 
+const RULE_NAMES: Record<string, string> = {
+  gmm3: '3 components: crossing of 2 and 3 (the paper\'s rule)',
+  gmm2: '2 components: crossing of 1 and 2',
+  paper: 'the paper\'s fixed 2.36 s',
+  given: '--pause-threshold',
+};
+
 /** The whole report page. */
 export async function renderReport(result: AnalysisResult, meta: { title: string; logs: string; puzzles: string; generated: string }): Promise<{ html: string; figures: string[] }> {
   const specs = figureSpecs(result);
@@ -256,6 +263,8 @@ ${result.warnings.length ? `<ul class="warn">${result.warnings.map((w) => `<li>$
 <p>Gaussian mixture on ${p.n} log gaps (${p.dropped_zero} zero gaps left out). Threshold <b>${p.threshold_s.toFixed(3)} s</b> (${esc(p.threshold_source)}); ΔBIC (1 vs 3 components) ${fmt(p.delta_bic)}; lowest BIC at ${p.best_components} components.</p>
 ${table(p.components.map((c, i) => ({ component: i + 1, ...c })), ['component', 'weight', 'mean', 'variance', 'median_s'])}
 ${table(Object.entries(p.bic).map(([k, v]) => ({ components: k, bic: v })), ['components', 'bic'])}
+<p>Gaps at the <b>${esc(p.gap_level)}</b> level; ${p.drag_gaps} gaps inside drag strokes${p.drag_median_s !== null ? ` (median ${fmt(p.drag_median_s)} s)` : ''}; component 1 median ${p.component1_median_s !== null ? `${fmt(p.component1_median_s)} s` : 'n/a'} (the paper's drag-filling component: ~0.01 s). The threshold's sensitivity (pauses: gaps longer than the threshold over all attempts):</p>
+${table(p.sensitivity.map((r) => ({ ...r, rule: RULE_NAMES[r.rule], used: r.used ? 'yes' : '' })), ['rule', 'threshold_s', 'pauses', 'mean_pauses', 'used'])}
 <h2>Puzzles</h2>
 ${table(result.puzzles, ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', 'attempts', 'solve_rate', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints', ...result.metrics])}
 <h2>Correlations (Spearman)</h2>
