@@ -9,6 +9,8 @@ interface Flags {
   out: string;
   pauseThreshold: string;
   gapLevel: string;
+  skipsHardest?: boolean;
+  survival?: boolean;
   includePilot?: boolean;
   codes?: string;
   seed: string;
@@ -25,6 +27,8 @@ export function registerAnalyze(program: Command): void {
     .requiredOption('--out <dir>', 'output directory')
     .option('--pause-threshold <auto|seconds>', 'pause threshold: auto (Gaussian mixture on log gaps) or seconds', 'auto')
     .option('--gap-level <cell|action>', 'gaps for the pause mixture: cell (each cell of a timed drag stroke is a point in time, as the paper) or action', 'cell')
+    .option('--skips-hardest', 'sensitivity: Bradley-Terry again with each unrated skip counted as harder than every rated puzzle of that participant')
+    .option('--survival', 'sensitivity: a Cox model of solve time, right-censored at the skip, the time-out or the session end (survival.csv)')
     .option('--include-pilot', 'include sessions marked pilot/test (excluded ones stay out)')
     .option('--codes <file>', 'theme coding CSV (participant_id, puzzle_id, codes); default <logs>/codes.csv if present')
     .option('--seed <n>', 'seed of the mixture fit starts', '1')
@@ -55,6 +59,8 @@ export function registerAnalyze(program: Command): void {
           out: flags.out,
           pauseThreshold: threshold,
           gapLevel: flags.gapLevel,
+          skipsHardest: flags.skipsHardest,
+          survival: flags.survival,
           includePilot: flags.includePilot,
           codes: flags.codes,
           seed: Number(flags.seed),

@@ -19,7 +19,7 @@ import tDist from '@stdlib/stats-base-dists-t';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow, type SessionLog } from '../../shared/signals/index.ts';
 import { extractLogs, type Extracted, type ExtractContext, type GapColumns } from './extract.ts';
-import { fitGmm, gmmSelectFromFits, crossingPoint, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type LmmFixed, type DataRow } from '../stats/index.ts';
+import { fitGmm, gmmSelectFromFits, crossingPoint, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, fitCox, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type LmmFixed, type DataRow } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 
 export const PAPER_THRESHOLD_S = 2.36;
@@ -44,6 +44,10 @@ export interface AnalyzeOptions {
   /** How the gaps were built (for the report; the gaps themselves come from the extraction). Default 'cell'. */
   gapLevel?: 'cell' | 'action';
   includePilot?: boolean;
+  /** Sensitivity: a skipped attempt without a rating counts as rated harder than any rating (Bradley-Terry again, beside the main one). */
+  skipsHardest?: boolean;
+  /** Sensitivity: solve time as right-censored at the skip, the time-out or the session's end (Cox model per metric, beside the LMM). */
+  survival?: boolean;
   codes?: readonly CodedAnswer[];
   seed?: number;
   /** Metrics for the correlations and models: keys of metrics.sat (as sat_<key>), metrics.sat_dfa (dfa_<key>) or metrics.human (human_<key>). */
@@ -163,6 +167,40 @@ export interface PausesSummary {
   fit_ms: number;
 }
 
+/** One covariate of a Cox model of solve time (survival.csv): hazard of solving per SD of the metric. */
+export interface SurvivalRow {
+  model: string;
+  metric: string;
+  term: string;
+  coef: number;
+  hazard_ratio: number;
+  se: number;
+  robust_se: number;
+  z: number;
+  p: number;
+  n: number;
+  events: number;
+  censored: number;
+  clusters: number;
+}
+
+/** How the attempts ended, and how the skips and time-outs enter each analysis (stated in the report). */
+export interface OutcomeSummary {
+  attempts: number;
+  solved: number;
+  skipped: number;
+  timeout: number;
+  incomplete: number;
+  /** Attempts with a final difficulty rating (the ones Bradley-Terry and Table 2 use). */
+  rated: number;
+  /** Skipped attempts without a rating (N/A): out of Bradley-Terry and Table 2 unless skipsHardest. */
+  unrated_skips: number;
+  /** Other attempts without a rating (time-outs, incomplete). */
+  unrated_other: number;
+  /** One sentence per analysis: how the skips and time-outs enter it. */
+  statements: string[];
+}
+
 export interface AnalysisResult {
   attempts: Record<string, unknown>[];
   participants: Record<string, unknown>[];
@@ -176,6 +214,10 @@ export interface AnalysisResult {
   answers: AnswerRow[];
   pca: { explained: number[]; loadings: Record<string, number> } | null;
   bt: BtResult | null;
+  /** Bradley-Terry with unrated skips counted as hardest (skipsHardest), else null. */
+  btSkipsHardest: BtResult | null;
+  survival: SurvivalRow[] | null;
+  outcomes: OutcomeSummary;
   metrics: string[];
   warnings: string[];
   timings: Record<string, number>;
@@ -443,6 +485,17 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   } catch (err) {
     warnings.push(`Bradley-Terry: ${(err as Error).message}`);
   }
+  let btSkips: BtResult | null = null;
+  if (options.skipsHardest) {
+    // A skip without a rating is harder than anything rated: one above the scale's top (two skips tie).
+    const skipRows = attempts.filter((a) => a.difficulty === null && a.skipped).map((a) => ({ participant: a.participant_id, item: a.puzzle_id, rating: SKIP_RATING }));
+    try {
+      btSkips = bradleyTerry(pairsFromRatings([...ratingRows, ...skipRows]));
+    } catch (err) {
+      warnings.push(`Bradley-Terry with skips as hardest: ${(err as Error).message}`);
+    }
+  }
+  const btSkipsOf = new Map((btSkips?.items ?? []).map((i) => [i.item, i]));
   const btOf = new Map((bt?.items ?? []).map((i) => [i.item, i]));
   const puzzleRows: PuzzleRow[] = set.puzzles.map((p) => {
     const list = attempts.filter((a) => a.puzzle_id === p.id);
@@ -462,6 +515,10 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
       mean_hints: mean(list.map((a) => a.hints)),
       mean_undos: mean(list.map((a) => a.undos)),
     };
+    if (options.skipsHardest) {
+      row.bt_skips_score = btSkipsOf.get(p.id)?.log_ability ?? null;
+      row.bt_skips_rank = btSkipsOf.get(p.id)?.rank ?? null;
+    }
     for (const m of usable) row[m] = puzzleMetric(p, m);
     return row;
   });
@@ -483,6 +540,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     }
   };
   if (bt) for (const m of usable) corr('table1', 'puzzle', m, 'bt_score', puzzleRows.map((r) => r[m] as number), puzzleRows.map((r) => (r.bt_score as number | null) ?? NaN));
+  if (btSkips) for (const m of usable) corr('table1_skips_hardest', 'puzzle', m, 'bt_skips_score', puzzleRows.map((r) => r[m] as number), puzzleRows.map((r) => (r.bt_skips_score as number | null) ?? NaN));
   const pr = participantRows.filter((r) => r.included);
   corr('expertise_difficulty', 'participant', 'expertise', 'mean_difficulty', pr.map((r) => r.expertise as number), pr.map((r) => r.mean_difficulty as number));
   for (const y of ['mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints']) corr('table3', 'participant', 'expertise', y, pr.map((r) => r.expertise as number), pr.map((r) => r[y] as number));
@@ -539,6 +597,25 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   });
   timings.lmm_ms = now() - lmmStart;
 
+  // (6b) survival: solve time right-censored at the skip, the time-out or the end of the session
+  let survival: SurvivalRow[] | null = null;
+  if (options.survival) {
+    stage('survival');
+    survival = [];
+    const timed = attempts.filter((a) => a.time_s > 0);
+    if (timed.length < attempts.length) warnings.push(`survival: ${attempts.length - timed.length} attempt(s) with time 0 left out`);
+    for (const m of lmmMetrics) {
+      try {
+        const fit = fitCox(timed.map((a) => ({ time: a.time_s, event: a.solved, x: [metricZ.get(m)!.get(a.puzzle_id)!], cluster: a.participant_id })), [m]);
+        for (const t of fit.terms)
+          survival.push({ model: 'cox_solve_time', metric: m, ...t, n: fit.n, events: fit.events, censored: fit.n - fit.events, clusters: fit.clusters });
+      } catch (err) {
+        warnings.push(`survival (Cox) solve time ~ ${m}: ${(err as Error).message}`);
+      }
+    }
+  }
+  const outcomes = outcomeSummary(attempts, options);
+
   // (7) themes
   let themes: ThemeRow[] | null = null;
   if (options.codes && options.codes.length) {
@@ -558,11 +635,39 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     answers,
     pca: pcaOut,
     bt,
+    btSkipsHardest: btSkips,
+    survival,
+    outcomes,
     metrics: usable,
     warnings,
     timings,
     sessions: { total, analysed: analysed.length, excluded_marked: excludedMarked, incomplete },
   };
+}
+
+/** The rating given to an unrated skip when skips count as hardest: above the 1..5 scale. */
+export const SKIP_RATING = 6;
+
+/** Outcome counts and how skips and time-outs enter each analysis, as sentences for the report. */
+export function outcomeSummary(attempts: readonly AttemptRow[], options: Pick<AnalyzeOptions, 'skipsHardest' | 'survival'>): OutcomeSummary {
+  const count = (f: (a: AttemptRow) => boolean) => attempts.filter(f).length;
+  const o = {
+    attempts: attempts.length,
+    solved: count((a) => a.outcome === 'solved'),
+    skipped: count((a) => a.outcome === 'skipped'),
+    timeout: count((a) => a.outcome === 'timeout'),
+    incomplete: count((a) => a.outcome === 'incomplete'),
+    rated: count((a) => a.difficulty !== null),
+    unrated_skips: count((a) => a.difficulty === null && a.skipped),
+    unrated_other: count((a) => a.difficulty === null && !a.skipped),
+  };
+  const statements = [
+    `Bradley-Terry and Table 2 use the ${o.rated} rated attempts: ${o.unrated_skips} skipped attempt(s) rated N/A and ${o.unrated_other} other unrated attempt(s) (time-outs, sessions stopped) drop out; a skipped or timed-out attempt that was rated enters with its rating.` +
+      (options.skipsHardest ? ` Sensitivity (--skips-hardest): the unrated skips count as rated harder than every rated puzzle of the same participant (two skips tie): bt_skips_score, bt_skips_rank and the table1_skips_hardest correlations.` : ' Rerun with --skips-hardest to count unrated skips as the hardest.'),
+    `Figure 4 models and the participant means (Table 3): time_s of a skipped attempt is the time until the skip (${o.skipped}), of a timed-out one the time until the cap (${o.timeout}), of an incomplete one the time until its last event (${o.incomplete}), each entered as if it were a solve time; pauses, errors and hints count up to that point.` +
+      (options.survival ? ' Sensitivity (--survival): a Cox model treats those times as right-censored (survival.csv).' : ' Rerun with --survival for a Cox model that treats them as right-censored.'),
+  ];
+  return { ...o, statements };
 }
 
 /**

@@ -22,6 +22,10 @@ export interface RunOptions {
   /** Gaps per cell of a timed stroke (default) or per action. */
   gapLevel?: 'cell' | 'action';
   includePilot?: boolean;
+  /** Bradley-Terry again with unrated skips as the hardest (sensitivity). */
+  skipsHardest?: boolean;
+  /** Cox model of solve time, right-censored at skips, time-outs and session ends (sensitivity). */
+  survival?: boolean;
   /** Coding file; default: <logs>/codes.csv when it exists. */
   codes?: string;
   seed?: number;
@@ -58,6 +62,8 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   const options: AnalyzeOptions = {
     pauseThreshold: opts.pauseThreshold,
     gapLevel: opts.gapLevel,
+    skipsHardest: opts.skipsHardest,
+    survival: opts.survival,
     includePilot: opts.includePilot,
     codes,
     seed: opts.seed,

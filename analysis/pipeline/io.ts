@@ -126,7 +126,7 @@ export function writeTables(result: AnalysisResult, dir: string): string[] {
   };
   put('attempts.csv', toCsv(result.attempts, [...ATTEMPT_COLUMNS, ...result.metrics]));
   put('participants.csv', toCsv(result.participants, PARTICIPANT_COLUMNS));
-  put('puzzles.csv', toCsv(result.puzzles, [...PUZZLE_COLUMNS, ...result.metrics]));
+  put('puzzles.csv', toCsv(result.puzzles, [...PUZZLE_COLUMNS, ...(result.btSkipsHardest ? ['bt_skips_score', 'bt_skips_rank'] : []), ...result.metrics]));
   const threshold = result.pauses.threshold_s;
   put('gaps.csv', gapsCsvBytes(result, threshold));
   put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');
@@ -137,6 +137,11 @@ export function writeTables(result: AnalysisResult, dir: string): string[] {
       'model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high', 'var_participant', 'var_puzzle', 'var_residual', 'reml_criterion', 'n', 'formula',
     ]),
   );
+  if (result.survival)
+    put(
+      'survival.csv',
+      toCsv(result.survival as unknown as Record<string, unknown>[], ['model', 'metric', 'term', 'coef', 'hazard_ratio', 'se', 'robust_se', 'z', 'p', 'n', 'events', 'censored', 'clusters']),
+    );
   if (result.themes)
     put('themes.csv', toCsv(result.themes as unknown as Record<string, unknown>[], ['theme', 'kind', 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb']));
   if (result.answers.length) put('answers.csv', toCsv(result.answers as unknown as Record<string, unknown>[], ['participant_id', 'item', 'puzzle_id', 'text']));

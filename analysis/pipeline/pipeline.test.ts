@@ -71,6 +71,45 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(gaps.some((g) => g.action === 'stroke' && Number(g.cell) > 0 && Number(g.gap_s) < 0.1)).toBe(true);
   });
 
+  it('states how skips and time-outs enter each analysis; with --skips-hardest and --survival adds both sensitivities', async () => {
+    expect(result.outcomes.attempts).toBe(72);
+    expect(result.outcomes.solved + result.outcomes.skipped + result.outcomes.timeout + result.outcomes.incomplete).toBe(72);
+    expect(result.outcomes.statements.join(' ')).toMatch(/unrated.*drop out.*--skips-hardest/s);
+    expect(result.btSkipsHardest).toBeNull();
+    expect(result.survival).toBeNull();
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Skips and time-outs</h2>');
+    expect(html).toContain('entered as if it were a solve time');
+    const o2 = join(dir, 'out-sens');
+    const { result: r2 } = await runAnalysis({ logs, puzzles: configPath, out: o2, pauseThreshold: 'auto', skipsHardest: true, survival: true });
+    // the skip-hardest Bradley-Terry has one more comparison per (unrated skip, other attempt of the same participant)
+    const skips = r2.attempts.filter((a) => a.skipped && a.difficulty === null);
+    expect(skips.length).toBe(r2.outcomes.unrated_skips);
+    const puzzles = parseCsv(readFileSync(join(o2, 'puzzles.csv'), 'utf8'), 'puzzles.csv');
+    expect(puzzles.map((p) => p.bt_skips_rank).sort()).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(skips.length).toBe(4); // this seed's bots skip four times
+    {
+      // a puzzle's score can only go up when its skips count as wins over the participant's other puzzles
+      const skipped = new Set(skips.map((a) => a.puzzle_id));
+      const gain = (p: Record<string, string>) => Number(p.bt_skips_score) - Number(p.bt_score);
+      const gains = puzzles.map((p) => ({ id: p.puzzle_id, g: gain(p) }));
+      const top = gains.reduce((a, b) => (b.g > a.g ? b : a));
+      expect(skipped.has(top.id)).toBe(true);
+    }
+    const survival = parseCsv(readFileSync(join(o2, 'survival.csv'), 'utf8'), 'survival.csv');
+    expect(survival.map((r) => r.metric)).toEqual(['sat_decisions', 'sat_propagations', 'sat_conflicts']);
+    for (const r of survival) {
+      expect(Number(r.events)).toBe(r2.outcomes.solved);
+      expect(Number(r.censored)).toBe(72 - r2.outcomes.solved);
+      expect(Number(r.clusters)).toBe(24);
+    }
+    // harder puzzles (planted on conflicts) are solved more slowly: hazard ratio of solving below 1
+    expect(Number(survival.find((r) => r.metric === 'sat_conflicts')!.hazard_ratio)).toBeLessThan(1);
+    const html2 = readFileSync(join(o2, 'report.html'), 'utf8');
+    expect(html2).toContain('Solve time as right-censored (Cox, sensitivity)');
+    expect(r2.correlations.some((c) => c.table === 'table1_skips_hardest')).toBe(true);
+  });
+
   it('at the action level there are no gaps inside drags, and it warns that component 1 is not drag speed', async () => {
     const { result: actionLevel, summary: s2 } = await runAnalysis({ logs, puzzles: configPath, out: join(dir, 'out-action'), pauseThreshold: 'auto', gapLevel: 'action', report: false });
     expect(actionLevel.pauses.gap_level).toBe('action');

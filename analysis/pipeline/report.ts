@@ -247,6 +247,7 @@ export async function renderReport(result: AnalysisResult, meta: { title: string
   }
   const s = result.sessions;
   const p = result.pauses;
+  const o = result.outcomes;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(meta.title)}</title>
 <style>
@@ -258,6 +259,9 @@ th{background:#f4f6f8}td:first-child,th:first-child{text-align:left}figure{margi
 <h1>${esc(meta.title)}</h1>
 <p>Logs: <code>${esc(meta.logs)}</code> · puzzles: <code>${esc(meta.puzzles)}</code> · generated ${esc(meta.generated)}</p>
 <p>${s.total} sessions read; ${s.analysed} complete sessions analysed (${s.incomplete} incomplete, ${s.excluded_marked} marked pilot/test/excluded left out); ${result.attempts.length} attempts.</p>
+<h2>Skips and time-outs</h2>
+<p>${o.attempts} attempts: ${o.solved} solved, ${o.skipped} skipped, ${o.timeout} timed out, ${o.incomplete} incomplete; ${o.rated} rated.</p>
+<ul>${o.statements.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>
 ${result.warnings.length ? `<ul class="warn">${result.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul>` : ''}
 <h2>Pauses</h2>
 <p>Gaussian mixture on ${p.n} log gaps (${p.dropped_zero} zero gaps left out). Threshold <b>${p.threshold_s.toFixed(3)} s</b> (${esc(p.threshold_source)}); ΔBIC (1 vs 3 components) ${fmt(p.delta_bic)}; lowest BIC at ${p.best_components} components.</p>
@@ -272,6 +276,7 @@ ${table(result.correlations as unknown as Record<string, unknown>[], ['table', '
 ${result.pca ? `<p>PCA of the six expertise items: PC1 explains ${(result.pca.explained[0] * 100).toFixed(1)}% (loadings ${Object.entries(result.pca.loadings).map(([k, v]) => `${esc(k)} ${v.toFixed(2)}`).join(', ')}).</p>` : ''}
 <h2>Linear mixed models</h2>
 ${table(result.lmm as unknown as Record<string, unknown>[], ['model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high'])}
+${result.survival ? `<h2>Solve time as right-censored (Cox, sensitivity)</h2><p>Hazard of solving per SD of the metric; skips, time-outs and unfinished attempts are censored at their time. Robust SEs clustered by participant; hazard ratio &gt; 1: faster solving.</p>${table(result.survival as unknown as Record<string, unknown>[], ['metric', 'coef', 'hazard_ratio', 'se', 'robust_se', 'z', 'p', 'n', 'events', 'censored'])}` : ''}
 ${result.themes ? `<h2>Themes</h2>${table(result.themes as unknown as Record<string, unknown>[], ['theme', 'kind', 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb'])}` : ''}
 <h2>Figures</h2>
 ${sections.join('\n')}

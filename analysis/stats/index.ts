@@ -17,3 +17,5 @@ export { rankBiserial, rankBiserialFromFlags } from './rankBiserial.ts';
 export type { RankBiserialResult } from './rankBiserial.ts';
 export { readTidyCsv, parseTidyCsv, numericColumn, requireColumns } from './tidyCsv.ts';
 export type { TidyCsv } from './tidyCsv.ts';
+export { fitCox, normalP } from './cox.ts';
+export type { CoxRow, CoxTerm, CoxResult } from './cox.ts';
