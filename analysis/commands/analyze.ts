@@ -10,6 +10,7 @@ interface Flags {
   pauseThreshold: string;
   gapLevel: string;
   skipsHardest?: boolean;
+  skipBadSessions?: boolean;
   survival?: boolean;
   includePilot?: boolean;
   codes?: string;
@@ -29,6 +30,7 @@ export function registerAnalyze(program: Command): void {
     .option('--gap-level <cell|action>', 'gaps for the pause mixture: cell (each cell of a timed drag stroke is a point in time, as the paper) or action', 'cell')
     .option('--skips-hardest', 'sensitivity: Bradley-Terry again with each unrated skip counted as harder than every rated puzzle of that participant')
     .option('--survival', 'sensitivity: a Cox model of solve time, right-censored at the skip, the time-out or the session end (survival.csv)')
+    .option('--skip-bad-sessions', 'a session file that cannot be read or analysed (torn, invalid) is skipped and listed (summary, warnings, report) instead of stopping the run')
     .option('--include-pilot', 'include sessions marked pilot/test (excluded ones stay out)')
     .option('--codes <file>', 'theme coding CSV (participant_id, puzzle_id, codes); default <logs>/codes.csv if present')
     .option('--seed <n>', 'seed of the mixture fit starts', '1')
@@ -60,6 +62,7 @@ export function registerAnalyze(program: Command): void {
           pauseThreshold: threshold,
           gapLevel: flags.gapLevel,
           skipsHardest: flags.skipsHardest,
+          skipBadSessions: flags.skipBadSessions,
           survival: flags.survival,
           includePilot: flags.includePilot,
           codes: flags.codes,

@@ -19,7 +19,7 @@ import tDist from '@stdlib/stats-base-dists-t';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow, type SessionLog } from '../../shared/signals/index.ts';
 import { extractLogs, type Extracted, type ExtractContext, type GapColumns } from './extract.ts';
-import { fitGmm, gmmSelectFromFits, crossingPoint, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, fitCox, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type LmmFixed, type DataRow } from '../stats/index.ts';
+import { fitGmm, gmmSelectFromFits, crossingPoint, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, fitCox, spearmanUndefinedReason, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type LmmFixed, type DataRow } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 
 export const PAPER_THRESHOLD_S = 2.36;
@@ -222,6 +222,8 @@ export interface AnalysisResult {
   warnings: string[];
   timings: Record<string, number>;
   sessions: { total: number; analysed: number; excluded_marked: number; incomplete: number };
+  /** Session files left out by --skip-bad-sessions, with the reason. */
+  skipped_sessions: { file: string; error: string }[];
 }
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
@@ -243,7 +245,7 @@ function tQuantile975(df: number): number {
 }
 
 /** The context extraction needs, from the puzzle set. */
-export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?: boolean, gapLevel?: 'cell' | 'action'): ExtractContext {
+export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?: boolean, gapLevel?: 'cell' | 'action', skipBadSessions?: boolean): ExtractContext {
   const puzzlesPhase = set.config?.phases.find((p) => p.kind === 'puzzles');
   return {
     puzzles: set.puzzles.map((p) => ({ id: p.id, width: p.width, height: p.height, solution: p.solution! })),
@@ -253,6 +255,7 @@ export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?
     includePilot,
     validate,
     gapLevel,
+    skipBadSessions,
   };
 }
 
@@ -337,6 +340,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   const gaps = ex.gaps;
   const answers = ex.answers;
   const total = ex.total, excludedMarked = ex.excludedMarked, incomplete = ex.incomplete;
+  for (const s of ex.skipped) warnings.push(`skipped a bad session (--skip-bad-sessions): ${s.file}: ${s.error}`);
   let t0 = now();
   const analysed = participants.filter((p) => p.included);
   if (set.config_hash) {
@@ -482,6 +486,8 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   const ratingRows = attempts.filter((a) => a.difficulty !== null).map((a) => ({ participant: a.participant_id, item: a.puzzle_id, rating: a.difficulty! }));
   try {
     bt = bradleyTerry(pairsFromRatings(ratingRows));
+    const tied = tiedRanks(bt);
+    if (tied) warnings.push(`Bradley-Terry: ${tied}`);
   } catch (err) {
     warnings.push(`Bradley-Terry: ${(err as Error).message}`);
   }
@@ -533,7 +539,10 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
       return;
     }
     try {
-      const r = spearman(pairs.map((q) => q[0]), pairs.map((q) => q[1]));
+      const xs2 = pairs.map((q) => q[0]), ys2 = pairs.map((q) => q[1]);
+      const r = spearman(xs2, ys2);
+      const reason = spearmanUndefinedReason(r, x, y, xs2, ys2);
+      if (reason) warnings.push(`correlation ${x} ~ ${y} (${table}): ${reason}`);
       correlations.push({ table, level, x, y, n: r.n, rho: r.rho, p: r.p, p_exact: r.p_exact });
     } catch (err) {
       warnings.push(`correlation ${x} ~ ${y}: ${(err as Error).message}`);
@@ -642,7 +651,21 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     warnings,
     timings,
     sessions: { total, analysed: analysed.length, excluded_marked: excludedMarked, incomplete },
+    skipped_sessions: ex.skipped,
   };
+}
+
+/** A sentence naming the items that share a Bradley-Terry rank (equal scores), or null when every rank is distinct. */
+export function tiedRanks(bt: BtResult): string | null {
+  const byRank = new Map<number, string[]>();
+  for (const i of bt.items) byRank.set(i.rank, [...(byRank.get(i.rank) ?? []), i.item]);
+  const groups = [...byRank.entries()].filter(([, items]) => items.length > 1).sort((a, b) => a[0] - b[0]);
+  if (groups.length === 0) return null;
+  const all = groups.length === 1 && groups[0][1].length === bt.items.length;
+  return (
+    (all ? `all ${bt.items.length} puzzles have the same score (every comparison a tie or balanced): no ranking; ` : 'tied scores: ') +
+    groups.map(([rank, items]) => `${items.join(', ')} share rank ${rank}`).join('; ')
+  );
 }
 
 /** The rating given to an unrated skip when skips count as hardest: above the 1..5 scale. */

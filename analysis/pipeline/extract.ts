@@ -52,6 +52,14 @@ export interface ExtractContext {
   validate?: boolean;
   /** Gaps at the cell level (default) or the action level (see sessionSignals). */
   gapLevel?: GapLevel;
+  /** A session file that cannot be read or analysed is listed in `skipped` instead of stopping the run. */
+  skipBadSessions?: boolean;
+}
+
+/** A session left out by skipBadSessions: its file (or session id) and why. */
+export interface SkippedSession {
+  file: string;
+  error: string;
 }
 
 export type ExtractedParticipant = ParticipantRow & { included: boolean; marked: boolean };
@@ -65,6 +73,8 @@ export interface Extracted {
   total: number;
   excludedMarked: number;
   incomplete: number;
+  /** Sessions left out by skipBadSessions, in file order. */
+  skipped: SkippedSession[];
 }
 
 class GapBuilder {
@@ -101,9 +111,9 @@ class GapBuilder {
 }
 
 /** Extract a sequence of session logs inline. */
-export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onSession?: (done: number) => void): Extracted {
+export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onSession?: (done: number) => void, skipped: SkippedSession[] = []): Extracted {
   const puzzles = new Map(ctx.puzzles.map((p) => [p.id, p]));
-  const out: Omit<Extracted, 'gaps'> = { participants: [], attempts: [], answers: [], total: 0, excludedMarked: 0, incomplete: 0 };
+  const out: Omit<Extracted, 'gaps'> = { participants: [], attempts: [], answers: [], total: 0, excludedMarked: 0, incomplete: 0, skipped };
   const gaps = new GapBuilder();
   // The session's gaps, held until we know whether the session is analysed.
   const session = new GapBuilder();
@@ -113,7 +123,15 @@ export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onS
     const pilot = log.marks.includes('pilot') || log.marks.includes('test');
     const marked = log.marks.includes('excluded') || (!ctx.includePilot && pilot);
     session.length = 0;
-    const s = sessionSignals(log, puzzles, { guessingOptions: ctx.guessingOptions, onGap, gapLevel: ctx.gapLevel });
+    let s: ReturnType<typeof sessionSignals>;
+    try {
+      s = sessionSignals(log, puzzles, { guessingOptions: ctx.guessingOptions, onGap, gapLevel: ctx.gapLevel });
+    } catch (err) {
+      if (!ctx.skipBadSessions) throw err;
+      skipped.push({ file: `session ${log.session_id}`, error: (err as Error).message });
+      out.total--;
+      continue;
+    }
     const row = participantRow(log, s.attempts.length, ctx.items);
     const included = !marked && row.status === 'complete';
     if (marked) out.excludedMarked++;
@@ -132,21 +150,30 @@ export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onS
 
 /** Read, validate and extract files inline. */
 export function extractFilesInline(files: readonly string[], ctx: ExtractContext, onSession?: (done: number) => void): Extracted {
+  const skipped: SkippedSession[] = [];
   function* logs() {
     for (const f of files) {
-      const text = readFileSync(f, 'utf8');
-      if (text.trim() === '') continue;
-      yield parseSessionNdjson(text, f, { validate: ctx.validate ?? true });
+      let log: SessionLog;
+      try {
+        const text = readFileSync(f, 'utf8');
+        if (text.trim() === '') continue;
+        log = parseSessionNdjson(text, f, { validate: ctx.validate ?? true });
+      } catch (err) {
+        if (!ctx.skipBadSessions) throw err;
+        skipped.push({ file: f, error: (err as Error).message });
+        continue;
+      }
+      yield log;
     }
   }
-  return extractLogs(logs(), ctx, onSession);
+  return extractLogs(logs(), ctx, onSession, skipped);
 }
 
 /** Concatenate extracts in order (attempt references in the gap columns are shifted). */
 export function mergeExtracts(parts: readonly Extracted[]): Extracted {
   const n = parts.reduce((s, p) => s + p.gaps.length, 0);
   const gaps: GapColumns = { length: n, attempt: new Int32Array(n), index: new Int32Array(n), gap: new Float64Array(n), action: new Uint8Array(n), cell: new Int16Array(n) };
-  const merged: Extracted = { participants: [], attempts: [], answers: [], gaps, total: 0, excludedMarked: 0, incomplete: 0 };
+  const merged: Extracted = { participants: [], attempts: [], answers: [], gaps, total: 0, excludedMarked: 0, incomplete: 0, skipped: [] };
   let offset = 0;
   for (const p of parts) {
     const base = merged.attempts.length;
@@ -159,6 +186,7 @@ export function mergeExtracts(parts: readonly Extracted[]): Extracted {
     for (const x of p.participants) merged.participants.push(x);
     for (const x of p.attempts) merged.attempts.push(x);
     for (const x of p.answers) merged.answers.push(x);
+    for (const x of p.skipped) merged.skipped.push(x);
     merged.total += p.total;
     merged.excludedMarked += p.excludedMarked;
     merged.incomplete += p.incomplete;

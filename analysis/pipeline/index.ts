@@ -24,6 +24,8 @@ export interface RunOptions {
   includePilot?: boolean;
   /** Bradley-Terry again with unrated skips as the hardest (sensitivity). */
   skipsHardest?: boolean;
+  /** A session file that cannot be read or analysed is skipped and listed (summary, warnings, report) instead of stopping the run. */
+  skipBadSessions?: boolean;
   /** Cox model of solve time, right-censored at skips, time-outs and session ends (sensitivity). */
   survival?: boolean;
   /** Coding file; default: <logs>/codes.csv when it exists. */
@@ -44,6 +46,7 @@ export interface RunSummary {
   files: string[];
   figures: string[];
   sessions: AnalysisResult['sessions'];
+  skipped_sessions: AnalysisResult['skipped_sessions'];
   attempts: number;
   threshold_s: number;
   threshold_source: string;
@@ -79,7 +82,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   let extractMs = 0;
   let result: AnalysisResult;
   try {
-    const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel), { parallel: opts.parallel, onSession: opts.onSession });
+    const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel, opts.skipBadSessions), { parallel: opts.parallel, onSession: opts.onSession });
     extractMs = performance.now() - te;
     result = await analyzeExtracted(extracted, set, options);
   } finally {
@@ -106,6 +109,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     files: written,
     figures,
     sessions: result.sessions,
+    skipped_sessions: result.skipped_sessions,
     attempts: result.attempts.length,
     threshold_s: result.pauses.threshold_s,
     threshold_source: result.pauses.threshold_source,

@@ -230,6 +230,61 @@ describe('simulate -> analyze on a 24-participant study', () => {
     await expect(runAnalysis({ logs: bad, puzzles: configPath, out: join(dir, 'o-bad'), pauseThreshold: 'auto', report: false })).rejects.toThrow(`${file}:6: client event`);
   });
 
+  it('a constant metric column: a warning names it and says why its rho is empty', async () => {
+    const list = join(dir, 'puzzles-const.ndjson');
+    writeFileSync(list, study.config.puzzles.map((p) => JSON.stringify({ ...p, metrics: { ...p.metrics, human: { ...p.metrics!.human, line_passes: 3 } } })).join('\n') + '\n');
+    const r = await runAnalysis({ logs, puzzles: list, out: join(dir, 'o-const'), pauseThreshold: 'auto', report: false });
+    const row = r.result.correlations.find((c) => c.table === 'table1' && c.x === 'human_line_passes')!;
+    expect(row.rho).toBeNaN();
+    expect(r.summary.warnings).toContain("correlation human_line_passes ~ bt_score (table1): human_line_passes is constant (3 in all 6 rows): Spearman's rho is undefined (no ranking to correlate)");
+  });
+
+  it('--no-validate still checks the fields the analysis reads ("row":"x" stops it, naming file, line and field)', async () => {
+    const bad = join(dir, 'bad-novalidate');
+    simulateToDir({ participants: 2, seed: 1, study }, bad);
+    const file = readdirSync(join(bad, 'sessions'))[0];
+    const path = join(bad, 'sessions', file);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const k = lines.findIndex((l) => l.includes('"type":"move"') && l.includes('"fill"'));
+    lines[k] = lines[k].replace(/"row":\d+/, '"row":"x"');
+    writeFileSync(path, lines.join('\n'));
+    const out = join(dir, 'o-novalidate');
+    await expect(runAnalysis({ logs: bad, puzzles: configPath, out, pauseThreshold: 'auto', report: false, validate: false })).rejects.toThrow(
+      new RegExp(`${file.replace('.', '\\.')}:${k + 1}: client event 'move': payload\\.move: .*row`),
+    );
+    expect(existsSync(join(out, 'attempts.csv'))).toBe(false);
+    // a rating out of range is a read field too
+    lines[k] = lines[k].replace(/"row":"x"/, '"row":1');
+    const r = lines.findIndex((l) => l.includes('"type":"rating"') && /"difficulty":\d/.test(l));
+    lines[r] = lines[r].replace(/"difficulty":\d/, '"difficulty":9');
+    writeFileSync(path, lines.join('\n'));
+    await expect(runAnalysis({ logs: bad, puzzles: configPath, out, pauseThreshold: 'auto', report: false, validate: false })).rejects.toThrow(`${file}:${r + 1}: client event 'rating': payload.difficulty`);
+  });
+
+  it('--skip-bad-sessions analyses the rest and lists the torn file (summary, warnings, report); without it the run stops', async () => {
+    const torn = join(dir, 'torn');
+    simulateToDir({ participants: 6, seed: 4, study }, torn);
+    const files = readdirSync(join(torn, 'sessions')).sort();
+    const victim = join(torn, 'sessions', files[2]);
+    const text = readFileSync(victim, 'utf8');
+    writeFileSync(victim, text.slice(0, Math.floor(text.length / 2))); // a write cut off mid-record
+    await expect(runAnalysis({ logs: torn, puzzles: configPath, out: join(dir, 'o-torn1'), pauseThreshold: 'auto', report: false })).rejects.toThrow(/not valid JSON/);
+    const o = join(dir, 'o-torn2');
+    const { summary: s3 } = await runAnalysis({ logs: torn, puzzles: configPath, out: o, pauseThreshold: 'auto', skipBadSessions: true, parallel: 1 });
+    expect(s3.sessions.total).toBe(5);
+    expect(s3.skipped_sessions).toHaveLength(1);
+    expect(s3.skipped_sessions[0].file).toBe(victim);
+    expect(s3.skipped_sessions[0].error).toMatch(/not valid JSON/);
+    expect(s3.warnings.some((w) => w.includes(files[2]) && /skip-bad-sessions/.test(w))).toBe(true);
+    const html = readFileSync(join(o, 'report.html'), 'utf8');
+    expect(html).toContain('Sessions skipped as unreadable');
+    expect(html).toContain(files[2]);
+    // the same on worker threads
+    const threaded = await extractFiles(sessionFiles(torn), { ...extractContext(loadPuzzleSet(configPath), false, true), skipBadSessions: true }, { parallel: 2, chunkSize: 2 });
+    expect(threaded.skipped.map((x) => x.file)).toEqual([victim]);
+    expect(threaded.total).toBe(5);
+  });
+
   it('escapes spreadsheet formulae in CSV output', () => {
     const csv = toCsv([{ a: '=cmd|calc', b: 1 }], ['a', 'b']);
     expect(csv.split('\n')[1]).toBe(`"'=cmd|calc",1`);

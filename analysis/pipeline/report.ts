@@ -258,7 +258,8 @@ th{background:#f4f6f8}td:first-child,th:first-child{text-align:left}figure{margi
 </style></head><body>
 <h1>${esc(meta.title)}</h1>
 <p>Logs: <code>${esc(meta.logs)}</code> · puzzles: <code>${esc(meta.puzzles)}</code> · generated ${esc(meta.generated)}</p>
-<p>${s.total} sessions read; ${s.analysed} complete sessions analysed (${s.incomplete} incomplete, ${s.excluded_marked} marked pilot/test/excluded left out); ${result.attempts.length} attempts.</p>
+<p>${s.total} sessions read${result.skipped_sessions.length ? ` (${result.skipped_sessions.length} more skipped as unreadable)` : ''}; ${s.analysed} complete sessions analysed (${s.incomplete} incomplete, ${s.excluded_marked} marked pilot/test/excluded left out); ${result.attempts.length} attempts.</p>
+${result.skipped_sessions.length ? `<h2>Sessions skipped as unreadable (--skip-bad-sessions)</h2><ul class="warn">${result.skipped_sessions.map((x) => `<li><code>${esc(x.file)}</code>: ${esc(x.error)}</li>`).join('')}</ul>` : ''}
 <h2>Skips and time-outs</h2>
 <p>${o.attempts} attempts: ${o.solved} solved, ${o.skipped} skipped, ${o.timeout} timed out, ${o.incomplete} incomplete; ${o.rated} rated.</p>
 <ul>${o.statements.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>
