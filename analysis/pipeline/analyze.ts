@@ -218,6 +218,10 @@ export interface AnalysisResult {
   btSkipsHardest: BtResult | null;
   survival: SurvivalRow[] | null;
   outcomes: OutcomeSummary;
+  /** Each solver's counters (minisat, then the solvers `measure --solvers` stored) against the human measures, per puzzle. */
+  robustness: CorrelationRow[];
+  /** The solvers besides MiniSat that measured every puzzle. */
+  solvers: string[];
   metrics: string[];
   warnings: string[];
   timings: Record<string, number>;
@@ -234,7 +238,9 @@ const now = () => performance.now();
 export function puzzleMetric(p: Puzzle, name: string): number | null {
   const [src, ...rest] = name.split('_');
   const key = rest.join('_');
-  const block = (src === 'sat' ? p.metrics?.sat : src === 'dfa' ? p.metrics?.sat_dfa : src === 'human' ? p.metrics?.human : undefined) as Record<string, unknown> | undefined;
+  // <solver>_x: metrics.sat_<solver>.x, as `measure --solvers` stores another solver's counters
+  const other = src !== 'sat' && src !== 'dfa' && src !== 'human' ? (p.metrics as Record<string, unknown> | undefined)?.[`sat_${src}`] : undefined;
+  const block = (src === 'sat' ? p.metrics?.sat : src === 'dfa' ? p.metrics?.sat_dfa : src === 'human' ? p.metrics?.human : other) as Record<string, unknown> | undefined;
   const v = block?.[key];
   return typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : null;
 }
@@ -554,6 +560,24 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   corr('expertise_difficulty', 'participant', 'expertise', 'mean_difficulty', pr.map((r) => r.expertise as number), pr.map((r) => r.mean_difficulty as number));
   for (const y of ['mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints']) corr('table3', 'participant', 'expertise', y, pr.map((r) => r.expertise as number), pr.map((r) => r[y] as number));
 
+  // (5b) robustness across solvers: each solver's counters against the human measures, per puzzle
+  stage('robustness');
+  const solverNames = otherSolvers(set.puzzles);
+  const robustness: CorrelationRow[] = [];
+  {
+    const before = correlations.length;
+    const ys = ['bt_score', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints'];
+    for (const solver of ['minisat', ...solverNames])
+      for (const stat of SOLVER_STATS) {
+        const x = solver === 'minisat' ? `sat_${stat}` : `${solver}_${stat}`;
+        const xs = set.puzzles.map((p) => puzzleMetric(p, x) ?? NaN);
+        if (xs.some((v) => !Number.isFinite(v))) continue;
+        for (const y of ys) corr('robustness', 'puzzle', x, y, xs, puzzleRows.map((r) => (r[y] as number | null) ?? NaN));
+      }
+    robustness.push(...correlations.splice(before));
+  }
+  if (solverNames.length === 0) warnings.push('robustness: only MiniSat measured the puzzles; run `nonolab measure --solvers cadical,cryptominisat,picosat` for the second-solver check the paper made');
+
   // (6) mixed models
   stage('mixed models');
   const lmm: LmmRow[] = [];
@@ -645,6 +669,8 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     pca: pcaOut,
     bt,
     btSkipsHardest: btSkips,
+    robustness,
+    solvers: solverNames,
     survival,
     outcomes,
     metrics: usable,
@@ -653,6 +679,15 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     sessions: { total, analysed: analysed.length, excluded_marked: excludedMarked, incomplete },
     skipped_sessions: ex.skipped,
   };
+}
+
+export const SOLVER_STATS = ['decisions', 'propagations', 'conflicts'] as const;
+
+/** Solvers besides MiniSat whose counters (metrics.sat_<name>, as `measure --solvers` stores them) every puzzle has. */
+export function otherSolvers(puzzles: readonly Puzzle[]): string[] {
+  const names = new Set<string>();
+  for (const p of puzzles) for (const k of Object.keys(p.metrics ?? {})) if (/^sat_[a-z0-9]+$/.test(k) && k !== 'sat_dfa') names.add(k.slice(4));
+  return [...names].filter((n) => puzzles.every((p) => SOLVER_STATS.every((s) => puzzleMetric(p, `${n}_${s}`) !== null))).sort();
 }
 
 /** A sentence naming the items that share a Bradley-Terry rank (equal scores), or null when every rank is distinct. */

@@ -137,6 +137,7 @@ export function writeTables(result: AnalysisResult, dir: string): string[] {
       'model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high', 'var_participant', 'var_puzzle', 'var_residual', 'reml_criterion', 'n', 'formula',
     ]),
   );
+  put('robustness.csv', toCsv(result.robustness as unknown as Record<string, unknown>[], ['x', 'y', 'n', 'rho', 'p', 'p_exact']));
   if (result.survival)
     put(
       'survival.csv',

@@ -239,6 +239,34 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(r.summary.warnings).toContain("correlation human_line_passes ~ bt_score (table1): human_line_passes is constant (3 in all 6 rows): Spearman's rho is undefined (no ranking to correlate)");
   });
 
+  it('a robustness table: each solver\'s counters against the human measures (MiniSat alone says how to add one)', async () => {
+    expect(result.solvers).toEqual([]);
+    expect(summary.warnings.some((w) => w.includes('measure --solvers'))).toBe(true);
+    expect(new Set(result.robustness.map((r) => r.x))).toEqual(new Set(['sat_decisions', 'sat_propagations', 'sat_conflicts']));
+    // a second solver stored by measure --solvers (here hand-made counters: cadical = 2 x MiniSat's, so the same ranks)
+    const list = join(dir, 'puzzles-solvers.ndjson');
+    writeFileSync(
+      list,
+      loadPuzzleSet(configPath)
+        .puzzles.map((p) => JSON.stringify({ ...p, metrics: { ...p.metrics, sat_cadical: { decisions: 2 * p.metrics!.sat!.decisions, propagations: 2 * p.metrics!.sat!.propagations, conflicts: 2 * p.metrics!.sat!.conflicts, result: 'SAT' } } }))
+        .join('\n') + '\n',
+    );
+    const o = join(dir, 'o-solvers');
+    const r = await runAnalysis({ logs, puzzles: list, out: o, pauseThreshold: 'auto' });
+    expect(r.result.solvers).toEqual(['cadical']);
+    const rows = parseCsv(readFileSync(join(o, 'robustness.csv'), 'utf8'), 'robustness.csv');
+    expect(rows).toHaveLength(2 * 3 * 6); // 2 solvers x 3 counters x 6 human measures
+    for (const stat of ['decisions', 'propagations', 'conflicts'])
+      for (const y of ['bt_score', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints']) {
+        const a = rows.find((x) => x.x === `sat_${stat}` && x.y === y)!, b = rows.find((x) => x.x === `cadical_${stat}` && x.y === y)!;
+        expect(b.rho).toBe(a.rho);
+        expect(Number(b.n)).toBe(6);
+      }
+    const html = readFileSync(join(o, 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Robustness across solvers</h2>');
+    expect(html).toContain('cadical_conflicts');
+  });
+
   it('--no-validate still checks the fields the analysis reads ("row":"x" stops it, naming file, line and field)', async () => {
     const bad = join(dir, 'bad-novalidate');
     simulateToDir({ participants: 2, seed: 1, study }, bad);

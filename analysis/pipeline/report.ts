@@ -228,6 +228,21 @@ const CAPTIONS: Record<string, string> = {
   themes: 'Theme correlations',
 };
 
+/** One row per solver counter, one column per human measure: rho (p). */
+function robustnessTable(result: AnalysisResult): string {
+  const xs = [...new Set(result.robustness.map((r) => r.x))];
+  const ys = [...new Set(result.robustness.map((r) => r.y))];
+  const rows = xs.map((x) => {
+    const row: Record<string, unknown> = { counter: x };
+    for (const y of ys) {
+      const c = result.robustness.find((r) => r.x === x && r.y === y);
+      row[y] = c && Number.isFinite(c.rho) ? `${c.rho.toFixed(3)} (p ${fmt(c.p_exact ?? c.p)})` : '';
+    }
+    return row;
+  });
+  return table(rows, ['counter', ...ys]);
+}
+
 const RULE_NAMES: Record<string, string> = {
   gmm3: '3 components: crossing of 2 and 3 (the paper\'s rule)',
   gmm2: '2 components: crossing of 1 and 2',
@@ -275,6 +290,9 @@ ${table(result.puzzles, ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', 'attempts'
 <h2>Correlations (Spearman)</h2>
 ${table(result.correlations as unknown as Record<string, unknown>[], ['table', 'x', 'y', 'n', 'rho', 'p', 'p_exact'])}
 ${result.pca ? `<p>PCA of the six expertise items: PC1 explains ${(result.pca.explained[0] * 100).toFixed(1)}% (loadings ${Object.entries(result.pca.loadings).map(([k, v]) => `${esc(k)} ${v.toFixed(2)}`).join(', ')}).</p>` : ''}
+<h2>Robustness across solvers</h2>
+<p>Spearman ρ of each solver's counters with the human measures over the puzzles (${result.solvers.length ? `MiniSat and ${result.solvers.map(esc).join(', ')}` : 'MiniSat only: run <code>nonolab measure --solvers cadical,cryptominisat,picosat</code> to add a second solver'}).</p>
+${robustnessTable(result)}
 <h2>Linear mixed models</h2>
 ${table(result.lmm as unknown as Record<string, unknown>[], ['model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high'])}
 ${result.survival ? `<h2>Solve time as right-censored (Cox, sensitivity)</h2><p>Hazard of solving per SD of the metric; skips, time-outs and unfinished attempts are censored at their time. Robust SEs clustered by participant; hazard ratio &gt; 1: faster solving.</p>${table(result.survival as unknown as Record<string, unknown>[], ['metric', 'coef', 'hazard_ratio', 'se', 'robust_se', 'z', 'p', 'n', 'events', 'censored'])}` : ''}
