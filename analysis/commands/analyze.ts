@@ -10,6 +10,7 @@ interface Flags {
   pauseThreshold: string;
   gapLevel: string;
   skipsHardest?: boolean;
+  candidates?: string;
   skipBadSessions?: boolean;
   survival?: boolean;
   includePilot?: boolean;
@@ -28,6 +29,7 @@ export function registerAnalyze(program: Command): void {
     .requiredOption('--out <dir>', 'output directory')
     .option('--pause-threshold <auto|seconds>', 'pause threshold: auto (Gaussian mixture on log gaps) or seconds', 'auto')
     .option('--gap-level <cell|action>', 'gaps for the pause mixture: cell (each cell of a timed drag stroke is a point in time, as the paper) or action', 'cell')
+    .option('--candidates <file>', "the candidate pool the study puzzles were selected from (NDJSON from generate --sat or measure): the paper's Figure 2 in the report")
     .option('--skips-hardest', 'sensitivity: Bradley-Terry again with each unrated skip counted as harder than every rated puzzle of that participant')
     .option('--survival', 'sensitivity: a Cox model of solve time, right-censored at the skip, the time-out or the session end (survival.csv)')
     .option('--skip-bad-sessions', 'a session file that cannot be read or analysed (torn, invalid) is skipped and listed (summary, warnings, report) instead of stopping the run')
@@ -62,6 +64,7 @@ export function registerAnalyze(program: Command): void {
           pauseThreshold: threshold,
           gapLevel: flags.gapLevel,
           skipsHardest: flags.skipsHardest,
+          candidates: flags.candidates,
           skipBadSessions: flags.skipBadSessions,
           survival: flags.survival,
           includePilot: flags.includePilot,

@@ -19,7 +19,7 @@ import tDist from '@stdlib/stats-base-dists-t';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow, type SessionLog } from '../../shared/signals/index.ts';
 import { extractLogs, type Extracted, type ExtractContext, type GapColumns } from './extract.ts';
-import { fitGmm, gmmSelectFromFits, crossingPoint, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, fitCox, spearmanUndefinedReason, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type LmmFixed, type DataRow } from '../stats/index.ts';
+import { fitGmm, gmmSelectFromFits, crossingPoint, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, fitCox, spearmanUndefinedReason, pearson, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type LmmFixed, type DataRow } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 
 export const PAPER_THRESHOLD_S = 2.36;
@@ -44,6 +44,8 @@ export interface AnalyzeOptions {
   /** How the gaps were built (for the report; the gaps themselves come from the extraction). Default 'cell'. */
   gapLevel?: 'cell' | 'action';
   includePilot?: boolean;
+  /** The candidate pool (Figure 2): the puzzles the study's were selected from, with their metrics. */
+  candidates?: { file: string; puzzles: readonly Puzzle[] };
   /** Sensitivity: a skipped attempt without a rating counts as rated harder than any rating (Bradley-Terry again, beside the main one). */
   skipsHardest?: boolean;
   /** Sensitivity: solve time as right-censored at the skip, the time-out or the session's end (Cox model per metric, beside the LMM). */
@@ -116,6 +118,8 @@ export interface LmmRow extends LmmFixed {
   var_participant: number;
   var_puzzle: number;
   var_residual: number;
+  /** lme4's isSingular: a random-effect standard deviation (relative to the residual's, theta) below 1e-4, i.e. a variance component on the boundary at 0. */
+  singular: boolean;
   reml_criterion: number;
   n: number;
   fit_ms: number;
@@ -212,7 +216,14 @@ export interface AnalysisResult {
   lmm: LmmRow[];
   themes: ThemeRow[] | null;
   answers: AnswerRow[];
-  pca: { explained: number[]; loadings: Record<string, number> } | null;
+  pca: {
+    explained: number[];
+    loadings: Record<string, number>;
+    /** Agreement of PC1 scores with the z-mean composite over the analysed participants (the paper: they agree closely). */
+    agreement: { n: number; pearson_r: number; spearman_rho: number } | null;
+  } | null;
+  /** The candidate pool of the selection (--candidates) for the paper's Figure 2, or null. */
+  candidates: CandidatePool | null;
   bt: BtResult | null;
   /** Bradley-Terry with unrated skips counted as hardest (skipsHardest), else null. */
   btSkipsHardest: BtResult | null;
@@ -446,7 +457,13 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     const res = pca(imputed);
     const sign = res.loadings.reduce((s, l) => s + l[0], 0) >= 0 ? 1 : -1;
     pc1 = res.scores.map((s) => sign * s[0]);
-    pcaOut = { explained: res.explained, loadings: Object.fromEntries(EXPERTISE_ITEMS.map((k, j) => [k, sign * res.loadings[j][0]])) };
+    const both = pc1.map((v, i) => [v, composite[i]]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
+    let agreement: NonNullable<AnalysisResult['pca']>['agreement'] = null;
+    if (both.length >= 3) {
+      const a = both.map((q) => q[0]), b = both.map((q) => q[1]);
+      agreement = { n: both.length, pearson_r: pearson(a, b), spearman_rho: spearman(a, b).rho };
+    }
+    pcaOut = { explained: res.explained, loadings: Object.fromEntries(EXPERTISE_ITEMS.map((k, j) => [k, sign * res.loadings[j][0]])), agreement };
   } catch (err) {
     warnings.push(`PCA: ${(err as Error).message}`);
   }
@@ -560,6 +577,19 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   corr('expertise_difficulty', 'participant', 'expertise', 'mean_difficulty', pr.map((r) => r.expertise as number), pr.map((r) => r.mean_difficulty as number));
   for (const y of ['mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints']) corr('table3', 'participant', 'expertise', y, pr.map((r) => r.expertise as number), pr.map((r) => r[y] as number));
 
+  // the candidate pool of the selection (Figure 2)
+  let pool: CandidatePool | null = null;
+  if (options.candidates) {
+    pool = candidatePool(options.candidates.file, options.candidates.puzzles, set);
+    if (pool.values.length === 0) {
+      warnings.push(`--candidates ${pool.file}: no candidate has metrics.sat.conflicts (run \`nonolab measure\` on it): no Figure 2`);
+      pool = null;
+    } else {
+      if (pool.missing) warnings.push(`--candidates ${pool.file}: ${pool.missing} candidate(s) without metrics.sat.conflicts left out of Figure 2`);
+      if (pool.not_found.length) warnings.push(`--candidates ${pool.file}: study puzzle(s) not among the candidates: ${pool.not_found.join(', ')}`);
+    }
+  }
+
   // (5b) robustness across solvers: each solver's counters against the human measures, per puzzle
   stage('robustness');
   const solverNames = otherSolvers(set.puzzles);
@@ -622,6 +652,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
         var_participant: res.variances.participant ?? NaN,
         var_puzzle: res.variances.puzzle ?? NaN,
         var_residual: res.variances.residual ?? NaN,
+        singular: res.theta.some((t) => Math.abs(t) < SINGULAR_TOL),
         reml_criterion: res.criterion,
         n: res.n,
         fit_ms: ms,
@@ -671,6 +702,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     btSkipsHardest: btSkips,
     robustness,
     solvers: solverNames,
+    candidates: pool,
     survival,
     outcomes,
     metrics: usable,
@@ -679,6 +711,44 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     sessions: { total, analysed: analysed.length, excluded_marked: excludedMarked, incomplete },
     skipped_sessions: ex.skipped,
   };
+}
+
+/** lme4's default tolerance of isSingular (on theta, the random-effect SD over the residual SD). */
+export const SINGULAR_TOL = 1e-4;
+
+/** The generated pool the study puzzles were selected from: each candidate's metric, and the study puzzles found in it. */
+export interface CandidatePool {
+  file: string;
+  metric: string;
+  /** The metric of every candidate that has it. */
+  values: number[];
+  /** Candidates without the metric (left out of the figure). */
+  missing: number;
+  /** The study puzzles found among the candidates (by id), with their metric. */
+  selected: { id: string; value: number }[];
+  /** Study puzzles not found among the candidates. */
+  not_found: string[];
+}
+
+/** The pool for Figure 2 from candidate puzzles (as `generate --sat` or `measure` wrote them) and the study set. */
+export function candidatePool(file: string, candidates: readonly Puzzle[], set: PuzzleSet, metric = 'sat_conflicts'): CandidatePool {
+  const byId = new Map(candidates.map((p) => [p.id, p]));
+  const values: number[] = [];
+  let missing = 0;
+  for (const p of candidates) {
+    const v = puzzleMetric(p, metric);
+    if (v === null) missing++;
+    else values.push(v);
+  }
+  const selected: CandidatePool['selected'] = [];
+  const notFound: string[] = [];
+  for (const p of set.puzzles) {
+    const c = byId.get(p.id);
+    const v = c ? puzzleMetric(c, metric) ?? puzzleMetric(p, metric) : null;
+    if (c && v !== null) selected.push({ id: p.id, value: v });
+    else notFound.push(p.id);
+  }
+  return { file, metric, values, missing, selected, not_found: notFound };
 }
 
 export const SOLVER_STATS = ['decisions', 'propagations', 'conflicts'] as const;

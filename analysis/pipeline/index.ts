@@ -1,5 +1,6 @@
 // The analysis pipeline: from a logs directory and a puzzle set to every table and report.html.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parsePuzzleFile } from '../../shared/nonogram/index.ts';
 import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
 import { readCodes, sessionFiles, writeTables } from './io.ts';
@@ -24,6 +25,8 @@ export interface RunOptions {
   includePilot?: boolean;
   /** Bradley-Terry again with unrated skips as the hardest (sensitivity). */
   skipsHardest?: boolean;
+  /** Candidate puzzles the study's were selected from (NDJSON from generate --sat / measure): Figure 2 in the report. */
+  candidates?: string;
   /** A session file that cannot be read or analysed is skipped and listed (summary, warnings, report) instead of stopping the run. */
   skipBadSessions?: boolean;
   /** Cox model of solve time, right-censored at skips, time-outs and session ends (sensitivity). */
@@ -62,7 +65,18 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   opts.onFiles?.(files.length);
   const codesFile = opts.codes ?? (existsSync(join(opts.logs, 'codes.csv')) ? join(opts.logs, 'codes.csv') : undefined);
   const codes: CodedAnswer[] | undefined = codesFile ? readCodes(codesFile) : undefined;
+  let candidates: AnalyzeOptions['candidates'];
+  if (opts.candidates) {
+    let text: string;
+    try {
+      text = readFileSync(opts.candidates, 'utf8');
+    } catch (err) {
+      throw new Error(`--candidates ${opts.candidates}: cannot read (${(err as Error).message})`);
+    }
+    candidates = { file: opts.candidates, puzzles: parsePuzzleFile(text, opts.candidates) };
+  }
   const options: AnalyzeOptions = {
+    candidates,
     pauseThreshold: opts.pauseThreshold,
     gapLevel: opts.gapLevel,
     skipsHardest: opts.skipsHardest,

@@ -134,7 +134,7 @@ export function writeTables(result: AnalysisResult, dir: string): string[] {
   put(
     'lmm.csv',
     toCsv(result.lmm as unknown as Record<string, unknown>[], [
-      'model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high', 'var_participant', 'var_puzzle', 'var_residual', 'reml_criterion', 'n', 'formula',
+      'model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high', 'var_participant', 'var_puzzle', 'var_residual', 'singular', 'reml_criterion', 'n', 'formula',
     ]),
   );
   put('robustness.csv', toCsv(result.robustness as unknown as Record<string, unknown>[], ['x', 'y', 'n', 'rho', 'p', 'p_exact']));

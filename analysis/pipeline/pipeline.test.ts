@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFil
 import { basename, join } from 'node:path';
 import { loadStudyConfig } from '../../server/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
-import { runAnalysis, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, fitManyInline, fitManyParallel, startGmmWorker, fitGmmsInline } from './index.ts';
+import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, fitManyInline, fitManyParallel, startGmmWorker, fitGmmsInline } from './index.ts';
 import { distinctLogGaps } from '../stats/index.ts';
 import { startTestServer } from '../../server/testing.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
@@ -143,6 +143,51 @@ describe('simulate -> analyze on a 24-participant study', () => {
     const themes = parseCsv(readFileSync(join(out, 'themes.csv'), 'utf8'), 'themes.csv');
     const guess = themes.find((t) => t.theme === 'GUESS' && t.level === 'attempt')!;
     expect(Number(guess.r_rb)).toBeGreaterThan(0);
+  });
+
+  it('the report: Figure 2 with --candidates, variance components and singular flags, the sign convention, PC1 vs z-mean', async () => {
+    // a candidate pool: the six study puzzles among generated ones (as select leaves them)
+    const set = loadPuzzleSet(configPath);
+    const pool = join(dir, 'candidates.ndjson');
+    const extra = Array.from({ length: 20 }, (_, i) => ({ ...set.puzzles[i % 6], id: `cand-${i}`, metrics: { ...set.puzzles[i % 6].metrics, sat: { ...set.puzzles[i % 6].metrics!.sat!, conflicts: 3 * i } } }));
+    writeFileSync(pool, [...set.puzzles, ...extra].map((p) => JSON.stringify(p)).join('\n') + '\n');
+    const o = join(dir, 'o-report');
+    const r = await runAnalysis({ logs, puzzles: configPath, out: o, pauseThreshold: 'auto', candidates: pool });
+    expect(r.summary.figures[0]).toBe('figure2');
+    expect(r.result.candidates!.values).toHaveLength(26);
+    expect(r.result.candidates!.selected.map((x) => x.id)).toEqual(set.puzzles.map((p) => p.id));
+    const html = readFileSync(join(o, 'report.html'), 'utf8');
+    expect(html).toContain('Figure 2: conflicts over the candidate pool');
+    for (const p of set.puzzles) expect(html).toContain(`${p.id} (${p.metrics!.sat!.conflicts})`);
+    // variance components and the singular flag beside each model (lmm.csv too)
+    expect(html).toContain('Variance components of each model');
+    const lmm = parseCsv(readFileSync(join(o, 'lmm.csv'), 'utf8'), 'lmm.csv');
+    expect(lmm.every((x) => x.singular === 'true' || x.singular === 'false')).toBe(true);
+    // lme4's isSingular: theta = SD(group) / SD(residual) below 1e-4, i.e. a variance ratio below 1e-8
+    for (const x of r.result.lmm) expect(x.singular).toBe(x.var_participant < 1e-8 * x.var_residual || x.var_puzzle < 1e-8 * x.var_residual);
+    expect(html).toContain('Sign convention of Table 1');
+    // PC1 against the z-mean as numbers
+    const a = r.result.pca!.agreement!;
+    expect(a.n).toBe(24);
+    expect(a.pearson_r).toBeGreaterThan(0.9);
+    expect(html).toContain(`Pearson r = ${a.pearson_r.toFixed(3)}`);
+    // a candidate file without metrics says so and draws no Figure 2
+    const bare = join(dir, 'bare.ndjson');
+    writeFileSync(bare, set.puzzles.map((p) => JSON.stringify({ ...p, metrics: undefined })).join('\n') + '\n');
+    const r2 = await runAnalysis({ logs, puzzles: configPath, out: join(dir, 'o-bare'), pauseThreshold: 'auto', candidates: bare, report: false });
+    expect(r2.result.candidates).toBeNull();
+    expect(r2.summary.warnings.some((w) => w.includes('no candidate has metrics.sat.conflicts'))).toBe(true);
+  });
+
+  it('a method that could not run gives no figure with a NaN legend or an empty axis: the report says why', async () => {
+    const broken = { ...result, bt: null, puzzles: result.puzzles.map((p) => ({ ...p, bt_score: null, bt_rank: null })), lmm: [], themes: [], warnings: [...result.warnings, 'LMM difficulty ~ sat_conflicts * expertise + (1|participant) + (1|puzzle): lmm: the response "difficulty" is constant'], participants: result.participants.map((p) => ({ ...p, expertise: null })) };
+    const { html, figures, notes } = await renderReport(broken, { title: 't', logs: 'l', puzzles: 'p', generated: 'g' });
+    expect(figures).toEqual(['conflicts', 'gaps', 'first_actions']);
+    expect(Object.keys(notes).sort()).toEqual(['expertise', 'lmm_difficulty', 'lmm_signals', 'themes']);
+    expect(notes.lmm_difficulty).toContain('the response "difficulty" is constant');
+    expect(html).toContain('not drawn: no participant has an expertise score');
+    expect(html).not.toMatch(/NaN/);
+    expect(html).toContain('no Bradley-Terry scores: the model could not run');
   });
 
   it('leaves pilot sessions out unless asked, and takes a fixed threshold', async () => {
