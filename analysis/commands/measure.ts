@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { difficulty, parsePuzzleFile, PuzzleFormatError } from '../../shared/nonogram/index.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
-import { encodeBlockStart, satMetricsRecord, writeDimacs } from '../../shared/sat/index.ts';
+import { encodeBlockStart, satMetrics, satMetricsRecord, writeDimacs } from '../../shared/sat/index.ts';
 import { checkSolvers, runExternalSolver, SOLVER_NAMES } from '../sat/external.ts';
 
 /** Reads puzzles in any format the engine parses (our JSON/NDJSON, .non, webpbn XML); exits 2 with the parser's message on error. */
@@ -54,7 +54,7 @@ export function registerMeasure(program: Command): void {
     .argument('<file>', 'puzzles: JSON, JSON array, NDJSON (as generate writes), .non or webpbn XML')
     .option('--out <file>', 'write NDJSON here instead of stdout')
     .option('--human', 'recompute metrics.human even when present')
-    .option('--solvers <list>', `also run these solvers on the block-start CNF and store metrics.sat_<name> (comma-separated; minisat is metrics.sat; installed ones: ${SOLVER_NAMES.filter((n) => n !== 'minisat').join(', ')})`)
+    .option('--solvers <list>', `also run these solvers on the block-start CNF and store metrics.sat_<name> (comma-separated; minisat: the built-in one, the same counters as metrics.sat; installed ones: ${SOLVER_NAMES.filter((n) => n !== 'minisat').join(', ')})`)
     .action((file: string, opts: { out?: string; human?: boolean; solvers?: string }) => {
       const solvers = (opts.solvers ?? '').split(',').map((x) => x.trim()).filter(Boolean);
       try {
@@ -72,6 +72,11 @@ export function registerMeasure(program: Command): void {
         const metrics = { ...(p.metrics ?? {}) };
         if (opts.human || !metrics.human) metrics.human = difficulty(p);
         Object.assign(metrics, satMetricsRecord(p));
+        if (solvers.includes('minisat')) {
+          // the built-in MiniSat's block-start counters, also under the --solvers naming (the same numbers as metrics.sat)
+          const { decisions, propagations, conflicts, result } = satMetrics(p, 'block-start');
+          metrics.sat_minisat = { decisions, propagations, conflicts, result };
+        }
         const external = solvers.filter((n) => n !== 'minisat');
         if (external.length) {
           const dimacs = writeDimacs(encodeBlockStart(p));

@@ -756,7 +756,7 @@ export const SOLVER_STATS = ['decisions', 'propagations', 'conflicts'] as const;
 /** Solvers besides MiniSat whose counters (metrics.sat_<name>, as `measure --solvers` stores them) every puzzle has. */
 export function otherSolvers(puzzles: readonly Puzzle[]): string[] {
   const names = new Set<string>();
-  for (const p of puzzles) for (const k of Object.keys(p.metrics ?? {})) if (/^sat_[a-z0-9]+$/.test(k) && k !== 'sat_dfa') names.add(k.slice(4));
+  for (const p of puzzles) for (const k of Object.keys(p.metrics ?? {})) if (/^sat_[a-z0-9]+$/.test(k) && k !== 'sat_dfa' && k !== 'sat_minisat') names.add(k.slice(4));
   return [...names].filter((n) => puzzles.every((p) => SOLVER_STATS.every((s) => puzzleMetric(p, `${n}_${s}`) !== null))).sort();
 }
 

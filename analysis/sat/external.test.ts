@@ -59,7 +59,8 @@ describe('installed solvers on the MiniSat vectors', () => {
     expect(run.status, run.stderr).toBe(0);
     const measured = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
     for (const p of measured) {
-      expect(Object.keys(p.metrics)).toEqual(expect.arrayContaining(['sat', 'sat_dfa', 'sat_cadical', 'sat_picosat']));
+      expect(Object.keys(p.metrics)).toEqual(expect.arrayContaining(['sat', 'sat_dfa', 'sat_minisat', 'sat_cadical', 'sat_picosat']));
+      expect(p.metrics.sat_minisat).toEqual({ decisions: p.metrics.sat.decisions, propagations: p.metrics.sat.propagations, conflicts: p.metrics.sat.conflicts, result: 'SAT' });
       expect(p.metrics.sat_cadical).toMatchObject({ result: 'SAT' });
       writeFileSync(join(dir, 'one.json'), JSON.stringify(p));
       const cnf = cli('cnf', join(dir, 'one.json'));
