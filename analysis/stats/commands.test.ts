@@ -41,6 +41,16 @@ describe('statistics commands', () => {
     expect(json.reason).toMatch(/^human_line_passes is constant \(3 in all 4 rows\)/);
     expect(err).toContain('human_line_passes is constant');
   });
+  it('bt on all-identical ratings gives every item rank 1 and warns', async () => {
+    const dir = tempDir('nonolab-stats-');
+    const file = join(dir, 'same.csv');
+    const rows = Array.from({ length: 6 }, (_, k) => [0, 1, 2].map((j) => `s${k},p${(k + j) % 6},3`)).flat();
+    writeFileSync(file, 'participant,item,rating\n' + rows.join('\n') + '\n');
+    const { out, err, code } = await run(['bt', file]);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).items.map((i: { rank: number }) => i.rank)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(err).toContain('bt: warning: all 6 puzzles have the same score');
+  });
   it('lmm on a constant response names it (not "rank deficient")', async () => {
     const dir = tempDir('nonolab-stats-');
     const file = join(dir, 'const.csv');
