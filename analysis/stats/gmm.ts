@@ -8,15 +8,17 @@
 // that a component cannot collapse onto one repeated value; the likelihood is therefore that of
 // a slightly regularised fit. By default the starts are screened (SQUAREM-accelerated EM until the
 // mean log-likelihood changes by less than 1e-5, at most 300 steps), the best is run on until the
-// TOTAL log-likelihood changes by less than `tol` (1e-6; at most 3000 EM steps), and then polished
+// TOTAL log-likelihood changes by less than `tol` (1e-3; at most 3000 EM steps), and then polished
 // by Newton's method on the EM map's fixed point: with F the EM map, solve F(t) - t = 0, the
 // Jacobian of F by central differences (3k parameters: at most a few dozen EM steps per Newton
 // step). Why: where components overlap the likelihood has a flat ridge along which EM, even
 // accelerated, creeps; any stopping rule on the likelihood then stops short, and the flattest
 // parameters are off by up to ~1e-3 relative although the likelihood is within 1e-6. The fixed point
 // is the optimum EM (and scikit-learn with tol -> 0) converges to; Newton reaches it to rounding in
-// two or three steps. A Newton step is kept only if it stays in the parameter space and does not
-// lower the likelihood; `residual` reports max |F(t) - t| / max(1, |t|) at the end. compat: 'sklearn' reproduces
+// two or three steps. A Newton step is kept only if it stays in the parameter space, lowers the
+// residual and does not lower the likelihood by more than 1e-3 + 1e-10 |log L| (the regularised fixed
+// point lies a hair below the likelihood's maximum; a larger fall would mean another stationary
+// point); `residual` reports max |F(t) - t| / max(1, |t|) at the end. compat: 'sklearn' reproduces
 // sklearn.mixture.GaussianMixture's defaults instead: one k-means start, stop when the mean
 // log-likelihood changes by less than 1e-3, the last M-step's parameters reported. Its k-means
 // cannot replay NumPy's random stream, so to reproduce a given sklearn fit pass the centres its
@@ -315,7 +317,7 @@ export function fitGmm(values: readonly number[] | WeightedValues, options: GmmO
   if (n < 2 * k) throw new Error(`fitGmm: ${n} values are too few for ${k} components`);
   const sklearn = options.compat === 'sklearn';
   // sklearn: tol on the mean log-likelihood (its rule); default: tol on the total log-likelihood.
-  const tol = sklearn ? options.tol ?? 1e-3 : (options.tol ?? 1e-6) / n;
+  const tol = sklearn ? options.tol ?? 1e-3 : (options.tol ?? 1e-3) / n;
   const maxIterations = options.maxIterations ?? (sklearn ? 100 : 3000);
   const reg = options.regCovar ?? 1e-6;
   const rng = createRng(options.seed ?? 0);
@@ -376,9 +378,9 @@ function fixedPointResidual(d: EmData, s: EmState): number {
  * central differences with steps of 1e-6 relative. Stops when the residual is at rounding level (1e-14), when a
  * step would leave the parameter space or lower the likelihood by more than rounding, or after maxSteps.
  */
-function polishNewton(d: EmData, start: EmState, startLl: number, maxSteps = 6): { state: EmState; ll: number; steps: number; residual: number } {
+function polishNewton(d: EmData, start: EmState, startLl: number, maxSteps = 12): { state: EmState; ll: number; steps: number; residual: number } {
   const k = start.w.length, p = 3 * k;
-  let state = start, ll = startLl, steps = 0;
+  let state = start, ll = startLl, steps = 0, slow = 0;
   let residual = fixedPointResidual(d, state);
   const F = (t: Float64Array): Float64Array | null => {
     const s = unpackState(t, k);
@@ -403,16 +405,28 @@ function polishNewton(d: EmData, start: EmState, startLl: number, maxSteps = 6):
     } catch {
       break;
     }
-    const next = unpackState(Float64Array.from(t, (q, i) => q + delta.get(i, 0)), k);
-    if (!next || next.m.some((q, i) => i > 0 && q === next.m[i - 1])) break;
-    const nextLl = logLikelihood(d.x, d.cnt, next);
-    if (!(nextLl >= ll - 1e-12 * Math.abs(ll))) break;
-    const nextResidual = fixedPointResidual(d, next);
-    if (!(nextResidual < residual)) break;
+    // Damped: halve the step until it lowers the residual (far from the fixed point a full step can overshoot).
+    let accepted: { next: EmState; nextLl: number; nextResidual: number } | null = null;
+    for (let scale = 1; scale >= 1 / 64 && !accepted; scale /= 2) {
+      const next = unpackState(Float64Array.from(t, (q, i) => q + scale * delta.get(i, 0)), k);
+      if (!next || next.m.some((q, i) => i > 0 && q === next.m[i - 1])) continue;
+      const nextLl = logLikelihood(d.x, d.cnt, next);
+      // The fixed point of the regularised EM map sits a hair below the likelihood's own maximum (reg_covar), so
+      // the likelihood may fall by that much (~1e-4 on a million gaps); a larger fall means another stationary point.
+      if (!(nextLl >= ll - (1e-3 + 1e-10 * Math.abs(ll)))) continue;
+      const nextResidual = fixedPointResidual(d, next);
+      if (nextResidual < residual) accepted = { next, nextLl, nextResidual };
+    }
+    if (!accepted) break;
+    const { next, nextLl, nextResidual } = accepted;
+    // Newton near a fixed point divides the residual by far more than 2 a step; twice less means there is no
+    // interior fixed point nearby (an over-specified k drifting along a ridge): stop paying for Jacobians.
+    if (nextResidual > residual / 2) slow++;
     state = next;
     ll = nextLl;
     residual = nextResidual;
     steps++;
+    if (slow >= 2) break;
   }
   return { state, ll, steps, residual };
 }
