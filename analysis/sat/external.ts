@@ -6,7 +6,8 @@
  * its counters a little differently (CaDiCaL and Kissat "c conflicts: N", CryptoMiniSat "c conflicts : N",
  * PicoSAT -v "c N conflicts", Glucose "c conflicts : N"); the counters are the solver's own definitions, so
  * their values are comparable across puzzles for one solver, not between solvers (PicoSAT, for one, counts
- * decisions its own way and often reports 0). The answer comes from the exit code (10 SAT, 20 UNSAT; the
+ * decisions its own way and often reports 0; CaDiCaL leaves a counter that stayed 0 out, so a missing counter
+ * beside printed ones reads as 0). The answer comes from the exit code (10 SAT, 20 UNSAT; the
  * SAT competition's convention) or the "s " line. A solver that is not installed is an error naming the
  * command that installs it: never skipped in silence.
  */
@@ -80,11 +81,12 @@ export function checkSolvers(names: readonly string[]): void {
 /** Parse a solver's output and exit code. */
 export function parseSolverOutput(name: string, stdout: string, status: number | null): Omit<ExternalStats, 'time_ms'> {
   const spec = solverSpec(name);
-  const read = (key: 'decisions' | 'propagations' | 'conflicts') => {
-    const m = spec.patterns[key].exec(stdout);
-    if (!m) throw new SolverError(`${name}: no '${key}' count in its output`);
-    return Number(m[1]);
-  };
+  const keys = ['decisions', 'propagations', 'conflicts'] as const;
+  const found = Object.fromEntries(keys.map((key) => [key, spec.patterns[key].exec(stdout)?.[1]])) as Record<(typeof keys)[number], string | undefined>;
+  // CaDiCaL (and Kissat) leave counters that stayed 0 out of their statistics: a missing counter beside printed
+  // ones is 0; no counter at all means the statistics are missing (e.g. the verbosity was off).
+  if (keys.every((key) => found[key] === undefined)) throw new SolverError(`${name}: no decisions, propagations or conflicts count in its output`);
+  const read = (key: (typeof keys)[number]) => Number(found[key] ?? 0);
   const sLine = /^s\s+(SATISFIABLE|UNSATISFIABLE|UNKNOWN)/m.exec(stdout)?.[1];
   const result = status === 10 || sLine === 'SATISFIABLE' ? 'SAT' : status === 20 || sLine === 'UNSATISFIABLE' ? 'UNSAT' : 'UNKNOWN';
   return { result, decisions: read('decisions'), propagations: read('propagations'), conflicts: read('conflicts') };
