@@ -602,6 +602,12 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
         const x = solver === 'minisat' ? `sat_${stat}` : `${solver}_${stat}`;
         const xs = set.puzzles.map((p) => puzzleMetric(p, x) ?? NaN);
         if (xs.some((v) => !Number.isFinite(v))) continue;
+        if (xs.every((v) => v === xs[0])) {
+          // one warning for the counter, not one per human measure; the rows stay, with rho undefined
+          warnings.push(`robustness: ${x} is constant (${xs[0]} in all ${xs.length} puzzles): its Spearman rho is undefined against every human measure`);
+          for (const y of ys) correlations.push({ table: 'robustness', level: 'puzzle', x, y, n: xs.length, rho: NaN, p: NaN, p_exact: null });
+          continue;
+        }
         for (const y of ys) corr('robustness', 'puzzle', x, y, xs, puzzleRows.map((r) => (r[y] as number | null) ?? NaN));
       }
     robustness.push(...correlations.splice(before));

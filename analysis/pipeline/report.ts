@@ -34,7 +34,8 @@ function fmt(v: unknown): string {
 }
 
 function table(rows: readonly Record<string, unknown>[], columns: readonly string[]): string {
-  const head = columns.map((c) => `<th>${esc(c)}</th>`).join('');
+  // headers may break after an underscore (mean_<wbr>difficulty), not inside a word
+  const head = columns.map((c) => `<th>${esc(c).replace(/_/g, '_<wbr>')}</th>`).join('');
   const body = rows.map((r) => `<tr>${columns.map((c) => `<td>${esc(fmt(r[c]))}</td>`).join('')}</tr>`).join('\n');
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
@@ -321,7 +322,7 @@ export async function renderReport(result: AnalysisResult, meta: { title: string
 <html lang="en"><head><meta charset="utf-8"><title>${esc(meta.title)}</title>
 <style>
 body{font-family:system-ui,sans-serif;margin:2rem auto;padding:0 1rem;max-width:1100px;color:#222;line-height:1.4}
-table{border-collapse:collapse;font-size:.8rem;margin:.5rem 0 1.5rem;max-width:100%}th,td{border:1px solid #ddd;padding:.2rem .4rem;text-align:right;overflow-wrap:anywhere}
+table{border-collapse:collapse;font-size:.8rem;margin:.5rem 0 1.5rem;max-width:100%}th,td{border:1px solid #ddd;padding:.2rem .4rem;text-align:right}td{overflow-wrap:anywhere}
 th{font-weight:600}svg{max-width:100%;height:auto}code{overflow-wrap:anywhere}
 th{background:#f4f6f8}td:first-child,th:first-child{text-align:left}figure{margin:1.5rem 0}figcaption{font-weight:600;margin-bottom:.5rem}
 .warn{color:#a0522d}
