@@ -8,7 +8,8 @@
 // that a component cannot collapse onto one repeated value; the likelihood is therefore that of
 // a slightly regularised fit. By default the starts are screened (SQUAREM-accelerated EM until the
 // mean log-likelihood changes by less than 1e-5, at most 300 steps), the best is run on until the
-// TOTAL log-likelihood changes by less than `tol` (1e-3; at most 3000 EM steps), and then polished
+// TOTAL log-likelihood changes by less than `tol` (1e-3, or 1e-8 per value when that is larger; at
+// most 3000 EM steps), and then polished
 // by Newton's method on the EM map's fixed point: with F the EM map, solve F(t) - t = 0, the
 // Jacobian of F by central differences (3k parameters: at most a few dozen EM steps per Newton
 // step). Why: where components overlap the likelihood has a flat ridge along which EM, even
@@ -317,7 +318,9 @@ export function fitGmm(values: readonly number[] | WeightedValues, options: GmmO
   if (n < 2 * k) throw new Error(`fitGmm: ${n} values are too few for ${k} components`);
   const sklearn = options.compat === 'sklearn';
   // sklearn: tol on the mean log-likelihood (its rule); default: tol on the total log-likelihood.
-  const tol = sklearn ? options.tol ?? 1e-3 : (options.tol ?? 1e-3) / n;
+  // (never stricter than 1e-8 per value by default: on a million gaps EM would crawl along a ridge for nothing,
+  // since the Newton polish takes it from there)
+  const tol = sklearn ? options.tol ?? 1e-3 : (options.tol ?? Math.max(1e-3, 1e-8 * n)) / n;
   const maxIterations = options.maxIterations ?? (sklearn ? 100 : 3000);
   const reg = options.regCovar ?? 1e-6;
   const rng = createRng(options.seed ?? 0);
