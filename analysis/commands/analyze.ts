@@ -8,6 +8,11 @@ interface Flags {
   puzzles: string;
   out: string;
   pauseThreshold: string;
+  gapLevel: string;
+  skipsHardest?: boolean;
+  candidates?: string;
+  skipBadSessions?: boolean;
+  survival?: boolean;
   includePilot?: boolean;
   codes?: string;
   seed: string;
@@ -23,6 +28,11 @@ export function registerAnalyze(program: Command): void {
     .requiredOption('--puzzles <file>', 'study config (study-config/study.json) or a JSON/NDJSON puzzle list with solutions and metrics')
     .requiredOption('--out <dir>', 'output directory')
     .option('--pause-threshold <auto|seconds>', 'pause threshold: auto (Gaussian mixture on log gaps) or seconds', 'auto')
+    .option('--gap-level <cell|action>', 'gaps for the pause mixture: cell (each cell of a timed drag stroke is a point in time, as the paper) or action', 'cell')
+    .option('--candidates <file>', "the candidate pool the study puzzles were selected from (NDJSON from generate --sat or measure): the paper's Figure 2 in the report")
+    .option('--skips-hardest', 'sensitivity: Bradley-Terry again with each unrated skip counted as harder than every rated puzzle of that participant')
+    .option('--survival', 'sensitivity: a Cox model of solve time, right-censored at the skip, the time-out or the session end (survival.csv)')
+    .option('--skip-bad-sessions', 'a session file that cannot be read or analysed (torn, invalid) is skipped and listed (summary, warnings, report) instead of stopping the run')
     .option('--include-pilot', 'include sessions marked pilot/test (excluded ones stay out)')
     .option('--codes <file>', 'theme coding CSV (participant_id, puzzle_id, codes); default <logs>/codes.csv if present')
     .option('--seed <n>', 'seed of the mixture fit starts', '1')
@@ -38,6 +48,11 @@ export function registerAnalyze(program: Command): void {
           return;
         }
       }
+      if (flags.gapLevel !== 'cell' && flags.gapLevel !== 'action') {
+        console.error(`nonolab analyze: --gap-level: expected 'cell' or 'action', got '${flags.gapLevel}'`);
+        process.exitCode = 2;
+        return;
+      }
       const bar = new cliProgress.SingleBar({ stream: process.stderr, format: 'analyze {bar} {value}/{total} sessions | {stage}', hideCursor: true }, cliProgress.Presets.shades_classic);
       let total = 0;
       let started = false;
@@ -47,6 +62,11 @@ export function registerAnalyze(program: Command): void {
           puzzles: flags.puzzles,
           out: flags.out,
           pauseThreshold: threshold,
+          gapLevel: flags.gapLevel,
+          skipsHardest: flags.skipsHardest,
+          candidates: flags.candidates,
+          skipBadSessions: flags.skipBadSessions,
+          survival: flags.survival,
           includePilot: flags.includePilot,
           codes: flags.codes,
           seed: Number(flags.seed),

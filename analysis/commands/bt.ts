@@ -1,5 +1,6 @@
 // `nonolab bt FILE`: Bradley-Terry log-abilities, SEs and ranks from ratings (participant,item,rating) or pairs (winner,loser[,weight][,tie]).
 import type { Command } from 'commander';
+import { tiedRanks } from '../pipeline/analyze.ts';
 import { bradleyTerry, pairsFromRatings, type ComparisonInput } from '../stats/bradleyTerry.ts';
 import { numericColumn, readTidyCsv, requireColumns, runStatsCommand } from '../stats/tidyCsv.ts';
 
@@ -34,6 +35,8 @@ export function registerBt(program: Command): void {
         }
         const fit = bradleyTerry(pairs, { ties: opts.ties });
         if (fit.nu !== undefined) process.stderr.write(`bt: Davidson tie parameter nu = ${fit.nu}\n`);
+        const tied = tiedRanks(fit);
+        if (tied) process.stderr.write(`bt: warning: ${tied}\n`);
         return { items: fit.items.map(({ item, log_ability, se, rank }) => ({ item, log_ability, se, rank })) };
       }),
     );

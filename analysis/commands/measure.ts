@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { difficulty, parsePuzzleFile, PuzzleFormatError } from '../../shared/nonogram/index.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
-import { satMetricsRecord } from '../../shared/sat/index.ts';
+import { encodeBlockStart, satMetrics, satMetricsRecord, writeDimacs } from '../../shared/sat/index.ts';
+import { checkSolvers, runExternalSolver, SOLVER_NAMES } from '../sat/external.ts';
 
 /** Reads puzzles in any format the engine parses (our JSON/NDJSON, .non, webpbn XML); exits 2 with the parser's message on error. */
 export function loadPuzzles(file: string): Puzzle[] | null {
@@ -53,7 +54,16 @@ export function registerMeasure(program: Command): void {
     .argument('<file>', 'puzzles: JSON, JSON array, NDJSON (as generate writes), .non or webpbn XML')
     .option('--out <file>', 'write NDJSON here instead of stdout')
     .option('--human', 'recompute metrics.human even when present')
-    .action((file: string, opts: { out?: string; human?: boolean }) => {
+    .option('--solvers <list>', `also run these solvers on the block-start CNF and store metrics.sat_<name> (comma-separated; minisat: the built-in one, the same counters as metrics.sat; installed ones: ${SOLVER_NAMES.filter((n) => n !== 'minisat').join(', ')})`)
+    .action((file: string, opts: { out?: string; human?: boolean; solvers?: string }) => {
+      const solvers = (opts.solvers ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+      try {
+        checkSolvers(solvers);
+      } catch (err) {
+        console.error(`nonolab measure: ${(err as Error).message}`);
+        process.exitCode = 2;
+        return;
+      }
       const puzzles = loadPuzzles(file);
       if (!puzzles) return;
       const bar = progressBar('measure', puzzles.length);
@@ -62,6 +72,19 @@ export function registerMeasure(program: Command): void {
         const metrics = { ...(p.metrics ?? {}) };
         if (opts.human || !metrics.human) metrics.human = difficulty(p);
         Object.assign(metrics, satMetricsRecord(p));
+        if (solvers.includes('minisat')) {
+          // the built-in MiniSat's block-start counters, also under the --solvers naming (the same numbers as metrics.sat)
+          const { decisions, propagations, conflicts, result } = satMetrics(p, 'block-start');
+          metrics.sat_minisat = { decisions, propagations, conflicts, result };
+        }
+        const external = solvers.filter((n) => n !== 'minisat');
+        if (external.length) {
+          const dimacs = writeDimacs(encodeBlockStart(p));
+          for (const name of external) {
+            const { result, decisions, propagations, conflicts } = runExternalSolver(name, dimacs);
+            metrics[`sat_${name}`] = { decisions, propagations, conflicts, result };
+          }
+        }
         lines.push(JSON.stringify({ ...p, metrics }));
         bar.update(i + 1);
       });

@@ -1,8 +1,9 @@
-// `nonolab sat FILE... [--model] [--conflict-budget N]`: solve DIMACS files with the MiniSat 2.2.0-exact solver, one JSON line each.
+// `nonolab sat FILE... [--model] [--conflict-budget N] [--solver NAME]`: solve DIMACS files with the MiniSat 2.2.0-exact solver (or another installed solver), one JSON line each.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { DimacsError, parseDimacs, solveCnf } from '../../shared/sat/index.ts';
+import { checkSolvers, runExternalSolver, SolverError, SOLVER_NAMES } from '../sat/external.ts';
 
 export function registerSat(program: Command): void {
   program
@@ -12,7 +13,42 @@ export function registerSat(program: Command): void {
     .option('--model', 'add the satisfying assignment as DIMACS literals')
     .option('--conflict-budget <n>', 'stop after about N conflicts with result UNKNOWN')
     .option('--binary-order', "simplify as Debian's `minisat -no-pre` driver does (default: as PySAT's minisat22)")
-    .action((files: string[], opts: { model?: boolean; conflictBudget?: string; binaryOrder?: boolean }) => {
+    .option('--solver <name>', `solver: minisat (built in, the paper's) or one installed on the machine: ${SOLVER_NAMES.filter((n) => n !== 'minisat').join(', ')}`, 'minisat')
+    .option('--timeout <ms>', 'an installed solver must answer within this many milliseconds', '60000')
+    .action((files: string[], opts: { model?: boolean; conflictBudget?: string; binaryOrder?: boolean; solver: string; timeout: string }) => {
+      if (opts.solver !== 'minisat') {
+        const timeout = Number(opts.timeout);
+        if (!Number.isInteger(timeout) || timeout <= 0) {
+          console.error(`--timeout must be a positive integer (milliseconds), got '${opts.timeout}'`);
+          process.exitCode = 2;
+          return;
+        }
+        if (opts.model || opts.conflictBudget !== undefined || opts.binaryOrder) {
+          console.error('--model, --conflict-budget and --binary-order are options of the built-in minisat');
+          process.exitCode = 2;
+          return;
+        }
+        try {
+          checkSolvers([opts.solver]);
+        } catch (err) {
+          console.error(`nonolab sat: ${(err as Error).message}`);
+          process.exitCode = 2;
+          return;
+        }
+        for (const file of files) {
+          try {
+            const text = readFileSync(file, 'utf8');
+            parseDimacs(text); // a clear error for a bad file, before any solver sees it
+            console.log(JSON.stringify({ file, solver: opts.solver, ...runExternalSolver(opts.solver, text, timeout) }));
+          } catch (err) {
+            if (err instanceof DimacsError || err instanceof SolverError) console.error(`${file}: ${err.message}`);
+            else if ((err as NodeJS.ErrnoException).code) console.error(`${file}: cannot read (${(err as Error).message})`);
+            else throw err;
+            process.exitCode = 2;
+          }
+        }
+        return;
+      }
       let budget: number | undefined;
       if (opts.conflictBudget !== undefined) {
         budget = Number(opts.conflictBudget);

@@ -1,6 +1,6 @@
 // `nonolab spearman FILE --x COL --y COL`: Spearman's rho, SciPy's t-approximation p and the exact permutation p for n <= 9 (JSON).
 import type { Command } from 'commander';
-import { spearman } from '../stats/spearman.ts';
+import { spearman, spearmanUndefinedReason } from '../stats/spearman.ts';
 import { numericColumn, readTidyCsv, runStatsCommand } from '../stats/tidyCsv.ts';
 
 export function registerSpearman(program: Command): void {
@@ -17,7 +17,13 @@ export function registerSpearman(program: Command): void {
         const keep = xs.map((v, i) => Number.isFinite(v) && Number.isFinite(ys[i]));
         const dropped = keep.filter((k) => !k).length;
         if (dropped) process.stderr.write(`spearman: ${file}: left out ${dropped} row(s) with a missing value\n`);
-        const r = spearman(xs.filter((_, i) => keep[i]), ys.filter((_, i) => keep[i]));
+        const x = xs.filter((_, i) => keep[i]), y = ys.filter((_, i) => keep[i]);
+        const r = spearman(x, y);
+        const reason = spearmanUndefinedReason(r, opts.x, opts.y, x, y);
+        if (reason) {
+          process.stderr.write(`spearman: ${file}: ${reason}\n`);
+          return { n: r.n, rho: null, p: null, p_exact: null, reason };
+        }
         return { n: r.n, rho: r.rho, p: r.p, p_exact: r.p_exact };
       }),
     );

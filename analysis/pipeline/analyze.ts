@@ -19,10 +19,14 @@ import tDist from '@stdlib/stats-base-dists-t';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow, type SessionLog } from '../../shared/signals/index.ts';
 import { extractLogs, type Extracted, type ExtractContext, type GapColumns } from './extract.ts';
-import { fitGmm, gmmSelectFromFits, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type LmmFixed, type DataRow } from '../stats/index.ts';
+import { fitGmm, gmmSelectFromFits, crossingPoint, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, fitCox, spearmanUndefinedReason, pearson, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type LmmFixed, type DataRow } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 
 export const PAPER_THRESHOLD_S = 2.36;
+/** The paper's first gap component (drag-filling): a mean of about 0.01 s. */
+export const PAPER_DRAG_GAP_S = 0.01;
+/** Component 1 is "far from drag speed" when its median and the drag speed differ by more than this factor. */
+export const DRAG_SPEED_FACTOR = 3;
 
 export const DIFFICULTY_THEMES = ['FOOT', 'CLUE', 'PROP', 'AMBIG', 'GUESS', 'HINT', 'ERR', 'LEARN', 'LOAD', 'VIS', 'TIME', 'UI', 'AFF'] as const;
 export const STRATEGY_THEMES = ['S_FORCED', 'S_CONSTR', 'S_OVERLAP', 'S_EDGE', 'S_CROSS', 'S_NEG', 'S_TRIAL', 'S_HINT'] as const;
@@ -37,7 +41,15 @@ export interface CodedAnswer {
 export interface AnalyzeOptions {
   /** 'auto' (mixture fit) or seconds. */
   pauseThreshold: 'auto' | number;
+  /** How the gaps were built (for the report; the gaps themselves come from the extraction). Default 'cell'. */
+  gapLevel?: 'cell' | 'action';
   includePilot?: boolean;
+  /** The candidate pool (Figure 2): the puzzles the study's were selected from, with their metrics. */
+  candidates?: { file: string; puzzles: readonly Puzzle[] };
+  /** Sensitivity: a skipped attempt without a rating counts as rated harder than any rating (Bradley-Terry again, beside the main one). */
+  skipsHardest?: boolean;
+  /** Sensitivity: solve time as right-censored at the skip, the time-out or the session's end (Cox model per metric, beside the LMM). */
+  survival?: boolean;
   codes?: readonly CodedAnswer[];
   seed?: number;
   /** Metrics for the correlations and models: keys of metrics.sat (as sat_<key>), metrics.sat_dfa (dfa_<key>) or metrics.human (human_<key>). */
@@ -106,6 +118,8 @@ export interface LmmRow extends LmmFixed {
   var_participant: number;
   var_puzzle: number;
   var_residual: number;
+  /** lme4's isSingular: a random-effect standard deviation (relative to the residual's, theta) below 1e-4, i.e. a variance component on the boundary at 0. */
+  singular: boolean;
   reml_criterion: number;
   n: number;
   fit_ms: number;
@@ -122,7 +136,30 @@ export interface ThemeRow {
   r_rb: number | null;
 }
 
+/** One way of setting the pause threshold and the pauses it gives (pauses.json `sensitivity`). */
+export interface ThresholdRule {
+  /** gmm3: components 2 and 3 of the three-component fit (the paper's rule); gmm2: components 1 and 2 of the two-component fit; paper: the paper's fixed 2.36 s; given: --pause-threshold. */
+  rule: 'gmm3' | 'gmm2' | 'paper' | 'given';
+  /** null: the fit gave no crossing between the two components' means. */
+  threshold_s: number | null;
+  /** Gaps longer than the threshold over all analysed attempts. */
+  pauses: number | null;
+  /** Mean pauses per attempt. */
+  mean_pauses: number | null;
+  /** The rule whose threshold counts the pauses of attempts.csv. */
+  used: boolean;
+}
+
 export interface PausesSummary {
+  /** 'cell': a timed stroke gives one gap per cell (the paper's gaps); 'action': one per action. */
+  gap_level: 'cell' | 'action';
+  /** Gaps inside drag strokes (between two cells of one timed stroke) and their median (null when none). */
+  drag_gaps: number;
+  drag_median_s: number | null;
+  /** Median (exp of the mean) of component 1 of the three-component fit; null without that fit. */
+  component1_median_s: number | null;
+  /** The threshold under each rule, with the pauses each gives. */
+  sensitivity: ThresholdRule[];
   n: number;
   dropped_zero: number;
   components: { weight: number; mean: number; variance: number; median_s: number }[];
@@ -132,6 +169,40 @@ export interface PausesSummary {
   delta_bic: number;
   best_components: number;
   fit_ms: number;
+}
+
+/** One covariate of a Cox model of solve time (survival.csv): hazard of solving per SD of the metric. */
+export interface SurvivalRow {
+  model: string;
+  metric: string;
+  term: string;
+  coef: number;
+  hazard_ratio: number;
+  se: number;
+  robust_se: number;
+  z: number;
+  p: number;
+  n: number;
+  events: number;
+  censored: number;
+  clusters: number;
+}
+
+/** How the attempts ended, and how the skips and time-outs enter each analysis (stated in the report). */
+export interface OutcomeSummary {
+  attempts: number;
+  solved: number;
+  skipped: number;
+  timeout: number;
+  incomplete: number;
+  /** Attempts with a final difficulty rating (the ones Bradley-Terry and Table 2 use). */
+  rated: number;
+  /** Skipped attempts without a rating (N/A): out of Bradley-Terry and Table 2 unless skipsHardest. */
+  unrated_skips: number;
+  /** Other attempts without a rating (time-outs, incomplete). */
+  unrated_other: number;
+  /** One sentence per analysis: how the skips and time-outs enter it. */
+  statements: string[];
 }
 
 export interface AnalysisResult {
@@ -145,12 +216,29 @@ export interface AnalysisResult {
   lmm: LmmRow[];
   themes: ThemeRow[] | null;
   answers: AnswerRow[];
-  pca: { explained: number[]; loadings: Record<string, number> } | null;
+  pca: {
+    explained: number[];
+    loadings: Record<string, number>;
+    /** Agreement of PC1 scores with the z-mean composite over the analysed participants (the paper: they agree closely). */
+    agreement: { n: number; pearson_r: number; spearman_rho: number } | null;
+  } | null;
+  /** The candidate pool of the selection (--candidates) for the paper's Figure 2, or null. */
+  candidates: CandidatePool | null;
   bt: BtResult | null;
+  /** Bradley-Terry with unrated skips counted as hardest (skipsHardest), else null. */
+  btSkipsHardest: BtResult | null;
+  survival: SurvivalRow[] | null;
+  outcomes: OutcomeSummary;
+  /** Each solver's counters (minisat, then the solvers `measure --solvers` stored) against the human measures, per puzzle. */
+  robustness: CorrelationRow[];
+  /** The solvers besides MiniSat that measured every puzzle. */
+  solvers: string[];
   metrics: string[];
   warnings: string[];
   timings: Record<string, number>;
   sessions: { total: number; analysed: number; excluded_marked: number; incomplete: number };
+  /** Session files left out by --skip-bad-sessions, with the reason. */
+  skipped_sessions: { file: string; error: string }[];
 }
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
@@ -161,7 +249,9 @@ const now = () => performance.now();
 export function puzzleMetric(p: Puzzle, name: string): number | null {
   const [src, ...rest] = name.split('_');
   const key = rest.join('_');
-  const block = (src === 'sat' ? p.metrics?.sat : src === 'dfa' ? p.metrics?.sat_dfa : src === 'human' ? p.metrics?.human : undefined) as Record<string, unknown> | undefined;
+  // <solver>_x: metrics.sat_<solver>.x, as `measure --solvers` stores another solver's counters
+  const other = src !== 'sat' && src !== 'dfa' && src !== 'human' ? (p.metrics as Record<string, unknown> | undefined)?.[`sat_${src}`] : undefined;
+  const block = (src === 'sat' ? p.metrics?.sat : src === 'dfa' ? p.metrics?.sat_dfa : src === 'human' ? p.metrics?.human : other) as Record<string, unknown> | undefined;
   const v = block?.[key];
   return typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : null;
 }
@@ -172,7 +262,7 @@ function tQuantile975(df: number): number {
 }
 
 /** The context extraction needs, from the puzzle set. */
-export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?: boolean): ExtractContext {
+export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?: boolean, gapLevel?: 'cell' | 'action', skipBadSessions?: boolean): ExtractContext {
   const puzzlesPhase = set.config?.phases.find((p) => p.kind === 'puzzles');
   return {
     puzzles: set.puzzles.map((p) => ({ id: p.id, width: p.width, height: p.height, solution: p.solution! })),
@@ -181,13 +271,15 @@ export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?
     guessingOptions: puzzlesPhase?.kind === 'puzzles' ? puzzlesPhase.rating.guessing_options : undefined,
     includePilot,
     validate,
+    gapLevel,
+    skipBadSessions,
   };
 }
 
 /** Analyse parsed session logs (extraction inline). */
 export async function analyzeSessions(logs: Iterable<SessionLog>, set: PuzzleSet, options: AnalyzeOptions): Promise<AnalysisResult> {
   const t0 = now();
-  const ex = extractLogs(logs, extractContext(set, options.includePilot), options.onSession);
+  const ex = extractLogs(logs, extractContext(set, options.includePilot, true, options.gapLevel), options.onSession);
   const result = await analyzeExtracted(ex, set, options);
   result.timings.signals_ms = now() - t0;
   return result;
@@ -205,6 +297,56 @@ function countPauses(attempts: readonly AttemptRow[], gaps: GapColumns, threshol
   return attempts.map((a, i) => ({ ...a, pauses: count[i], pause_time_s: Math.round(time[i] * 1000) / 1000, pause_threshold_s: threshold }));
 }
 
+/** Gaps inside drag strokes (cell > 0: between two cells of one timed stroke): how many and their median (s). */
+export function dragGaps(gaps: GapColumns): { n: number; median: number | null } {
+  const inside: number[] = [];
+  for (let k = 0; k < gaps.length; k++) if (gaps.cell[k] > 0) inside.push(gaps.gap[k]);
+  if (inside.length === 0) return { n: 0, median: null };
+  inside.sort((a, b) => a - b);
+  const m = inside.length >> 1;
+  return { n: inside.length, median: inside.length % 2 ? inside[m] : (inside[m - 1] + inside[m]) / 2 };
+}
+
+/**
+ * The paper reads component 1 of the three-component fit as drag-filling (mean ~0.01 s). A warning when it is far
+ * (a factor DRAG_SPEED_FACTOR) from the drag speed: the median gap inside timed strokes, or the paper's 0.01 s when
+ * the logs have none (then also saying why there are none). Null when component 1 matches or there is no fit.
+ */
+export function dragSpeedWarning(component1S: number | null, drag: { n: number; median: number | null }, level: 'cell' | 'action'): string | null {
+  if (component1S === null) return null;
+  const speed = drag.median !== null && drag.median > 0 ? drag.median : PAPER_DRAG_GAP_S;
+  const ratio = Math.max(component1S / speed, speed / component1S);
+  if (ratio <= DRAG_SPEED_FACTOR) return null;
+  const c1 = `component 1 of the three-component gap mixture (median ${fmtS(component1S)})`;
+  if (drag.median !== null) return `${c1} is far from drag speed (median gap inside drag strokes ${fmtS(drag.median)} over ${drag.n} gaps): it is not the drag-filling component the paper's rule assumes`;
+  const why = level === 'action' ? 'gaps were built at the action level' : 'no stroke in these logs carries cell times (cell_ms)';
+  return `${c1} is far from the paper's drag speed (~${PAPER_DRAG_GAP_S} s) and there are no gaps inside drag strokes (${why}): it is not the drag-filling component the paper's rule assumes`;
+}
+
+const fmtS = (s: number) => `${Number(s.toPrecision(3))} s`;
+
+/** The pause threshold under each rule (3 vs 2 components, the paper's 2.36 s, a given number) and the pauses each gives. */
+export function thresholdSensitivity(gaps: GapColumns, attempts: number, selection: GmmSelection | null, given: number | null, source: PausesSummary['threshold_source']): ThresholdRule[] {
+  const count = (t: number | null) => {
+    if (t === null) return { pauses: null, mean_pauses: null };
+    let n = 0;
+    for (let k = 0; k < gaps.length; k++) if (gaps.gap[k] > t) n++;
+    return { pauses: n, mean_pauses: attempts ? n / attempts : null };
+  };
+  const crossing = (fit: GmmFit | undefined, a: number, b: number) => {
+    if (!fit) return null;
+    const x = crossingPoint(fit, a, b);
+    return x === null ? null : Math.exp(x);
+  };
+  const rows: ThresholdRule[] = [];
+  const add = (rule: ThresholdRule['rule'], t: number | null, used: boolean) => rows.push({ rule, threshold_s: t, ...count(t), used });
+  add('gmm3', crossing(selection?.fits[2], 1, 2), source === 'gmm');
+  add('gmm2', crossing(selection?.fits[1], 0, 1), false);
+  add('paper', PAPER_THRESHOLD_S, source === 'paper-default');
+  if (given !== null) add('given', given, source === 'given');
+  return rows;
+}
+
 /** The analysis proper, from extracted rows. */
 export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: AnalyzeOptions): Promise<AnalysisResult> {
   const warnings: string[] = [];
@@ -215,6 +357,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   const gaps = ex.gaps;
   const answers = ex.answers;
   const total = ex.total, excludedMarked = ex.excludedMarked, incomplete = ex.incomplete;
+  for (const s of ex.skipped) warnings.push(`skipped a bad session (--skip-bad-sessions): ${s.file}: ${s.error}`);
   let t0 = now();
   const analysed = participants.filter((p) => p.included);
   if (set.config_hash) {
@@ -254,6 +397,11 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     warnings.push(`the mixture gave no threshold between components 2 and 3; using the paper's ${PAPER_THRESHOLD_S} s`);
   }
   pauses = {
+    gap_level: options.gapLevel ?? 'cell',
+    drag_gaps: 0,
+    drag_median_s: null,
+    component1_median_s: null,
+    sensitivity: [],
     n: logValues.n,
     dropped_zero: dropped,
     components: (selection?.components ?? []).map((c) => ({ ...c, median_s: Math.exp(c.mean) })),
@@ -266,6 +414,14 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   };
   timings.gmm_ms = fitMs;
   attempts = countPauses(attempts, gaps, threshold);
+  pauses.sensitivity = thresholdSensitivity(gaps, attempts.length, selection, typeof options.pauseThreshold === 'number' ? options.pauseThreshold : null, source);
+  const drag = dragGaps(gaps);
+  pauses.drag_gaps = drag.n;
+  pauses.drag_median_s = drag.median;
+  const c1 = selection?.fits[2]?.components[0];
+  pauses.component1_median_s = c1 ? Math.exp(c1.mean) : null;
+  const dragWarning = dragSpeedWarning(pauses.component1_median_s, drag, pauses.gap_level);
+  if (dragWarning) warnings.push(dragWarning);
 
   // metrics per puzzle, and standardised over the puzzle set
   const metricNames = [...(options.metrics ?? DEFAULT_METRICS)];
@@ -301,7 +457,13 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     const res = pca(imputed);
     const sign = res.loadings.reduce((s, l) => s + l[0], 0) >= 0 ? 1 : -1;
     pc1 = res.scores.map((s) => sign * s[0]);
-    pcaOut = { explained: res.explained, loadings: Object.fromEntries(EXPERTISE_ITEMS.map((k, j) => [k, sign * res.loadings[j][0]])) };
+    const both = pc1.map((v, i) => [v, composite[i]]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
+    let agreement: NonNullable<AnalysisResult['pca']>['agreement'] = null;
+    if (both.length >= 3) {
+      const a = both.map((q) => q[0]), b = both.map((q) => q[1]);
+      agreement = { n: both.length, pearson_r: pearson(a, b), spearman_rho: spearman(a, b).rho };
+    }
+    pcaOut = { explained: res.explained, loadings: Object.fromEntries(EXPERTISE_ITEMS.map((k, j) => [k, sign * res.loadings[j][0]])), agreement };
   } catch (err) {
     warnings.push(`PCA: ${(err as Error).message}`);
   }
@@ -347,9 +509,22 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   const ratingRows = attempts.filter((a) => a.difficulty !== null).map((a) => ({ participant: a.participant_id, item: a.puzzle_id, rating: a.difficulty! }));
   try {
     bt = bradleyTerry(pairsFromRatings(ratingRows));
+    const tied = tiedRanks(bt);
+    if (tied) warnings.push(`Bradley-Terry: ${tied}`);
   } catch (err) {
     warnings.push(`Bradley-Terry: ${(err as Error).message}`);
   }
+  let btSkips: BtResult | null = null;
+  if (options.skipsHardest) {
+    // A skip without a rating is harder than anything rated: one above the scale's top (two skips tie).
+    const skipRows = attempts.filter((a) => a.difficulty === null && a.skipped).map((a) => ({ participant: a.participant_id, item: a.puzzle_id, rating: SKIP_RATING }));
+    try {
+      btSkips = bradleyTerry(pairsFromRatings([...ratingRows, ...skipRows]));
+    } catch (err) {
+      warnings.push(`Bradley-Terry with skips as hardest: ${(err as Error).message}`);
+    }
+  }
+  const btSkipsOf = new Map((btSkips?.items ?? []).map((i) => [i.item, i]));
   const btOf = new Map((bt?.items ?? []).map((i) => [i.item, i]));
   const puzzleRows: PuzzleRow[] = set.puzzles.map((p) => {
     const list = attempts.filter((a) => a.puzzle_id === p.id);
@@ -369,6 +544,10 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
       mean_hints: mean(list.map((a) => a.hints)),
       mean_undos: mean(list.map((a) => a.undos)),
     };
+    if (options.skipsHardest) {
+      row.bt_skips_score = btSkipsOf.get(p.id)?.log_ability ?? null;
+      row.bt_skips_rank = btSkipsOf.get(p.id)?.rank ?? null;
+    }
     for (const m of usable) row[m] = puzzleMetric(p, m);
     return row;
   });
@@ -383,16 +562,57 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
       return;
     }
     try {
-      const r = spearman(pairs.map((q) => q[0]), pairs.map((q) => q[1]));
+      const xs2 = pairs.map((q) => q[0]), ys2 = pairs.map((q) => q[1]);
+      const r = spearman(xs2, ys2);
+      const reason = spearmanUndefinedReason(r, x, y, xs2, ys2);
+      if (reason) warnings.push(`correlation ${x} ~ ${y} (${table}): ${reason}`);
       correlations.push({ table, level, x, y, n: r.n, rho: r.rho, p: r.p, p_exact: r.p_exact });
     } catch (err) {
       warnings.push(`correlation ${x} ~ ${y}: ${(err as Error).message}`);
     }
   };
   if (bt) for (const m of usable) corr('table1', 'puzzle', m, 'bt_score', puzzleRows.map((r) => r[m] as number), puzzleRows.map((r) => (r.bt_score as number | null) ?? NaN));
+  if (btSkips) for (const m of usable) corr('table1_skips_hardest', 'puzzle', m, 'bt_skips_score', puzzleRows.map((r) => r[m] as number), puzzleRows.map((r) => (r.bt_skips_score as number | null) ?? NaN));
   const pr = participantRows.filter((r) => r.included);
   corr('expertise_difficulty', 'participant', 'expertise', 'mean_difficulty', pr.map((r) => r.expertise as number), pr.map((r) => r.mean_difficulty as number));
   for (const y of ['mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints']) corr('table3', 'participant', 'expertise', y, pr.map((r) => r.expertise as number), pr.map((r) => r[y] as number));
+
+  // the candidate pool of the selection (Figure 2)
+  let pool: CandidatePool | null = null;
+  if (options.candidates) {
+    pool = candidatePool(options.candidates.file, options.candidates.puzzles, set);
+    if (pool.values.length === 0) {
+      warnings.push(`--candidates ${pool.file}: no candidate has metrics.sat.conflicts (run \`nonolab measure\` on it): no Figure 2`);
+      pool = null;
+    } else {
+      if (pool.missing) warnings.push(`--candidates ${pool.file}: ${pool.missing} candidate(s) without metrics.sat.conflicts left out of Figure 2`);
+      if (pool.not_found.length) warnings.push(`--candidates ${pool.file}: study puzzle(s) not among the candidates: ${pool.not_found.join(', ')}`);
+    }
+  }
+
+  // (5b) robustness across solvers: each solver's counters against the human measures, per puzzle
+  stage('robustness');
+  const solverNames = otherSolvers(set.puzzles);
+  const robustness: CorrelationRow[] = [];
+  {
+    const before = correlations.length;
+    const ys = ['bt_score', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints'];
+    for (const solver of ['minisat', ...solverNames])
+      for (const stat of SOLVER_STATS) {
+        const x = solver === 'minisat' ? `sat_${stat}` : `${solver}_${stat}`;
+        const xs = set.puzzles.map((p) => puzzleMetric(p, x) ?? NaN);
+        if (xs.some((v) => !Number.isFinite(v))) continue;
+        if (xs.every((v) => v === xs[0])) {
+          // one warning for the counter, not one per human measure; the rows stay, with rho undefined
+          warnings.push(`robustness: ${x} is constant (${xs[0]} in all ${xs.length} puzzles): its Spearman rho is undefined against every human measure`);
+          for (const y of ys) correlations.push({ table: 'robustness', level: 'puzzle', x, y, n: xs.length, rho: NaN, p: NaN, p_exact: null });
+          continue;
+        }
+        for (const y of ys) corr('robustness', 'puzzle', x, y, xs, puzzleRows.map((r) => (r[y] as number | null) ?? NaN));
+      }
+    robustness.push(...correlations.splice(before));
+  }
+  if (solverNames.length === 0) warnings.push('robustness: only MiniSat measured the puzzles; run `nonolab measure --solvers cadical,cryptominisat,picosat` for the second-solver check the paper made');
 
   // (6) mixed models
   stage('mixed models');
@@ -438,6 +658,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
         var_participant: res.variances.participant ?? NaN,
         var_puzzle: res.variances.puzzle ?? NaN,
         var_residual: res.variances.residual ?? NaN,
+        singular: res.theta.some((t) => Math.abs(t) < SINGULAR_TOL),
         reml_criterion: res.criterion,
         n: res.n,
         fit_ms: ms,
@@ -445,6 +666,25 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     }
   });
   timings.lmm_ms = now() - lmmStart;
+
+  // (6b) survival: solve time right-censored at the skip, the time-out or the end of the session
+  let survival: SurvivalRow[] | null = null;
+  if (options.survival) {
+    stage('survival');
+    survival = [];
+    const timed = attempts.filter((a) => a.time_s > 0);
+    if (timed.length < attempts.length) warnings.push(`survival: ${attempts.length - timed.length} attempt(s) with time 0 left out`);
+    for (const m of lmmMetrics) {
+      try {
+        const fit = fitCox(timed.map((a) => ({ time: a.time_s, event: a.solved, x: [metricZ.get(m)!.get(a.puzzle_id)!], cluster: a.participant_id })), [m]);
+        for (const t of fit.terms)
+          survival.push({ model: 'cox_solve_time', metric: m, ...t, n: fit.n, events: fit.events, censored: fit.n - fit.events, clusters: fit.clusters });
+      } catch (err) {
+        warnings.push(`survival (Cox) solve time ~ ${m}: ${(err as Error).message}`);
+      }
+    }
+  }
+  const outcomes = outcomeSummary(attempts, options);
 
   // (7) themes
   let themes: ThemeRow[] | null = null;
@@ -465,11 +705,103 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     answers,
     pca: pcaOut,
     bt,
+    btSkipsHardest: btSkips,
+    robustness,
+    solvers: solverNames,
+    candidates: pool,
+    survival,
+    outcomes,
     metrics: usable,
     warnings,
     timings,
     sessions: { total, analysed: analysed.length, excluded_marked: excludedMarked, incomplete },
+    skipped_sessions: ex.skipped,
   };
+}
+
+/** lme4's default tolerance of isSingular (on theta, the random-effect SD over the residual SD). */
+export const SINGULAR_TOL = 1e-4;
+
+/** The generated pool the study puzzles were selected from: each candidate's metric, and the study puzzles found in it. */
+export interface CandidatePool {
+  file: string;
+  metric: string;
+  /** The metric of every candidate that has it. */
+  values: number[];
+  /** Candidates without the metric (left out of the figure). */
+  missing: number;
+  /** The study puzzles found among the candidates (by id), with their metric. */
+  selected: { id: string; value: number }[];
+  /** Study puzzles not found among the candidates. */
+  not_found: string[];
+}
+
+/** The pool for Figure 2 from candidate puzzles (as `generate --sat` or `measure` wrote them) and the study set. */
+export function candidatePool(file: string, candidates: readonly Puzzle[], set: PuzzleSet, metric = 'sat_conflicts'): CandidatePool {
+  const byId = new Map(candidates.map((p) => [p.id, p]));
+  const values: number[] = [];
+  let missing = 0;
+  for (const p of candidates) {
+    const v = puzzleMetric(p, metric);
+    if (v === null) missing++;
+    else values.push(v);
+  }
+  const selected: CandidatePool['selected'] = [];
+  const notFound: string[] = [];
+  for (const p of set.puzzles) {
+    const c = byId.get(p.id);
+    const v = c ? puzzleMetric(c, metric) ?? puzzleMetric(p, metric) : null;
+    if (c && v !== null) selected.push({ id: p.id, value: v });
+    else notFound.push(p.id);
+  }
+  return { file, metric, values, missing, selected, not_found: notFound };
+}
+
+export const SOLVER_STATS = ['decisions', 'propagations', 'conflicts'] as const;
+
+/** Solvers besides MiniSat whose counters (metrics.sat_<name>, as `measure --solvers` stores them) every puzzle has. */
+export function otherSolvers(puzzles: readonly Puzzle[]): string[] {
+  const names = new Set<string>();
+  for (const p of puzzles) for (const k of Object.keys(p.metrics ?? {})) if (/^sat_[a-z0-9]+$/.test(k) && k !== 'sat_dfa' && k !== 'sat_minisat') names.add(k.slice(4));
+  return [...names].filter((n) => puzzles.every((p) => SOLVER_STATS.every((s) => puzzleMetric(p, `${n}_${s}`) !== null))).sort();
+}
+
+/** A sentence naming the items that share a Bradley-Terry rank (equal scores), or null when every rank is distinct. */
+export function tiedRanks(bt: BtResult): string | null {
+  const byRank = new Map<number, string[]>();
+  for (const i of bt.items) byRank.set(i.rank, [...(byRank.get(i.rank) ?? []), i.item]);
+  const groups = [...byRank.entries()].filter(([, items]) => items.length > 1).sort((a, b) => a[0] - b[0]);
+  if (groups.length === 0) return null;
+  const all = groups.length === 1 && groups[0][1].length === bt.items.length;
+  return (
+    (all ? `all ${bt.items.length} puzzles have the same score (every comparison a tie or balanced): no ranking; ` : 'tied scores: ') +
+    groups.map(([rank, items]) => `${items.join(', ')} share rank ${rank}`).join('; ')
+  );
+}
+
+/** The rating given to an unrated skip when skips count as hardest: above the 1..5 scale. */
+export const SKIP_RATING = 6;
+
+/** Outcome counts and how skips and time-outs enter each analysis, as sentences for the report. */
+export function outcomeSummary(attempts: readonly AttemptRow[], options: Pick<AnalyzeOptions, 'skipsHardest' | 'survival'>): OutcomeSummary {
+  const count = (f: (a: AttemptRow) => boolean) => attempts.filter(f).length;
+  const o = {
+    attempts: attempts.length,
+    solved: count((a) => a.outcome === 'solved'),
+    skipped: count((a) => a.outcome === 'skipped'),
+    timeout: count((a) => a.outcome === 'timeout'),
+    incomplete: count((a) => a.outcome === 'incomplete'),
+    rated: count((a) => a.difficulty !== null),
+    unrated_skips: count((a) => a.difficulty === null && a.skipped),
+    unrated_other: count((a) => a.difficulty === null && !a.skipped),
+  };
+  const statements = [
+    `Bradley-Terry and Table 2 use the ${o.rated} rated attempts: ${o.unrated_skips} skipped attempt(s) rated N/A and ${o.unrated_other} other unrated attempt(s) (time-outs, sessions stopped) drop out; a skipped or timed-out attempt that was rated enters with its rating.` +
+      (options.skipsHardest ? ` Sensitivity (--skips-hardest): the unrated skips count as rated harder than every rated puzzle of the same participant (two skips tie): bt_skips_score, bt_skips_rank and the table1_skips_hardest correlations.` : ' Rerun with --skips-hardest to count unrated skips as the hardest.'),
+    `Figure 4 models and the participant means (Table 3): time_s of a skipped attempt is the time until the skip (${o.skipped}), of a timed-out one the time until the cap (${o.timeout}), of an incomplete one the time until its last event (${o.incomplete}), each entered as if it were a solve time; pauses, errors and hints count up to that point.` +
+      (options.survival ? ' Sensitivity (--survival): a Cox model treats those times as right-censored (survival.csv).' : ' Rerun with --survival for a Cox model that treats them as right-censored.'),
+  ];
+  return { ...o, statements };
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   type ParticipantRow,
   type SessionLog,
   type SignalPuzzle,
+  type GapLevel,
 } from '../../shared/signals/index.ts';
 import type { DataRow, GmmFit } from '../stats/index.ts';
 import { fitManyInline, fitGmmsInline, type FitOutcome, type FitGmms } from './analyze.ts';
@@ -29,13 +30,17 @@ import { fitManyInline, fitGmmsInline, type FitOutcome, type FitGmms } from './a
 export const ACTIONS = ['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset', 'hint', 'submit', 'skip'] as const;
 const ACTION_CODE = new Map<string, number>(ACTIONS.map((a, i) => [a, i]));
 
-/** Gaps in columns: gap k belongs to attempts[attempt[k]] and ends that attempt's action number index[k]. */
+/**
+ * Gaps in columns: gap k belongs to attempts[attempt[k]] and ends that attempt's action number index[k]; cell[k] is
+ * the 0-based cell of the timed stroke that ends it (cell > 0: a gap inside a drag), -1 when it ends a whole action.
+ */
 export interface GapColumns {
   length: number;
   attempt: Int32Array;
   index: Int32Array;
   gap: Float64Array;
   action: Uint8Array;
+  cell: Int16Array;
 }
 
 export interface ExtractContext {
@@ -45,6 +50,16 @@ export interface ExtractContext {
   guessingOptions?: readonly string[];
   includePilot?: boolean;
   validate?: boolean;
+  /** Gaps at the cell level (default) or the action level (see sessionSignals). */
+  gapLevel?: GapLevel;
+  /** A session file that cannot be read or analysed is listed in `skipped` instead of stopping the run. */
+  skipBadSessions?: boolean;
+}
+
+/** A session left out by skipBadSessions: its file (or session id) and why. */
+export interface SkippedSession {
+  file: string;
+  error: string;
 }
 
 export type ExtractedParticipant = ParticipantRow & { included: boolean; marked: boolean };
@@ -58,6 +73,8 @@ export interface Extracted {
   total: number;
   excludedMarked: number;
   incomplete: number;
+  /** Sessions left out by skipBadSessions, in file order. */
+  skipped: SkippedSession[];
 }
 
 class GapBuilder {
@@ -65,10 +82,11 @@ class GapBuilder {
   index = new Int32Array(1024);
   gap = new Float64Array(1024);
   action = new Uint8Array(1024);
+  cell = new Int16Array(1024);
   length = 0;
-  push(attempt: number, index: number, gap: number, action: number): void {
+  push(attempt: number, index: number, gap: number, action: number, cell: number): void {
     if (this.length === this.gap.length) {
-      const grow = <T extends Int32Array | Float64Array | Uint8Array>(a: T): T => {
+      const grow = <T extends Int32Array | Float64Array | Uint8Array | Int16Array>(a: T): T => {
         const b = new (a.constructor as new (n: number) => T)(a.length * 2);
         b.set(a);
         return b;
@@ -77,33 +95,43 @@ class GapBuilder {
       this.index = grow(this.index);
       this.gap = grow(this.gap);
       this.action = grow(this.action);
+      this.cell = grow(this.cell);
     }
     const k = this.length++;
     this.attempt[k] = attempt;
     this.index[k] = index;
     this.gap[k] = gap;
     this.action[k] = action;
+    this.cell[k] = cell;
   }
   done(): GapColumns {
     const n = this.length;
-    return { length: n, attempt: this.attempt.slice(0, n), index: this.index.slice(0, n), gap: this.gap.slice(0, n), action: this.action.slice(0, n) };
+    return { length: n, attempt: this.attempt.slice(0, n), index: this.index.slice(0, n), gap: this.gap.slice(0, n), action: this.action.slice(0, n), cell: this.cell.slice(0, n) };
   }
 }
 
 /** Extract a sequence of session logs inline. */
-export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onSession?: (done: number) => void): Extracted {
+export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onSession?: (done: number) => void, skipped: SkippedSession[] = []): Extracted {
   const puzzles = new Map(ctx.puzzles.map((p) => [p.id, p]));
-  const out: Omit<Extracted, 'gaps'> = { participants: [], attempts: [], answers: [], total: 0, excludedMarked: 0, incomplete: 0 };
+  const out: Omit<Extracted, 'gaps'> = { participants: [], attempts: [], answers: [], total: 0, excludedMarked: 0, incomplete: 0, skipped };
   const gaps = new GapBuilder();
   // The session's gaps, held until we know whether the session is analysed.
   const session = new GapBuilder();
-  const onGap = (attempt: number, index: number, gap: number, action: string) => session.push(attempt, index, gap, ACTION_CODE.get(action) ?? 255);
+  const onGap = (attempt: number, index: number, gap: number, action: string, cell: number) => session.push(attempt, index, gap, ACTION_CODE.get(action) ?? 255, cell);
   for (const log of logs) {
     out.total++;
     const pilot = log.marks.includes('pilot') || log.marks.includes('test');
     const marked = log.marks.includes('excluded') || (!ctx.includePilot && pilot);
     session.length = 0;
-    const s = sessionSignals(log, puzzles, { guessingOptions: ctx.guessingOptions, onGap });
+    let s: ReturnType<typeof sessionSignals>;
+    try {
+      s = sessionSignals(log, puzzles, { guessingOptions: ctx.guessingOptions, onGap, gapLevel: ctx.gapLevel });
+    } catch (err) {
+      if (!ctx.skipBadSessions) throw err;
+      skipped.push({ file: `session ${log.session_id}`, error: (err as Error).message });
+      out.total--;
+      continue;
+    }
     const row = participantRow(log, s.attempts.length, ctx.items);
     const included = !marked && row.status === 'complete';
     if (marked) out.excludedMarked++;
@@ -112,7 +140,7 @@ export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onS
     if (included) {
       const base = out.attempts.length;
       for (const a of s.attempts) out.attempts.push(a);
-      for (let k = 0; k < session.length; k++) gaps.push(base + session.attempt[k], session.index[k], session.gap[k], session.action[k]);
+      for (let k = 0; k < session.length; k++) gaps.push(base + session.attempt[k], session.index[k], session.gap[k], session.action[k], session.cell[k]);
       for (const a of answerRows(log, ctx.allItems)) out.answers.push(a);
     }
     onSession?.(out.total);
@@ -122,21 +150,30 @@ export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onS
 
 /** Read, validate and extract files inline. */
 export function extractFilesInline(files: readonly string[], ctx: ExtractContext, onSession?: (done: number) => void): Extracted {
+  const skipped: SkippedSession[] = [];
   function* logs() {
     for (const f of files) {
-      const text = readFileSync(f, 'utf8');
-      if (text.trim() === '') continue;
-      yield parseSessionNdjson(text, f, { validate: ctx.validate ?? true });
+      let log: SessionLog;
+      try {
+        const text = readFileSync(f, 'utf8');
+        if (text.trim() === '') continue;
+        log = parseSessionNdjson(text, f, { validate: ctx.validate ?? true });
+      } catch (err) {
+        if (!ctx.skipBadSessions) throw err;
+        skipped.push({ file: f, error: (err as Error).message });
+        continue;
+      }
+      yield log;
     }
   }
-  return extractLogs(logs(), ctx, onSession);
+  return extractLogs(logs(), ctx, onSession, skipped);
 }
 
 /** Concatenate extracts in order (attempt references in the gap columns are shifted). */
 export function mergeExtracts(parts: readonly Extracted[]): Extracted {
   const n = parts.reduce((s, p) => s + p.gaps.length, 0);
-  const gaps: GapColumns = { length: n, attempt: new Int32Array(n), index: new Int32Array(n), gap: new Float64Array(n), action: new Uint8Array(n) };
-  const merged: Extracted = { participants: [], attempts: [], answers: [], gaps, total: 0, excludedMarked: 0, incomplete: 0 };
+  const gaps: GapColumns = { length: n, attempt: new Int32Array(n), index: new Int32Array(n), gap: new Float64Array(n), action: new Uint8Array(n), cell: new Int16Array(n) };
+  const merged: Extracted = { participants: [], attempts: [], answers: [], gaps, total: 0, excludedMarked: 0, incomplete: 0, skipped: [] };
   let offset = 0;
   for (const p of parts) {
     const base = merged.attempts.length;
@@ -144,10 +181,12 @@ export function mergeExtracts(parts: readonly Extracted[]): Extracted {
     gaps.index.set(p.gaps.index, offset);
     gaps.gap.set(p.gaps.gap, offset);
     gaps.action.set(p.gaps.action, offset);
+    gaps.cell.set(p.gaps.cell, offset);
     offset += p.gaps.length;
     for (const x of p.participants) merged.participants.push(x);
     for (const x of p.attempts) merged.attempts.push(x);
     for (const x of p.answers) merged.answers.push(x);
+    for (const x of p.skipped) merged.skipped.push(x);
     merged.total += p.total;
     merged.excludedMarked += p.excludedMarked;
     merged.incomplete += p.incomplete;

@@ -17,6 +17,7 @@ parentPort!.on('message', (job: WorkerJob) => {
       result.gaps.index.buffer as ArrayBuffer,
       result.gaps.gap.buffer as ArrayBuffer,
       result.gaps.action.buffer as ArrayBuffer,
+      result.gaps.cell.buffer as ArrayBuffer,
     ]);
   } catch (err) {
     parentPort!.postMessage({ type: 'error', message: (err as Error).message } satisfies WorkerMessage);

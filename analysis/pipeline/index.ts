@@ -1,5 +1,6 @@
 // The analysis pipeline: from a logs directory and a puzzle set to every table and report.html.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { parsePuzzleFile } from '../../shared/nonogram/index.ts';
 import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
 import { readCodes, sessionFiles, writeTables } from './io.ts';
@@ -19,7 +20,17 @@ export interface RunOptions {
   puzzles: string;
   out: string;
   pauseThreshold: 'auto' | number;
+  /** Gaps per cell of a timed stroke (default) or per action. */
+  gapLevel?: 'cell' | 'action';
   includePilot?: boolean;
+  /** Bradley-Terry again with unrated skips as the hardest (sensitivity). */
+  skipsHardest?: boolean;
+  /** Candidate puzzles the study's were selected from (NDJSON from generate --sat / measure): Figure 2 in the report. */
+  candidates?: string;
+  /** A session file that cannot be read or analysed is skipped and listed (summary, warnings, report) instead of stopping the run. */
+  skipBadSessions?: boolean;
+  /** Cox model of solve time, right-censored at skips, time-outs and session ends (sensitivity). */
+  survival?: boolean;
   /** Coding file; default: <logs>/codes.csv when it exists. */
   codes?: string;
   seed?: number;
@@ -38,6 +49,7 @@ export interface RunSummary {
   files: string[];
   figures: string[];
   sessions: AnalysisResult['sessions'];
+  skipped_sessions: AnalysisResult['skipped_sessions'];
   attempts: number;
   threshold_s: number;
   threshold_source: string;
@@ -53,8 +65,22 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   opts.onFiles?.(files.length);
   const codesFile = opts.codes ?? (existsSync(join(opts.logs, 'codes.csv')) ? join(opts.logs, 'codes.csv') : undefined);
   const codes: CodedAnswer[] | undefined = codesFile ? readCodes(codesFile) : undefined;
+  let candidates: AnalyzeOptions['candidates'];
+  if (opts.candidates) {
+    let text: string;
+    try {
+      text = readFileSync(opts.candidates, 'utf8');
+    } catch (err) {
+      throw new Error(`--candidates ${opts.candidates}: cannot read (${(err as Error).message})`);
+    }
+    candidates = { file: opts.candidates, puzzles: parsePuzzleFile(text, opts.candidates) };
+  }
   const options: AnalyzeOptions = {
+    candidates,
     pauseThreshold: opts.pauseThreshold,
+    gapLevel: opts.gapLevel,
+    skipsHardest: opts.skipsHardest,
+    survival: opts.survival,
     includePilot: opts.includePilot,
     codes,
     seed: opts.seed,
@@ -70,7 +96,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   let extractMs = 0;
   let result: AnalysisResult;
   try {
-    const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true), { parallel: opts.parallel, onSession: opts.onSession });
+    const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel, opts.skipBadSessions), { parallel: opts.parallel, onSession: opts.onSession });
     extractMs = performance.now() - te;
     result = await analyzeExtracted(extracted, set, options);
   } finally {
@@ -97,6 +123,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     files: written,
     figures,
     sessions: result.sessions,
+    skipped_sessions: result.skipped_sessions,
     attempts: result.attempts.length,
     threshold_s: result.pauses.threshold_s,
     threshold_source: result.pauses.threshold_source,

@@ -44,7 +44,7 @@ export function readCodes(file: string): CodedAnswer[] {
 
 export const ATTEMPT_COLUMNS = [
   'participant_id', 'puzzle_id', 'position', 'step', 'outcome', 'solved', 'skipped', 'time_s', 'first_action_s', 'actions', 'moves', 'strokes',
-  'cells_filled', 'errors', 'hints', 'undos', 'resets', 'submissions', 'wrong_submissions', 'gaps', 'median_gap_s', 'pauses', 'pause_time_s',
+  'cells_filled', 'errors', 'error_cells', 'hints', 'undos', 'resets', 'submissions', 'wrong_submissions', 'gaps', 'median_gap_s', 'pauses', 'pause_time_s',
   'pause_threshold_s', 'first_row', 'first_col', 'final_wrong_cells', 'difficulty_initial', 'difficulty', 'guessing', 'guessing_level', 'expertise',
 ];
 const PARTICIPANT_COLUMNS = [
@@ -69,9 +69,10 @@ function safeCell(v: string): string {
 export function gapsCsvBytes(result: AnalysisResult, threshold: number): Buffer {
   const g = result.gaps;
   const enc = new TextEncoder();
-  const header = enc.encode('participant_id,puzzle_id,position,index,action,gap_s,log_gap,pause\n');
+  const header = enc.encode('participant_id,puzzle_id,position,index,cell,action,gap_s,log_gap,pause\n');
   const keys = result.attempts.map((a) => enc.encode(`${safeCell(String(a.participant_id))},${safeCell(String(a.puzzle_id))},${a.position},`));
   const actions = Array.from({ length: 256 }, (_, i) => enc.encode(`,${ACTIONS[i] ?? ''},`));
+  const cellText = (c: number) => (c < 0 ? ',' : `,${c}`);
   const tailIndex = new Map<number, number>();
   const tails: Uint8Array[] = [];
   const tailOf = new Int32Array(g.length);
@@ -85,7 +86,7 @@ export function gapsCsvBytes(result: AnalysisResult, threshold: number): Buffer 
       tails.push(enc.encode(`${gap},${log},${gap > threshold}\n`));
     }
     tailOf[k] = t;
-    size += keys[g.attempt[k]].length + 11 + actions[g.action[k]].length + tails[t].length;
+    size += keys[g.attempt[k]].length + 11 + cellText(g.cell[k]).length + actions[g.action[k]].length + tails[t].length;
   }
   const out = Buffer.allocUnsafe(size);
   out.set(header, 0);
@@ -101,6 +102,9 @@ export function gapsCsvBytes(result: AnalysisResult, threshold: number): Buffer 
     if (v < 0) throw new Error(`gap ${k}: negative index ${v}`);
     do { digits[d++] = 48 + (v % 10); v = Math.floor(v / 10); } while (v > 0);
     while (d > 0) out[pos++] = digits[--d];
+    const c = g.cell[k];
+    out[pos++] = 44; // ','
+    if (c >= 0) pos += out.write(String(c), pos, 'latin1');
     copy(actions[g.action[k]]);
     copy(tails[tailOf[k]]);
   }
@@ -122,7 +126,7 @@ export function writeTables(result: AnalysisResult, dir: string): string[] {
   };
   put('attempts.csv', toCsv(result.attempts, [...ATTEMPT_COLUMNS, ...result.metrics]));
   put('participants.csv', toCsv(result.participants, PARTICIPANT_COLUMNS));
-  put('puzzles.csv', toCsv(result.puzzles, [...PUZZLE_COLUMNS, ...result.metrics]));
+  put('puzzles.csv', toCsv(result.puzzles, [...PUZZLE_COLUMNS, ...(result.btSkipsHardest ? ['bt_skips_score', 'bt_skips_rank'] : []), ...result.metrics]));
   const threshold = result.pauses.threshold_s;
   put('gaps.csv', gapsCsvBytes(result, threshold));
   put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');
@@ -130,9 +134,15 @@ export function writeTables(result: AnalysisResult, dir: string): string[] {
   put(
     'lmm.csv',
     toCsv(result.lmm as unknown as Record<string, unknown>[], [
-      'model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high', 'var_participant', 'var_puzzle', 'var_residual', 'reml_criterion', 'n', 'formula',
+      'model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high', 'var_participant', 'var_puzzle', 'var_residual', 'singular', 'reml_criterion', 'n', 'formula',
     ]),
   );
+  put('robustness.csv', toCsv(result.robustness as unknown as Record<string, unknown>[], ['x', 'y', 'n', 'rho', 'p', 'p_exact']));
+  if (result.survival)
+    put(
+      'survival.csv',
+      toCsv(result.survival as unknown as Record<string, unknown>[], ['model', 'metric', 'term', 'coef', 'hazard_ratio', 'se', 'robust_se', 'z', 'p', 'n', 'events', 'censored', 'clusters']),
+    );
   if (result.themes)
     put('themes.csv', toCsv(result.themes as unknown as Record<string, unknown>[], ['theme', 'kind', 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb']));
   if (result.answers.length) put('answers.csv', toCsv(result.answers as unknown as Record<string, unknown>[], ['participant_id', 'item', 'puzzle_id', 'text']));

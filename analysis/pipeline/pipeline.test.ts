@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFil
 import { basename, join } from 'node:path';
 import { loadStudyConfig } from '../../server/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
-import { runAnalysis, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, fitManyInline, fitManyParallel, startGmmWorker, fitGmmsInline } from './index.ts';
+import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, fitManyInline, fitManyParallel, startGmmWorker, fitGmmsInline } from './index.ts';
 import { distinctLogGaps } from '../stats/index.ts';
 import { startTestServer } from '../../server/testing.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
@@ -50,7 +50,73 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(p.threshold_source).toBe('gmm');
     expect(Math.log(p.threshold_s)).toBeGreaterThan(p.components[1].mean);
     expect(Math.log(p.threshold_s)).toBeLessThan(p.components[2].mean);
-    expect(p.components[0].median_s).toBeLessThan(0.5); // the rapid clicks
+    // Cell-level gaps: the bots drag with per-cell times, so component 1 is drag-filling (~0.012 s), as in the paper.
+    expect(p.gap_level).toBe('cell');
+    expect(p.drag_gaps).toBeGreaterThan(100);
+    expect(p.drag_median_s).toBeGreaterThan(0.008);
+    expect(p.drag_median_s).toBeLessThan(0.02);
+    expect(p.component1_median_s / p.drag_median_s).toBeGreaterThan(1 / 3);
+    expect(p.component1_median_s / p.drag_median_s).toBeLessThan(3);
+    expect(summary.warnings.some((w) => /drag/.test(w))).toBe(false);
+    // The threshold's sensitivity: 3 components (used), 2 components, the paper's 2.36 s, with the pauses each gives.
+    expect(p.sensitivity.map((r: { rule: string }) => r.rule)).toEqual(['gmm3', 'gmm2', 'paper']);
+    const [g3, , paper] = p.sensitivity;
+    expect(g3).toMatchObject({ threshold_s: p.threshold_s, used: true });
+    expect(paper.threshold_s).toBe(2.36);
+    const gaps = parseCsv(readFileSync(join(out, 'gaps.csv'), 'utf8'), 'gaps.csv');
+    for (const r of p.sensitivity) if (r.threshold_s !== null) expect(r.pauses).toBe(gaps.filter((g) => Number(g.gap_s) > r.threshold_s).length);
+    const attempts = parseCsv(readFileSync(join(out, 'attempts.csv'), 'utf8'), 'attempts.csv');
+    expect(attempts.reduce((s, a) => s + Number(a.pauses), 0)).toBe(g3.pauses);
+    // gaps.csv: a gap inside a drag names its cell (> 0)
+    expect(gaps.some((g) => g.action === 'stroke' && Number(g.cell) > 0 && Number(g.gap_s) < 0.1)).toBe(true);
+  });
+
+  it('states how skips and time-outs enter each analysis; with --skips-hardest and --survival adds both sensitivities', async () => {
+    expect(result.outcomes.attempts).toBe(72);
+    expect(result.outcomes.solved + result.outcomes.skipped + result.outcomes.timeout + result.outcomes.incomplete).toBe(72);
+    expect(result.outcomes.statements.join(' ')).toMatch(/unrated.*drop out.*--skips-hardest/s);
+    expect(result.btSkipsHardest).toBeNull();
+    expect(result.survival).toBeNull();
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Skips and time-outs</h2>');
+    expect(html).toContain('entered as if it were a solve time');
+    const o2 = join(dir, 'out-sens');
+    const { result: r2 } = await runAnalysis({ logs, puzzles: configPath, out: o2, pauseThreshold: 'auto', skipsHardest: true, survival: true });
+    // the skip-hardest Bradley-Terry has one more comparison per (unrated skip, other attempt of the same participant)
+    const skips = r2.attempts.filter((a) => a.skipped && a.difficulty === null);
+    expect(skips.length).toBe(r2.outcomes.unrated_skips);
+    const puzzles = parseCsv(readFileSync(join(o2, 'puzzles.csv'), 'utf8'), 'puzzles.csv');
+    expect(puzzles.map((p) => p.bt_skips_rank).sort()).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(skips.length).toBe(4); // this seed's bots skip four times
+    {
+      // a puzzle's score can only go up when its skips count as wins over the participant's other puzzles
+      const skipped = new Set(skips.map((a) => a.puzzle_id));
+      const gain = (p: Record<string, string>) => Number(p.bt_skips_score) - Number(p.bt_score);
+      const gains = puzzles.map((p) => ({ id: p.puzzle_id, g: gain(p) }));
+      const top = gains.reduce((a, b) => (b.g > a.g ? b : a));
+      expect(skipped.has(top.id)).toBe(true);
+    }
+    const survival = parseCsv(readFileSync(join(o2, 'survival.csv'), 'utf8'), 'survival.csv');
+    expect(survival.map((r) => r.metric)).toEqual(['sat_decisions', 'sat_propagations', 'sat_conflicts']);
+    for (const r of survival) {
+      expect(Number(r.events)).toBe(r2.outcomes.solved);
+      expect(Number(r.censored)).toBe(72 - r2.outcomes.solved);
+      expect(Number(r.clusters)).toBe(24);
+    }
+    // harder puzzles (planted on conflicts) are solved more slowly: hazard ratio of solving below 1
+    expect(Number(survival.find((r) => r.metric === 'sat_conflicts')!.hazard_ratio)).toBeLessThan(1);
+    const html2 = readFileSync(join(o2, 'report.html'), 'utf8');
+    expect(html2).toContain('Solve time as right-censored (Cox, sensitivity)');
+    expect(r2.correlations.some((c) => c.table === 'table1_skips_hardest')).toBe(true);
+  });
+
+  it('at the action level there are no gaps inside drags, and it warns that component 1 is not drag speed', async () => {
+    const { result: actionLevel, summary: s2 } = await runAnalysis({ logs, puzzles: configPath, out: join(dir, 'out-action'), pauseThreshold: 'auto', gapLevel: 'action', report: false });
+    expect(actionLevel.pauses.gap_level).toBe('action');
+    expect(actionLevel.pauses.drag_gaps).toBe(0);
+    expect(actionLevel.gaps.length).toBeLessThan(result.gaps.length);
+    expect(actionLevel.pauses.component1_median_s!).toBeGreaterThan(0.05);
+    expect(s2.warnings.find((w) => /drag speed/.test(w))).toMatch(/component 1 .*action level/);
   });
 
   it('recovers the planted effect: harder ratings for high-conflict puzzles, easier for experts', () => {
@@ -79,6 +145,51 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(Number(guess.r_rb)).toBeGreaterThan(0);
   });
 
+  it('the report: Figure 2 with --candidates, variance components and singular flags, the sign convention, PC1 vs z-mean', async () => {
+    // a candidate pool: the six study puzzles among generated ones (as select leaves them)
+    const set = loadPuzzleSet(configPath);
+    const pool = join(dir, 'candidates.ndjson');
+    const extra = Array.from({ length: 20 }, (_, i) => ({ ...set.puzzles[i % 6], id: `cand-${i}`, metrics: { ...set.puzzles[i % 6].metrics, sat: { ...set.puzzles[i % 6].metrics!.sat!, conflicts: 3 * i } } }));
+    writeFileSync(pool, [...set.puzzles, ...extra].map((p) => JSON.stringify(p)).join('\n') + '\n');
+    const o = join(dir, 'o-report');
+    const r = await runAnalysis({ logs, puzzles: configPath, out: o, pauseThreshold: 'auto', candidates: pool });
+    expect(r.summary.figures[0]).toBe('figure2');
+    expect(r.result.candidates!.values).toHaveLength(26);
+    expect(r.result.candidates!.selected.map((x) => x.id)).toEqual(set.puzzles.map((p) => p.id));
+    const html = readFileSync(join(o, 'report.html'), 'utf8');
+    expect(html).toContain('Figure 2: conflicts over the candidate pool');
+    for (const p of set.puzzles) expect(html).toContain(`${p.id} (${p.metrics!.sat!.conflicts})`);
+    // variance components and the singular flag beside each model (lmm.csv too)
+    expect(html).toContain('Variance components of each model');
+    const lmm = parseCsv(readFileSync(join(o, 'lmm.csv'), 'utf8'), 'lmm.csv');
+    expect(lmm.every((x) => x.singular === 'true' || x.singular === 'false')).toBe(true);
+    // lme4's isSingular: theta = SD(group) / SD(residual) below 1e-4, i.e. a variance ratio below 1e-8
+    for (const x of r.result.lmm) expect(x.singular).toBe(x.var_participant < 1e-8 * x.var_residual || x.var_puzzle < 1e-8 * x.var_residual);
+    expect(html).toContain('Sign convention of Table 1');
+    // PC1 against the z-mean as numbers
+    const a = r.result.pca!.agreement!;
+    expect(a.n).toBe(24);
+    expect(a.pearson_r).toBeGreaterThan(0.9);
+    expect(html).toContain(`Pearson r = ${a.pearson_r.toFixed(3)}`);
+    // a candidate file without metrics says so and draws no Figure 2
+    const bare = join(dir, 'bare.ndjson');
+    writeFileSync(bare, set.puzzles.map((p) => JSON.stringify({ ...p, metrics: undefined })).join('\n') + '\n');
+    const r2 = await runAnalysis({ logs, puzzles: configPath, out: join(dir, 'o-bare'), pauseThreshold: 'auto', candidates: bare, report: false });
+    expect(r2.result.candidates).toBeNull();
+    expect(r2.summary.warnings.some((w) => w.includes('no candidate has metrics.sat.conflicts'))).toBe(true);
+  });
+
+  it('a method that could not run gives no figure with a NaN legend or an empty axis: the report says why', async () => {
+    const broken = { ...result, bt: null, puzzles: result.puzzles.map((p) => ({ ...p, bt_score: null, bt_rank: null })), lmm: [], themes: [], warnings: [...result.warnings, 'LMM difficulty ~ sat_conflicts * expertise + (1|participant) + (1|puzzle): lmm: the response "difficulty" is constant'], participants: result.participants.map((p) => ({ ...p, expertise: null })) };
+    const { html, figures, notes } = await renderReport(broken, { title: 't', logs: 'l', puzzles: 'p', generated: 'g' });
+    expect(figures).toEqual(['conflicts', 'gaps', 'first_actions']);
+    expect(Object.keys(notes).sort()).toEqual(['expertise', 'lmm_difficulty', 'lmm_signals', 'themes']);
+    expect(notes.lmm_difficulty).toContain('the response "difficulty" is constant');
+    expect(html).toContain('not drawn: no participant has an expertise score');
+    expect(html).not.toMatch(/NaN/);
+    expect(html).toContain('no Bradley-Terry scores: the model could not run');
+  });
+
   it('leaves pilot sessions out unless asked, and takes a fixed threshold', async () => {
     const file = readdirSync(join(logs, 'sessions'))[0];
     const id = file.replace('.ndjson', '');
@@ -102,6 +213,7 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(threaded.participants).toEqual(inline.participants);
     expect(Array.from(threaded.gaps.gap)).toEqual(Array.from(inline.gaps.gap));
     expect(Array.from(threaded.gaps.attempt)).toEqual(Array.from(inline.gaps.attempt));
+    expect(Array.from(threaded.gaps.cell)).toEqual(Array.from(inline.gaps.cell));
   });
 
   it('a bad record read on a worker thread stops the run with file, line and field', async () => {
@@ -161,6 +273,89 @@ describe('simulate -> analyze on a 24-participant study', () => {
     lines[5] = lines[5].replace(/"seq":\d+/, '"seq":"six"');
     writeFileSync(path, lines.join('\n'));
     await expect(runAnalysis({ logs: bad, puzzles: configPath, out: join(dir, 'o-bad'), pauseThreshold: 'auto', report: false })).rejects.toThrow(`${file}:6: client event`);
+  });
+
+  it('a constant metric column: a warning names it and says why its rho is empty', async () => {
+    const list = join(dir, 'puzzles-const.ndjson');
+    writeFileSync(list, study.config.puzzles.map((p) => JSON.stringify({ ...p, metrics: { ...p.metrics, human: { ...p.metrics!.human, line_passes: 3 } } })).join('\n') + '\n');
+    const r = await runAnalysis({ logs, puzzles: list, out: join(dir, 'o-const'), pauseThreshold: 'auto', report: false });
+    const row = r.result.correlations.find((c) => c.table === 'table1' && c.x === 'human_line_passes')!;
+    expect(row.rho).toBeNaN();
+    expect(r.summary.warnings).toContain("correlation human_line_passes ~ bt_score (table1): human_line_passes is constant (3 in all 6 rows): Spearman's rho is undefined (no ranking to correlate)");
+  });
+
+  it('a robustness table: each solver\'s counters against the human measures (MiniSat alone says how to add one)', async () => {
+    expect(result.solvers).toEqual([]);
+    expect(summary.warnings.some((w) => w.includes('measure --solvers'))).toBe(true);
+    expect(new Set(result.robustness.map((r) => r.x))).toEqual(new Set(['sat_decisions', 'sat_propagations', 'sat_conflicts']));
+    // a second solver stored by measure --solvers (here hand-made counters: cadical = 2 x MiniSat's, so the same ranks)
+    const list = join(dir, 'puzzles-solvers.ndjson');
+    writeFileSync(
+      list,
+      loadPuzzleSet(configPath)
+        .puzzles.map((p) => JSON.stringify({ ...p, metrics: { ...p.metrics, sat_cadical: { decisions: 2 * p.metrics!.sat!.decisions, propagations: 2 * p.metrics!.sat!.propagations, conflicts: 2 * p.metrics!.sat!.conflicts, result: 'SAT' } } }))
+        .join('\n') + '\n',
+    );
+    const o = join(dir, 'o-solvers');
+    const r = await runAnalysis({ logs, puzzles: list, out: o, pauseThreshold: 'auto' });
+    expect(r.result.solvers).toEqual(['cadical']);
+    const rows = parseCsv(readFileSync(join(o, 'robustness.csv'), 'utf8'), 'robustness.csv');
+    expect(rows).toHaveLength(2 * 3 * 6); // 2 solvers x 3 counters x 6 human measures
+    for (const stat of ['decisions', 'propagations', 'conflicts'])
+      for (const y of ['bt_score', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints']) {
+        const a = rows.find((x) => x.x === `sat_${stat}` && x.y === y)!, b = rows.find((x) => x.x === `cadical_${stat}` && x.y === y)!;
+        expect(b.rho).toBe(a.rho);
+        expect(Number(b.n)).toBe(6);
+      }
+    const html = readFileSync(join(o, 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Robustness across solvers</h2>');
+    expect(html).toContain('cadical_conflicts');
+  });
+
+  it('--no-validate still checks the fields the analysis reads ("row":"x" stops it, naming file, line and field)', async () => {
+    const bad = join(dir, 'bad-novalidate');
+    simulateToDir({ participants: 2, seed: 1, study }, bad);
+    const file = readdirSync(join(bad, 'sessions'))[0];
+    const path = join(bad, 'sessions', file);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const k = lines.findIndex((l) => l.includes('"type":"move"') && l.includes('"fill"'));
+    lines[k] = lines[k].replace(/"row":\d+/, '"row":"x"');
+    writeFileSync(path, lines.join('\n'));
+    const out = join(dir, 'o-novalidate');
+    await expect(runAnalysis({ logs: bad, puzzles: configPath, out, pauseThreshold: 'auto', report: false, validate: false })).rejects.toThrow(
+      new RegExp(`${file.replace('.', '\\.')}:${k + 1}: client event 'move': payload\\.move: .*row`),
+    );
+    expect(existsSync(join(out, 'attempts.csv'))).toBe(false);
+    // a rating out of range is a read field too
+    lines[k] = lines[k].replace(/"row":"x"/, '"row":1');
+    const r = lines.findIndex((l) => l.includes('"type":"rating"') && /"difficulty":\d/.test(l));
+    lines[r] = lines[r].replace(/"difficulty":\d/, '"difficulty":9');
+    writeFileSync(path, lines.join('\n'));
+    await expect(runAnalysis({ logs: bad, puzzles: configPath, out, pauseThreshold: 'auto', report: false, validate: false })).rejects.toThrow(`${file}:${r + 1}: client event 'rating': payload.difficulty`);
+  });
+
+  it('--skip-bad-sessions analyses the rest and lists the torn file (summary, warnings, report); without it the run stops', async () => {
+    const torn = join(dir, 'torn');
+    simulateToDir({ participants: 6, seed: 4, study }, torn);
+    const files = readdirSync(join(torn, 'sessions')).sort();
+    const victim = join(torn, 'sessions', files[2]);
+    const text = readFileSync(victim, 'utf8');
+    writeFileSync(victim, text.slice(0, Math.floor(text.length / 2))); // a write cut off mid-record
+    await expect(runAnalysis({ logs: torn, puzzles: configPath, out: join(dir, 'o-torn1'), pauseThreshold: 'auto', report: false })).rejects.toThrow(/not valid JSON/);
+    const o = join(dir, 'o-torn2');
+    const { summary: s3 } = await runAnalysis({ logs: torn, puzzles: configPath, out: o, pauseThreshold: 'auto', skipBadSessions: true, parallel: 1 });
+    expect(s3.sessions.total).toBe(5);
+    expect(s3.skipped_sessions).toHaveLength(1);
+    expect(s3.skipped_sessions[0].file).toBe(victim);
+    expect(s3.skipped_sessions[0].error).toMatch(/not valid JSON/);
+    expect(s3.warnings.some((w) => w.includes(files[2]) && /skip-bad-sessions/.test(w))).toBe(true);
+    const html = readFileSync(join(o, 'report.html'), 'utf8');
+    expect(html).toContain('Sessions skipped as unreadable');
+    expect(html).toContain(files[2]);
+    // the same on worker threads
+    const threaded = await extractFiles(sessionFiles(torn), { ...extractContext(loadPuzzleSet(configPath), false, true), skipBadSessions: true }, { parallel: 2, chunkSize: 2 });
+    expect(threaded.skipped.map((x) => x.file)).toEqual([victim]);
+    expect(threaded.total).toBe(5);
   });
 
   it('escapes spreadsheet formulae in CSV output', () => {

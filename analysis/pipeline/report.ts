@@ -34,19 +34,49 @@ function fmt(v: unknown): string {
 }
 
 function table(rows: readonly Record<string, unknown>[], columns: readonly string[]): string {
-  const head = columns.map((c) => `<th>${esc(c)}</th>`).join('');
+  // headers may break after an underscore (mean_<wbr>difficulty), not inside a word
+  const head = columns.map((c) => `<th>${esc(c).replace(/_/g, '_<wbr>')}</th>`).join('');
   const body = rows.map((r) => `<tr>${columns.map((c) => `<td>${esc(fmt(r[c]))}</td>`).join('')}</tr>`).join('\n');
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
 /** The figure specs (exported for tests and for analysts who want the Vega-Lite JSON). */
-export function figureSpecs(result: AnalysisResult): Record<string, TopLevelSpec> {
+export function figureSpecs(result: AnalysisResult, notes: Record<string, string> = {}): Record<string, TopLevelSpec> {
   const specs: Record<string, TopLevelSpec> = {};
   const metric = result.metrics.includes('sat_conflicts') ? 'sat_conflicts' : result.metrics[0];
+  const finiteNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+  // 0. the paper's Figure 2: conflicts over the generated pool, the selected six marked
+  if (result.candidates) {
+    const pool = result.candidates;
+    const slots = new Map<number, number>();
+    const picks = pool.selected.map((s) => {
+      const slot = slots.get(s.value) ?? 0;
+      slots.set(s.value, slot + 1);
+      return { id: s.id, value: s.value, label: `${s.id} (${s.value})`, ypix: 250 - slot * 125 };
+    });
+    specs.figure2 = {
+      $schema: SCHEMA,
+      title: { text: `MiniSat conflicts over ${pool.values.length} candidate puzzles; the ${picks.length} study puzzles marked`, fontSize: 12 },
+      width: 600,
+      height: 250,
+      layer: [
+        { data: { values: pool.values.map((value) => ({ value })) }, mark: { type: 'bar', color: '#9aa5b1' }, encoding: { x: { field: 'value', type: 'quantitative', bin: { maxbins: 40 }, title: 'conflicts' }, y: { aggregate: 'count', type: 'quantitative', title: 'puzzles' } } },
+        { data: { values: picks }, mark: { type: 'rule', strokeWidth: 2, color: '#c92a2a' }, encoding: { x: { field: 'value', type: 'quantitative' } } },
+        {
+          data: { values: picks },
+          mark: { type: 'text', angle: 270, align: 'left', baseline: 'bottom', dy: -3, fontSize: 9, color: '#c92a2a' },
+          encoding: { x: { field: 'value', type: 'quantitative' }, y: { field: 'ypix', type: 'quantitative', scale: null }, text: { field: 'label' } },
+        },
+      ],
+    } as TopLevelSpec;
+  }
 
   // 1. conflicts over the puzzle set
+  if (!metric) notes.conflicts = 'no puzzle metric is available for every puzzle';
   if (metric) {
-    const values = result.puzzles.map((p) => ({ puzzle: p.puzzle_id, value: p[metric] as number, bt: p.bt_score as number | null }));
+    const values = result.puzzles.filter((p) => finiteNum(p[metric])).map((p) => ({ puzzle: p.puzzle_id, value: p[metric] as number, bt: finiteNum(p.bt_score) ? p.bt_score : null }));
+    const withBt = values.some((v) => v.bt !== null);
     specs.conflicts =
       values.length > 12
         ? {
@@ -60,13 +90,13 @@ export function figureSpecs(result: AnalysisResult): Record<string, TopLevelSpec
           }
         : {
             $schema: SCHEMA,
-            title: `${metric} of each study puzzle (colour: Bradley-Terry score)`,
+            title: withBt ? `${metric} of each study puzzle (colour: Bradley-Terry score)` : `${metric} of each study puzzle (no Bradley-Terry scores: ${result.bt ? 'none finite' : 'the model could not run'})`,
             data: { values },
             mark: 'bar',
             encoding: {
               x: { field: 'puzzle', type: 'nominal', sort: { field: 'value' }, title: 'puzzle' },
               y: { field: 'value', type: 'quantitative', title: metric },
-              color: { field: 'bt', type: 'quantitative', title: 'BT score', scale: { scheme: 'orangered' } },
+              ...(withBt ? { color: { field: 'bt', type: 'quantitative', title: 'BT score', scale: { scheme: 'orangered' } } } : {}),
             },
             width: 520,
             height: 220,
@@ -75,7 +105,8 @@ export function figureSpecs(result: AnalysisResult): Record<string, TopLevelSpec
 
   // 2. expertise distribution
   const exp = result.participants.filter((p) => p.included && typeof p.expertise === 'number' && Number.isFinite(p.expertise)).map((p) => ({ expertise: p.expertise as number }));
-  specs.expertise = {
+  if (exp.length === 0) notes.expertise = 'no participant has an expertise score (the survey items are missing or constant)';
+  else specs.expertise = {
     $schema: SCHEMA,
     title: `Expertise (z-mean composite of six items), n = ${exp.length}`,
     data: { values: exp },
@@ -88,6 +119,7 @@ export function figureSpecs(result: AnalysisResult): Record<string, TopLevelSpec
   // 3. log-gap histogram with the fitted mixture and the threshold (binned here: gaps can number millions)
   const logs: number[] = [];
   for (const g of result.gaps.gap) if (g > 0) logs.push(Math.log(g));
+  if (!logs.length) notes.gaps = 'no positive gaps between actions';
   if (logs.length) {
     let lo = Infinity, hi = -Infinity;
     for (const x of logs) {
@@ -143,7 +175,8 @@ export function figureSpecs(result: AnalysisResult): Record<string, TopLevelSpec
     if (e) e.count++;
     else firstCounts.set(key, { puzzle: a.puzzle_id as string, row: a.first_row as number, col: a.first_col as number, count: 1 });
   }
-  specs.first_actions = {
+  if (firstCounts.size === 0) notes.first_actions = 'no attempt has a first cell (no board action)';
+  else specs.first_actions = {
     $schema: SCHEMA,
     title: 'First cell acted on, per puzzle',
     data: { values: [...firstCounts.values()] },
@@ -162,8 +195,9 @@ export function figureSpecs(result: AnalysisResult): Record<string, TopLevelSpec
   } as TopLevelSpec;
 
   // 5. LMM coefficients with 95% intervals
-  const coefs = result.lmm.filter((r) => r.term !== '(Intercept)' && Number.isFinite(r.estimate));
+  const coefs = result.lmm.filter((r) => r.term !== '(Intercept)' && Number.isFinite(r.estimate) && Number.isFinite(r.ci_low) && Number.isFinite(r.ci_high));
   const t2 = coefs.filter((r) => r.model === 'table2');
+  if (!t2.length) notes.lmm_difficulty = `no difficulty model could be fitted${failed(result, 'difficulty ~')}`;
   if (t2.length)
     specs.lmm_difficulty = {
       $schema: SCHEMA,
@@ -178,6 +212,7 @@ export function figureSpecs(result: AnalysisResult): Record<string, TopLevelSpec
       ],
     } as TopLevelSpec;
   const f4 = coefs.filter((r) => r.model === 'figure4');
+  if (!f4.length) notes.lmm_signals = `no signal model could be fitted${failed(result, ' ~ ')}`;
   if (f4.length)
     specs.lmm_signals = {
       $schema: SCHEMA,
@@ -198,8 +233,10 @@ export function figureSpecs(result: AnalysisResult): Record<string, TopLevelSpec
     } as TopLevelSpec;
 
   // 6. theme correlations
-  if (result.themes?.length) {
-    const rows = result.themes.filter((t) => t.r_rb !== null).map((t) => ({ ...t, label: t.level === 'participant' ? `${t.theme} (participant)` : t.theme }));
+  const themeRows = (result.themes ?? []).filter((t) => t.r_rb !== null && Number.isFinite(t.r_rb));
+  if (result.themes && !themeRows.length) notes.themes = 'no theme has both coded and uncoded answers';
+  if (themeRows.length) {
+    const rows = themeRows.map((t) => ({ ...t, label: t.level === 'participant' ? `${t.theme} (participant)` : t.theme }));
     specs.themes = {
       $schema: SCHEMA,
       title: 'Themes and rated difficulty: rank-biserial r (positive: theme comes with harder ratings)',
@@ -218,7 +255,14 @@ export function figureSpecs(result: AnalysisResult): Record<string, TopLevelSpec
   return specs;
 }
 
+/** ': ' and the first LMM warning whose formula contains `needle`, or ''. */
+function failed(result: AnalysisResult, needle: string): string {
+  const w = result.warnings.find((x) => x.startsWith('LMM ') && x.includes(needle));
+  return w ? `: ${w}` : '';
+}
+
 const CAPTIONS: Record<string, string> = {
+  figure2: "Figure 2: conflicts over the candidate pool, the selected puzzles marked",
   conflicts: 'Puzzle metric over the puzzle set',
   expertise: 'Expertise distribution',
   gaps: 'Inter-action gaps and the pause threshold',
@@ -228,11 +272,44 @@ const CAPTIONS: Record<string, string> = {
   themes: 'Theme correlations',
 };
 
+/** One row per fitted model: its variance components and the singular flag. */
+function varianceRows(result: AnalysisResult): Record<string, unknown>[] {
+  const seen = new Map<string, Record<string, unknown>>();
+  for (const r of result.lmm)
+    if (!seen.has(r.formula))
+      seen.set(r.formula, { model: r.model, response: r.response, metric: r.metric, var_participant: r.var_participant, var_puzzle: r.var_puzzle, var_residual: r.var_residual, singular: r.singular ? 'singular' : '', n: r.n });
+  return [...seen.values()];
+}
+
+/** One row per solver counter, one column per human measure: rho (p). */
+function robustnessTable(result: AnalysisResult): string {
+  const xs = [...new Set(result.robustness.map((r) => r.x))];
+  const ys = [...new Set(result.robustness.map((r) => r.y))];
+  const rows = xs.map((x) => {
+    const row: Record<string, unknown> = { counter: x };
+    for (const y of ys) {
+      const c = result.robustness.find((r) => r.x === x && r.y === y);
+      row[y] = c && Number.isFinite(c.rho) ? `${c.rho.toFixed(3)} (p ${fmt(c.p_exact ?? c.p)})` : '';
+    }
+    return row;
+  });
+  return table(rows, ['counter', ...ys]);
+}
+
+const RULE_NAMES: Record<string, string> = {
+  gmm3: '3 components: crossing of 2 and 3 (the paper\'s rule)',
+  gmm2: '2 components: crossing of 1 and 2',
+  paper: 'the paper\'s fixed 2.36 s',
+  given: '--pause-threshold',
+};
+
 /** The whole report page. */
-export async function renderReport(result: AnalysisResult, meta: { title: string; logs: string; puzzles: string; generated: string }): Promise<{ html: string; figures: string[] }> {
-  const specs = figureSpecs(result);
+export async function renderReport(result: AnalysisResult, meta: { title: string; logs: string; puzzles: string; generated: string }): Promise<{ html: string; figures: string[]; notes: Record<string, string> }> {
+  const notes: Record<string, string> = {};
+  const specs = figureSpecs(result, notes);
   const figures: string[] = [];
   const sections: string[] = [];
+  for (const [name, why] of Object.entries(notes)) sections.push(`<p class="warn" id="fig-${name}-missing">${esc(CAPTIONS[name] ?? name)}: not drawn: ${esc(why)}.</p>`);
   for (const [name, spec] of Object.entries(specs)) {
     const svg = await renderSvg(spec);
     figures.push(name);
@@ -240,33 +317,49 @@ export async function renderReport(result: AnalysisResult, meta: { title: string
   }
   const s = result.sessions;
   const p = result.pauses;
+  const o = result.outcomes;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(meta.title)}</title>
 <style>
-body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222;line-height:1.4}
-table{border-collapse:collapse;font-size:.85rem;margin:.5rem 0 1.5rem}th,td{border:1px solid #ddd;padding:.25rem .5rem;text-align:right}
+body{font-family:system-ui,sans-serif;margin:2rem auto;padding:0 1rem;max-width:1100px;color:#222;line-height:1.4}
+table{border-collapse:collapse;font-size:.8rem;margin:.5rem 0 1.5rem;max-width:100%}th,td{border:1px solid #ddd;padding:.2rem .4rem;text-align:right}td{overflow-wrap:anywhere}
+th{font-weight:600}svg{max-width:100%;height:auto}code{overflow-wrap:anywhere}
 th{background:#f4f6f8}td:first-child,th:first-child{text-align:left}figure{margin:1.5rem 0}figcaption{font-weight:600;margin-bottom:.5rem}
 .warn{color:#a0522d}
 </style></head><body>
 <h1>${esc(meta.title)}</h1>
 <p>Logs: <code>${esc(meta.logs)}</code> · puzzles: <code>${esc(meta.puzzles)}</code> · generated ${esc(meta.generated)}</p>
-<p>${s.total} sessions read; ${s.analysed} complete sessions analysed (${s.incomplete} incomplete, ${s.excluded_marked} marked pilot/test/excluded left out); ${result.attempts.length} attempts.</p>
+<p>${s.total} sessions read${result.skipped_sessions.length ? ` (${result.skipped_sessions.length} more skipped as unreadable)` : ''}; ${s.analysed} complete sessions analysed (${s.incomplete} incomplete, ${s.excluded_marked} marked pilot/test/excluded left out); ${result.attempts.length} attempts.</p>
+${result.skipped_sessions.length ? `<h2>Sessions skipped as unreadable (--skip-bad-sessions)</h2><ul class="warn">${result.skipped_sessions.map((x) => `<li><code>${esc(x.file)}</code>: ${esc(x.error)}</li>`).join('')}</ul>` : ''}
+<h2>Skips and time-outs</h2>
+<p>${o.attempts} attempts: ${o.solved} solved, ${o.skipped} skipped, ${o.timeout} timed out, ${o.incomplete} incomplete; ${o.rated} rated.</p>
+<ul>${o.statements.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>
 ${result.warnings.length ? `<ul class="warn">${result.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul>` : ''}
 <h2>Pauses</h2>
 <p>Gaussian mixture on ${p.n} log gaps (${p.dropped_zero} zero gaps left out). Threshold <b>${p.threshold_s.toFixed(3)} s</b> (${esc(p.threshold_source)}); ΔBIC (1 vs 3 components) ${fmt(p.delta_bic)}; lowest BIC at ${p.best_components} components.</p>
 ${table(p.components.map((c, i) => ({ component: i + 1, ...c })), ['component', 'weight', 'mean', 'variance', 'median_s'])}
 ${table(Object.entries(p.bic).map(([k, v]) => ({ components: k, bic: v })), ['components', 'bic'])}
+<p>Gaps at the <b>${esc(p.gap_level)}</b> level; ${p.drag_gaps} gaps inside drag strokes${p.drag_median_s !== null ? ` (median ${fmt(p.drag_median_s)} s)` : ''}; component 1 median ${p.component1_median_s !== null ? `${fmt(p.component1_median_s)} s` : 'n/a'} (the paper's drag-filling component: ~0.01 s). The threshold's sensitivity (pauses: gaps longer than the threshold over all attempts):</p>
+${table(p.sensitivity.map((r) => ({ ...r, rule: RULE_NAMES[r.rule], used: r.used ? 'yes' : '' })), ['rule', 'threshold_s', 'pauses', 'mean_pauses', 'used'])}
 <h2>Puzzles</h2>
-${table(result.puzzles, ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', 'attempts', 'solve_rate', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints', ...result.metrics])}
+${table(result.puzzles, ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', ...(result.btSkipsHardest ? ['bt_skips_score', 'bt_skips_rank'] : []), 'attempts', 'solve_rate', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints'])}
+${table(result.puzzles, ['puzzle_id', ...result.metrics])}
 <h2>Correlations (Spearman)</h2>
+<p><b>Sign convention of Table 1</b> (rows <code>table1</code>): each metric is correlated with the Bradley-Terry <i>score</i> (higher = rated harder; rank 1 = hardest), so a positive ρ means puzzles with a higher metric were rated harder. The paper correlated with the BT <i>ranking</i> (rank 1 = hardest), which flips the sign: its ρ = −0.257 for decisions is +0.257 in this convention.</p>
 ${table(result.correlations as unknown as Record<string, unknown>[], ['table', 'x', 'y', 'n', 'rho', 'p', 'p_exact'])}
-${result.pca ? `<p>PCA of the six expertise items: PC1 explains ${(result.pca.explained[0] * 100).toFixed(1)}% (loadings ${Object.entries(result.pca.loadings).map(([k, v]) => `${esc(k)} ${v.toFixed(2)}`).join(', ')}).</p>` : ''}
+${result.pca ? `<p>PCA of the six expertise items: PC1 explains ${(result.pca.explained[0] * 100).toFixed(1)}% (loadings ${Object.entries(result.pca.loadings).map(([k, v]) => `${esc(k)} ${v.toFixed(2)}`).join(', ')}).${result.pca.agreement ? ` PC1 scores and the z-mean composite agree: Pearson r = ${result.pca.agreement.pearson_r.toFixed(3)}, Spearman ρ = ${result.pca.agreement.spearman_rho.toFixed(3)} over ${result.pca.agreement.n} participants (the paper: they agree closely).` : ' PC1 and the z-mean could not be compared (fewer than 3 participants with both).'}</p>` : ''}
+<h2>Robustness across solvers</h2>
+<p>Spearman ρ of each solver's counters with the human measures over the puzzles (${result.solvers.length ? `MiniSat and ${result.solvers.map(esc).join(', ')}` : 'MiniSat only: run <code>nonolab measure --solvers cadical,cryptominisat,picosat</code> to add a second solver'}).</p>
+${robustnessTable(result)}
 <h2>Linear mixed models</h2>
 ${table(result.lmm as unknown as Record<string, unknown>[], ['model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high'])}
+<p>Variance components of each model (REML) and lme4's singular-fit flag (a random-effect SD below 10<sup>−4</sup> of the residual SD: that variance sits on its boundary at 0, and the model is over-specified for the data).</p>
+${table(varianceRows(result), ['model', 'response', 'metric', 'var_participant', 'var_puzzle', 'var_residual', 'singular', 'n'])}
+${result.survival ? `<h2>Solve time as right-censored (Cox, sensitivity)</h2><p>Hazard of solving per SD of the metric; skips, time-outs and unfinished attempts are censored at their time. Robust SEs clustered by participant; hazard ratio &gt; 1: faster solving.</p>${table(result.survival as unknown as Record<string, unknown>[], ['metric', 'coef', 'hazard_ratio', 'se', 'robust_se', 'z', 'p', 'n', 'events', 'censored'])}` : ''}
 ${result.themes ? `<h2>Themes</h2>${table(result.themes as unknown as Record<string, unknown>[], ['theme', 'kind', 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb'])}` : ''}
 <h2>Figures</h2>
 ${sections.join('\n')}
 </body></html>
 `;
-  return { html, figures };
+  return { html, figures, notes };
 }

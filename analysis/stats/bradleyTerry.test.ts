@@ -91,3 +91,28 @@ describe('bradleyTerry', () => {
     expect(() => bradleyTerry([{ winner: 'a', loser: 'b', weight: -1 }])).toThrow(/comparison 0: weight/);
   });
 });
+
+describe('degenerate ratings', () => {
+  it('all-identical ratings: every score 0 and every rank tied at 1 (not 1..6 in input order); the analysis names the tie', async () => {
+    const { tiedRanks } = await import('../pipeline/analyze.ts');
+    const items = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'];
+    const rows = Array.from({ length: 12 }, (_, k) => [0, 1, 2].map((j) => ({ participant: `s${k}`, item: items[(k + j) % 6], rating: 3 }))).flat();
+    const fit = bradleyTerry(pairsFromRatings(rows));
+    for (const i of fit.items) {
+      expect(Math.abs(i.log_ability)).toBeLessThan(1e-12);
+      expect(i.rank).toBe(1);
+    }
+    expect(tiedRanks(fit)).toBe('all 6 puzzles have the same score (every comparison a tie or balanced): no ranking; p1, p2, p3, p4, p5, p6 share rank 1'.replace('p1, p2, p3, p4, p5, p6', fit.items.map((i) => i.item).join(', ')));
+  });
+  it('partly tied scores share the best rank of their group (competition ranking)', async () => {
+    const { tiedRanks } = await import('../pipeline/analyze.ts');
+    // a beats b and c twice; b and c tie with each other and are symmetric
+    const fit = bradleyTerry([
+      { winner: 'a', loser: 'b', weight: 2, tie: false }, { winner: 'a', loser: 'c', weight: 2, tie: false },
+      { winner: 'b', loser: 'a', weight: 1, tie: false }, { winner: 'c', loser: 'a', weight: 1, tie: false },
+      { winner: 'b', loser: 'c', weight: 1, tie: true },
+    ]);
+    expect(Object.fromEntries(fit.items.map((i) => [i.item, i.rank]))).toEqual({ a: 1, b: 2, c: 2 });
+    expect(tiedRanks(fit)).toBe('tied scores: b, c share rank 2');
+  });
+});

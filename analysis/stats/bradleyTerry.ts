@@ -65,6 +65,9 @@ export interface BtOptions {
  * Within-participant pairs from ratings: for every two items one participant rated, the item with
  * the higher rating wins (for difficulty ratings: is harder); equal ratings are a tie.
  */
+/** Log-abilities closer than this share a rank. */
+export const RANK_TIE = 1e-9;
+
 export function pairsFromRatings(rows: readonly RatingRow[]): Comparison[] {
   const byParticipant = new Map<string, { item: string; rating: number }[]>();
   rows.forEach((row, i) => {
@@ -194,9 +197,11 @@ export function bradleyTerry(pairs: readonly ComparisonInput[], options: BtOptio
     }
     cov = pseudoInverse(info).to2DArray();
   }
+  // Competition ranking ("1224"): items whose log-abilities agree to 1e-9 share the best rank of their group, so
+  // equal scores (e.g. all ratings identical) give tied ranks, not an order that only reflects the input.
   const order = lambda.map((_, i) => i).sort((a, b) => lambda[b] - lambda[a]);
   const rank = new Array<number>(k);
-  order.forEach((i, r) => (rank[i] = r + 1));
+  order.forEach((i, r) => (rank[i] = r > 0 && Math.abs(lambda[order[r - 1]] - lambda[i]) <= RANK_TIE ? rank[order[r - 1]] : r + 1));
   return {
     items: t.items.map((item, i) => ({ item, log_ability: lambda[i], se: Math.sqrt(Math.max(0, cov[i][i])), rank: rank[i] })),
     cov,

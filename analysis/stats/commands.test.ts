@@ -30,6 +30,37 @@ async function run(args: string[]): Promise<{ out: string; err: string; code: nu
 afterEach(() => { process.exitCode = 0; });
 
 describe('statistics commands', () => {
+  it('spearman on a constant column prints rho null with the reason, and says it on stderr', async () => {
+    const dir = tempDir('nonolab-stats-');
+    const file = join(dir, 'const.csv');
+    writeFileSync(file, 'bt_score,human_line_passes\n0.5,3\n-0.1,3\n0.2,3\n-0.6,3\n');
+    const { out, err, code } = await run(['spearman', file, '--x', 'human_line_passes', '--y', 'bt_score']);
+    expect(code).toBe(0);
+    const json = JSON.parse(out);
+    expect(json).toMatchObject({ n: 4, rho: null, p: null, p_exact: null });
+    expect(json.reason).toMatch(/^human_line_passes is constant \(3 in all 4 rows\)/);
+    expect(err).toContain('human_line_passes is constant');
+  });
+  it('bt on all-identical ratings gives every item rank 1 and warns', async () => {
+    const dir = tempDir('nonolab-stats-');
+    const file = join(dir, 'same.csv');
+    const rows = Array.from({ length: 6 }, (_, k) => [0, 1, 2].map((j) => `s${k},p${(k + j) % 6},3`)).flat();
+    writeFileSync(file, 'participant,item,rating\n' + rows.join('\n') + '\n');
+    const { out, err, code } = await run(['bt', file]);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).items.map((i: { rank: number }) => i.rank)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(err).toContain('bt: warning: all 6 puzzles have the same score');
+  });
+  it('lmm on a constant response names it (not "rank deficient")', async () => {
+    const dir = tempDir('nonolab-stats-');
+    const file = join(dir, 'const.csv');
+    const rows = Array.from({ length: 24 }, (_, i) => `s${i % 8},p${i % 6},${(i % 6) - 2.5},0`);
+    writeFileSync(file, 'participant,puzzle,metric,errors\n' + rows.join('\n') + '\n');
+    const { err, code } = await run(['lmm', file, '--formula', 'errors ~ metric + (1|participant) + (1|puzzle)']);
+    expect(code).toBe(1);
+    expect(err).toContain('the response "errors" is constant (0 in all 24 complete rows)');
+    expect(err).not.toContain('rank deficient');
+  });
   it('spearman prints {n, rho, p, p_exact}', async () => {
     const dir = tempDir('nonolab-stats-');
     const file = join(dir, 'ranks.csv');

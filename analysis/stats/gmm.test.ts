@@ -51,6 +51,44 @@ describe('fitGmm against scikit-learn', () => {
   });
 });
 
+describe('fitGmm converges to the optimum (three simulated studies, cell-level gaps; reference: gmm_converged.py)', () => {
+  interface ConvergedFit { weights: number[]; means: number[]; variances: number[]; log_likelihood: number; bic: number; fixed_point_residual: number; threshold_s?: number; em_log_likelihood_at_1e_10?: number }
+  const studies = fixtureJson<{ studies: Record<string, { n: number; gap_s: number[]; count: number[]; fits: Record<string, ConvergedFit> }> }>('gmm_studies.json').studies;
+  for (const [name, study] of Object.entries(studies)) {
+    const gapList: number[] = [];
+    study.gap_s.forEach((g, i) => { for (let j = 0; j < study.count[i]; j++) gapList.push(g); });
+    const data = distinctLogGaps(gapList);
+    for (const k of ['1', '2', '3', '4'])
+      it(`${name} (n = ${study.n}), ${k} components: every weight, mean and variance to 1e-5 relative, the likelihood and threshold too`, () => {
+        const r = study.fits[k];
+        expect(r.fixed_point_residual).toBeLessThan(1e-12);
+        const fit = fitGmm(data, { components: Number(k), seed: 1 });
+        expect(fit.n).toBe(study.n);
+        expect(fit.converged).toBe(true);
+        expect(fit.residual!).toBeLessThan(1e-10);
+        expectSameFit(fit, { ...r, bic: r.bic }, 1e-5);
+        expect(Math.abs(fit.logLikelihood - r.log_likelihood)).toBeLessThan(1e-6);
+        if (r.threshold_s) expect(relClose(pauseThreshold(fit)!, r.threshold_s, 1e-5)).toBe(true);
+      });
+  }
+  it('without the Newton polish (plain tolerance on the likelihood) EM stops short on the flat ridge', () => {
+    // The ridge is real: at the likelihood-tolerance stop the flattest parameters are off by far more than 1e-5.
+    const study = studies.study_2;
+    const gapList: number[] = [];
+    study.gap_s.forEach((g, i) => { for (let j = 0; j < study.count[i]; j++) gapList.push(g); });
+    const data = distinctLogGaps(gapList);
+    const r = study.fits['4'];
+    const rel = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);
+    const worst = (fit: GmmFit) => Math.max(...fit.components.flatMap((c, i) => [rel(c.weight, r.weights[i]), rel(c.mean, r.means[i]), rel(c.variance, r.variances[i])]));
+    const stopped = fitGmm(data, { components: 4, seed: 1, polish: false });
+    const polished = fitGmm(data, { components: 4, seed: 1 });
+    expect(Math.abs(stopped.logLikelihood - r.log_likelihood)).toBeLessThan(1e-2); // the likelihood is flat there...
+    expect(worst(stopped)).toBeGreaterThan(1e-4); // ...the parameters are not
+    expect(polished.newtonSteps!).toBeGreaterThan(0);
+    expect(worst(polished)).toBeLessThan(1e-8);
+  });
+});
+
 describe('gmmSelect', () => {
   it('reports BIC for 1..4, picks three components, ΔBIC against one', () => {
     const sel = gmmSelect(values, { maxComponents: 4, seed: 7 });

@@ -7,7 +7,7 @@ export { fitLmm, lmmDeviance, buildDesign, nelderMead, numericHessian, numericJa
 export type { DataRow, LmmDesign, LmmFixed, LmmOptions, LmmResult } from './lmm.ts';
 export { parseFormula } from './formula.ts';
 export type { ParsedFormula } from './formula.ts';
-export { spearman, averageRanks, pearson } from './spearman.ts';
+export { spearman, spearmanUndefinedReason, averageRanks, pearson } from './spearman.ts';
 export type { SpearmanResult } from './spearman.ts';
 export { pca, columnMoments } from './pca.ts';
 export type { PcaResult } from './pca.ts';
@@ -17,3 +17,5 @@ export { rankBiserial, rankBiserialFromFlags } from './rankBiserial.ts';
 export type { RankBiserialResult } from './rankBiserial.ts';
 export { readTidyCsv, parseTidyCsv, numericColumn, requireColumns } from './tidyCsv.ts';
 export type { TidyCsv } from './tidyCsv.ts';
+export { fitCox, normalP } from './cox.ts';
+export type { CoxRow, CoxTerm, CoxResult } from './cox.ts';

@@ -517,6 +517,15 @@ export function fitLmm(rows: readonly DataRow[], formula: string, options: LmmOp
   const design = buildDesign(rows, parsed);
   const { n, p } = design;
   if (n <= p) throw new Error(`lmm: ${n} complete rows for ${p} fixed effects`);
+  if (design.y.every((v) => v === design.y[0]))
+    throw new Error(`lmm: the response "${parsed.response}" is constant (${design.y[0]} in all ${n} complete rows): there is no variance to model`);
+  for (let j = 0; j < p && design.names.includes('(Intercept)'); j++) {
+    if (design.names[j] === '(Intercept)') continue;
+    const first = design.x[j];
+    let constant = true;
+    for (let i = 1; i < n && constant; i++) constant = design.x[i * p + j] === first;
+    if (constant) throw new Error(`lmm: the fixed effect "${design.names[j]}" is constant (${first} in all ${n} complete rows): its coefficient is not estimable beside the intercept`);
+  }
   for (const g of design.groups) if (g.levels.length < 2) throw new Error(`lmm: grouping factor "${g.name}" has fewer than 2 levels`);
   const cp = crossProducts(design, options.pool);
   const q = design.groups.length;

@@ -33,3 +33,17 @@ describe('spearman against SciPy', () => {
     expect(averageRanks([10, 20, 20, 5])).toEqual([2, 3.5, 3.5, 1]);
   });
 });
+
+describe('spearman on a constant column', () => {
+  it('rho and p are NaN, and the result says which side is constant', async () => {
+    const { spearmanUndefinedReason } = await import('./spearman.ts');
+    const r = spearman([3, 3, 3, 3, 3, 3], [1, 2, 3, 4, 5, 6]);
+    expect(r.rho).toBeNaN();
+    expect(r.constant).toBe('x');
+    expect(spearmanUndefinedReason(r, 'human_line_passes', 'bt_score', [3, 3, 3, 3, 3, 3], [1, 2, 3, 4, 5, 6])).toBe(
+      "human_line_passes is constant (3 in all 6 rows): Spearman's rho is undefined (no ranking to correlate)",
+    );
+    expect(spearman([1, 2, 3], [1, 1, 1]).constant).toBe('y');
+    expect(spearman([1, 2, 3], [1, 3, 2]).constant).toBeUndefined();
+  });
+});

@@ -45,6 +45,8 @@ export interface SpearmanResult {
   p: number;
   /** Exact two-sided permutation p for n <= 9, else null. */
   p_exact: number | null;
+  /** Which side is constant when rho is undefined (NaN): 'x', 'y' or 'both'; absent otherwise. */
+  constant?: 'x' | 'y' | 'both';
 }
 
 const EXACT_MAX_N = 9;
@@ -64,7 +66,19 @@ export function spearman(x: readonly number[], y: readonly number[]): SpearmanRe
     p = 2 * tDist.cdf(-Math.abs(t), df);
   }
   const pExact = n <= EXACT_MAX_N && !Number.isNaN(rho) ? exactPermutationP(rx, ry, rho) : null;
+  if (Number.isNaN(rho)) {
+    const cx = x.every((v) => v === x[0]), cy = y.every((v) => v === y[0]);
+    return { n, rho, p, p_exact: pExact, constant: cx && cy ? 'both' : cx ? 'x' : 'y' };
+  }
   return { n, rho, p, p_exact: pExact };
+}
+
+/** Why rho is undefined, naming the constant column(s) and their value; null when rho is defined. */
+export function spearmanUndefinedReason(r: SpearmanResult, xName: string, yName: string, x: readonly number[], y: readonly number[]): string | null {
+  if (!r.constant) return null;
+  const side = (name: string, v: readonly number[]) => `${name} is constant (${v[0]} in all ${v.length} rows)`;
+  const what = r.constant === 'both' ? `${side(xName, x)} and ${side(yName, y)}` : r.constant === 'x' ? side(xName, x) : side(yName, y);
+  return `${what}: Spearman's rho is undefined (no ranking to correlate)`;
 }
 
 /** Fraction of all permutations of ry whose |rho| with rx reaches |observed| (Heap's algorithm). */

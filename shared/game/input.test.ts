@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { gestureMove, keyAction, keyPaintMove, moveCursor, strokeCells, touchTool } from './input.ts';
+import { gestureMove, keyAction, keyPaintMove, moveCursor, strokeCells, strokeCellTimes, touchTool } from './input.ts';
+import { Move } from '../schema/move.ts';
 import { gridFromBoardRows } from './board.ts';
 
 describe('strokes and gestures', () => {
@@ -12,6 +13,25 @@ describe('strokes and gestures', () => {
     expect(gestureMove(grid, 'fill', [[0, 0], [0, 1]])).toEqual({ type: 'stroke', state: 'unknown', cells: [[0, 0], [0, 1]] });
     expect(gestureMove(grid, 'cross', [[1, 0], [1, 1]])).toEqual({ type: 'stroke', state: 'crossed', cells: [[1, 0], [1, 1]] });
     expect(gestureMove(grid, 'fill', [[1, 2]])).toEqual({ type: 'fill', row: 1, col: 2 });
+  });
+  it('gives a stroke its cells\' times as offsets from its end, one per cell', () => {
+    const grid = gridFromBoardRows(['???', '???'], 3, 2);
+    // pointer down on (0,0) at 100 ms, reaches (0,1) at 112.34, jumps over (0,2)... back to (0,1) at 130, out to (0,2) at 141, up at 150
+    let cells: [number, number][] = [[0, 0]];
+    let times = [100];
+    for (const [to, now] of [[[0, 1], 112.34], [[0, 2], 120], [[0, 1], 130], [[0, 2], 141]] as [[number, number], number][]) {
+      const next = strokeCells([0, 0], to);
+      times = strokeCellTimes(cells, times, next, now);
+      cells = next;
+    }
+    expect(times).toEqual([100, 112.34, 141]);
+    const move = gestureMove(grid, 'fill', cells, { cells: times, end: 150 });
+    expect(move).toEqual({ type: 'stroke', state: 'filled', cells: [[0, 0], [0, 1], [0, 2]], cell_ms: [-50, -37.7, -9] });
+    expect(Move.safeParse(move).success).toBe(true);
+    // a clock that steps back is flattened: offsets never decrease and never pass the end
+    expect(gestureMove(grid, 'fill', cells, { cells: [100, 90, 160], end: 150 })).toMatchObject({ cell_ms: [-50, -50, 0] });
+    // a single cell is a click, without times
+    expect(gestureMove(grid, 'fill', [[1, 1]], { cells: [5], end: 9 })).toEqual({ type: 'fill', row: 1, col: 1 });
   });
   it('crosses on a long press whatever the touch mode', () => {
     expect(touchTool('fill', true)).toBe('cross');

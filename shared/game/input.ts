@@ -24,13 +24,49 @@ export function strokeCells(start: [number, number], current: [number, number]):
  * The move a finished gesture makes. A single cell toggles (fill on filled clears it); a longer stroke paints every
  * cell with the state the first cell takes, so dragging from a filled cell with the fill tool clears the stroke.
  */
-export function gestureMove(grid: Grid, tool: Tool, cells: [number, number][]): Move {
+export function gestureMove(grid: Grid, tool: Tool, cells: [number, number][], timing?: StrokeTiming): Move {
   const [r, c] = cells[0];
   if (cells.length === 1) return tool === 'fill' ? { type: 'fill', row: r, col: c } : { type: 'cross', row: r, col: c };
   const first = grid.cells[r * grid.width + c];
   const target = tool === 'fill' ? FILLED : EMPTY;
   const state = first === target ? 'unknown' : tool === 'fill' ? 'filled' : 'crossed';
+  if (timing && timing.cells.length === cells.length) return { type: 'stroke', state, cells, cell_ms: strokeCellMs(timing) };
   return { type: 'stroke', state, cells };
+}
+
+/** When the pointer reached each cell of a stroke and when the stroke ended (ms, one clock: the event's t_mono clock). */
+export interface StrokeTiming {
+  cells: readonly number[];
+  end: number;
+}
+
+/**
+ * A stroke's `cell_ms`: each cell's time as an offset from the end (the event is stamped when the stroke ends), to
+ * 0.1 ms, never after the end and never before the previous cell (clocks that step back are flattened).
+ */
+export function strokeCellMs(timing: StrokeTiming): number[] {
+  const out: number[] = [];
+  let prev = -600_000;
+  for (const t of timing.cells) {
+    const ms = Math.min(0, Math.max(prev, Math.round((t - timing.end) * 10) / 10));
+    out.push(ms);
+    prev = ms;
+  }
+  return out;
+}
+
+/**
+ * The cell times of a stroke whose cells changed from `before` to `after` at time `now`: cells kept from the start of
+ * the old stroke keep their times, new ones are reached now (a fast pointer can skip cells: they share its time).
+ */
+export function strokeCellTimes(before: readonly Cell[], times: readonly number[], after: readonly Cell[], now: number): number[] {
+  const out: number[] = [];
+  let kept = true;
+  for (let i = 0; i < after.length; i++) {
+    kept &&= i < before.length && i < times.length && before[i][0] === after[i][0] && before[i][1] === after[i][1];
+    out.push(kept ? times[i] : now);
+  }
+  return out;
 }
 
 export type Cell = [number, number];

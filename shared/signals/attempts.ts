@@ -9,8 +9,16 @@
  * page was reloaded, t_mono restarted), in which case the wall-clock difference is used. The attempt starts
  * at its step_start (or its first event) and ends at the correct submission (the last submit move before the
  * solve), at the skip move, at the step_end of a timeout, or at its last event when the session stopped.
- * What it cannot see: time the participant spent on the page before the step was logged, or intervals
- * inside a drag stroke (a stroke is one event, so its cells share one time).
+ * Errors count fill events (the paper's "number of times a participant filled a cell black where the correct
+ * solution is white": filling the same wrong cell twice is two errors); error_cells counts the distinct wrong
+ * cells among them.
+ *
+ * Gaps (for the pause mixture) are taken at the cell level by default, as the paper did: every action is one
+ * point in time, except a drag stroke whose cells carry their own times (`cell_ms`, offsets from the stroke
+ * event's time stamp), which gives one point per cell, so the gaps inside a drag (tens of milliseconds) exist
+ * and make the mixture's first component. A stroke logged without cell times (older logs) stays one point at
+ * its event time. At the action level (option) every action, stroke included, is one point at its event time.
+ * What it cannot see: time the participant spent on the page before the step was logged.
  */
 import type { LoggedClientEvent } from '../schema/event.ts';
 import type { Move } from '../schema/move.ts';
@@ -36,8 +44,15 @@ export interface SignalOptions {
    * Receive each gap as numbers instead of a GapRow (then `gaps` comes back empty): `attempt` indexes the
    * returned attempts, `index` is the 1-based action ending the gap. For callers that keep gaps in columns.
    */
-  onGap?: (attempt: number, index: number, gapS: number, action: Move['type']) => void;
+  onGap?: (attempt: number, index: number, gapS: number, action: Move['type'], cell: number) => void;
+  /**
+   * 'cell' (default): a stroke with cell times gives one point per cell, so gaps inside a drag are gaps; 'action':
+   * one point per action at its event time (the stroke's cells do not count separately).
+   */
+  gapLevel?: GapLevel;
 }
+
+export type GapLevel = 'cell' | 'action';
 
 export const DEFAULT_GUESSING_OPTIONS = ['Never', 'Rarely', 'Sometimes', 'Often', 'Always'] as const;
 
@@ -112,6 +127,7 @@ export interface SessionSignals {
  */
 export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, SignalPuzzle>, options: SignalOptions = {}): SessionSignals {
   const threshold = options.pauseThresholdS ?? null;
+  const cellLevel = (options.gapLevel ?? 'cell') === 'cell';
   const guessingOptions = options.guessingOptions ?? DEFAULT_GUESSING_OPTIONS;
   const attempts: AttemptRow[] = [];
   const gaps: GapRow[] = [];
@@ -155,9 +171,11 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
     let board: BoardState = initialBoard(puzzle.width, puzzle.height);
     const sol = puzzle.solution;
     const counts = { actions: 0, moves: 0, strokes: 0, cellsFilled: 0, errors: 0, hints: 0, undos: 0, resets: 0, submissions: 0 };
+    const wrongCells = new Set<number>();
     let first: [number, number] | null = null;
     let firstAction: LoggedClientEvent | null = null;
     let prev: LoggedClientEvent | null = null;
+    let prevOffset = 0;
     const gapList: number[] = [];
     for (const m of moves) {
       if (m.seq > end.seq) break;
@@ -169,13 +187,23 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       }
       counts.actions++;
       firstAction ??= m;
-      if (prev) {
-        const g = round3(elapsedMs(prev, m) / 1000);
-        gapList.push(g);
-        if (options.onGap) options.onGap(attempts.length, counts.actions, g, move.type);
-        else gaps.push({ participant_id: log.session_id, puzzle_id: group.puzzleId, position: group.position, index: counts.actions, gap_s: g, action: move.type });
+      // The action's points in time, as offsets (ms) from its event's stamp: one per cell of a timed stroke.
+      const offsets = cellLevel && move.type === 'stroke' && move.cell_ms && move.cell_ms.length === move.cells.length ? move.cell_ms : null;
+      const points = offsets ? offsets.length : 1;
+      for (let k = 0; k < points; k++) {
+        const offset = offsets ? offsets[k] : 0;
+        if (prev) {
+          const ms = k === 0 ? elapsedMs(prev, m) + offset - prevOffset : offset - prevOffset;
+          const g = round3(Math.max(0, ms) / 1000);
+          const cellIndex = offsets ? k : -1;
+          gapList.push(g);
+          if (options.onGap) options.onGap(attempts.length, counts.actions, g, move.type, cellIndex);
+          else
+            gaps.push({ participant_id: log.session_id, puzzle_id: group.puzzleId, position: group.position, index: counts.actions, cell: offsets ? k : null, gap_s: g, action: move.type });
+        }
+        prev = m;
+        prevOffset = offset;
       }
-      prev = m;
       const cell = firstCell(move);
       if (cell) {
         counts.moves++;
@@ -192,14 +220,20 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
         const i = move.row * puzzle.width + move.col;
         if (next.grid.cells[i] === FILLED && board.grid.cells[i] !== FILLED) {
           counts.cellsFilled++;
-          if (sol[move.row]?.[move.col] !== '#') counts.errors++;
+          if (sol[move.row]?.[move.col] !== '#') {
+            counts.errors++;
+            wrongCells.add(i);
+          }
         }
       } else if (move.type === 'stroke' && next !== board) {
         const before = board.grid.cells, after = next.grid.cells, w = puzzle.width;
         for (let i = 0; i < after.length; i++)
           if (after[i] === FILLED && before[i] !== FILLED) {
             counts.cellsFilled++;
-            if (sol[(i / w) | 0]?.[i % w] !== '#') counts.errors++;
+            if (sol[(i / w) | 0]?.[i % w] !== '#') {
+              counts.errors++;
+              wrongCells.add(i);
+            }
           }
       }
       board = next;
@@ -235,6 +269,7 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       strokes: counts.strokes,
       cells_filled: counts.cellsFilled,
       errors: counts.errors,
+      error_cells: wrongCells.size,
       hints: counts.hints,
       undos: counts.undos,
       resets: counts.resets,

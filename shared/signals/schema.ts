@@ -30,14 +30,19 @@ export const AttemptRow = z.object({
   strokes: Count,
   /** Cells the participant turned filled (a stroke counts each cell it fills). */
   cells_filled: Count,
-  /** Cells the participant turned filled where the solution is empty (one per cell, strokes included). */
+  /**
+   * Errors as the paper counts them: the number of times the participant turned a cell filled where the solution is
+   * empty (each such cell of a stroke counts; filling the same wrong cell again after clearing it counts again).
+   */
   errors: Count,
+  /** Distinct cells among the errors (a cell filled wrongly twice is one). */
+  error_cells: Count,
   hints: Count,
   undos: Count,
   resets: Count,
   submissions: Count,
   wrong_submissions: Count,
-  /** Gaps between consecutive actions of the attempt. */
+  /** Gaps between consecutive points in time of the attempt (actions, or the cells of timed strokes at the cell level). */
   gaps: Count,
   median_gap_s: Seconds.nullable(),
   /** Gaps longer than the pause threshold (null when no threshold was given). */
@@ -65,6 +70,8 @@ export const GapRow = z.object({
   position: z.number().int().positive(),
   /** 1-based index of the action that ends the gap. */
   index: z.number().int().positive(),
+  /** 0-based cell of the timed stroke that ends the gap (cell > 0: a gap inside the drag); null: a whole action. */
+  cell: z.number().int().nonnegative().nullable(),
   gap_s: Seconds,
   /** Move type that ends the gap. */
   action: z.string(),

@@ -1,6 +1,7 @@
 // One session's NDJSON log, parsed and validated: client events in sequence order, server events, marks.
 import { ClientEvent, ServerEvent, T_MONO_MAX, T_WALL_MAX, T_WALL_MIN, type LoggedClientEvent, type LoggedServerEvent } from '../schema/event.ts';
 import { describeIssues } from '../schema/config.ts';
+import { Move } from '../schema/move.ts';
 
 /** A session's records, ready for the signal functions. */
 export interface SessionLog {
@@ -75,10 +76,71 @@ export function isValidMoveRecord(r: Record<string, unknown>): boolean {
     const cells = m.cells;
     if (!Array.isArray(cells) || cells.length < 1 || cells.length > 100) return false;
     for (const c of cells) if (!Array.isArray(c) || c.length !== 2 || !isInt(c[0], 0, 99) || !isInt(c[1], 0, 99)) return false;
+    const ms = m.cell_ms;
+    if (ms === undefined) return true;
+    if (!Array.isArray(ms) || ms.length !== cells.length) return false;
+    for (let i = 0; i < ms.length; i++) if (!isNum(ms[i]) || ms[i] > 0 || ms[i] < -600_000 || (i > 0 && ms[i] < ms[i - 1])) return false;
     return true;
   }
   if (m.type === 'reveal') return isInt(m.row, 0, 99) && isInt(m.col, 0, 99) && (m.state === 'filled' || m.state === 'crossed');
   return false;
+}
+
+const isNullOr = (v: unknown, test: (v: unknown) => boolean): boolean => v === null || test(v);
+const isStr = (v: unknown): boolean => typeof v === 'string';
+
+/**
+ * Without full validation (--no-validate), the fields the analysis reads are still checked: the envelope (seq, step,
+ * position, puzzle_id, both clocks, source) and, by type, the payload fields the signals use. A move gets the same
+ * exact check as with validation (isValidMoveRecord, zod for the message); it costs no more than a weaker one.
+ * Returns a message naming the field, or null when the record is usable.
+ */
+export function readFieldsError(r: Record<string, unknown>): string | null {
+  if (r.origin === 'client') {
+    if (!isInt(r.seq, 1)) return 'seq: expected an integer >= 1';
+    if (!isInt(r.step, 0)) return 'step: expected an integer >= 0';
+    if (typeof r.type !== 'string') return 'type: expected a string';
+    if (!isNullOr(r.position, (v) => isInt(v, 1))) return 'position: expected null or an integer >= 1';
+    if (!isNullOr(r.puzzle_id, isStr)) return 'puzzle_id: expected null or a string';
+    if (!isNum(r.t_mono)) return 't_mono: expected a number';
+    if (!isNum(r.t_wall)) return 't_wall: expected a number';
+    if (typeof r.source !== 'string' || !SOURCES.has(r.source)) return `source: expected one of ${[...SOURCES].join(', ')}`;
+    const p = r.payload;
+    if (!isObject(p)) return 'payload: expected an object';
+    switch (r.type) {
+      case 'move': {
+        if (isValidMoveRecord(r)) return null;
+        const ok = Move.safeParse(p.move);
+        return ok.success ? null : `payload.move: ${describeIssues(ok.error.issues).replace(/\n/g, '; ')}`;
+      }
+      case 'step_start':
+        return isStr(p.kind) ? null : 'payload.kind: expected a string';
+      case 'step_end':
+        return isStr(p.kind) && isStr(p.reason) ? null : 'payload.kind, payload.reason: expected strings';
+      case 'submit_result':
+        return typeof p.solved === 'boolean' ? null : 'payload.solved: expected a boolean';
+      case 'rating':
+        if (!isNullOr(p.difficulty, (v) => isInt(v, 1, 5))) return 'payload.difficulty: expected null or an integer 1..5';
+        return isNullOr(p.guessing, isStr) ? null : 'payload.guessing: expected null or a string';
+      case 'rating_revise':
+        return isStr(p.rated_puzzle_id) && isInt(p.to, 1, 5) ? null : 'payload.rated_puzzle_id, payload.to: expected a string and an integer 1..5';
+      case 'survey_submit':
+        return isStr(p.survey_id) && isObject(p.answers) ? null : 'payload.survey_id, payload.answers: expected a string and an object';
+      case 'consent':
+        return typeof p.agreed === 'boolean' ? null : 'payload.agreed: expected a boolean';
+      default:
+        return null;
+    }
+  }
+  const p = r.payload;
+  if (!isObject(p)) return 'payload: expected an object';
+  if (r.type === 'check') {
+    if (!isStr(p.puzzle_id)) return 'payload.puzzle_id: expected a string';
+    if (!isNullOr(p.position, (v) => isInt(v, 1))) return 'payload.position: expected null or an integer >= 1';
+    return typeof p.solved === 'boolean' ? null : 'payload.solved: expected a boolean';
+  }
+  if (r.type === 'hint') return isStr(p.puzzle_id) ? null : 'payload.puzzle_id: expected a string';
+  return null;
 }
 
 export interface ParseOptions {
@@ -109,8 +171,10 @@ export function sessionFromRecords(records: readonly unknown[], file = '<log>', 
       if (validate && !isValidMoveRecord(r)) {
         const ok = ClientEvent.safeParse(r);
         if (!ok.success) throw new LogFormatError(file, line, `client event '${String(r.type)}': ${describeIssues(ok.error.issues).replace(/\n/g, '; ')}`);
-      } else if (typeof r.seq !== 'number' || typeof r.type !== 'string' || typeof r.t_mono !== 'number' || typeof r.t_wall !== 'number')
-        throw new LogFormatError(file, line, 'client event: seq, type, t_mono and t_wall are required');
+      } else if (!validate) {
+        const bad = readFieldsError(r);
+        if (bad) throw new LogFormatError(file, line, `client event '${String(r.type)}': ${bad}`);
+      }
       client.push(r as unknown as LoggedClientEvent);
     } else if (r.origin === 'server') {
       const known = ['session_start', 'sequence_assigned', 'check', 'hint', 'session_complete'].includes(String(r.type));
@@ -122,6 +186,9 @@ export function sessionFromRecords(records: readonly unknown[], file = '<log>', 
       if (validate) {
         const ok = ServerEvent.safeParse(r);
         if (!ok.success) throw new LogFormatError(file, line, `server event '${String(r.type)}': ${describeIssues(ok.error.issues).replace(/\n/g, '; ')}`);
+      } else {
+        const bad = readFieldsError(r);
+        if (bad) throw new LogFormatError(file, line, `server event '${String(r.type)}': ${bad}`);
       }
       server.push(r as unknown as LoggedServerEvent);
     } else throw new LogFormatError(file, line, `origin: expected 'client' or 'server', got ${JSON.stringify(r.origin)}`);

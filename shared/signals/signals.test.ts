@@ -113,7 +113,7 @@ describe('signals', () => {
       participant_id: SID, puzzle_id: 'p3', position: 1, step: 3, outcome: 'solved', solved: true, skipped: false,
       time_s: 13, // step_start 10.0 s -> the correct submit at 23.0 s
       first_action_s: 2,
-      actions: 10, moves: 6, strokes: 2, cells_filled: 9, errors: 2, hints: 1, undos: 1, resets: 0, submissions: 2, wrong_submissions: 1, // the reveal is not a fill
+      actions: 10, moves: 6, strokes: 2, cells_filled: 9, errors: 2, error_cells: 2, hints: 1, undos: 1, resets: 0, submissions: 2, wrong_submissions: 1, // the reveal is not a fill
       gaps: 9, median_gap_s: 0.5,
       pauses: 2, // 5.0 s (12.4 -> 17.4) and 3.1 s (18.0 -> 21.1); the other gaps are under 1 s
       pause_time_s: 8.1,
@@ -132,13 +132,39 @@ describe('signals', () => {
 
   it('hands the same gaps to onGap as numbers, with the index of their attempt', () => {
     const { attempts, gaps } = sessionSignals(log, puzzles);
-    const seen: { participant_id: string; puzzle_id: string; position: number; index: number; gap_s: number; action: string }[] = [];
+    const seen: { participant_id: string; puzzle_id: string; position: number; index: number; cell: number | null; gap_s: number; action: string }[] = [];
     const cols = sessionSignals(log, puzzles, {
-      onGap: (attempt, index, gap_s, action) => seen.push({ participant_id: attempts[attempt].participant_id, puzzle_id: attempts[attempt].puzzle_id, position: attempts[attempt].position, index, gap_s, action }),
+      onGap: (attempt, index, gap_s, action, cell) =>
+        seen.push({ participant_id: attempts[attempt].participant_id, puzzle_id: attempts[attempt].puzzle_id, position: attempts[attempt].position, index, cell: cell < 0 ? null : cell, gap_s, action }),
     });
     expect(cols.gaps).toEqual([]);
     expect(cols.attempts).toEqual(attempts);
     expect(seen).toEqual(gaps);
+  });
+
+  it('takes gaps at the cell level inside a timed stroke (action level as an option), and counts distinct error cells', () => {
+    const { records, client } = builder();
+    const A = { step: 3, phase: 'puzzles', puzzle_id: 'p3', position: 1 };
+    client('step_start', { kind: 'puzzle' }, { ...A, t: 10_000 });
+    client('move', { move: { type: 'fill', row: 0, col: 2 } }, { ...A, t: 11_000 }); // error
+    client('move', { move: { type: 'fill', row: 0, col: 2 } }, { ...A, t: 11_500 }); // toggled off
+    client('move', { move: { type: 'fill', row: 0, col: 2 } }, { ...A, t: 12_000 }); // the same wrong cell again: a second error
+    // a drag whose cells were reached at 13.70, 13.72 and 13.75 s, logged at the pointer-up (14.0 s)
+    client('move', { move: { type: 'stroke', state: 'filled', cells: [[2, 0], [2, 1], [2, 2]], cell_ms: [-300, -280, -250] } }, { ...A, t: 14_000 });
+    client('move', { move: { type: 'skip' } }, { ...A, t: 15_000 });
+    client('step_end', { kind: 'puzzle', reason: 'skipped' }, { ...A, t: 15_000 });
+    const one = sessionFromRecords(records);
+    const cell = sessionSignals(one, puzzles, { pauseThresholdS: 1.2 });
+    expect(cell.gaps.map((g) => [g.index, g.cell, g.gap_s])).toEqual([
+      [2, null, 0.5], [3, null, 0.5], [4, 0, 1.7], [4, 1, 0.02], [4, 2, 0.03], [5, null, 1.25],
+    ]);
+    expect(cell.attempts[0]).toMatchObject({ errors: 2, error_cells: 1, cells_filled: 5, gaps: 6, pauses: 2, pause_time_s: 2.95 });
+    const action = sessionSignals(one, puzzles, { pauseThresholdS: 1.2, gapLevel: 'action' });
+    expect(action.gaps.map((g) => [g.index, g.cell, g.gap_s])).toEqual([[2, null, 0.5], [3, null, 0.5], [4, null, 2], [5, null, 1]]);
+    expect(action.attempts[0]).toMatchObject({ gaps: 4, pauses: 1, pause_time_s: 2 });
+    // a stroke without cell times (older logs) is one point at either level
+    const old = sessionFromRecords(records.map((r) => (JSON.stringify(r).includes('cell_ms') ? JSON.parse(JSON.stringify(r).replace(/,"cell_ms":\[[^\]]*\]/, '')) : r)));
+    expect(sessionSignals(old, puzzles).gaps.map((g) => g.gap_s)).toEqual([0.5, 0.5, 2, 1]);
   });
 
   it('lists the gaps and recounts pauses for a new threshold', () => {
@@ -204,6 +230,7 @@ describe('isValidMoveRecord (the fast path past zod for move records)', () => {
   const moves: object[] = [
     { type: 'fill', row: 0, col: 2 }, { type: 'cross', row: 99, col: 0 }, { type: 'clear', row: 1, col: 1 },
     { type: 'stroke', state: 'filled', cells: [[0, 0], [0, 1]] }, { type: 'reveal', row: 2, col: 2, state: 'crossed' },
+    { type: 'stroke', state: 'crossed', cells: [[0, 0], [0, 1], [0, 2]], cell_ms: [-40.5, -25, 0] },
     { type: 'undo' }, { type: 'reset' }, { type: 'hint' }, { type: 'submit' }, { type: 'skip' },
   ];
   const bad: [string, unknown][] = [
@@ -216,6 +243,9 @@ describe('isValidMoveRecord (the fast path past zod for move records)', () => {
     { type: 'stroke', state: 'filled', cells: [] }, { type: 'stroke', state: 'blue', cells: [[0, 0]] }, { type: 'stroke', state: 'filled', cells: [[0]] },
     { type: 'stroke', state: 'filled', cells: [[0, 100]] }, { type: 'stroke', state: 'filled', cells: Array.from({ length: 101 }, () => [0, 0]) },
     { type: 'reveal', row: 0, col: 0, state: 'unknown' }, { type: 'jump' }, { row: 1, col: 1 },
+    { type: 'stroke', state: 'filled', cells: [[0, 0], [0, 1]], cell_ms: [-10] }, { type: 'stroke', state: 'filled', cells: [[0, 0], [0, 1]], cell_ms: [-10, 5] },
+    { type: 'stroke', state: 'filled', cells: [[0, 0], [0, 1]], cell_ms: [-10, -20] }, { type: 'stroke', state: 'filled', cells: [[0, 0], [0, 1]], cell_ms: [-10, '0'] },
+    { type: 'stroke', state: 'filled', cells: [[0, 0], [0, 1]], cell_ms: 'x' }, { type: 'stroke', state: 'filled', cells: [[0, 0]], cell_ms: [-700_000] },
   ];
   it('accepts every valid move record (so zod is skipped) and zod agrees', () => {
     for (const move of moves) {

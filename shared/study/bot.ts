@@ -7,9 +7,10 @@
  *
  * How it plays a board: it ranks the rows and columns by how constrained their clue is (clue span / line
  * length, with noise), then works line by line, filling the line's remaining runs; a run of three or more is
- * often one drag stroke, shorter runs are clicked cell by cell. Some bots also cross out the empty cells of a
- * finished line. The gaps between actions come from three processes, so that a log-gap mixture has three
- * components like the paper's: rapid clicks inside a run (median ~0.2 s), deliberate moves between runs
+ * often one drag stroke (its cells reached about 12 ms apart and logged with their times, as the client logs a
+ * drag), shorter runs are clicked cell by cell. Some bots also cross out the empty cells of a
+ * finished line. The gaps between cells come from four processes: the cells of a drag (~12 ms, the
+ * paper's first component), rapid clicks inside a run (median ~0.2 s), deliberate moves between runs
  * (~1 s) and thinking pauses (~7 s), whose frequency grows with the puzzle's planted difficulty and falls
  * with skill. Mistakes: with a skill-dependent probability a bot fills a wrong cell (a solution-empty cell
  * next to its run); it notices at once (undo), later (clicks it off), or only when a submission fails. Hints
@@ -32,6 +33,10 @@ import { expandSteps, type Step } from './steps.ts';
 import { applyMove, boardRows, countWrongCells, initialBoard, matchesSolution, type BoardState } from '../game/board.ts';
 import { FILLED, UNKNOWN, gridFromRows } from '../nonogram/grid.ts';
 import { hint as engineHint } from '../nonogram/hint.ts';
+import { strokeCellMs } from '../game/input.ts';
+
+/** Median milliseconds between two cells of a bot's drag (the paper's first gap component: about 0.01 s). */
+export const DRAG_CELL_MS = 12;
 
 /** The planted effect on ratings (see the essay above). */
 export interface PlantedEffect {
@@ -198,6 +203,20 @@ function playBoard(
     w.log('move', { move }, source);
     board = applyMove(board, move);
   };
+  // A drag: the pointer reaches the first cell after gapMs, then each next cell after a few milliseconds (drag speed),
+  // and the stroke is logged at the pointer-up with each cell's time (cell_ms), as the client does.
+  const drag = (state: 'filled' | 'crossed', cells: [number, number][], gapMs: number) => {
+    w.wait(gapMs);
+    const times = [w.mono];
+    for (let k = 1; k < cells.length; k++) {
+      w.wait(logNormal(rng, DRAG_CELL_MS * tempo.speed, 0.35));
+      times.push(w.mono);
+    }
+    w.wait(logNormal(rng, 35, 0.4)); // until the pointer-up
+    const move: Move = { type: 'stroke', state, cells, cell_ms: strokeCellMs({ cells: times, end: Math.round(w.mono * 10) / 10 }) };
+    w.log('move', { move }, 'mouse');
+    board = applyMove(board, move);
+  };
   const cell = (r: number, c: number) => board.grid.cells[r * width + c];
   const fast = () => logNormal(rng, 190 * tempo.speed, 0.35);
   const deliberate = () => logNormal(rng, 1_000 * tempo.speed, 0.45);
@@ -281,7 +300,7 @@ function playBoard(
         if (cell(run[0][0], run[0][1]) === FILLED && run.length === 1) continue; // a hint filled it
         const todo = run.filter(([r, c]) => cell(r, c) !== FILLED);
         if (todo.length === 0) continue;
-        if (todo.length >= 3 && rng.next() < tempo.drag && todo.length === run.length) act({ type: 'stroke', state: 'filled', cells: todo }, before);
+        if (todo.length >= 3 && rng.next() < tempo.drag && todo.length === run.length) drag('filled', todo, before);
         else todo.forEach(([r, c], k) => act({ type: 'fill', row: r, col: c }, k === 0 ? before : fast()));
         // A mistake: a wrong fill next to the run.
         if (rng.next() < tempo.error) {
@@ -317,7 +336,7 @@ function playBoard(
             if (Math.abs(r - pr) + Math.abs(c - pc) === 1) stretch.push([r, c]);
             else break;
           }
-          if (stretch.length >= 2) act({ type: 'stroke', state: 'crossed', cells: stretch }, fast() * 1.5);
+          if (stretch.length >= 2) drag('crossed', stretch, fast() * 1.5);
           else act({ type: 'cross', row: stretch[0][0], col: stretch[0][1] }, fast());
         }
       }

@@ -107,6 +107,18 @@ function checkLog(log: Record<string, any>[], played: Played, mode: InputMode): 
   const moves = client.filter((e) => e.type === 'move');
   expect(moves.map((e) => e.payload.move.type)).toEqual(played.moves);
   for (const e of moves) expect(e.source).toBe(e.payload.move.type === 'reveal' ? 'system' : mode);
+  // A pointer drag logs when it reached each cell (offsets from the event's stamp, never after it, never decreasing);
+  // a keyboard stroke paints its cells at once and has none.
+  const strokes = moves.filter((e) => e.payload.move.type === 'stroke').map((e) => e.payload.move);
+  expect(strokes.length).toBeGreaterThan(0);
+  for (const m of strokes) {
+    if (mode === 'keyboard') expect(m.cell_ms).toBeUndefined();
+    else {
+      expect(m.cell_ms).toHaveLength(m.cells.length);
+      m.cell_ms.forEach((ms: number, i: number) => expect(ms <= 0 && (i === 0 || ms >= m.cell_ms[i - 1])).toBe(true));
+      expect(m.cell_ms[0]).toBeLessThan(m.cell_ms.at(-1));
+    }
+  }
   expect(client.filter((e) => e.type === 'hint_shown')).toHaveLength(2);
   expect(log.filter((e) => e.type === 'rating').map((e) => e.payload.difficulty)).toEqual([2, 3, 4]);
   expect(log.some((e) => e.type === 'rating_revise' && e.payload.from === 2 && e.payload.to === 5)).toBe(true);

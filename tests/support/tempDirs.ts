@@ -15,6 +15,9 @@ export function tempDir(prefix: string): string {
 }
 
 export function removeTempDirs(): void {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  // Retries: a test server's SQLite checkpointer thread can still be writing its last checkpoint into the data
+  // directory just after close() returns (store.close() posts 'close' and does not wait), so a first removal
+  // can meet ENOTEMPTY.
+  for (const dir of made) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   made.clear();
 }

@@ -2,7 +2,7 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { PuzzleClues } from '../../../shared/schema/puzzle.ts';
 import { EMPTY, FILLED, type Grid } from '../../../shared/nonogram/grid.ts';
-import { gestureMove, keyAction, keyPaintMove, moveCursor, strokeCells, touchTool, type Cell, type Tool } from '../../../shared/game/input.ts';
+import { gestureMove, keyAction, keyPaintMove, moveCursor, strokeCells, strokeCellTimes, touchTool, type Cell, type Tool } from '../../../shared/game/input.ts';
 import { doneLines } from '../../../shared/game/lines.ts';
 import type { Move } from '../../../shared/schema/move.ts';
 import { dispatch, type Hint } from '../study.ts';
@@ -15,6 +15,8 @@ interface Drag {
   tool: Tool;
   start: Cell;
   cells: Cell[];
+  /** performance.now() when the pointer reached each cell (the stroke's cell_ms). */
+  times: number[];
   source: 'mouse' | 'touch';
   pointerId: number;
   longPressed: boolean;
@@ -195,7 +197,7 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40, zoomed
     setCursor(at);
     setKeyboardMode(false);
     if (source === 'mouse') setHover(at);
-    updateDrag({ tool: t, start: at, cells: [at], source, pointerId: e.pointerId, longPressed: false });
+    updateDrag({ tool: t, start: at, cells: [at], times: [performance.now()], source, pointerId: e.pointerId, longPressed: false });
     if (source === 'touch' && t === 'fill') {
       clearPress();
       pressTimer.current = setTimeout(() => {
@@ -221,7 +223,7 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40, zoomed
     const end = cells[cells.length - 1];
     if (cells.length !== d.cells.length || end[0] !== last[0] || end[1] !== last[1]) {
       if (cells.length > 1) clearPress();
-      updateDrag({ ...d, cells });
+      updateDrag({ ...d, cells, times: strokeCellTimes(d.cells, d.times, cells, performance.now()) });
     }
   };
 
@@ -230,7 +232,7 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40, zoomed
     if (!d || d.pointerId !== e.pointerId) return;
     clearPress();
     updateDrag(null);
-    dispatch(gestureMove(grid, d.tool, d.cells), d.source);
+    dispatch(gestureMove(grid, d.tool, d.cells, { cells: d.times, end: performance.now() }), d.source);
   };
 
   const onPointerCancel = () => {
