@@ -50,7 +50,8 @@ export interface NonolabServer {
   store: Store;
   log: EventLog;
   study: LoadedStudy;
-  close(): void;
+  /** Closes the logs and the database; resolves once nothing more is written into the data directory. */
+  close(): Promise<void>;
 }
 
 /**
@@ -252,7 +253,7 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     study,
     close() {
       events.close();
-      store.close();
+      return store.close();
     },
   };
 }

@@ -435,11 +435,16 @@ export class Store {
     this.stmt('INSERT INTO audit (at, action, detail) VALUES (?, ?, ?)').run(at, action, detail);
   }
 
-  close(): void {
+  /**
+   * Close the database. The checkpoint worker checkpoints once more, closes its connection and exits; the promise
+   * resolves once it has (so nothing writes into the data directory afterwards: a test may remove it, a process exit).
+   */
+  close(): Promise<void> {
     const worker = this.checkpointer;
     this.checkpointer = null;
-    // The worker checkpoints once more, closes its connection and exits on its own.
+    const exited = worker ? new Promise<void>((resolve) => worker.once('exit', () => resolve())) : Promise.resolve();
     worker?.postMessage('close');
     this.db.close();
+    return exited;
   }
 }

@@ -50,8 +50,8 @@ export async function startTestServer(
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();
-        http.close(() => {
-          nonolab.close();
+        http.close(async () => {
+          await nonolab.close();
           resolve();
         });
       }),
