@@ -28,6 +28,17 @@ import { join } from 'node:path';
 
 const SESSION_FILE = /^[A-Za-z0-9_-]+\.ndjson$/;
 
+/** Write a whole file and fdatasync it before returning (start-up repairs; not the hot path). */
+function writeFileDurably(path: string, content: Buffer, flags: 'w' | 'wx'): void {
+  const fd = openSync(path, flags);
+  try {
+    writeSync(fd, content);
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export interface RecoveryReport {
   /** 'torn': an unterminated last line was cut (a crash mid-write); 'quarantined': damaged lines were left out. */
   kind: 'torn' | 'quarantined';
@@ -312,13 +323,7 @@ export class EventLog {
         const quarantine = this.quarantine(id, buf);
         const good = Buffer.concat(kept);
         const tmp = `${path}.repair`;
-        const fd = openSync(tmp, 'w');
-        try {
-          writeSync(fd, good);
-          fdatasyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
+        writeFileDurably(tmp, good, 'w');
         renameSync(tmp, path);
         this.syncDir();
         reports.push({ kind: 'quarantined', session_id: id, file: path, cut_bytes: buf.length - good.length, lines: records.length, bad_lines: bad, quarantine });
@@ -341,13 +346,7 @@ export class EventLog {
     let n = 1;
     while (existsSync(join(dir, `${sessionId}.${n}.ndjson`))) n += 1;
     const path = join(dir, `${sessionId}.${n}.ndjson`);
-    const fd = openSync(path, 'wx');
-    try {
-      writeSync(fd, content);
-      fdatasyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeFileDurably(path, content, 'wx');
     return path;
   }
 

@@ -1,6 +1,7 @@
 // Phase kind 'consent': the config's text, agree or decline; declining ends the study politely.
 import { ConsentPhase } from '../../../shared/schema/config.ts';
 import { answerConsent, useStudy, useInputText } from '../study.ts';
+import { preloadPuzzleView } from '../board/LazyPuzzleView.tsx';
 import { TopBar } from '../ui/TopBar.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 
@@ -23,7 +24,10 @@ function ConsentScreen({ phase }: PhaseScreenProps<'consent'>) {
               ))}
             </div>
             <div className="controls">
-              <button type="button" className="primary" data-testid="consent-agree" onClick={(e) => answerConsent(true, e.detail === 0 ? 'keyboard' : 'mouse')}>
+              <button type="button" className="primary" data-testid="consent-agree" onClick={(e) => {
+                  preloadPuzzleView();
+                  answerConsent(true, e.detail === 0 ? 'keyboard' : 'mouse');
+                }}>
                 {phase.agree_label}
               </button>
               <button type="button" data-testid="consent-decline" onClick={(e) => answerConsent(false, e.detail === 0 ? 'keyboard' : 'mouse')}>

@@ -1,6 +1,6 @@
 // Phase kind 'puzzles': the participant's sequence, each puzzle followed by its rating screen.
 import { PuzzlesPhase, type SurveyItem } from '../../../shared/schema/config.ts';
-import { PuzzleView } from '../board/PuzzleView.tsx';
+import { PuzzleView } from '../board/LazyPuzzleView.tsx';
 import { submitRating, useStudy, useInputText } from '../study.ts';
 import { Survey } from '../ui/Survey.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';

@@ -1,7 +1,7 @@
 // Phase kind 'tutorial': the rules, then a small puzzle on which the participant tries every control once.
 import { TutorialPhase } from '../../../shared/schema/config.ts';
 import { TASK_LABELS_BY_INPUT, tasksDone, tutorialTasks } from '../../../shared/study/tutorial.ts';
-import { PuzzleView } from '../board/PuzzleView.tsx';
+import { PuzzleView } from '../board/LazyPuzzleView.tsx';
 import { advance, useInputText, useStudy } from '../study.ts';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 

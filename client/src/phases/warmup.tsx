@@ -1,6 +1,6 @@
 // Phase kind 'warmup': a real puzzle with a visible countdown; at the cap the controller moves on by itself.
 import { WarmupPhase } from '../../../shared/schema/config.ts';
-import { PuzzleView } from '../board/PuzzleView.tsx';
+import { PuzzleView } from '../board/LazyPuzzleView.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 import { useInputText } from '../study.ts';
 
