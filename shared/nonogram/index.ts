@@ -10,5 +10,7 @@ export { GenerateOptions, generatePuzzles, iteratePuzzles, puzzleFromSeed, rando
 export type { GenerateHooks, GenerateProgress } from './generate.ts';
 export { hint } from './hint.ts';
 export type { Hint, HintReasoning } from './hint.ts';
-export { PuzzleFormatError, parsePuzzleFile, parseJsonPuzzles, parseNdjsonPuzzles, parseNon, parseWebpbnXml, writeJsonPuzzle, writeNon, writeWebpbnXml, detectFormat, finishPuzzle, checkClues } from './formats.ts';
+export { PuzzleFormatError, InconsistentCluesError, parsePuzzleFile, parseJsonPuzzles, parseNdjsonPuzzles, parseNon, parseWebpbnXml, writeJsonPuzzle, writeNon, writeWebpbnXml, detectFormat, finishPuzzle, checkClues } from './formats.ts';
 export type { PuzzleFormat, NonProperties } from './formats.ts';
+export { solvePuzzle, satisfiesClues } from './solvePuzzle.ts';
+export type { SolveEngine, SettledBy, SolvePuzzleOptions, SolvePuzzleResult, SolvePuzzleStats } from './solvePuzzle.ts';

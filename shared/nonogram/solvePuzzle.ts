@@ -238,11 +238,14 @@ function satCount(
     if (solutions.length < limit) solutions.push(cloneGrid(hint));
   }
   for (const s of solutions) if (!block(s)) return finish(true);
-  const slice = 2000;
+  // Conflict slices between deadline checks: short at first (a timeout is honoured promptly even
+  // on big boards), then up to 2,000 (each call restarts MiniSat's Luby sequence; learnt clauses stay).
+  let slice = 100;
   let spent = 0;
   while (solutions.length < limit) {
     if (budget.expired()) return finish(false);
     const allowance = conflictBudget < 0 ? slice : Math.min(slice, conflictBudget - spent);
+    slice = Math.min(2000, slice * 2);
     if (allowance <= 0) return finish(false);
     stats.satCalls++;
     const before = solver.conflicts;
