@@ -116,6 +116,11 @@ export function registerSolve(program: Command): void {
           process.exitCode = 2;
           continue;
         }
+        if (puzzles.length === 0) {
+          console.error(`solve: ${file}: no puzzle in the file`);
+          process.exitCode = 2;
+          continue;
+        }
         for (const p of puzzles) {
           const line = solveOne(p, settings);
           process.stdout.write(JSON.stringify(line) + '\n');
