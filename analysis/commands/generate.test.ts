@@ -30,6 +30,16 @@ describe('nonolab generate', () => {
     expect(cli('generate', '--size', '8x8', '--density', '0.5', '--count', '12', '--seed', '12').stdout).not.toBe(a.stdout);
   });
 
+  it('--timeout-per-candidate skips and counts candidates instead of hanging', () => {
+    const r = cli('generate', '--size', '25x25', '--density', '0.4', '--count', '1', '--max-candidates', '3', '--timeout-per-candidate', '0.001');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('generate: 3 of 3 candidates skipped after --timeout-per-candidate 0.001');
+    const bad = cli('generate', '--size', '25x25', '--count', '1', '--timeout-per-candidate', 'soon');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--timeout-per-candidate');
+  });
+
   it('rejects a bad size with a message naming the flag', () => {
     const r = cli('generate', '--size', 'tenbyten', '--count', '1');
     expect(r.status).not.toBe(0);

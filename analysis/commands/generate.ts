@@ -1,4 +1,4 @@
-// `nonolab generate --size 10x10 --density 0.5 --count 1000 --seed 7 [--out FILE] [--bernoulli] [--sat]`: uniquely solvable puzzles as NDJSON.
+// `nonolab generate --size 10x10 --density 0.5 --count 1000 --seed 7 [--out FILE] [--bernoulli] [--sat] [--timeout-per-candidate S]`: uniquely solvable puzzles as NDJSON.
 import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
@@ -16,6 +16,7 @@ interface GenerateFlags {
   bernoulli?: boolean;
   maxCandidates?: string;
   sat?: boolean;
+  timeoutPerCandidate?: string;
 }
 
 /** Parse and check the flags; returns the options or a message naming the bad flag. */
@@ -33,11 +34,12 @@ export function generateOptionsFromFlags(flags: GenerateFlags): GenerateOptions 
     seed,
     bernoulli: flags.bernoulli ?? false,
     ...(flags.maxCandidates !== undefined ? { max_candidates: Number(flags.maxCandidates) } : {}),
+    ...(flags.timeoutPerCandidate !== undefined ? { timeout_per_candidate: Number(flags.timeoutPerCandidate) * 1000 } : {}),
   };
   const parsed = GenerateOptions.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const flag = { width: '--size', height: '--size', density: '--density', count: '--count', seed: '--seed', max_candidates: '--max-candidates' }[String(issue.path[0])] ?? String(issue.path[0]);
+    const flag = { width: '--size', height: '--size', density: '--density', count: '--count', seed: '--seed', max_candidates: '--max-candidates', timeout_per_candidate: '--timeout-per-candidate' }[String(issue.path[0])] ?? String(issue.path[0]);
     return `${flag}: ${issue.message}`;
   }
   if (parsed.data.density === 0 || parsed.data.density === 1) {
@@ -45,6 +47,14 @@ export function generateOptionsFromFlags(flags: GenerateFlags): GenerateOptions 
     if (parsed.data.count > 1) return `--density ${parsed.data.density} allows only one distinct puzzle; use --count 1`;
   }
   return parsed.data;
+}
+
+/** 75 -> '1m15s', 4000 -> '1h06m'. */
+function formatDuration(seconds: number): string {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
 }
 
 function write(stream: Writable, text: string): Promise<void> {
@@ -69,6 +79,7 @@ export function registerGenerate(program: Command): void {
     .option('--bernoulli', 'fill each cell independently with probability density')
     .option('--max-candidates <n>', 'give up after this many random grids')
     .option('--sat', 'add metrics.sat and metrics.sat_dfa (MiniSat 2.2.0 statistics, block-start and DFA encodings)')
+    .option('--timeout-per-candidate <seconds>', 'skip (and count) a candidate whose uniqueness check takes longer than this (output then depends on machine speed)')
     .action(async (flags: GenerateFlags) => {
       const options = generateOptionsFromFlags(flags);
       if (typeof options === 'string') {
@@ -85,11 +96,12 @@ export function registerGenerate(program: Command): void {
           process.exitCode = 2;
         }
       });
+      // The bar counts candidates as well as puzzles, so it moves on big boards where a unique
+      // puzzle can take many candidates; the ETA is ours: remaining puzzles at the rate so far.
       const bar = new cliProgress.SingleBar(
         {
           stream: process.stderr,
-          format: 'generate [{bar}] {value}/{total} puzzles | {candidates} candidates, {acceptance}% unique | {rate} puzzles/s | ETA {eta_formatted}',
-          etaBuffer: 100,
+          format: 'generate [{bar}] {value}/{total} puzzles | {candidates} candidates, {acceptance}% unique{skips} | {rate} puzzles/s | ETA {remaining}',
           noTTYOutput: !process.stderr.isTTY,
           notTTYSchedule: 5000,
           hideCursor: true,
@@ -97,17 +109,30 @@ export function registerGenerate(program: Command): void {
         cliProgress.Presets.shades_classic,
       );
       const t0 = process.hrtime.bigint();
-      const payload = (accepted: number, candidates: number) => {
-        const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+      const clock = () => Number(process.hrtime.bigint() - t0) / 1e6;
+      const payload = (p: { accepted: number; candidates: number; skipped: number; target: number }) => {
+        const secs = clock() / 1000;
+        const remaining = p.target - p.accepted;
+        let eta = '?';
+        if (remaining === 0) eta = '0s';
+        else if (p.accepted > 0) eta = formatDuration((secs / p.accepted) * remaining);
+        else if (p.candidates > 0) eta = `> ${formatDuration(secs)}`;
         return {
-          candidates,
-          acceptance: candidates ? ((100 * accepted) / candidates).toFixed(1) : '0.0',
-          rate: secs > 0 ? (accepted / secs).toFixed(1) : '0.0',
+          candidates: p.candidates,
+          acceptance: p.candidates ? ((100 * p.accepted) / p.candidates).toFixed(1) : '0.0',
+          skips: p.skipped ? `, ${p.skipped} skipped (timeout)` : '',
+          rate: secs > 0 ? (p.accepted / secs).toFixed(1) : '0.0',
+          remaining: eta,
         };
       };
-      bar.start(options.count, 0, payload(0, 0));
+      let lastProgress = { accepted: 0, candidates: 0, skipped: 0, target: options.count };
+      bar.start(options.count, 0, payload(lastProgress));
       const hooks: GenerateHooks = {
-        onProgress: (p) => bar.update(p.accepted, payload(p.accepted, p.candidates)),
+        onProgress: (p) => {
+          lastProgress = { ...p };
+          bar.update(p.accepted, payload(p));
+        },
+        now: clock,
         ...(flags.sat ? { extraMetrics: (puzzle) => satMetricsRecord({ rows: puzzle.rows, cols: puzzle.cols }) } : {}),
       };
       const it = iteratePuzzles(options, hooks);
@@ -131,6 +156,7 @@ export function registerGenerate(program: Command): void {
       }
       bar.stop();
       if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
+      if (lastProgress.skipped > 0) console.error(`generate: ${lastProgress.skipped} of ${lastProgress.candidates} candidates skipped after --timeout-per-candidate ${flags.timeoutPerCandidate}`);
       if (written < options.count && !broken) {
         console.error(`generate: stopped after --max-candidates ${options.max_candidates}: ${written} of ${options.count} puzzles`);
         process.exitCode = 1;

@@ -8,6 +8,7 @@ import { registerMeasure } from './measure.ts'; import { registerSelect } from '
 import { registerGmm } from './gmm.ts'; import { registerBt } from './bt.ts'; import { registerLmm } from './lmm.ts'; import { registerSpearman } from './spearman.ts'; import { registerPca } from './pca.ts';
 import { registerSimulate } from './simulate.ts'; import { registerAnalyze } from './analyze.ts';
 import { registerGenerate } from './generate.ts';
+import { registerSolve } from './solve.ts';
 
 export function registerAll(program: Command): void {
   registerValidateConfig(program);
@@ -18,4 +19,5 @@ export function registerAll(program: Command): void {
   registerGmm(program); registerBt(program); registerLmm(program); registerSpearman(program); registerPca(program);
   registerSimulate(program); registerAnalyze(program);
   registerGenerate(program);
+  registerSolve(program);
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Puzzle } from '../schema/puzzle.ts';
-import { PuzzleFormatError, checkClues, detectFormat, parseJsonPuzzles, parseNon, parsePuzzleFile, parseWebpbnXml, writeJsonPuzzle, writeNon, writeWebpbnXml } from './formats.ts';
+import { InconsistentCluesError, PuzzleFormatError, checkClues, detectFormat, parseJsonPuzzles, parseNon, parsePuzzleFile, parseWebpbnXml, writeJsonPuzzle, writeNon, writeWebpbnXml } from './formats.ts';
 import { puzzleId } from './id.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
@@ -161,5 +161,24 @@ describe('checkClues', () => {
       'rows[1]: runs must be positive integers',
       'cols: row clues fill 3 cells but column clues fill 2',
     ]);
+  });
+});
+
+describe('inconsistent clue sets and JSON syntax errors', () => {
+  it('a clue longer than its line, or totals that differ, is an InconsistentCluesError (still a PuzzleFormatError)', () => {
+    const long = errorOf(() => parsePuzzleFile('width 2\nheight 2\nrows\n3\n1\ncolumns\n1\n1\n', 'long.non'));
+    expect(long).toBeInstanceOf(InconsistentCluesError);
+    expect([long.line, long.field]).toEqual([4, 'rows[0]']);
+    const totals = errorOf(() => parsePuzzleFile('{"rows":[[2],[1]],"cols":[[1],[1]]}', 't.json'));
+    expect(totals).toBeInstanceOf(InconsistentCluesError);
+    expect(totals.message).toBe('t.json:1: cols: inconsistent clues: row clues fill 3 cells but column clues fill 2');
+    const fine = errorOf(() => parsePuzzleFile('{"rows":[[1],["x"]],"cols":[[1],[1]]}', 'x.json'));
+    expect(fine).not.toBeInstanceOf(InconsistentCluesError);
+  });
+
+  it('names the line of a JSON syntax error whose message has no position', () => {
+    const e = errorOf(() => parsePuzzleFile('{\n "rows": [[2],\n [1]],\n "cols": [[1],[1],\n}\n', 'broken.json'));
+    expect(e.line).toBe(5);
+    expect(e.message).not.toContain('\n}');
   });
 });

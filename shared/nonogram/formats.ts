@@ -22,6 +22,18 @@ export class PuzzleFormatError extends Error {
   }
 }
 
+/**
+ * A clue set no board can satisfy for a reason visible without search: a clue longer than its line,
+ * or row and column clues that fill different numbers of cells. (A PuzzleFormatError, so callers
+ * that catch those still do; `nonolab solve` reports it as inconsistent rather than "0 solutions".)
+ */
+export class InconsistentCluesError extends PuzzleFormatError {
+  constructor(message: string, file: string, line?: number, field?: string) {
+    super(`inconsistent clues: ${message}`, file, line, field);
+    this.name = 'InconsistentCluesError';
+  }
+}
+
 export type PuzzleFormat = 'json' | 'ndjson' | 'non' | 'webpbn-xml';
 
 export interface RawPuzzle {
@@ -42,6 +54,15 @@ export function finishPuzzle(raw: RawPuzzle, file: string, where: (field: string
   const height = raw.rows.length;
   const clues = { rows: raw.rows, cols: raw.cols };
   const id = typeof raw.id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(raw.id) ? raw.id : puzzleId(clues);
+  for (const [key, name, list, length] of [['rows', 'row', raw.rows, width], ['cols', 'column', raw.cols, height]] as const) {
+    list.forEach((clue, i) => {
+      const need = clue.reduce((a, b) => a + b, 0) + Math.max(0, clue.length - 1);
+      if (need > length) throw new InconsistentCluesError(`${name} clue needs ${need} cells, the ${name} has ${length}`, file, where(`${key}[${i}]`), `${key}[${i}]`);
+    });
+  }
+  const rowSum = raw.rows.flat().reduce((a, b) => a + b, 0);
+  const colSum = raw.cols.flat().reduce((a, b) => a + b, 0);
+  if (rowSum !== colSum) throw new InconsistentCluesError(`row clues fill ${rowSum} cells but column clues fill ${colSum}`, file, where('cols'), 'cols');
   const candidate: Record<string, unknown> = { id, width, height, rows: raw.rows, cols: raw.cols };
   if (raw.solution !== undefined) candidate.solution = raw.solution;
   if (raw.seed !== undefined) candidate.seed = raw.seed;
@@ -52,9 +73,6 @@ export function finishPuzzle(raw: RawPuzzle, file: string, where: (field: string
     const field = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('');
     throw new PuzzleFormatError(issue.message, file, where(field), field || undefined);
   }
-  const rowSum = raw.rows.flat().reduce((a, b) => a + b, 0);
-  const colSum = raw.cols.flat().reduce((a, b) => a + b, 0);
-  if (rowSum !== colSum) throw new PuzzleFormatError(`row clues fill ${rowSum} cells but column clues fill ${colSum}`, file, where('cols'), 'cols');
   if (parsed.data.solution) {
     const fromSolution = cluesOf(gridFromRows(parsed.data.solution));
     if (canonicalClues(fromSolution) !== canonicalClues(clues)) {
@@ -130,10 +148,28 @@ function locateJson(text: string, base: number, field: string): number | undefin
   return undefined;
 }
 
+/**
+ * Where JSON.parse failed: V8 says "at position N", or quotes the text around the bad token
+ * ('Unexpected token X, ..."context" is not valid JSON', ten characters either side, "..." where cut).
+ */
+function jsonErrorOffset(message: string, text: string): number | undefined {
+  const pos = /position (\d+)/.exec(message);
+  if (pos) return Number(pos[1]);
+  if (/end of JSON input/.test(message)) return text.length;
+  const m = /^Unexpected token '?(.)'?, (\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON/.exec(message);
+  if (!m) return undefined;
+  const [, token, cutBefore, context] = m;
+  const at = text.indexOf(context);
+  if (at < 0) return undefined;
+  if (cutBefore) return at + 10;
+  const k = context.indexOf(token);
+  return k < 0 ? undefined : at + k;
+}
+
 function jsonSyntaxError(e: unknown, text: string, file: string, lineOffset = 0): PuzzleFormatError {
   const message = e instanceof Error ? e.message : String(e);
-  const pos = /position (\d+)/.exec(message);
-  return new PuzzleFormatError(`invalid JSON (${message})`, file, pos ? lineAt(text, Number(pos[1])) + lineOffset : lineOffset || undefined);
+  const pos = jsonErrorOffset(message, text);
+  return new PuzzleFormatError(`invalid JSON (${message.replace(/\r?\n/g, '\\n')})`, file, pos !== undefined ? lineAt(text, pos) + lineOffset : lineOffset || undefined);
 }
 
 function rawFromJson(value: unknown, file: string, line: (field: string) => number | undefined): RawPuzzle {

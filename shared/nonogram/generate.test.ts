@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { Puzzle } from '../schema/puzzle.ts';
 import { FILLED, cluesOf, gridFromRows } from './grid.ts';
-import { candidateSeed, generatePuzzles, iteratePuzzles, puzzleFromSeed, randomSolution } from './generate.ts';
+import { candidateFromSeed, candidateSeed, generatePuzzles, iteratePuzzles, puzzleFromSeed, randomSolution } from './generate.ts';
+import { difficulty } from './metrics.ts';
 import { canonicalClues, puzzleId } from './id.ts';
 import { countSolutions } from './solver.ts';
 
@@ -90,3 +91,34 @@ describe('puzzleId', () => {
     }
   });
 });
+
+describe('big boards: the exact pre-check and --timeout-per-candidate', () => {
+  it('the pre-check (above 225 cells) keeps exactly the candidates the grading alone keeps, with the same records', () => {
+    let kept = 0;
+    for (let i = 0; i < 12; i++) {
+      const seed = candidateSeed(5, i);
+      const clues = cluesOf(randomSolution(16, 16, 0.55, seed));
+      const alone = difficulty(clues, { forcedCells: false });
+      const outcome = candidateFromSeed(16, 16, 0.55, seed);
+      expect('puzzle' in outcome).toBe(alone.unique);
+      if ('puzzle' in outcome) {
+        kept++;
+        expect(outcome.puzzle.metrics?.human).toEqual(alone);
+      }
+    }
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(12);
+  });
+
+  it('skips and counts candidates whose check outlives the timeout (clock injected)', () => {
+    let t = 0;
+    const now = () => (t += 1);
+    const it = iteratePuzzles({ width: 25, height: 25, density: 0.4, count: 1, seed: 3, max_candidates: 4, timeout_per_candidate: 3 }, { now });
+    let step = it.next();
+    while (!step.done) step = it.next();
+    expect(step.value).toMatchObject({ accepted: 0, candidates: 4, skipped: 4 });
+    expect(() => iteratePuzzles({ ...options25, timeout_per_candidate: 3 }).next()).toThrow(/clock/);
+  });
+});
+
+const options25 = { width: 25, height: 25, density: 0.5, count: 1, seed: 1 };

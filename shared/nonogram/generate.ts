@@ -6,6 +6,9 @@
 // cell indices), or with each cell filled independently with probability `density` (`bernoulli`).
 // Its clues are graded by `difficulty`, which also decides uniqueness (line solving, probing, then
 // a counting search with limit 2); non-unique candidates are dropped, as are repeats of an id.
+// Boards above 225 cells are first put to `solvePuzzle` (line logic, then CDCL), with the candidate's
+// grid as its first solution: most non-unique candidates are dropped there, long before the grading
+// search would finish; the accepted puzzles and their metrics are the same either way.
 //
 // Determinism: candidate i of run seed S draws from createRng(candidateSeed(S, i)), so the whole
 // run, and every single puzzle (from its recorded `seed`), is reproducible. Rejection sampling is
@@ -18,6 +21,7 @@ import { FILLED, EMPTY, cluesOf, createGrid, gridToRows } from './grid.ts';
 import type { Grid } from './grid.ts';
 import { hash53, puzzleId } from './id.ts';
 import { difficulty } from './metrics.ts';
+import { solvePuzzle } from './solvePuzzle.ts';
 import { createRng } from '../random.ts';
 
 export const GenerateOptions = z.object({
@@ -29,17 +33,29 @@ export const GenerateOptions = z.object({
   bernoulli: z.boolean().optional(),
   /** Give up after this many candidates (default: unlimited). */
   max_candidates: z.number().int().positive().optional(),
+  /**
+   * Skip (and count) a candidate whose uniqueness check takes longer than this, in the units of
+   * the `now` hook (the CLI: milliseconds). Needs `hooks.now`. Which candidates are skipped then
+   * depends on the machine's speed, so a run with it is reproducible only without skips.
+   */
+  timeout_per_candidate: z.number().positive().optional(),
 });
 export type GenerateOptions = z.infer<typeof GenerateOptions>;
 
 export interface GenerateProgress {
   accepted: number;
+  /** Candidates tried, including rejected and skipped ones. */
   candidates: number;
+  /** Candidates skipped because their check ran past `timeout_per_candidate`. */
+  skipped: number;
   target: number;
 }
 
 export interface GenerateHooks {
+  /** Called after every candidate (cheap; the CLI throttles its drawing). */
   onProgress?: (p: GenerateProgress) => void;
+  /** The clock for `timeout_per_candidate` (shared code never reads the time itself). */
+  now?: () => number;
   /** Extra metrics merged into `metrics` (e.g. `{ sat: ... }` from the SAT module). */
   extraMetrics?: (puzzle: Puzzle) => Record<string, unknown>;
 }
@@ -73,12 +89,29 @@ export function randomSolution(width: number, height: number, density: number, s
   return grid;
 }
 
-/** The Puzzle record of a candidate if its clues are uniquely solvable, else null. */
-export function puzzleFromSeed(width: number, height: number, density: number, seed: number, bernoulli = false, hooks: GenerateHooks = {}): Puzzle | null {
+/** Boards above this many cells get the fast exact pre-check (`solvePuzzle`) before grading. */
+const PRECHECK_CELLS = 225;
+
+export type CandidateOutcome = { puzzle: Puzzle } | { rejected: true } | { skipped: true };
+
+/**
+ * One candidate: its Puzzle record if its clues are uniquely solvable, else rejected; skipped if a
+ * `deadline` (on `now`'s clock) passed first. On big boards the exact `solvePuzzle` (with the
+ * candidate's own grid as the first solution) rejects non-unique clues before the grading runs;
+ * it only ever rejects clues `difficulty` would also reject, so the output is the same, sooner.
+ */
+export function candidateFromSeed(width: number, height: number, density: number, seed: number, bernoulli = false, hooks: GenerateHooks = {}, deadline?: number): CandidateOutcome {
   const solution = randomSolution(width, height, density, seed, bernoulli);
   const clues = cluesOf(solution);
-  const human = difficulty(clues, { forcedCells: false });
-  if (!human.unique) return null;
+  const now = hooks.now;
+  const expired = deadline !== undefined && now ? () => now() >= deadline : undefined;
+  if (width * height > PRECHECK_CELLS) {
+    const pre = solvePuzzle(clues, { hint: solution, ...(expired ? { now, deadline } : {}) });
+    if (pre.complete && pre.count !== 1) return { rejected: true };
+    if (!pre.complete) return { skipped: true };
+  }
+  const human = difficulty(clues, { forcedCells: false, ...(expired ? { shouldStop: expired } : {}) });
+  if (!human.unique) return expired && human.search_incomplete && expired() ? { skipped: true } : { rejected: true };
   const puzzle: Puzzle = {
     id: puzzleId(clues),
     width,
@@ -90,27 +123,35 @@ export function puzzleFromSeed(width: number, height: number, density: number, s
     metrics: { human },
   };
   if (hooks.extraMetrics) puzzle.metrics = { ...puzzle.metrics, ...hooks.extraMetrics(puzzle) };
-  return puzzle;
+  return { puzzle };
+}
+
+/** The Puzzle record of a candidate if its clues are uniquely solvable, else null. */
+export function puzzleFromSeed(width: number, height: number, density: number, seed: number, bernoulli = false, hooks: GenerateHooks = {}): Puzzle | null {
+  const outcome = candidateFromSeed(width, height, density, seed, bernoulli, hooks);
+  return 'puzzle' in outcome ? outcome.puzzle : null;
 }
 
 /** Yield uniquely solvable puzzles one by one (lazily), deterministic per options. */
 export function* iteratePuzzles(options: GenerateOptions, hooks: GenerateHooks = {}): Generator<Puzzle, GenerateProgress> {
   const opts = GenerateOptions.parse(options);
   const seen = new Set<string>();
-  const progress: GenerateProgress = { accepted: 0, candidates: 0, target: opts.count };
+  const progress: GenerateProgress = { accepted: 0, candidates: 0, skipped: 0, target: opts.count };
   const maxCandidates = opts.max_candidates ?? Infinity;
+  const timeout = opts.timeout_per_candidate;
+  if (timeout !== undefined && !hooks.now) throw new RangeError('timeout_per_candidate needs a clock (hooks.now)');
   while (progress.accepted < opts.count && progress.candidates < maxCandidates) {
     const seed = candidateSeed(opts.seed, progress.candidates);
     progress.candidates++;
-    const puzzle = puzzleFromSeed(opts.width, opts.height, opts.density, seed, opts.bernoulli ?? false, hooks);
-    if (puzzle && !seen.has(puzzle.id)) {
-      seen.add(puzzle.id);
+    const deadline = timeout !== undefined && hooks.now ? hooks.now() + timeout : undefined;
+    const outcome = candidateFromSeed(opts.width, opts.height, opts.density, seed, opts.bernoulli ?? false, hooks, deadline);
+    if ('skipped' in outcome) progress.skipped++;
+    if ('puzzle' in outcome && !seen.has(outcome.puzzle.id)) {
+      seen.add(outcome.puzzle.id);
       progress.accepted++;
       hooks.onProgress?.(progress);
-      yield puzzle;
-    } else if (hooks.onProgress && progress.candidates % 64 === 0) {
-      hooks.onProgress(progress);
-    }
+      yield outcome.puzzle;
+    } else hooks.onProgress?.(progress);
   }
   return progress;
 }

@@ -6,9 +6,11 @@ export type { LineRule, PropagationStats, PropagateResult, PropagateStatus, Prob
 export { difficulty, footholds, initialOverlapCells } from './metrics.ts';
 export type { HumanDifficulty, DifficultyOptions } from './metrics.ts';
 export { puzzleId, canonicalClues, hash53 } from './id.ts';
-export { GenerateOptions, generatePuzzles, iteratePuzzles, puzzleFromSeed, randomSolution, candidateSeed } from './generate.ts';
-export type { GenerateHooks, GenerateProgress } from './generate.ts';
+export { GenerateOptions, generatePuzzles, iteratePuzzles, puzzleFromSeed, candidateFromSeed, randomSolution, candidateSeed } from './generate.ts';
+export type { GenerateHooks, GenerateProgress, CandidateOutcome } from './generate.ts';
 export { hint } from './hint.ts';
 export type { Hint, HintReasoning } from './hint.ts';
-export { PuzzleFormatError, parsePuzzleFile, parseJsonPuzzles, parseNdjsonPuzzles, parseNon, parseWebpbnXml, writeJsonPuzzle, writeNon, writeWebpbnXml, detectFormat, finishPuzzle, checkClues } from './formats.ts';
+export { PuzzleFormatError, InconsistentCluesError, parsePuzzleFile, parseJsonPuzzles, parseNdjsonPuzzles, parseNon, parseWebpbnXml, writeJsonPuzzle, writeNon, writeWebpbnXml, detectFormat, finishPuzzle, checkClues } from './formats.ts';
 export type { PuzzleFormat, NonProperties } from './formats.ts';
+export { solvePuzzle, satisfiesClues } from './solvePuzzle.ts';
+export type { SolveEngine, SettledBy, SolvePuzzleOptions, SolvePuzzleResult, SolvePuzzleStats } from './solvePuzzle.ts';

@@ -50,6 +50,8 @@ export interface DifficultyOptions {
   forcedCells?: boolean;
   /** Search node budget for levels 4 (default 200,000). */
   maxNodes?: number;
+  /** Polled during the searches; true stops them (the puzzle is then reported with search_incomplete). */
+  shouldStop?: () => boolean;
 }
 
 /** Footholds: lines determined by their clue alone; and how many distinct cells they cover. */
@@ -125,7 +127,7 @@ export function difficulty(clues: Clues, options: DifficultyOptions = {}): Human
   }
   // Decide uniqueness first (cheap for most non-unique puzzles), then probe only if it is worth it.
   const maxNodes = options.maxNodes ?? 200_000;
-  const search = countSolutions(clues, 2, { grid: g, maxNodes });
+  const search = countSolutions(clues, 2, { grid: g, maxNodes, shouldStop: options.shouldStop });
   m.search_nodes = search.nodes;
   m.solutions = search.count;
   m.unique = search.complete && search.count === 1;
@@ -142,7 +144,15 @@ export function difficulty(clues: Clues, options: DifficultyOptions = {}): Human
     if (unknownCount(probed) === 0) {
       m.level = 3;
       m.search_nodes = 0;
-    } else m.search_nodes = countSolutions(clues, 2, { grid: probed, maxNodes }).nodes;
+    } else {
+      const again = countSolutions(clues, 2, { grid: probed, maxNodes, shouldStop: options.shouldStop });
+      m.search_nodes = again.nodes;
+      if (!again.complete && options.shouldStop?.()) {
+        // Stopped by the caller (not by maxNodes): the grading is unfinished.
+        m.unique = false;
+        m.search_incomplete = true;
+      }
+    }
     return m;
   }
   if (search.count === 2) {

@@ -164,6 +164,10 @@ export interface CountOptions {
   maxNodes?: number;
   /** Probe every unknown cell at each node to force cells and pick the branch (default: on above 225 cells). */
   lookahead?: boolean;
+  /** Called with each solution found, in order (the grid is the caller's to keep). */
+  onSolution?: (solution: Grid) => void;
+  /** Polled once per search node; true stops the search (the result then says complete: false). */
+  shouldStop?: () => boolean;
 }
 
 export interface CountResult {
@@ -258,7 +262,7 @@ export function countSolutions(clues: Clues, limit = 2, options: CountOptions = 
   const stack: Grid[] = [root];
   const setCell: number[] = [-1];
   while (stack.length > 0) {
-    if (result.nodes >= maxNodes) {
+    if (result.nodes >= maxNodes || (options.shouldStop && options.shouldStop())) {
       result.complete = false;
       break;
     }
@@ -274,6 +278,7 @@ export function countSolutions(clues: Clues, limit = 2, options: CountOptions = 
     if (cell < 0) {
       result.count++;
       if (!result.solution) result.solution = g;
+      options.onSolution?.(g);
       if (result.count >= limit) break;
       continue;
     }

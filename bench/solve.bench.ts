@@ -1,0 +1,151 @@
+// Benchmark: exact solution counting (`solvePuzzle`, limit 2) on random boards by size and density, beside native MiniSat on the same boards.
+/*
+ * Issue 16's targets: random boards at densities 0.30..0.60 (step 0.05), 20 boards each: 20x20
+ * median <= 20 ms; 30x30 median <= 0.2 s and none over 5 s; 50x50 at density 0.5 median <= 2 s;
+ * with the share of boards settled by line logic alone. Issue 20's comparison: 30x30 boards, 10 per
+ * density, our time per verdict beside Debian's `minisat` on the block-start encoding in the same
+ * run (solve, block the model's cells, solve again: the same question, answered natively).
+ * Each board gets a deadline (CAP_MS, 5 s for 30x30: the "none over 5 s" target) so a run ends;
+ * a board past it counts as "> cap" and never as a verdict. Boards are `randomSolution` grids
+ * (exact fill count) from fixed seeds, so every run sees the same boards.
+ * BENCH_SOLVE_BOARDS=N overrides the 20 boards per density (e.g. 5 for a quick look).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { cluesOf, createGrid, randomSolution, solveLineInPlace, solvePuzzle } from '../shared/nonogram/index.ts';
+import type { Clues } from '../shared/nonogram/index.ts';
+import { encodeBlockStart, writeDimacs } from '../shared/sat/index.ts';
+
+const boardsPerDensity = Number(process.env.BENCH_SOLVE_BOARDS ?? 20);
+const densities = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
+const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+// Baseline in the same run: one complete line solve of a 30-cell line (machine speed right now).
+{
+  const cells = createGrid(30, 1).cells;
+  const n = 100_000;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    cells.fill(0);
+    solveLineInPlace([3, 1, 4, 1, 5, 2], cells, 0, 30, 1);
+  }
+  const t = performance.now() - t0;
+  console.log(`baseline: complete line solve of a 30-cell line, 6 blocks: ${((t / n) * 1000).toFixed(2)} µs`);
+}
+
+interface Run {
+  density: number;
+  clues: Clues;
+  ms: number;
+  complete: boolean;
+  count: number;
+  settledBy: string;
+}
+
+function runBoards(size: number, density: number, boards: number, capMs: number, seedBase: number): Run[] {
+  const runs: Run[] = [];
+  for (let b = 0; b < boards; b++) {
+    const clues = cluesOf(randomSolution(size, size, density, seedBase + Math.round(density * 1000) * 1000 + b));
+    const now = () => performance.now();
+    const t0 = now();
+    const r = solvePuzzle(clues, { now, deadline: t0 + capMs });
+    runs.push({ density, clues, ms: now() - t0, complete: r.complete, count: r.count, settledBy: r.settledBy });
+  }
+  return runs;
+}
+
+function report(size: number, runs: Run[], capMs: number, targetMedianMs: number, maxMs?: number): void {
+  console.log(`\n${size}x${size}, ${boardsPerDensity} boards per density, cap ${fmt(capMs)} per board (target: median <= ${fmt(targetMedianMs)}${maxMs ? `, none over ${fmt(maxMs)}` : ''})`);
+  console.log('density  median      max         over cap  unique  2+   none  by line  by probe  by search  by sat   target');
+  let allLine = 0;
+  for (const d of densities) {
+    const rs = runs.filter((r) => r.density === d);
+    if (rs.length === 0) continue;
+    const times = rs.map((r) => (r.complete ? r.ms : Infinity));
+    const med = median(times);
+    const max = Math.max(...times);
+    const over = rs.filter((r) => !r.complete).length;
+    const by = (s: string) => rs.filter((r) => r.complete && r.settledBy === s).length;
+    allLine += by('line');
+    const met = med <= targetMedianMs && (maxMs === undefined || max <= maxMs);
+    console.log(
+      `${d.toFixed(2)}     ${(Number.isFinite(med) ? fmt(med) : '> cap').padEnd(11)} ${(Number.isFinite(max) ? fmt(max) : '> cap').padEnd(11)} ${String(over).padEnd(9)} ` +
+        `${String(rs.filter((r) => r.complete && r.count === 1).length).padEnd(7)} ${String(rs.filter((r) => r.count >= 2).length).padEnd(4)} ${String(rs.filter((r) => r.complete && r.count === 0).length).padEnd(5)} ` +
+        `${`${Math.round((100 * by('line')) / rs.length)}%`.padEnd(8)} ${`${Math.round((100 * by('probe')) / rs.length)}%`.padEnd(9)} ${`${Math.round((100 * by('search')) / rs.length)}%`.padEnd(10)} ${`${Math.round((100 * by('sat')) / rs.length)}%`.padEnd(8)} ${met ? 'met' : 'MISSED'}`,
+    );
+  }
+  const all = runs.map((r) => (r.complete ? r.ms : Infinity));
+  console.log(`all densities: median ${Number.isFinite(median(all)) ? fmt(median(all)) : '> cap'}, settled by line logic alone ${((100 * allLine) / runs.length).toFixed(0)}% of ${runs.length} boards`);
+}
+
+const t20: Run[] = [];
+for (const d of densities) t20.push(...runBoards(20, d, boardsPerDensity, 5000, 20_000_000));
+report(20, t20, 5000, 20);
+
+const t30: Run[] = [];
+for (const d of densities) t30.push(...runBoards(30, d, boardsPerDensity, 5000, 30_000_000));
+report(30, t30, 5000, 200, 5000);
+
+{
+  const runs = runBoards(50, 0.5, Math.min(boardsPerDensity, 10), 10_000, 50_000_000);
+  const times = runs.map((r) => (r.complete ? r.ms : Infinity));
+  const med = median(times);
+  console.log(`\n50x50 at density 0.50, ${runs.length} boards, cap 10 s: median ${Number.isFinite(med) ? fmt(med) : '> cap'} (target <= 2 s: ${med <= 2000 ? 'met' : 'MISSED'}), max ${Number.isFinite(Math.max(...times)) ? fmt(Math.max(...times)) : '> cap'}, ` +
+    `settled by line ${runs.filter((r) => r.complete && r.settledBy === 'line').length}, probe ${runs.filter((r) => r.complete && r.settledBy === 'probe').length}, search ${runs.filter((r) => r.complete && r.settledBy === 'search').length}, sat ${runs.filter((r) => r.complete && r.settledBy === 'sat').length}, over cap ${runs.filter((r) => !r.complete).length}`);
+}
+
+// Issue 20: the first 10 30x30 boards per density, beside native MiniSat in the same run.
+const minisat = ['/usr/bin/minisat', '/usr/local/bin/minisat'].find((p) => spawnSync(p, ['--help']).error === undefined);
+if (!minisat) console.log('\n30x30 against native MiniSat: skipped, no minisat binary (apt-get install minisat)');
+else {
+  const tmp = mkdtempSync(join(tmpdir(), 'nonolab-solvebench-'));
+  const capS = 5;
+  /** Native verdict: solve, block the model's cells, solve again; wall time of both runs. */
+  const native = (clues: Clues): { ms: number; verdict: string } => {
+    const cnf = encodeBlockStart(clues);
+    const cells = clues.rows.length * clues.cols.length;
+    const inPath = join(tmp, 'b.cnf');
+    const outPath = join(tmp, 'b.out');
+    writeFileSync(inPath, writeDimacs({ numVars: cnf.numVars, clauses: cnf.clauses }));
+    let t0 = performance.now();
+    spawnSync(minisat, ['-verb=0', `-cpu-lim=${capS}`, inPath, outPath], { encoding: 'utf8' });
+    let ms = performance.now() - t0;
+    const out = readFileSync(outPath, 'utf8');
+    if (out.startsWith('UNSAT')) return { ms, verdict: '0' };
+    if (!out.startsWith('SAT')) return { ms, verdict: '> cap' };
+    const model = out.split(/\s+/).slice(1).map(Number).filter((l) => l !== 0 && Math.abs(l) <= cells);
+    writeFileSync(inPath, writeDimacs({ numVars: cnf.numVars, clauses: [...cnf.clauses, model.map((l) => -l)] }));
+    t0 = performance.now();
+    spawnSync(minisat, ['-verb=0', `-cpu-lim=${capS}`, inPath, outPath], { encoding: 'utf8' });
+    ms += performance.now() - t0;
+    const second = readFileSync(outPath, 'utf8');
+    return { ms, verdict: second.startsWith('UNSAT') ? '1' : second.startsWith('SAT') ? '2' : '> cap' };
+  };
+  console.log(`\n30x30, 10 boards per density: solvePuzzle (auto) beside native MiniSat (${minisat}, block-start CNF, solve + blocking clause + solve; ${capS} s CPU cap per call); medians, boards past a cap count as infinite`);
+  console.log('density  ours median  minisat median  ours/minisat  verdicts agree  ours over cap  minisat over cap');
+  for (const d of densities) {
+    const rs = t30.filter((r) => r.density === d).slice(0, 10);
+    const nat = rs.map((r) => native(r.clues));
+    const ours = median(rs.map((r) => (r.complete ? r.ms : Infinity)));
+    const theirs = median(nat.map((n) => (n.verdict === '> cap' ? Infinity : n.ms)));
+    let agree = 0;
+    let compared = 0;
+    rs.forEach((r, k) => {
+      if (!r.complete || nat[k].verdict === '> cap') return;
+      compared++;
+      if (String(Math.min(r.count, 2)) === nat[k].verdict) agree++;
+    });
+    const ratio = Number.isFinite(ours) && Number.isFinite(theirs) ? (ours / theirs).toFixed(2) : '-';
+    console.log(
+      `${d.toFixed(2)}     ${(Number.isFinite(ours) ? fmt(ours) : '> cap').padEnd(12)} ${(Number.isFinite(theirs) ? fmt(theirs) : '> cap').padEnd(15)} ${ratio.padEnd(13)} ${`${agree}/${compared}`.padEnd(15)} ${String(rs.filter((r) => !r.complete).length).padEnd(14)} ${nat.filter((n) => n.verdict === '> cap').length}`,
+    );
+  }
+  rmSync(tmp, { recursive: true, force: true });
+}

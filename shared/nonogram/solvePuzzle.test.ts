@@ -1,0 +1,188 @@
+// solvePuzzle against brute force on small boards and against native MiniSat (block-start CNF, first solution blocked) on 20x20 and 30x30.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../random.ts';
+import { encodeBlockStart } from '../sat/blockStart.ts';
+import { writeDimacs } from '../sat/dimacs.ts';
+import { EMPTY, FILLED, cluesOf, createGrid, gridToRows, lineClue } from './grid.ts';
+import type { Clues, Grid } from './grid.ts';
+import { randomSolution } from './generate.ts';
+import { satisfiesClues, solvePuzzle } from './solvePuzzle.ts';
+import type { SolveEngine } from './solvePuzzle.ts';
+
+/** Every solution, by enumerating each row's valid lines and checking the columns. */
+function bruteSolutions(clues: Clues): string[] {
+  const width = clues.cols.length;
+  const height = clues.rows.length;
+  const rowChoices = clues.rows.map((clue) => {
+    const out: number[] = [];
+    for (let mask = 0; mask < 1 << width; mask++) {
+      const line = Array.from({ length: width }, (_, i) => ((mask >> i) & 1 ? FILLED : EMPTY));
+      if (lineClue(line, 0, width, 1).join() === clue.join()) out.push(mask);
+    }
+    return out;
+  });
+  const found: string[] = [];
+  const g = createGrid(width, height, EMPTY);
+  const rec = (r: number) => {
+    if (r === height) {
+      for (let c = 0; c < width; c++) if (lineClue(g.cells, c, height, width).join() !== clues.cols[c].join()) return;
+      found.push(gridToRows(g).join('/'));
+      return;
+    }
+    for (const m of rowChoices[r]) {
+      for (let c = 0; c < width; c++) g.cells[r * width + c] = (m >> c) & 1 ? FILLED : EMPTY;
+      rec(r + 1);
+    }
+  };
+  rec(0);
+  return found;
+}
+
+function randomClues(width: number, height: number, rng: ReturnType<typeof createRng>, density: number): Clues {
+  const g = createGrid(width, height, EMPTY);
+  for (let i = 0; i < g.cells.length; i++) if (rng.next() < density) g.cells[i] = FILLED;
+  return cluesOf(g);
+}
+
+const engines: SolveEngine[] = ['auto', 'sat', 'line'];
+
+describe('solvePuzzle against brute force', () => {
+  it('counts exactly (up to limit 3) and returns distinct real solutions, on 600 random small boards and mixed clue sets, every engine', () => {
+    const rng = createRng(20);
+    const cases: Clues[] = [];
+    for (let k = 0; k < 400; k++) {
+      const w = 3 + rng.int(3);
+      const h = 3 + rng.int(3);
+      cases.push(randomClues(w, h, rng, 0.25 + 0.5 * rng.next()));
+    }
+    // Rows of one board with the columns of another: mostly no solution, sometimes several.
+    for (let k = 0; k < 200; k++) {
+      const a = randomClues(4, 4, rng, 0.5);
+      const b = randomClues(4, 4, rng, 0.5);
+      cases.push({ rows: a.rows, cols: b.cols });
+    }
+    let zero = 0;
+    let several = 0;
+    for (const clues of cases) {
+      const truth = bruteSolutions(clues);
+      if (truth.length === 0) zero++;
+      if (truth.length >= 2) several++;
+      for (const engine of engines) {
+        const r = solvePuzzle(clues, { limit: 3, engine });
+        expect(r.complete).toBe(true);
+        expect(r.count, `${engine} ${JSON.stringify(clues)}`).toBe(Math.min(3, truth.length));
+        const found = r.solutions.map((s) => gridToRows(s).join('/'));
+        expect(new Set(found).size).toBe(found.length);
+        for (const s of found) expect(truth).toContain(s);
+      }
+    }
+    // The sample really covers all three verdicts.
+    expect(zero).toBeGreaterThan(20);
+    expect(several).toBeGreaterThan(20);
+  });
+
+  it('says which step settled it', () => {
+    // A board line logic solves: one solution, settled by line.
+    const easy = cluesOf(randomSolution(10, 10, 0.7, 3));
+    const r = solvePuzzle(easy);
+    expect([r.count, r.settledBy]).toEqual([1, 'line']);
+    // Two 2x2 diagonals: line logic cannot start, two solutions.
+    const twin = { rows: [[1], [1]], cols: [[1], [1]] };
+    const a = solvePuzzle(twin);
+    expect(a.count).toBe(2);
+    expect(a.settledBy).toBe('search');
+    const s = solvePuzzle(twin, { engine: 'sat' });
+    expect([s.count, s.settledBy]).toEqual([2, 'sat']);
+    // Totals that disagree: line logic finds the contradiction.
+    expect(solvePuzzle({ rows: [[2], [1]], cols: [[1], [1]] })).toMatchObject({ count: 0, complete: true });
+  });
+
+  it('a hint saves the first search but never changes the count; a wrong hint is ignored', () => {
+    const rng = createRng(5);
+    for (let k = 0; k < 60; k++) {
+      const sol = createGrid(5, 5, EMPTY);
+      for (let i = 0; i < 25; i++) if (rng.next() < 0.45) sol.cells[i] = FILLED;
+      const clues = cluesOf(sol);
+      const truth = bruteSolutions(clues).length;
+      const withHint = solvePuzzle(clues, { engine: 'sat', hint: sol });
+      expect(withHint.count).toBe(Math.min(2, truth));
+      expect(gridToRows(withHint.solutions[0])).toEqual(gridToRows(sol));
+      const wrong = createGrid(5, 5, FILLED);
+      expect(solvePuzzle(clues, { engine: 'sat', hint: wrong }).count).toBe(Math.min(2, truth));
+    }
+  });
+
+  it('a deadline stops the work with complete: false (clock injected, so deterministic)', () => {
+    const clues = cluesOf(randomSolution(25, 25, 0.35, 11));
+    let t = 0;
+    const r = solvePuzzle(clues, { now: () => (t += 1), deadline: 50 });
+    expect(r.complete).toBe(false);
+    expect(r.count).toBeLessThan(2);
+    for (const s of r.solutions) expect(satisfiesClues(clues, s)).toBe(true);
+  });
+});
+
+const minisat = ['/usr/bin/minisat', '/usr/local/bin/minisat'].find((p) => spawnSync(p, ['--help']).error === undefined);
+const tmp = mkdtempSync(join(tmpdir(), 'nonolab-solve-test-'));
+
+/** Native MiniSat on the block-start CNF plus extra clauses: 'SAT' | 'UNSAT'. */
+function nativeVerdict(clues: Clues, extra: number[][]): string {
+  if (!minisat) throw new Error('these tests need the minisat binary (apt-get install minisat, as .ci/run does)');
+  const cnf = encodeBlockStart(clues);
+  const path = join(tmp, 'board.cnf');
+  writeFileSync(path, writeDimacs({ numVars: cnf.numVars, clauses: [...cnf.clauses, ...extra] }));
+  const run = spawnSync(minisat, ['-verb=0', path], { encoding: 'utf8' });
+  if (/^UNSATISFIABLE/m.test(run.stdout)) return 'UNSAT';
+  if (/^SATISFIABLE/m.test(run.stdout)) return 'SAT';
+  throw new Error(`minisat said: ${run.stdout} ${run.stderr}`);
+}
+
+const blocking = (g: Grid) => Array.from(g.cells, (v, i) => (v === FILLED ? -(i + 1) : i + 1));
+const units = (g: Grid) => Array.from(g.cells, (v, i) => [v === FILLED ? i + 1 : -(i + 1)]);
+
+/**
+ * Each verdict checked by the native binary: a unique answer means the CNF with the solution
+ * blocked is UNSAT; a second solution is a model of the CNF with the first blocked. Hard boards
+ * get a conflict budget (deterministic); whatever was found within it is checked the same way.
+ */
+function crossCheck(size: number, boardsPerDensity: number, conflictBudget: number): { verdicts: number; unique: number } {
+  let verdicts = 0;
+  let unique = 0;
+  for (let d = 30; d <= 60; d += 5) {
+    for (let b = 0; b < boardsPerDensity; b++) {
+      const truth = randomSolution(size, size, d / 100, 7000 + 100 * d + b);
+      const clues = cluesOf(truth);
+      const r = solvePuzzle(clues, { conflictBudget });
+      for (const s of r.solutions) expect(satisfiesClues(clues, s)).toBe(true);
+      if (!r.complete) continue;
+      verdicts++;
+      expect(r.count).toBeGreaterThanOrEqual(1);
+      const first = r.solutions[0];
+      if (r.count === 1) {
+        unique++;
+        expect(nativeVerdict(clues, [blocking(first)]), `unique ${size}x${size} d=${d / 100} board ${b}`).toBe('UNSAT');
+      } else {
+        expect(nativeVerdict(clues, [blocking(first), ...units(r.solutions[1])])).toBe('SAT');
+      }
+    }
+  }
+  return { verdicts, unique };
+}
+
+describe('solvePuzzle against native MiniSat (block-start CNF, first solution blocked)', () => {
+  it('random 20x20 boards, densities 0.30 to 0.60', () => {
+    const { verdicts, unique } = crossCheck(20, 2, 20_000);
+    expect(verdicts).toBeGreaterThanOrEqual(12);
+    expect(unique).toBeGreaterThanOrEqual(2);
+  });
+
+  it('random 30x30 boards, densities 0.30 to 0.60', () => {
+    const { verdicts, unique } = crossCheck(30, 1, 3_000);
+    expect(verdicts).toBeGreaterThanOrEqual(3);
+    expect(unique).toBeGreaterThanOrEqual(1);
+  });
+});
