@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
 import { FILLED, gridToRows, InconsistentCluesError, parsePuzzleFile, PuzzleFormatError, solvePuzzle } from '../../shared/nonogram/index.ts';
 import type { Grid, SolveEngine } from '../../shared/nonogram/index.ts';
-import type { Puzzle } from '../../shared/schema/puzzle.ts';
+import { SolveLine, type Puzzle } from '../../shared/schema/puzzle.ts';
 
 interface SolveFlags {
   count: string;
@@ -13,17 +13,7 @@ interface SolveFlags {
   pretty?: boolean;
 }
 
-export interface SolveLine {
-  id: string;
-  width: number;
-  height: number;
-  solutions: number;
-  complete: boolean;
-  time_ms: number;
-  settled_by: string;
-  solution: string[] | null;
-  second?: string[];
-}
+export { SolveLine };
 
 /** Check the flags; returns the settings or a message naming the bad flag. */
 export function solveSettings(flags: SolveFlags): { limit: number; timeoutMs?: number; engine: SolveEngine } | string {
@@ -59,7 +49,7 @@ export function solveOne(p: Puzzle, settings: { limit: number; timeoutMs?: numbe
     solution: r.solutions[0] ? gridToRows(r.solutions[0]) : null,
   };
   if (r.solutions[1]) line.second = gridToRows(r.solutions[1]);
-  return line;
+  return SolveLine.parse(line);
 }
 
 /** The solution (and the second, side by side, its differing cells marked) as terminal text. */

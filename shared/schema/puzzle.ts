@@ -76,3 +76,21 @@ export const Puzzle = z
     }
   });
 export type Puzzle = z.infer<typeof Puzzle>;
+
+/** One line of `nonolab solve`: a puzzle's solution count (exact when `complete`) and how it was settled. */
+export const SolveLine = z.object({
+  id: z.string(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  /** Solutions found, up to the asked count; with `complete: false` (the time ran out) a lower bound. */
+  solutions: z.number().int().nonnegative(),
+  complete: z.boolean(),
+  time_ms: z.number().nonnegative(),
+  /** What settled the count: line logic alone, probing, the node search, or the CDCL solver. */
+  settled_by: z.enum(['line', 'probe', 'search', 'sat']),
+  /** The first solution as rows of '#' and '.', or null when there is none (yet). */
+  solution: z.array(z.string()).nullable(),
+  /** A different solution, when there is one. */
+  second: z.array(z.string()).optional(),
+});
+export type SolveLine = z.infer<typeof SolveLine>;
