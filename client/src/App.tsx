@@ -1,10 +1,11 @@
 // The participant app: boots the session and shows the current step's screen from the phase registry.
-import { useEffect, useState, type ComponentType } from 'react';
+import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import type { Phase } from '../../shared/schema/config.ts';
 import type { Step } from '../../shared/study/steps.ts';
 import { phaseModules } from './phases/index.ts';
 import { boot, currentStep, phaseOf, startProblem, useStudy } from './study.ts';
 import { TopBar } from './ui/TopBar.tsx';
+import { preloadPuzzleView } from './board/LazyPuzzleView.tsx';
 
 function Ended({ message, testId, code }: { message: string; testId: string; code?: string }) {
   return (
@@ -122,7 +123,28 @@ export function App() {
   const stepKind = useStudy((s) => (s.screenedOut !== null ? 'screened_out' : (s.steps[s.step]?.kind ?? 'none')));
   useEffect(() => {
     void boot();
+    // The board's code, a moment after the first screen: read while the participant reads the consent.
+    const prefetch = setTimeout(preloadPuzzleView, 3_000);
+    return () => clearTimeout(prefetch);
   }, []);
+  // The puzzle board's code is a chunk of its own (board/LazyPuzzleView.tsx): until it has arrived the page says so,
+  // and only then does it name the step (a step is shown whole or not at all).
+  return (
+    <Suspense
+      fallback={
+        <main className="app" data-step-kind="loading">
+          <p className="page-body loading" role="status">
+            Loading the puzzle…
+          </p>
+        </main>
+      }
+    >
+      <AppMain stepKind={stepKind} status={status} error={error} linkProblem={linkProblem} hasSession={hasSession} />
+    </Suspense>
+  );
+}
+
+function AppMain({ stepKind, status, error, linkProblem, hasSession }: { stepKind: string; status: string; error: string | null; linkProblem: string | null; hasSession: boolean }) {
   return (
     <main className="app" data-step-kind={stepKind}>
       {status === 'loading' && (
