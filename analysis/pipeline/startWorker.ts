@@ -1,0 +1,20 @@
+// Starts a worker thread on one of this folder's worker modules: the compiled sibling (dist/node/<name>.js) in the build, the TypeScript source through tsx in development and tests.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+export type WorkerName = 'extractWorker' | 'lmmWorker' | 'gmmWorker';
+
+/**
+ * In the build (scripts/build.mjs bundles each worker next to cli.js and server.js) this module is part of a `.js`
+ * bundle and the worker is its sibling file. Run from source (tsx, vitest) it is a `.ts` file: the worker then evaluates
+ * a two-line bootstrap that registers tsx before importing the worker's TypeScript source.
+ */
+export function startWorker(name: WorkerName, options: WorkerOptions = {}): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, here), options);
+  const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api')).href;
+  const entry = new URL(`./${name}.ts`, here).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
