@@ -1,5 +1,7 @@
 // Starts a worker thread on one of this folder's worker modules: the compiled sibling (dist/node/<name>.js) in the build, the TypeScript source through tsx in development and tests.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
@@ -13,8 +15,15 @@ export type WorkerName = 'extractWorker' | 'lmmWorker' | 'gmmWorker';
 export function startWorker(name: WorkerName, options: WorkerOptions = {}): Worker {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, here), options);
-  const tsx = pathToFileURL(createRequire(here).resolve('tsx/esm/api')).href;
+  const tsx = pathToFileURL(tsxEsmApi(here)).href;
   const entry = new URL(`./${name}.ts`, here).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
   return new Worker(bootstrap, { ...options, eval: true });
+}
+
+/** The file of tsx's ES-module API (`tsx/esm/api` under the import condition; require.resolve would give the CommonJS one). */
+function tsxEsmApi(from: string): string {
+  const manifest = createRequire(from).resolve('tsx/package.json');
+  const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  return join(dirname(manifest), pkg.exports['./esm/api'].import.default);
 }
