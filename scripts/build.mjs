@@ -36,6 +36,7 @@ const entries = {
   extractWorker: 'analysis/pipeline/extractWorker.ts',
   lmmWorker: 'analysis/pipeline/lmmWorker.ts',
   gmmWorker: 'analysis/pipeline/gmmWorker.ts',
+  satMetricsWorker: 'analysis/sat/metricsWorker.ts',
 };
 
 /** `import.meta.dirname` in a source file -> that file's directory, as seen from the bundle in dist/node/. */

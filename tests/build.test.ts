@@ -58,6 +58,18 @@ describe('compiled build', () => {
     expect(JSON.parse(sat.stdout.split('\n')[0]).metrics.sat.conflicts).toBeTypeOf('number');
   });
 
+  it('generate --sat on worker threads (--threads 2, from the bundle and from source) writes what one thread writes', () => {
+    const args = ['generate', '--size', '6x6', '--density', '0.5', '--count', '120', '--seed', '9', '--sat'];
+    const parallel = same([...args, '--threads', '2']);
+    const inline = compiled(...args, '--threads', '1');
+    expect(inline.status).toBe(0);
+    expect(parallel.stdout).toBe(inline.stdout);
+    const lines = parallel.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(120);
+    expect(Object.keys(lines[0].metrics)).toEqual(['human', 'sat', 'sat_dfa']);
+    expect(compiled(...args, '--threads', '0').stderr).toContain('--threads: expected an integer from 1 to 64');
+  });
+
   it('sat on fixture CNFs gives the same statistics', () => {
     const noTime = (s: string) => s.replace(/"time_ms":[0-9.e+-]+/g, '"time_ms":0');
     const fixtures = ['nono10-0.cnf', 'nono10-1.cnf'].map((f) => join('shared', 'sat', 'fixtures', 'minisat', f));
