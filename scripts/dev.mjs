@@ -33,6 +33,8 @@ first.on('exit', (code) => {
     process.exit(1);
   }
   run([join(root, 'scripts', 'build.mjs'), '--watch']);
-  run([join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--watch', '--logLevel', 'warn']);
+  // --emptyOutDir false: the first build has made dist/client/ already, so the server never meets it half emptied
+  // (an unchanged client rebuilds to the same file names; old assets of edited files stay until `npm run build`).
+  run([join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--watch', '--emptyOutDir', 'false', '--logLevel', 'warn']);
   run(['--watch', join(root, 'dist', 'node', 'server.js')], { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '64' });
 });
