@@ -70,6 +70,18 @@ describe('compiled build', () => {
     expect(compiled(...args, '--threads', '0').stderr).toContain('--threads: expected an integer from 1 to 64');
   });
 
+  it('plot-metrics draws the same SVG (Vega, loaded on first use, from its own chunk of the bundle)', () => {
+    const dir = tempDir('nonolab-build-plot-');
+    const puzzles = join(dir, 'puzzles.ndjson');
+    const gen = compiled('generate', '--size', '8x8', '--count', '30', '--seed', '3', '--sat', '--out', puzzles);
+    expect(gen.status, gen.stderr).toBe(0);
+    expect(compiled('plot-metrics', puzzles, '--out', join(dir, 'compiled.svg')).status).toBe(0);
+    expect(source('plot-metrics', puzzles, '--out', join(dir, 'source.svg')).status).toBe(0);
+    const svg = readFileSync(join(dir, 'compiled.svg'), 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toBe(readFileSync(join(dir, 'source.svg'), 'utf8'));
+  });
+
   it('sat on fixture CNFs gives the same statistics', () => {
     const noTime = (s: string) => s.replace(/"time_ms":[0-9.e+-]+/g, '"time_ms":0');
     const fixtures = ['nono10-0.cnf', 'nono10-1.cnf'].map((f) => join('shared', 'sat', 'fixtures', 'minisat', f));
