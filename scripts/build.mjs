@@ -4,8 +4,8 @@
 //   node scripts/build.mjs --node     the CLI and server bundles only (about a second)
 //   node scripts/build.mjs --if-stale build only what is missing or older than its sources (`npm start` runs this first)
 //   node scripts/build.mjs --watch    rebuild the node bundles on every change (`npm run dev` uses it)
-//   --outdir <dir>                    put the node bundles there instead of dist/node (a folder inside the package, so
-//                                     that node_modules resolves; the tests build into .tmp/)
+//   --outdir <dir>                    put the node bundles there instead of dist/node: a folder under dist/ or .tmp/
+//                                     (inside the package, so that node_modules resolves; the tests build into .tmp/)
 //
 // The bundles are plain ES modules run by node: no TypeScript compiler at run time. Packages stay external (they are
 // loaded from node_modules as usual; better-sqlite3 is native). Two things are rewritten so that the sources behave the
@@ -24,8 +24,9 @@ const outdirAt = argv.indexOf('--outdir');
 const outdirArg = outdirAt >= 0 ? argv.splice(outdirAt, 2)[1] : 'dist/node';
 const outdir = resolve(root, outdirArg ?? '');
 // The folder is emptied before a build: it must be a folder of its own inside the package.
-if (!outdirArg || outdirArg.startsWith('-') || relative(root, outdir).startsWith('..') || outdir === root || ['analysis', 'server', 'shared', 'client', 'node_modules'].includes(relative(root, outdir).split(/[\\/]/)[0])) {
-  console.error(`build: --outdir needs a folder inside ${root} that holds no sources (got ${outdirArg ?? 'nothing'})`);
+const outParts = relative(root, outdir).split(/[\\/]/);
+if (!outdirArg || !['dist', '.tmp'].includes(outParts[0]) || outParts.length < 2 || outParts[1] === 'client') {
+  console.error(`build: --outdir needs a folder under dist/ (not dist/client) or .tmp/ (got ${outdirArg ?? 'nothing'})`);
   process.exit(2);
 }
 
