@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const children = [];
-const run = (args, env = {}) => {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+const run = (args, env = {}, stdout = 'inherit') => {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['inherit', stdout, 'inherit'], env: { ...process.env, ...env } });
   children.push(child);
   child.on('exit', (code, signal) => {
     if (stopping) return;
@@ -32,9 +32,16 @@ first.on('exit', (code) => {
     console.error('dev: the first build failed');
     process.exit(1);
   }
-  run([join(root, 'scripts', 'build.mjs'), '--watch']);
+  // The server starts after the watcher's first build (which rewrites dist/node/), so that it does not restart at once.
+  const watcher = run([join(root, 'scripts', 'build.mjs'), '--watch'], {}, 'pipe');
+  let serverStarted = false;
+  watcher.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    if (serverStarted) return;
+    serverStarted = true;
+    run(['--watch', join(root, 'dist', 'node', 'server.js')], { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '64' });
+  });
   // --emptyOutDir false: the first build has made dist/client/ already, so the server never meets it half emptied
   // (an unchanged client rebuilds to the same file names; old assets of edited files stay until `npm run build`).
   run([join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--watch', '--emptyOutDir', 'false', '--logLevel', 'warn']);
-  run(['--watch', join(root, 'dist', 'node', 'server.js')], { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '64' });
 });
