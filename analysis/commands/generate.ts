@@ -5,7 +5,8 @@ import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { GenerateOptions, iteratePuzzles } from '../../shared/nonogram/index.ts';
 import type { GenerateHooks } from '../../shared/nonogram/index.ts';
-import { satMetricsRecord } from '../../shared/sat/index.ts';
+import { availableParallelism } from 'node:os';
+import { withSatMetrics } from '../sat/parallelMetrics.ts';
 
 interface GenerateFlags {
   size: string;
@@ -17,6 +18,7 @@ interface GenerateFlags {
   maxCandidates?: string;
   sat?: boolean;
   timeoutPerCandidate?: string;
+  threads?: string;
 }
 
 /** Parse and check the flags; returns the options or a message naming the bad flag. */
@@ -80,10 +82,17 @@ export function registerGenerate(program: Command): void {
     .option('--max-candidates <n>', 'give up after this many random grids')
     .option('--sat', 'add metrics.sat and metrics.sat_dfa (MiniSat 2.2.0 statistics, block-start and DFA encodings)')
     .option('--timeout-per-candidate <seconds>', 'skip (and count) a candidate whose uniqueness check takes longer than this (output then depends on machine speed)')
+    .option('--threads <n>', 'with --sat: worker threads solving the SAT metrics (1: this thread only; same output either way) (default: the number of cores, 1 below 100 puzzles)')
     .action(async (flags: GenerateFlags) => {
       const options = generateOptionsFromFlags(flags);
       if (typeof options === 'string') {
         console.error(`generate: ${options}`);
+        process.exitCode = 2;
+        return;
+      }
+      const threads = flags.threads === undefined ? (options.count >= 100 ? availableParallelism() : 1) : Number(flags.threads);
+      if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
+        console.error(`generate: --threads: expected an integer from 1 to 64, got '${flags.threads}'`);
         process.exitCode = 2;
         return;
       }
@@ -133,12 +142,12 @@ export function registerGenerate(program: Command): void {
           bar.update(p.accepted, payload(p));
         },
         now: clock,
-        ...(flags.sat ? { extraMetrics: (puzzle) => satMetricsRecord({ rows: puzzle.rows, cols: puzzle.cols }) } : {}),
       };
-      const it = iteratePuzzles(options, hooks);
+      const generated = iteratePuzzles(options, hooks);
+      const puzzles = flags.sat ? withSatMetrics(generated, threads) : generated;
       let lastYield = Date.now();
       let written = 0;
-      for (let step = it.next(); !step.done && !broken; step = it.next()) {
+      for (let step = await puzzles.next(); !step.done && !broken; step = await puzzles.next()) {
         try {
           await write(out, JSON.stringify(step.value) + '\n');
         } catch (err) {
@@ -154,6 +163,7 @@ export function registerGenerate(program: Command): void {
           lastYield = Date.now();
         }
       }
+      await puzzles.return?.(undefined as never); // ends the SAT workers if the output closed early
       bar.stop();
       if (out !== process.stdout) await new Promise<void>((resolve) => out.end(resolve));
       if (lastProgress.skipped > 0) console.error(`generate: ${lastProgress.skipped} of ${lastProgress.candidates} candidates skipped after --timeout-per-candidate ${flags.timeoutPerCandidate}`);

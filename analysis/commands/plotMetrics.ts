@@ -1,13 +1,13 @@
 // `nonolab plot-metrics FILE`: the histogram of a solver metric over candidate puzzles with the selected six marked (the paper's Figure 2), as SVG.
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import * as vega from 'vega';
-import * as vl from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import { loadPuzzles } from './measure.ts';
 import { metricValue, selectFromPuzzles } from './select.ts';
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  // Loaded on first use: Vega is a megabyte of code that every other command (and `--help`) need not parse.
+  const [vega, vl] = await Promise.all([import('vega'), import('vega-lite')]);
   const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();

@@ -7,9 +7,9 @@
  * the same order, so the output is identical either way.
  */
 import { readFileSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { startWorker } from './startWorker.ts';
 import type { SurveyItem } from '../../shared/schema/config.ts';
 import {
   sessionSignals,
@@ -225,7 +225,7 @@ export async function extractFiles(files: readonly string[], ctx: ExtractContext
         { length: Math.min(parallel, chunks.length) },
         () =>
           new Promise<void>((resolve, reject) => {
-            const worker = new Worker(join(import.meta.dirname, 'extractWorker.mjs'), { workerData: { ctx } satisfies WorkerRequest });
+            const worker = startWorker('extractWorker', { workerData: { ctx } satisfies WorkerRequest });
             workers.push(worker);
             const give = () => {
               if (next < chunks.length) {
@@ -268,7 +268,7 @@ export async function fitManyParallel(data: DataRow[], formulas: string[], paral
     groups.map(
       (group) =>
         new Promise<void>((resolve, reject) => {
-          const worker = new Worker(join(import.meta.dirname, 'lmmWorker.mjs'), { workerData: { data, formulas: group.map((g) => g.f) } });
+          const worker = startWorker('lmmWorker', { workerData: { data, formulas: group.map((g) => g.f) } });
           worker.on('message', (fits: FitOutcome[]) => {
             fits.forEach((fit, j) => (out[group[j].i] = fit));
             resolve();
@@ -288,7 +288,7 @@ export async function fitManyParallel(data: DataRow[], formulas: string[], paral
  * generator), so the results equal fitGmmsInline's. close() ends the worker.
  */
 export function startGmmWorker(): { fit: FitGmms; close: () => void } {
-  const worker = new Worker(join(import.meta.dirname, 'gmmWorker.mjs'));
+  const worker = startWorker('gmmWorker');
   worker.unref();
   const fit: FitGmms = async (data, ks, seed) => {
     const remote = ks.filter((k) => k <= 2), local = ks.filter((k) => k > 2);

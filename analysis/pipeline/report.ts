@@ -1,6 +1,4 @@
 // report.html: one self-contained page with the analysis tables and Vega-Lite figures rendered to SVG in Node.
-import * as vl from 'vega-lite';
-import * as vega from 'vega';
 import type { TopLevelSpec } from 'vega-lite';
 import type { AnalysisResult } from './analyze.ts';
 
@@ -8,6 +6,8 @@ const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
 /** Compile a Vega-Lite spec and render it to an SVG string (no browser, no canvas). */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  // Loaded on first use: Vega is a megabyte of code that every other command (and `--help`) need not parse.
+  const [vega, vl] = await Promise.all([import('vega'), import('vega-lite')]);
   const compiled = vl.compile(spec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   const svg = await view.toSVG();

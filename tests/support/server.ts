@@ -27,10 +27,11 @@ export function writeConfig(config: unknown, dir = tempDir('nonolab-config-')): 
   return path;
 }
 
-export async function startServer(opts: { configPath?: string; dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+/** `entry`: the server's script run by node (default: server/main.ts through tsx; a compiled dist/node/server.js runs as is). */
+export async function startServer(opts: { configPath?: string; dataDir?: string; env?: Record<string, string>; entry?: string } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir('nonolab-data-');
   const configPath = opts.configPath ?? join(repoRoot, 'study-config', 'study.json');
-  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'server', 'main.ts')], {
+  const child = spawn(process.execPath, opts.entry ? [opts.entry] : ['--import', 'tsx', join(repoRoot, 'server', 'main.ts')], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', NONOLAB_DATA_DIR: dataDir, NONOLAB_CONFIG: configPath, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
