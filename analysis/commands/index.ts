@@ -9,6 +9,7 @@ import { registerGmm } from './gmm.ts'; import { registerBt } from './bt.ts'; im
 import { registerSimulate } from './simulate.ts'; import { registerAnalyze } from './analyze.ts';
 import { registerGenerate } from './generate.ts';
 import { registerSolve } from './solve.ts';
+import { registerFromImage } from './fromImage.ts';
 
 export function registerAll(program: Command): void {
   registerValidateConfig(program);
@@ -20,4 +21,5 @@ export function registerAll(program: Command): void {
   registerSimulate(program); registerAnalyze(program);
   registerGenerate(program);
   registerSolve(program);
+  registerFromImage(program);
 }
