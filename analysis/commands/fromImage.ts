@@ -61,6 +61,13 @@ export interface FromImageResult {
 /** The whole pipeline, without output: decode, threshold, make unique, build the puzzle record. */
 export async function puzzleFromImage(file: string, options: FromImageOptions, onChange?: MakeUniqueOptions['onChange']): Promise<FromImageResult> {
   const gray = await imageToGray(file, options.width, options.height);
+  let lo = 255;
+  let hi = 0;
+  for (const v of gray) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (lo === hi && options.threshold === 'auto') throw new ImageError(`${file}: the picture is blank at ${options.width}x${options.height} (every cell has grey level ${lo}): nothing to draw`);
   const threshold = options.threshold === 'auto' ? otsuThreshold(gray) : options.threshold;
   const picture = thresholdGrid(gray, options.width, options.height, threshold, options.invert);
   let filled = 0;
