@@ -84,7 +84,12 @@ export async function puzzleFromImage(file: string, options: FromImageOptions, o
     rows: clues.rows,
     cols: clues.cols,
     solution: gridToRows(result.grid),
-    metrics: { human: difficulty(clues, { forcedCells: false }), ...(satMetricsRecord(clues) as unknown as Record<string, unknown>) },
+    metrics: {
+      human: difficulty(clues, { forcedCells: false }),
+      ...(satMetricsRecord(clues) as unknown as Record<string, unknown>),
+      // Provenance that survives every puzzle reader (they keep metrics, drop unknown top-level fields).
+      picture: { file: file.split(/[\\/]/).pop() ?? file, changed_cells: result.changed.length, saved: result.saved },
+    },
     changed_cells: result.changed,
     saved: result.saved,
     source: { kind: 'image', file: file.split(/[\\/]/).pop() ?? file, threshold, threshold_method: options.threshold === 'auto' ? 'otsu' : 'fixed', invert: options.invert, picture: gridToRows(picture) },

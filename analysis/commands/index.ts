@@ -10,6 +10,7 @@ import { registerSimulate } from './simulate.ts'; import { registerAnalyze } fro
 import { registerGenerate } from './generate.ts';
 import { registerSolve } from './solve.ts';
 import { registerFromImage } from './fromImage.ts';
+import { registerPack } from './pack.ts';
 
 export function registerAll(program: Command): void {
   registerValidateConfig(program);
@@ -22,4 +23,5 @@ export function registerAll(program: Command): void {
   registerGenerate(program);
   registerSolve(program);
   registerFromImage(program);
+  registerPack(program);
 }
