@@ -21,7 +21,8 @@ async function drawPictures(dir: string): Promise<Record<string, string>> {
   files.shapes = join(dir, 'shapes.png');
   await sharp(svg(200, 200, '<circle cx="70" cy="80" r="45" fill="#000"/><rect x="110" y="110" width="70" height="60" fill="#000"/><polygon points="20,190 60,130 100,190" fill="#333"/>')).png().toFile(files.shapes);
   files.text = join(dir, 'text.webp');
-  await sharp(svg(200, 100, '<text x="10" y="75" font-size="72" font-family="sans-serif" font-weight="bold">Hi!</text>')).webp().toFile(files.text);
+  // The underline keeps the picture from being blank on a machine without any font.
+  await sharp(svg(200, 100, '<text x="10" y="75" font-size="72" font-family="sans-serif" font-weight="bold">Hi!</text><rect x="10" y="84" width="150" height="8" fill="#000"/>')).webp().toFile(files.text);
   files.gradient = join(dir, 'gradient.jpg');
   const w = 120;
   const h = 120;
