@@ -24,13 +24,16 @@
  *   4. repeat until unique or `maxChanges` changes are spent.
  * With `maxLevel` K (metrics.ts levels 1-4), once unique the search goes on while the level is
  * above K: candidates are the cells the level's reasoning leaves unknown (complete line solving;
- * for K = 3 line solving plus probing), and a change is kept only if the puzzle stays unique; the
- * best one leaves the fewest cells unknown to that reasoning (ties: lower level, reading order).
+ * for K = 3 line solving plus probing; for K = 1 the overlap rule), and a change is kept only if the
+ * puzzle stays unique; the best one leaves the fewest cells unknown to that reasoning (ties: lower
+ * level, reading order). The cells one level's reasoning leaves open are many on some pictures, and
+ * this phase can spend many changes (a 20x20 smiley: 2 changes to unique level 3, 26 to level 2).
  *
  * What it cannot do. Greedy is not optimal: the fewest changes overall is a hitting-set problem over
  * an unknown (possibly huge) set of alternative solutions; a change can also create new
  * alternatives, which the next round then has to break. The count of remaining solutions is capped
- * at `sample`, so two changes that both leave "many" are not told apart beyond the cap. Solver
+ * at `sample`, so two changes that both leave "many" are told apart only by the line-solving
+ * proxy, which can prefer a change that is no real progress. Solver
  * budgets (`conflictBudget` per count) keep one hard board from stalling the search: an incomplete
  * count is scored as the cap. The result says whether it succeeded and keeps the best grid reached
  * (fewest solutions, then fewest cells unknown to line solving).
