@@ -39,7 +39,13 @@ describe('nonolab pack', () => {
     const picked = set.find((p) => p.metrics?.origin === 'picture');
     expect(picked?.id).toBe(JSON.parse(readFileSync(picture, 'utf8')).id);
 
-    // The bare set (a JSON array) goes straight into select.
+    // select reads the packed config's puzzles directly...
+    const fromConfig = cli('select', '--in', out, '--metric', 'human.line_passes');
+    expect(fromConfig.status, fromConfig.stderr).toBe(0);
+    expect(fromConfig.stderr).toContain('select: 8 candidates');
+    expect(fromConfig.stdout.trim().split('\n')).toHaveLength(6);
+
+    // ...and the bare set (a JSON array) too.
     const bare = join(dir, 'set.json');
     expect(cli('pack', generated, join(fixtures, 'simpson-sample.non'), picture, '--order', 'sat.conflicts', '--out', bare).status).toBe(0);
     const conflicts = JSON.parse(readFileSync(bare, 'utf8')).map((p: { metrics: { sat: { conflicts: number } } }) => p.metrics.sat.conflicts);
