@@ -187,7 +187,7 @@ export function registerFromImage(program: Command): void {
       }
       let out: FromImageResult;
       try {
-        out = await puzzleFromImage(file, options, (c) => console.error(`from-image: change ${c.changes}: cell (row ${c.row}, col ${c.col}) -> ${c.solutions === 1 ? 'unique' : `${c.solutions}${c.solutions >= 8 ? '+' : ''} solutions`}${c.unknown !== undefined ? ` (${c.unknown} cells open to line logic)` : ''}${c.level !== undefined ? `, level ${c.level}` : ''}`));
+        out = await puzzleFromImage(file, options, (c) => console.error(`from-image: change ${c.changes}: cell (row ${c.row}, col ${c.col}) -> ${c.solutions === 1 ? 'unique' : `${c.solutions}${c.solutions >= 8 ? '+' : ''} solutions`}${c.unknown !== undefined ? ` (${c.unknown} cells open to line logic and probing)` : ''}${c.level !== undefined ? `, level ${c.level}` : ''}`));
       } catch (err) {
         if (!(err instanceof ImageError)) throw err;
         console.error(`from-image: ${err.message}`);

@@ -15,10 +15,12 @@
  *      solutions of clues(G), G given as the hint; if there is one, stop;
  *   2. the cells where the alternative solutions differ from G are the candidates, most often
  *      differing first (at most `candidates` of them; a cell is changed at most once);
- *   3. for each candidate c, flip c in G and pre-score it by the cells complete line solving of the
- *      new clues leaves unknown (cheap); the `counted` best then get an exact count of the new
- *      clues' solutions (up to `sample`): the change "breaks the most alternatives" when fewest
- *      solutions remain. Take the best (ties: fewer cells unknown to line solving, which tells
+ *   3. for each candidate c, flip c in G and pre-score it by the cells complete line solving plus
+ *      probing of the new clues leaves unknown (sound reasoning, no search: cells in a swappable
+ *      region stay unknown, so breaking one region lowers it even while many solutions remain);
+ *      the `counted` best then get an exact count of the new clues' solutions (up to `sample`):
+ *      the change "breaks the most alternatives" when fewest solutions remain. Take the best
+ *      (ties: fewer cells unknown to line solving and probing, which tells
  *      apart changes that all leave more than `sample` solutions; then the cell most alternatives
  *      disagree on, then reading order); the first that leaves exactly one solution is taken at once;
  *   4. repeat until unique or `maxChanges` changes are spent.
@@ -33,10 +35,11 @@
  * an unknown (possibly huge) set of alternative solutions; a change can also create new
  * alternatives, which the next round then has to break. The count of remaining solutions is capped
  * at `sample`, so two changes that both leave "many" are told apart only by the line-solving
- * proxy, which can prefer a change that is no real progress. Solver
+ * and probing proxy, which can prefer a change that is no real progress; on pictures with many
+ * independent ambiguous spots (50 scattered squares on 20x20) it takes ~50 changes and 1-2 minutes. Solver
  * budgets (`conflictBudget` per count) keep one hard board from stalling the search: an incomplete
  * count is scored as the cap. The result says whether it succeeded and keeps the best grid reached
- * (fewest solutions, then fewest cells unknown to line solving).
+ * (fewest solutions, then fewest cells unknown to line solving and probing).
  */
 import { cloneGrid, cluesOf, createGrid, EMPTY, FILLED, UNKNOWN } from './grid.ts';
 import type { Clues, Grid } from './grid.ts';
@@ -95,9 +98,9 @@ export interface MakeUniqueOptions {
   maxLevel?: number;
   /** Solutions counted per candidate (the cap of the score; default 8). */
   sample?: number;
-  /** Candidate cells pre-scored per change by the cells line solving leaves unknown (default 60). */
+  /** Candidate cells pre-scored per change by the cells line solving and probing leave unknown (default 60). */
   candidates?: number;
-  /** Of those, how many get an exact solution count (default 12). */
+  /** Of those, how many get an exact solution count (default 6). */
   counted?: number;
   /** Conflicts allowed to the SAT stage of each count (default 20,000). */
   conflictBudget?: number;
@@ -156,7 +159,7 @@ export function makeUnique(picture: Grid, options: MakeUniqueOptions = {}): Make
   const maxChanges = options.maxChanges ?? Math.max(10, Math.round(n / 10));
   const sample = Math.max(2, options.sample ?? 8);
   const candidateCap = options.candidates ?? 60;
-  const countTop = options.counted ?? 12;
+  const countTop = options.counted ?? 6;
   const conflictBudget = options.conflictBudget ?? 20_000;
   const maxLevel = options.maxLevel;
   const width = picture.width;
@@ -169,7 +172,7 @@ export function makeUnique(picture: Grid, options: MakeUniqueOptions = {}): Make
   const grid = cloneGrid(picture);
   const touched = new Set<number>();
   let current = count(grid);
-  let best = { grid: cloneGrid(grid), count: current.count, complete: current.complete, unknown: unknownAfterLevel(cluesOf(grid), 2).unknown };
+  let best = { grid: cloneGrid(grid), count: current.count, complete: current.complete, unknown: unknownAfterLevel(cluesOf(grid), 3).unknown };
   const changedCells = (g: Grid): ChangedCell[] => {
     const out: ChangedCell[] = [];
     for (let i = 0; i < n; i++) {
@@ -196,13 +199,13 @@ export function makeUnique(picture: Grid, options: MakeUniqueOptions = {}): Make
       // No alternative in hand (a budget stopped the count): try every untouched cell in reading order.
       for (let i = 0; i < n && disagree.size < candidateCap; i++) if (!touched.has(i)) disagree.set(i, 0);
     }
-    // Cheap pre-score (cells complete line solving leaves unknown), then exact counts on the best few.
+    // Pre-score (cells line solving and probing leave unknown), then exact counts on the best few.
     const ranked = [...disagree.entries()]
       .sort((a, b) => b[1] - a[1] || a[0] - b[0])
       .slice(0, candidateCap)
       .map(([cell, votes]) => {
         flip(grid, cell);
-        const unknown = unknownAfterLevel(cluesOf(grid), 2).unknown;
+        const unknown = unknownAfterLevel(cluesOf(grid), 3).unknown;
         flip(grid, cell);
         return { cell, votes, unknown: unknown < 0 ? n : unknown };
       })
