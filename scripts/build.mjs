@@ -64,7 +64,7 @@ const options = {
   target: 'node20',
   // Packages are bundled too: loading one file is much faster than resolving hundreds (the @stdlib distributions
   // alone are ~600 small CommonJS files). Native and optional modules stay outside.
-  external: ['better-sqlite3', 'canvas', 'fsevents'],
+  external: ['better-sqlite3', 'sharp', 'canvas', 'fsevents'],
   banner: { js: "import { createRequire as __nonolabCreateRequire } from 'node:module'; const require = __nonolabCreateRequire(import.meta.url);" },
   splitting: true,
   chunkNames: '[name]-[hash]',

@@ -9,6 +9,8 @@ import { registerGmm } from './gmm.ts'; import { registerBt } from './bt.ts'; im
 import { registerSimulate } from './simulate.ts'; import { registerAnalyze } from './analyze.ts';
 import { registerGenerate } from './generate.ts';
 import { registerSolve } from './solve.ts';
+import { registerFromImage } from './fromImage.ts';
+import { registerPack } from './pack.ts';
 
 export function registerAll(program: Command): void {
   registerValidateConfig(program);
@@ -20,4 +22,6 @@ export function registerAll(program: Command): void {
   registerSimulate(program); registerAnalyze(program);
   registerGenerate(program);
   registerSolve(program);
+  registerFromImage(program);
+  registerPack(program);
 }

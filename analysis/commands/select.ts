@@ -5,6 +5,7 @@ import { StudyConfig } from '../../shared/schema/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { selectPaper, type Selection } from '../../shared/sat/index.ts';
 import { loadPuzzles } from './measure.ts';
+import { parseJsonPuzzles } from '../../shared/nonogram/index.ts';
 
 /** The metric's value on a puzzle: a bare name is under metrics.sat; a dotted path is under metrics. */
 export function metricValue(p: Puzzle, metric: string): number | undefined {
@@ -42,11 +43,29 @@ export function selectFromPuzzles(file: string, puzzles: Puzzle[], metric: strin
   }
 }
 
+/** Puzzles from any puzzle file, or the "puzzles" of a study config (as `pack --config` writes it). */
+function loadSet(file: string): Puzzle[] | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return loadPuzzles(file);
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !Array.isArray((raw as { puzzles?: unknown }).puzzles) || !('phases' in raw)) return loadPuzzles(file);
+  try {
+    return parseJsonPuzzles(JSON.stringify((raw as unknown as { puzzles: unknown[] }).puzzles), `${file} (puzzles)`);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exitCode = 2;
+    return null;
+  }
+}
+
 export function registerSelect(program: Command): void {
   program
     .command('select')
     .description("pick six study puzzles: the 2 lowest, 2 nearest the median and 2 highest (top 5% excluded) by a metric, as the paper did")
-    .requiredOption('--in <file>', 'measured puzzles (NDJSON from generate/measure)')
+    .requiredOption('--in <file>', 'measured puzzles (NDJSON from generate/measure, a set from pack) or a study config (its puzzles)')
     .option('--scheme <name>', 'selection scheme (paper)', 'paper')
     .option('--metric <name>', 'conflicts | decisions | propagations | restarts (metrics.sat), or a path under metrics such as sat_dfa.conflicts', 'conflicts')
     .option('--out <file>', 'write the six puzzle records (the study-config "puzzles" array), or the whole config with --config')
@@ -62,7 +81,7 @@ export function registerSelect(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const puzzles = loadPuzzles(opts.in);
+      const puzzles = loadSet(opts.in);
       if (!puzzles) return;
       const selection = selectFromPuzzles(opts.in, puzzles, opts.metric);
       if (!selection) return;

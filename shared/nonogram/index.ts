@@ -14,3 +14,5 @@ export { PuzzleFormatError, InconsistentCluesError, parsePuzzleFile, parseJsonPu
 export type { PuzzleFormat, NonProperties } from './formats.ts';
 export { solvePuzzle, satisfiesClues } from './solvePuzzle.ts';
 export type { SolveEngine, SettledBy, SolvePuzzleOptions, SolvePuzzleResult, SolvePuzzleStats } from './solvePuzzle.ts';
+export { makeUnique, otsuThreshold, thresholdGrid } from './fromPicture.ts';
+export type { MakeUniqueOptions, MakeUniqueResult, ChangedCell } from './fromPicture.ts';

@@ -1,0 +1,114 @@
+// `nonolab pack FILE... --out FILE [--config STUDY.json] [--order METRIC]`: one study puzzle set from generated, imported and picture puzzles.
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { canonicalClues, difficulty } from '../../shared/nonogram/index.ts';
+import { StudyConfig } from '../../shared/schema/config.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
+import { satMetricsRecord } from '../../shared/sat/index.ts';
+import { loadPuzzles } from './measure.ts';
+import { metricField, metricValue } from './select.ts';
+
+export type PuzzleOrigin = 'generated' | 'imported' | 'picture';
+
+/** Where a puzzle came from: `from-image` leaves metrics.picture, `generate` a seed; anything else was imported. */
+export function puzzleOrigin(p: Puzzle): PuzzleOrigin {
+  if (p.metrics && typeof p.metrics.picture === 'object' && p.metrics.picture !== null) return 'picture';
+  if (p.seed !== undefined) return 'generated';
+  return 'imported';
+}
+
+export interface PackResult {
+  puzzles: Puzzle[];
+  /** Same puzzle (same id and clues) seen again: kept once. */
+  duplicates: string[];
+}
+
+/**
+ * Merge puzzle lists (in file order), fill in missing metrics (metrics.human and metrics.sat /
+ * sat_dfa, as `measure` computes them), tag each with metrics.origin and order them by `order`
+ * (ascending; ties by human level, then MiniSat conflicts, then id). Throws with a message naming the file and puzzle when one is not uniquely solvable,
+ * when two different puzzles share an id, or when the ordering metric is missing.
+ */
+export function packPuzzles(sources: { file: string; puzzles: Puzzle[] }[], order: string): PackResult {
+  const byId = new Map<string, { puzzle: Puzzle; file: string }>();
+  const duplicates: string[] = [];
+  for (const { file, puzzles } of sources) {
+    puzzles.forEach((p, i) => {
+      const where = `${file}: puzzle ${p.id} (record ${i})`;
+      const seen = byId.get(p.id);
+      if (seen) {
+        if (canonicalClues(seen.puzzle) !== canonicalClues(p)) throw new Error(`${where}: id already used by a different puzzle in ${seen.file}`);
+        duplicates.push(p.id);
+        return;
+      }
+      const metrics = { ...(p.metrics ?? {}) };
+      if (!metrics.human) metrics.human = difficulty(p, { forcedCells: false });
+      if (metrics.human.unique === false) throw new Error(`${where}: not uniquely solvable (metrics.human.unique is false); a study puzzle needs exactly one solution`);
+      if (!metrics.sat || !metrics.sat_dfa) Object.assign(metrics, satMetricsRecord(p));
+      const origin = puzzleOrigin(p);
+      byId.set(p.id, { puzzle: { ...p, metrics: { ...metrics, origin } }, file });
+    });
+  }
+  const packed = [...byId.values()].map((x) => x.puzzle);
+  for (const p of packed) if (metricValue(p, order) === undefined) throw new Error(`puzzle ${p.id}: field ${metricField(order)} is missing; cannot order by ${order}`);
+  const level = (p: Puzzle) => p.metrics?.human?.level ?? 4;
+  const conflicts = (p: Puzzle) => p.metrics?.sat?.conflicts ?? 0;
+  packed.sort((a, b) => (metricValue(a, order) as number) - (metricValue(b, order) as number) || level(a) - level(b) || conflicts(a) - conflicts(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { puzzles: packed, duplicates };
+}
+
+export function registerPack(program: Command): void {
+  program
+    .command('pack')
+    .description("assemble a study's puzzle set from generated, imported (.non, webpbn XML, JSON) and picture (from-image) puzzles: ids, metrics, easiest first; into a study config with --config")
+    .argument('<files...>', 'puzzle files in any format nonolab reads')
+    .requiredOption('--out <file>', 'write the puzzle set (JSON array), or the whole config with --config')
+    .option('--config <file>', 'a study config whose "puzzles" are replaced by the set (written to --out)')
+    .option('--order <metric>', 'order by this metric, ascending: a path under metrics (human.level, human.line_passes, sat.conflicts, ...) or a bare metrics.sat name', 'human.level')
+    .action((files: string[], opts: { out: string; config?: string; order: string }) => {
+      const sources: { file: string; puzzles: Puzzle[] }[] = [];
+      for (const file of files) {
+        const puzzles = loadPuzzles(file);
+        if (!puzzles) return;
+        if (puzzles.length === 0) {
+          console.error(`${file}: no puzzles`);
+          process.exitCode = 2;
+          return;
+        }
+        sources.push({ file, puzzles });
+      }
+      let packed: PackResult;
+      try {
+        packed = packPuzzles(sources, opts.order);
+      } catch (err) {
+        console.error(`pack: ${(err as Error).message}`);
+        process.exitCode = 2;
+        return;
+      }
+      let text = JSON.stringify(packed.puzzles, null, 2) + '\n';
+      if (opts.config) {
+        let raw: unknown;
+        try {
+          raw = JSON.parse(readFileSync(opts.config, 'utf8'));
+        } catch (err) {
+          console.error(`${opts.config}: cannot read JSON (${(err as Error).message})`);
+          process.exitCode = 2;
+          return;
+        }
+        const config = { ...(raw as object), puzzles: packed.puzzles };
+        const parsed = StudyConfig.safeParse(config);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          console.error(`${opts.config}: with the packed puzzles, field ${issue.path.join('.')}: ${issue.message}`);
+          process.exitCode = 2;
+          return;
+        }
+        text = JSON.stringify(config, null, 2) + '\n';
+      }
+      writeFileSync(opts.out, text);
+      const counts = { generated: 0, imported: 0, picture: 0 };
+      for (const p of packed.puzzles) counts[p.metrics?.origin as PuzzleOrigin]++;
+      if (packed.duplicates.length) console.error(`pack: ${packed.duplicates.length} duplicate puzzle(s) kept once: ${packed.duplicates.join(', ')}`);
+      console.error(`pack: ${packed.puzzles.length} puzzles (${counts.generated} generated, ${counts.imported} imported, ${counts.picture} from pictures), ordered by ${metricField(opts.order)} -> ${opts.out}`);
+    });
+}
