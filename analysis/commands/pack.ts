@@ -1,11 +1,11 @@
 // `nonolab pack FILE... --out FILE [--config STUDY.json] [--order METRIC]`: one study puzzle set from generated, imported and picture puzzles.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { canonicalClues, difficulty } from '../../shared/nonogram/index.ts';
-import { StudyConfig } from '../../shared/schema/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { satMetricsRecord } from '../../shared/sat/index.ts';
 import { loadPuzzles } from './measure.ts';
+import { configWithPuzzles } from './configOut.ts';
 import { metricField, metricValue } from './select.ts';
 
 export type PuzzleOrigin = 'generated' | 'imported' | 'picture';
@@ -87,23 +87,13 @@ export function registerPack(program: Command): void {
       }
       let text = JSON.stringify(packed.puzzles, null, 2) + '\n';
       if (opts.config) {
-        let raw: unknown;
-        try {
-          raw = JSON.parse(readFileSync(opts.config, 'utf8'));
-        } catch (err) {
-          console.error(`${opts.config}: cannot read JSON (${(err as Error).message})`);
+        const written = configWithPuzzles(opts.config, packed.puzzles, 'packed');
+        if ('error' in written) {
+          console.error(written.error);
           process.exitCode = 2;
           return;
         }
-        const config = { ...(raw as object), puzzles: packed.puzzles };
-        const parsed = StudyConfig.safeParse(config);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          console.error(`${opts.config}: with the packed puzzles, field ${issue.path.join('.')}: ${issue.message}`);
-          process.exitCode = 2;
-          return;
-        }
-        text = JSON.stringify(config, null, 2) + '\n';
+        text = written.text;
       }
       writeFileSync(opts.out, text);
       const counts = { generated: 0, imported: 0, picture: 0 };

@@ -1,10 +1,10 @@
 // `nonolab select --in FILE --scheme paper`: choose the study's six puzzles by a solver metric, as the paper did.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { StudyConfig } from '../../shared/schema/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { selectPaper, type Selection } from '../../shared/sat/index.ts';
 import { loadPuzzles } from './measure.ts';
+import { configWithPuzzles } from './configOut.ts';
 import { parseJsonPuzzles } from '../../shared/nonogram/index.ts';
 
 /** The metric's value on a puzzle: a bare name is under metrics.sat; a dotted path is under metrics. */
@@ -94,22 +94,13 @@ export function registerSelect(program: Command): void {
       console.error(`select: ${selection.n} candidates, median ${opts.metric} ${selection.median}, top ${selection.excluded_top} excluded (highest picks at or below ${selection.high_cutoff})`);
       if (!opts.out) return;
       if (opts.config) {
-        let raw: unknown;
-        try {
-          raw = JSON.parse(readFileSync(opts.config, 'utf8'));
-        } catch (err) {
-          console.error(`${opts.config}: cannot read JSON (${(err as Error).message})`);
+        const written = configWithPuzzles(opts.config, chosen, 'selected');
+        if ('error' in written) {
+          console.error(written.error);
           process.exitCode = 2;
           return;
         }
-        const parsed = StudyConfig.safeParse({ ...(raw as object), puzzles: chosen });
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          console.error(`${opts.config}: with the selected puzzles, field ${issue.path.join('.')}: ${issue.message}`);
-          process.exitCode = 2;
-          return;
-        }
-        writeFileSync(opts.out, JSON.stringify({ ...(raw as object), puzzles: chosen }, null, 2) + '\n');
+        writeFileSync(opts.out, written.text);
       } else writeFileSync(opts.out, JSON.stringify(chosen, null, 2) + '\n');
       console.error(`select: wrote ${chosen.length} puzzles to ${opts.out}`);
     });
