@@ -4,6 +4,7 @@ import { createRng } from '../random.ts';
 import { cluesOf, createGrid, EMPTY, FILLED, UNKNOWN } from '../nonogram/grid.ts';
 import { propagateInPlace } from '../nonogram/solver.ts';
 import { forcedCells, forcedCellsReference } from './infer.ts';
+import { satMetrics } from './metrics.ts';
 import { Solver, mkLit, L_TRUE } from './solver.ts';
 
 function randomClues(size: number, density: number, seed: number) {
@@ -29,6 +30,9 @@ describe('forcedCells (fast) equals the reference', () => {
       propagateInPlace(clues, known, 'complete');
       const withKnown = forcedCells(clues, { encoding, known });
       expect(Array.from(withKnown.grid.cells)).toEqual(Array.from(ref.grid.cells));
+      // The first call is the plain solve: MiniSat's statistics of the board's CNF.
+      expect(withKnown.firstSolve).toEqual(satMetrics(clues, encoding));
+      expect(fast.firstSolve).toEqual(satMetrics(clues, encoding));
     }
   });
 

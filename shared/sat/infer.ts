@@ -21,7 +21,7 @@
 import { EMPTY, FILLED, UNKNOWN, type Clues, type Grid } from '../nonogram/grid.ts';
 import { encodeBlockStart } from './blockStart.ts';
 import { encodeDfa } from './dfa.ts';
-import { L_FALSE, L_TRUE, fromDimacs, loadCnf, type SolverStats } from './solver.ts';
+import { L_FALSE, L_TRUE, fromDimacs, loadCnf, type SatResult, type SolverStats } from './solver.ts';
 
 export type Encoding = 'block-start' | 'dfa';
 
@@ -50,6 +50,8 @@ export interface ForcedCellsResult {
   /** Solver calls made and their summed statistics. */
   solves: number;
   stats: SolverStats;
+  /** The first call alone: a plain solve of the CNF, so these equal `satMetrics` (same encoding, same budget). */
+  firstSolve: SolverStats & { result: SatResult };
 }
 
 export function encode(clues: Clues, encoding: Encoding = 'block-start') {
@@ -70,15 +72,21 @@ export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): For
   while (solver.nVars() < cnf.numVars) solver.newVar();
   const budget = options.conflictBudget ?? -1;
   const grid: Grid = { width, height, cells: new Uint8Array(width * height) };
-  const result: ForcedCellsResult = { solvable: false, grid, forcedFilled: 0, forcedEmpty: 0, undecided: 0, unique: false, solves: 0, stats: solver.stats() };
+  const result: ForcedCellsResult = { solvable: false, grid, forcedFilled: 0, forcedEmpty: 0, undecided: 0, unique: false, solves: 0, stats: solver.stats(), firstSolve: { ...solver.stats(), result: 'UNKNOWN' } };
   const finish = () => {
     result.stats = solver.stats();
     return result;
   };
   const n = width * height;
   const state = new Uint8Array(n);
-  if (options.known) {
-    if (options.known.width !== width || options.known.height !== height) throw new RangeError(`known grid is ${options.known.width}x${options.known.height}, the clues are ${width}x${height}`);
+  if (options.known && (options.known.width !== width || options.known.height !== height)) throw new RangeError(`known grid is ${options.known.width}x${options.known.height}, the clues are ${width}x${height}`);
+  // The first call is a plain solve of the board's CNF (its statistics are satMetrics'); the
+  // known cells become units only after it.
+  result.solves++;
+  const first = solver.solveLimited([], budget);
+  const firstStats = solver.stats();
+  result.firstSolve = { ...firstStats, result: first === L_TRUE ? 'SAT' : first === L_FALSE ? 'UNSAT' : 'UNKNOWN' };
+  if (first === L_TRUE && options.known) {
     for (let i = 0; i < n; i++) {
       const k = options.known.cells[i];
       if (k === FILLED || k === EMPTY) {
@@ -87,8 +95,6 @@ export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): For
       }
     }
   }
-  result.solves++;
-  const first = solver.solveLimited([], budget);
   if (first !== L_TRUE) {
     result.undecided = first === L_FALSE ? 0 : width * height;
     return finish();
@@ -134,7 +140,7 @@ export function forcedCellsReference(clues: Clues, options: ForcedCellsOptions =
   while (solver.nVars() < cnf.numVars) solver.newVar();
   const budget = options.conflictBudget ?? -1;
   const grid: Grid = { width, height, cells: new Uint8Array(width * height) };
-  const result: ForcedCellsResult = { solvable: false, grid, forcedFilled: 0, forcedEmpty: 0, undecided: 0, unique: false, solves: 0, stats: solver.stats() };
+  const result: ForcedCellsResult = { solvable: false, grid, forcedFilled: 0, forcedEmpty: 0, undecided: 0, unique: false, solves: 0, stats: solver.stats(), firstSolve: { ...solver.stats(), result: 'UNKNOWN' } };
   const finish = () => {
     result.stats = solver.stats();
     return result;
@@ -149,6 +155,7 @@ export function forcedCellsReference(clues: Clues, options: ForcedCellsOptions =
   }
   result.solves++;
   const first = solver.solveLimited([], budget);
+  result.firstSolve = { ...solver.stats(), result: first === L_TRUE ? 'SAT' : first === L_FALSE ? 'UNSAT' : 'UNKNOWN' };
   if (first !== L_TRUE) {
     result.undecided = first === L_FALSE ? 0 : width * height;
     return finish();
