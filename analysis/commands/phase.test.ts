@@ -37,3 +37,32 @@ describe('metricValue', () => {
     expect(metricValue(p, 'sat_dfa.conflicts')).toBeUndefined();
   });
 });
+
+describe('phase thresholds', () => {
+  it('interpolates the 0.5 crossing of the forced-filled share and bootstraps it reproducibly', async () => {
+    const { crossing, thresholdBootstrap } = await import('../stats/threshold.ts');
+    expect(crossing([0.3, 0.4, 0.5], [0.1, 0.3, 0.7])).toBeCloseTo(0.45, 12);
+    expect(crossing([0.3, 0.4], [0.6, 0.9])).toBe(0.3);
+    expect(crossing([0.3, 0.4], [0.1, 0.2])).toBeNaN();
+    const groups = [[0, 0.1, 0.2], [0.2, 0.4, 0.6], [0.8, 0.9, 1]];
+    const a = thresholdBootstrap([0.3, 0.4, 0.5], groups, { seed: 7, replicates: 400 });
+    expect(thresholdBootstrap([0.3, 0.4, 0.5], groups, { seed: 7, replicates: 400 })).toEqual(a);
+    expect(a.threshold).toBeCloseTo(0.4 + 0.1 * (0.1 / 0.5), 12);
+    expect(a.lo).toBeLessThanOrEqual(a.threshold);
+    expect(a.hi).toBeGreaterThanOrEqual(a.threshold);
+    expect(a.crossed).toBe(1);
+  });
+
+  it('adds the size-wise threshold columns to the summary once a size is complete', async () => {
+    const { summaryWithThresholds, forcedFilledShare } = await import('./phase.ts');
+    const rows = [0.3, 0.4, 0.5].flatMap((d) => [0, 1].map((b) => runBoard(8, d, b, 1, 'block-start', undefined)));
+    const done = summaryWithThresholds(rows, new Set([8]), 1);
+    const open = summaryWithThresholds(rows, new Set(), 1);
+    expect(open.every((r) => r.threshold === '')).toBe(true);
+    const means = [0.3, 0.4, 0.5].map((d) => rows.filter((r) => r.density === d).reduce((s, r) => s + forcedFilledShare(r), 0) / 2);
+    expect(done.map((r) => r.forced_filled_share)).toEqual(means.map((m) => Math.round(m * 1e6) / 1e6));
+    const t = done[0].threshold;
+    if (means.some((m) => m >= 0.5)) expect(typeof t === 'number' && t >= 0.3 && t <= 0.5).toBe(true);
+    else expect(t).toBe('');
+  });
+});
