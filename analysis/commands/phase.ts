@@ -193,7 +193,8 @@ export function registerPhase(program: Command): void {
         if (budget !== undefined && !(Number.isInteger(budget) && budget >= 0)) throw new InputError(`--conflict-budget must be a non-negative integer, got '${opts.conflictBudget}'`);
         const encoding = parseEncoding(opts.encoding);
         const total = sizes.length * densities.length * boards;
-        const bar = progressBar('phase', total);
+        // Boards take seconds to minutes: a redirected stderr (a log file) gets a progress line every 10 s too.
+        const bar = progressBar('phase', total, { nonTtyEveryMs: 10_000 });
         const rows: BoardRow[] = [];
         const complete = new Set<number>();
         const flush = () => {
