@@ -66,3 +66,43 @@ describe('phase thresholds', () => {
     else expect(t).toBe('');
   });
 });
+
+describe('nonolab phase (in-process)', () => {
+  it('writes the summary with thresholds, the per-board rows and the plot; bad input changes nothing', async () => {
+    const { Command } = await import('commander');
+    const { readFileSync, existsSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tempDir } = await import('../../tests/support/tempDirs.ts');
+    const { registerPhase } = await import('./phase.ts');
+    const dir = tempDir('phase-');
+    const run = async (args: string[]) => {
+      const program = new Command().exitOverride();
+      registerPhase(program);
+      const { vi } = await import('vitest');
+      const se = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      try {
+        await program.parseAsync(['node', 'nonolab', 'phase', ...args]);
+      } finally {
+        se.mockRestore();
+      }
+      const code = Number(process.exitCode ?? 0);
+      process.exitCode = 0;
+      return code;
+    };
+    const [out, raw, plot] = ['s.csv', 'r.csv', 'p.svg'].map((f) => join(dir, f));
+    expect(await run(['--sizes', '6,8', '--densities', '0.3:0.6:0.1', '--boards', '3', '--out', out, '--raw', raw, '--plot', plot])).toBe(0);
+    const Papa = (await import('papaparse')).default;
+    const summary = Papa.parse<Record<string, string>>(readFileSync(out, 'utf8').trim(), { header: true }).data;
+    expect(summary).toHaveLength(8);
+    for (const r of summary) expect(Object.keys(r)).toEqual(expect.arrayContaining(['forced_filled_share', 'threshold', 'threshold_lo', 'threshold_hi', 'mean_seconds']));
+    const boardsRows = Papa.parse<Record<string, string>>(readFileSync(raw, 'utf8').trim(), { header: true }).data;
+    expect(boardsRows).toHaveLength(24);
+    const svg = readFileSync(plot, 'utf8');
+    expect(svg).toContain('<svg');
+    expect(svg).toContain('6x6');
+    expect(svg).toContain('8x8');
+    const bad = join(dir, 'bad.csv');
+    expect(await run(['--sizes', '6', '--densities', '0.5:0.3:0.1', '--out', bad])).toBe(2);
+    expect(existsSync(bad)).toBe(false);
+  });
+});

@@ -178,7 +178,7 @@ export function registerPhase(program: Command): void {
     .option('--conflict-budget <n>', 'conflicts allowed per solver call (undecided cells are reported)')
     .option('--out <file>', 'summary CSV, rewritten as each (size, density) finishes (default: stdout at the end)')
     .option('--raw <file>', 'per-board CSV, rewritten as each (size, density) finishes')
-    .option('--plot <file>', 'SVG: forced-filled share vs density per size with the 0.39-0.42 band, and the effort')
+    .option('--plot <file>', 'SVG: forced-filled share vs density per size with the 0.39-0.42 band, and the effort (rewritten as each (size, density) finishes)')
     .action(async (opts: { sizes: string; densities: string; boards: string; seed: string; encoding: string; conflictBudget?: string; out?: string; raw?: string; plot?: string }) => {
       try {
         const sizes = opts.sizes.split(',').map((s) => Number(s.trim()));
@@ -197,9 +197,11 @@ export function registerPhase(program: Command): void {
         const bar = progressBar('phase', total, { nonTtyEveryMs: 10_000 });
         const rows: BoardRow[] = [];
         const complete = new Set<number>();
-        const flush = () => {
-          if (opts.out) writeAtomic(opts.out, Papa.unparse(summaryWithThresholds(rows, complete, seed)) + '\n');
+        const flush = async () => {
+          const summary = summaryWithThresholds(rows, complete, seed);
+          if (opts.out) writeAtomic(opts.out, Papa.unparse(summary) + '\n');
           if (opts.raw) writeAtomic(opts.raw, Papa.unparse(rows) + '\n');
+          if (opts.plot) writeAtomic(opts.plot, await renderSvg(phasePlot(summary, { boards, seed, encoding })));
         };
         for (const size of sizes) {
           for (const density of densities) {
@@ -211,13 +213,12 @@ export function registerPhase(program: Command): void {
               bar.update(rows.length);
             }
             if (density === densities[densities.length - 1]) complete.add(size);
-            flush();
+            await flush();
           }
         }
         bar.stop();
         const summary = summaryWithThresholds(rows, complete, seed);
         if (!opts.out) process.stdout.write(Papa.unparse(summary) + '\n');
-        if (opts.plot) writeFileSync(opts.plot, await renderSvg(phasePlot(summary, { boards, seed, encoding })));
         for (const t of thresholds(rows, seed)) {
           const fmt = (x: number) => (Number.isNaN(x) ? 'none' : x.toFixed(3));
           console.error(`phase: ${t.size}x${t.size} threshold ${fmt(t.threshold)} [${fmt(t.threshold_lo)}, ${fmt(t.threshold_hi)}]`);
