@@ -27,9 +27,9 @@ export function loadPuzzles(file: string): Puzzle[] | null {
   }
 }
 
-export function progressBar(label: string, total: number): cliProgress.SingleBar {
+export function progressBar(label: string, total: number, options: { nonTtyEveryMs?: number } = {}): cliProgress.SingleBar {
   const bar = new cliProgress.SingleBar(
-    { stream: process.stderr, format: `${label} [{bar}] {value}/{total} | {rate}/s | ETA {eta_formatted}`, etaBuffer: 50, noTTYOutput: false },
+    { stream: process.stderr, format: `${label} [{bar}] {value}/{total} | {rate}/s | ETA {eta_formatted}`, etaBuffer: 50, noTTYOutput: options.nonTtyEveryMs !== undefined, notTTYSchedule: options.nonTtyEveryMs },
     cliProgress.Presets.shades_classic,
   );
   let started = 0;

@@ -37,3 +37,72 @@ describe('metricValue', () => {
     expect(metricValue(p, 'sat_dfa.conflicts')).toBeUndefined();
   });
 });
+
+describe('phase thresholds', () => {
+  it('interpolates the 0.5 crossing of the forced-filled share and bootstraps it reproducibly', async () => {
+    const { crossing, thresholdBootstrap } = await import('../stats/threshold.ts');
+    expect(crossing([0.3, 0.4, 0.5], [0.1, 0.3, 0.7])).toBeCloseTo(0.45, 12);
+    expect(crossing([0.3, 0.4], [0.6, 0.9])).toBe(0.3);
+    expect(crossing([0.3, 0.4], [0.1, 0.2])).toBeNaN();
+    const groups = [[0, 0.1, 0.2], [0.2, 0.4, 0.6], [0.8, 0.9, 1]];
+    const a = thresholdBootstrap([0.3, 0.4, 0.5], groups, { seed: 7, replicates: 400 });
+    expect(thresholdBootstrap([0.3, 0.4, 0.5], groups, { seed: 7, replicates: 400 })).toEqual(a);
+    expect(a.threshold).toBeCloseTo(0.4 + 0.1 * (0.1 / 0.5), 12);
+    expect(a.lo).toBeLessThanOrEqual(a.threshold);
+    expect(a.hi).toBeGreaterThanOrEqual(a.threshold);
+    expect(a.crossed).toBe(1);
+  });
+
+  it('adds the size-wise threshold columns to the summary once a size is complete', async () => {
+    const { summaryWithThresholds, forcedFilledShare } = await import('./phase.ts');
+    const rows = [0.3, 0.4, 0.5].flatMap((d) => [0, 1].map((b) => runBoard(8, d, b, 1, 'block-start', undefined)));
+    const done = summaryWithThresholds(rows, new Set([8]), 1);
+    const open = summaryWithThresholds(rows, new Set(), 1);
+    expect(open.every((r) => r.threshold === '')).toBe(true);
+    const means = [0.3, 0.4, 0.5].map((d) => rows.filter((r) => r.density === d).reduce((s, r) => s + forcedFilledShare(r), 0) / 2);
+    expect(done.map((r) => r.forced_filled_share)).toEqual(means.map((m) => Math.round(m * 1e6) / 1e6));
+    const t = done[0].threshold;
+    if (means.some((m) => m >= 0.5)) expect(typeof t === 'number' && t >= 0.3 && t <= 0.5).toBe(true);
+    else expect(t).toBe('');
+  });
+});
+
+describe('nonolab phase (in-process)', () => {
+  it('writes the summary with thresholds, the per-board rows and the plot; bad input changes nothing', async () => {
+    const { Command } = await import('commander');
+    const { readFileSync, existsSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tempDir } = await import('../../tests/support/tempDirs.ts');
+    const { registerPhase } = await import('./phase.ts');
+    const dir = tempDir('phase-');
+    const run = async (args: string[]) => {
+      const program = new Command().exitOverride();
+      registerPhase(program);
+      const { vi } = await import('vitest');
+      const se = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      try {
+        await program.parseAsync(['node', 'nonolab', 'phase', ...args]);
+      } finally {
+        se.mockRestore();
+      }
+      const code = Number(process.exitCode ?? 0);
+      process.exitCode = 0;
+      return code;
+    };
+    const [out, raw, plot] = ['s.csv', 'r.csv', 'p.svg'].map((f) => join(dir, f));
+    expect(await run(['--sizes', '6,8', '--densities', '0.3:0.6:0.1', '--boards', '3', '--out', out, '--raw', raw, '--plot', plot])).toBe(0);
+    const Papa = (await import('papaparse')).default;
+    const summary = Papa.parse<Record<string, string>>(readFileSync(out, 'utf8').trim(), { header: true }).data;
+    expect(summary).toHaveLength(8);
+    for (const r of summary) expect(Object.keys(r)).toEqual(expect.arrayContaining(['forced_filled_share', 'threshold', 'threshold_lo', 'threshold_hi', 'mean_seconds']));
+    const boardsRows = Papa.parse<Record<string, string>>(readFileSync(raw, 'utf8').trim(), { header: true }).data;
+    expect(boardsRows).toHaveLength(24);
+    const svg = readFileSync(plot, 'utf8');
+    expect(svg).toContain('<svg');
+    expect(svg).toContain('6x6');
+    expect(svg).toContain('8x8');
+    const bad = join(dir, 'bad.csv');
+    expect(await run(['--sizes', '6', '--densities', '0.5:0.3:0.1', '--out', bad])).toBe(2);
+    expect(existsSync(bad)).toBe(false);
+  });
+});

@@ -2,20 +2,28 @@
 /*
  * For each size N, density d and board b: fill each cell of an N x N board independently with
  * probability d (seeded per (seed, N, d, b)), take its clues, and find the inferable cells (same
- * value in every solution of those clues) by SAT under assumptions, counting forced-filled and
- * forced-empty cells separately (the published experiment counted only forced-filled ones). Cells
- * fixed by complete line solving are certainly forced and are given to the solver as units first
- * (this changes no count, only the time). Solver effort is MiniSat 2.2.0's statistics on one plain
- * solve of the board's CNF, and the totals over the inference calls. Near d = 0.4 single calls can
- * take very long (the problem is NP-hard there): `--conflict-budget` bounds each call, and cells
- * whose call ran out are reported as undecided, never guessed.
+ * value in every solution of those clues) by SAT under assumptions on one incremental solver
+ * (shared/sat/infer.ts), counting forced-filled and forced-empty cells separately (the published
+ * experiment counted only forced-filled ones). Cells fixed by complete line solving are certainly
+ * forced and are given to the solver as units after its first model (this changes no count, only
+ * the time). Solver effort is MiniSat 2.2.0's statistics on the inference's first call, which is a
+ * plain solve of the board's CNF, and the totals over all the inference calls. Near d = 0.4 single
+ * calls can take very long (the problem is NP-hard there): `--conflict-budget` bounds each call,
+ * and cells whose call ran out are reported as undecided, never guessed.
+ * The claim under test: the forced-filled share (forced-filled cells / filled cells, per board)
+ * jumps from near 0 to near 1 as d crosses about 0.39-0.42, more sharply as N grows. Per size, the
+ * density where the mean share crosses 0.5 is estimated with a seeded bootstrap interval
+ * (analysis/stats/threshold.ts). Rows are written as each (size, density) finishes, so an
+ * interrupted run keeps what it did.
  */
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { TopLevelSpec } from 'vega-lite';
 import Papa from 'papaparse';
 import { cluesOf, createGrid, EMPTY, FILLED, hash53, propagateInPlace } from '../../shared/nonogram/index.ts';
 import { createRng } from '../../shared/random.ts';
-import { forcedCells, satMetrics, type Encoding } from '../../shared/sat/index.ts';
+import { forcedCells, type Encoding } from '../../shared/sat/index.ts';
+import { thresholdBootstrap } from '../stats/threshold.ts';
 import { parseEncoding, InputError } from './cnf.ts';
 import { progressBar } from './measure.ts';
 import { renderSvg } from './plotMetrics.ts';
@@ -47,7 +55,12 @@ export interface BoardRow {
   propagations: number;
   inference_solves: number;
   inference_conflicts: number;
+  /** Wall-clock seconds for the board (set by the command, not by runBoard). */
+  seconds?: number;
 }
+
+/** Forced-filled cells over filled cells (1 on a board with no filled cell: nothing is left open). */
+export const forcedFilledShare = (r: BoardRow): number => (r.filled === 0 ? 1 : r.forced_filled / r.filled);
 
 export function runBoard(size: number, density: number, board: number, seed: number, encoding: Encoding, budget: number | undefined): BoardRow {
   const rng = createRng(hash53(`phase:${seed}:${size}:${density}:${board}`)[1]);
@@ -58,7 +71,6 @@ export function runBoard(size: number, density: number, board: number, seed: num
     if (cells[i] === FILLED) filled++;
   }
   const clues = cluesOf({ width: size, height: size, cells });
-  const plain = satMetrics(clues, encoding, { conflictBudget: budget });
   const known = createGrid(size, size);
   propagateInPlace(clues, known, 'complete');
   const inf = forcedCells(clues, { encoding, known, conflictBudget: budget });
@@ -71,9 +83,9 @@ export function runBoard(size: number, density: number, board: number, seed: num
     forced_empty: inf.forcedEmpty,
     undecided: inf.undecided,
     unique: inf.unique,
-    conflicts: plain.conflicts,
-    decisions: plain.decisions,
-    propagations: plain.propagations,
+    conflicts: inf.firstSolve.conflicts,
+    decisions: inf.firstSolve.decisions,
+    propagations: inf.firstSolve.propagations,
     inference_solves: inf.solves,
     inference_conflicts: inf.stats.conflicts,
   };
@@ -94,6 +106,7 @@ export function summarise(rows: BoardRow[]): Record<string, number>[] {
       density: g[0].density,
       boards: g.length,
       filled_fraction: mean((r) => r.filled / cells),
+      forced_filled_share: mean(forcedFilledShare),
       forced_fraction: mean((r) => (r.forced_filled + r.forced_empty) / cells),
       forced_filled_fraction: mean((r) => r.forced_filled / cells),
       forced_empty_fraction: mean((r) => r.forced_empty / cells),
@@ -104,23 +117,68 @@ export function summarise(rows: BoardRow[]): Record<string, number>[] {
       mean_propagations: mean((r) => r.propagations),
       mean_inference_solves: mean((r) => r.inference_solves),
       mean_inference_conflicts: mean((r) => r.inference_conflicts),
+      mean_seconds: mean((r) => r.seconds ?? NaN),
     };
   });
+}
+
+export interface SizeThreshold {
+  size: number;
+  threshold: number;
+  threshold_lo: number;
+  threshold_hi: number;
+  threshold_boot_crossed: number;
+}
+
+/** Per size: the density where the mean forced-filled share crosses 0.5, with a seeded 95 % bootstrap interval. */
+export function thresholds(rows: BoardRow[], seed: number, replicates = 1000): SizeThreshold[] {
+  const sizes = [...new Set(rows.map((r) => r.size))];
+  return sizes.map((size) => {
+    const densities = [...new Set(rows.filter((r) => r.size === size).map((r) => r.density))].sort((a, b) => a - b);
+    const groups = densities.map((d) => rows.filter((r) => r.size === size && r.density === d).map(forcedFilledShare));
+    const t = thresholdBootstrap(densities, groups, { replicates, seed: seed * 1000 + size });
+    const r4 = (x: number) => (Number.isNaN(x) ? NaN : Math.round(x * 1e4) / 1e4);
+    return { size, threshold: r4(t.threshold), threshold_lo: r4(t.lo), threshold_hi: r4(t.hi), threshold_boot_crossed: t.crossed };
+  });
+}
+
+/** The summary rows with their size's threshold columns (blank until every density of the size is done). */
+export function summaryWithThresholds(rows: BoardRow[], complete: Set<number>, seed: number): Record<string, number | string>[] {
+  const th = new Map(thresholds(rows.filter((r) => complete.has(r.size)), seed).map((t) => [t.size, t]));
+  const blank = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '' : x);
+  return summarise(rows).map((s) => {
+    const t = th.get(s.size);
+    return {
+      ...s,
+      mean_seconds: blank(s.mean_seconds),
+      threshold: blank(t?.threshold),
+      threshold_lo: blank(t?.threshold_lo),
+      threshold_hi: blank(t?.threshold_hi),
+      threshold_boot_crossed: blank(t?.threshold_boot_crossed),
+    };
+  });
+}
+
+/** Writes a file whole or not at all (a temporary file renamed over it). */
+function writeAtomic(file: string, text: string): void {
+  const tmp = `${file}.partial-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file);
 }
 
 export function registerPhase(program: Command): void {
   program
     .command('phase')
-    .description("Foote & Krizanc's phase transition: inferable cells (forced filled and forced empty) and solver effort vs density on random boards")
+    .description("Foote & Krizanc's phase transition: inferable cells (forced filled and forced empty) and solver effort vs density on random boards, with the size-wise threshold")
     .option('--sizes <list>', 'board sizes N (N x N), comma-separated', '15,20,25')
     .option('--densities <range>', 'START:END:STEP or one value', '0.30:0.60:0.01')
     .option('--boards <n>', 'boards per (size, density)', '50')
-    .option('--seed <n>', 'seed', '1')
+    .option('--seed <n>', 'seed (boards and bootstrap)', '1')
     .option('--encoding <name>', 'block-start or dfa', 'block-start')
     .option('--conflict-budget <n>', 'conflicts allowed per solver call (undecided cells are reported)')
-    .option('--out <file>', 'summary CSV (default stdout)')
-    .option('--raw <file>', 'per-board CSV')
-    .option('--plot <file>', 'SVG plot of the inferable fraction and the effort vs density')
+    .option('--out <file>', 'summary CSV, rewritten as each (size, density) finishes (default: stdout at the end)')
+    .option('--raw <file>', 'per-board CSV, rewritten as each (size, density) finishes')
+    .option('--plot <file>', 'SVG: forced-filled share vs density per size with the 0.39-0.42 band, and the effort (rewritten as each (size, density) finishes)')
     .action(async (opts: { sizes: string; densities: string; boards: string; seed: string; encoding: string; conflictBudget?: string; out?: string; raw?: string; plot?: string }) => {
       try {
         const sizes = opts.sizes.split(',').map((s) => Number(s.trim()));
@@ -135,56 +193,35 @@ export function registerPhase(program: Command): void {
         if (budget !== undefined && !(Number.isInteger(budget) && budget >= 0)) throw new InputError(`--conflict-budget must be a non-negative integer, got '${opts.conflictBudget}'`);
         const encoding = parseEncoding(opts.encoding);
         const total = sizes.length * densities.length * boards;
-        const bar = progressBar('phase', total);
+        // Boards take seconds to minutes: a redirected stderr (a log file) gets a progress line every 10 s too.
+        const bar = progressBar('phase', total, { nonTtyEveryMs: 10_000 });
         const rows: BoardRow[] = [];
-        for (const size of sizes)
-          for (const density of densities)
+        const complete = new Set<number>();
+        const flush = async () => {
+          const summary = summaryWithThresholds(rows, complete, seed);
+          if (opts.out) writeAtomic(opts.out, Papa.unparse(summary) + '\n');
+          if (opts.raw) writeAtomic(opts.raw, Papa.unparse(rows) + '\n');
+          if (opts.plot) writeAtomic(opts.plot, await renderSvg(phasePlot(summary, { boards, seed, encoding })));
+        };
+        for (const size of sizes) {
+          for (const density of densities) {
             for (let b = 0; b < boards; b++) {
-              rows.push(runBoard(size, density, b, seed, encoding, budget));
+              const t0 = performance.now();
+              const row = runBoard(size, density, b, seed, encoding, budget);
+              row.seconds = Math.round(performance.now() - t0) / 1000;
+              rows.push(row);
               bar.update(rows.length);
             }
+            if (density === densities[densities.length - 1]) complete.add(size);
+            await flush();
+          }
+        }
         bar.stop();
-        const summary = summarise(rows);
-        const csv = Papa.unparse(summary) + '\n';
-        if (opts.out) writeFileSync(opts.out, csv);
-        else process.stdout.write(csv);
-        if (opts.raw) writeFileSync(opts.raw, Papa.unparse(rows) + '\n');
-        if (opts.plot) {
-          const long = summary.flatMap((s) => [
-            { size: `${s.size}x${s.size}`, density: s.density, kind: 'forced (filled + empty)', value: s.forced_fraction },
-            { size: `${s.size}x${s.size}`, density: s.density, kind: 'forced filled only', value: s.forced_filled_fraction },
-          ]);
-          const effort = summary.map((s) => ({ size: `${s.size}x${s.size}`, density: s.density, conflicts: s.mean_inference_conflicts }));
-          const svg = await renderSvg({
-            $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-            title: `Inferable cells and solver effort on random boards (${boards} per point, seed ${seed}, ${encoding})`,
-            vconcat: [
-              {
-                width: 560,
-                height: 260,
-                data: { values: long },
-                mark: { type: 'line', point: true },
-                encoding: {
-                  x: { field: 'density', type: 'quantitative', title: 'filled-cell density' },
-                  y: { field: 'value', type: 'quantitative', title: 'mean fraction of cells inferable' },
-                  color: { field: 'size', type: 'nominal' },
-                  strokeDash: { field: 'kind', type: 'nominal' },
-                },
-              },
-              {
-                width: 560,
-                height: 200,
-                data: { values: effort },
-                mark: { type: 'line', point: true },
-                encoding: {
-                  x: { field: 'density', type: 'quantitative', title: 'filled-cell density' },
-                  y: { field: 'conflicts', type: 'quantitative', title: 'mean conflicts (inference)', scale: { type: 'symlog' } },
-                  color: { field: 'size', type: 'nominal' },
-                },
-              },
-            ],
-          });
-          writeFileSync(opts.plot, svg);
+        const summary = summaryWithThresholds(rows, complete, seed);
+        if (!opts.out) process.stdout.write(Papa.unparse(summary) + '\n');
+        for (const t of thresholds(rows, seed)) {
+          const fmt = (x: number) => (Number.isNaN(x) ? 'none' : x.toFixed(3));
+          console.error(`phase: ${t.size}x${t.size} threshold ${fmt(t.threshold)} [${fmt(t.threshold_lo)}, ${fmt(t.threshold_hi)}]`);
         }
         console.error(`phase: ${rows.length} boards${opts.out ? ` -> ${opts.out}` : ''}${opts.plot ? `, plot -> ${opts.plot}` : ''}`);
       } catch (err) {
@@ -193,4 +230,53 @@ export function registerPhase(program: Command): void {
         process.exitCode = 2;
       }
     });
+}
+
+/** The vega-lite spec of `--plot`: the forced-filled share per size with the literature's band, then the effort. */
+export function phasePlot(summary: Record<string, number | string>[], meta: { boards: number; seed: number; encoding: string }): TopLevelSpec {
+  const share = summary.map((s) => ({ size: `${s.size}x${s.size}`, density: s.density, share: s.forced_filled_share }));
+  const effort = summary.map((s) => ({ size: `${s.size}x${s.size}`, density: s.density, conflicts: s.mean_inference_conflicts }));
+  const x = { field: 'density', type: 'quantitative', title: 'filled-cell density', scale: { zero: false } } as const;
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: `Forced-filled share on random boards (${meta.boards} per point, seed ${meta.seed}, ${meta.encoding})`,
+    vconcat: [
+      {
+        width: 560,
+        height: 280,
+        layer: [
+          {
+            data: { values: [{ from: 0.39, to: 0.42, label: 'Foote & Krizanc: 0.39-0.42' }] },
+            mark: { type: 'rect', color: '#f2d16b', opacity: 0.35 },
+            encoding: { x: { field: 'from', type: 'quantitative' }, x2: { field: 'to' }, tooltip: { field: 'label' } },
+          },
+          {
+            data: { values: [{ y: 0.5 }] },
+            mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' },
+            encoding: { y: { field: 'y', type: 'quantitative' } },
+          },
+          {
+            data: { values: share },
+            mark: { type: 'line', point: true },
+            encoding: {
+              x,
+              y: { field: 'share', type: 'quantitative', title: 'forced-filled share (of filled cells)', scale: { domain: [0, 1] } },
+              color: { field: 'size', type: 'nominal', title: 'board' },
+            },
+          },
+        ],
+      },
+      {
+        width: 560,
+        height: 180,
+        data: { values: effort },
+        mark: { type: 'line', point: true },
+        encoding: {
+          x,
+          y: { field: 'conflicts', type: 'quantitative', title: 'mean conflicts (inference)', scale: { type: 'symlog' } },
+          color: { field: 'size', type: 'nominal', title: 'board' },
+        },
+      },
+    ],
+  };
 }

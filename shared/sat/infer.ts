@@ -1,22 +1,27 @@
 // Inference by SAT under assumptions (Foote & Krizanc): the cells whose value is the same in every solution.
 /*
  * A cell is forced (inferable) when the board's formula is unsatisfiable under the assumption of
- * the cell's other value. One incremental solver answers all questions: solve once for a model
- * M; then for each cell c not yet ruled out, solve assuming ¬M(c). UNSAT means c is forced to
- * M(c); SAT gives another solution, and every cell on which it differs from M is not forced (so
- * it is never asked). Learnt clauses carry over between the calls, as in the paper's setting.
+ * the cell's other value. One incremental solver answers all questions (the encoding is loaded
+ * once, learnt clauses carry over between calls, as in the paper's setting): solve once for a
+ * model M; then for each cell c still open, solve assuming ¬M(c). UNSAT means c is forced to
+ * M(c) and c's value is added as a unit clause (true in every solution, so sound; it makes later
+ * questions easier). SAT gives another solution, and every open cell on which it differs from M
+ * is free: it is never asked. Cells the caller already knows (`known`, e.g. from line solving)
+ * are units from the start and never asked either.
+ * Before each call the saved phase of every open cell is set to the value M does not have
+ * (MiniSat's `setPolarity`), so a model found tends to differ from M on many open cells at once
+ * and frees them all; the answers do not depend on it, only the number of calls.
  * Cells forced filled and cells forced empty are counted separately (the published experiment
  * counted only forced-filled ones). A puzzle has a unique solution iff every cell is forced.
- * Every cell proven forced is then added as a unit clause (true in every solution, so sound),
- * which makes the later questions easier; so are cells the caller already knows (`known`).
  * Cost: at most one solve per cell plus one; each can be exponential in the worst case (the
  * problem is NP-hard), so a conflict budget per call can be given: a cell whose call runs out is
- * reported as undecided rather than guessed.
+ * reported as undecided rather than guessed (and a first call that runs out leaves every cell
+ * undecided). `forcedCellsReference` is the earlier, unsteered loop, kept for the tests and bench.
  */
 import { EMPTY, FILLED, UNKNOWN, type Clues, type Grid } from '../nonogram/grid.ts';
 import { encodeBlockStart } from './blockStart.ts';
 import { encodeDfa } from './dfa.ts';
-import { L_FALSE, L_TRUE, fromDimacs, loadCnf, type SolverStats } from './solver.ts';
+import { L_FALSE, L_TRUE, fromDimacs, loadCnf, type SatResult, type SolverStats } from './solver.ts';
 
 export type Encoding = 'block-start' | 'dfa';
 
@@ -45,11 +50,19 @@ export interface ForcedCellsResult {
   /** Solver calls made and their summed statistics. */
   solves: number;
   stats: SolverStats;
+  /** The first call alone: a plain solve of the CNF, so these equal `satMetrics` (same encoding, same budget). */
+  firstSolve: SolverStats & { result: SatResult };
 }
 
 export function encode(clues: Clues, encoding: Encoding = 'block-start') {
   return encoding === 'dfa' ? encodeDfa(clues) : encodeBlockStart(clues);
 }
+
+/** Per-cell state of the inference. */
+const CANDIDATE = 0;
+const FREE = 1;
+const FORCED = 2;
+const UNDECIDED = 3;
 
 export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): ForcedCellsResult {
   const height = clues.rows.length;
@@ -59,7 +72,75 @@ export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): For
   while (solver.nVars() < cnf.numVars) solver.newVar();
   const budget = options.conflictBudget ?? -1;
   const grid: Grid = { width, height, cells: new Uint8Array(width * height) };
-  const result: ForcedCellsResult = { solvable: false, grid, forcedFilled: 0, forcedEmpty: 0, undecided: 0, unique: false, solves: 0, stats: solver.stats() };
+  const result: ForcedCellsResult = { solvable: false, grid, forcedFilled: 0, forcedEmpty: 0, undecided: 0, unique: false, solves: 0, stats: solver.stats(), firstSolve: { ...solver.stats(), result: 'UNKNOWN' } };
+  const finish = () => {
+    result.stats = solver.stats();
+    return result;
+  };
+  const n = width * height;
+  const state = new Uint8Array(n);
+  if (options.known && (options.known.width !== width || options.known.height !== height)) throw new RangeError(`known grid is ${options.known.width}x${options.known.height}, the clues are ${width}x${height}`);
+  // The first call is a plain solve of the board's CNF (its statistics are satMetrics'); the
+  // known cells become units only after it.
+  result.solves++;
+  const first = solver.solveLimited([], budget);
+  const firstStats = solver.stats();
+  result.firstSolve = { ...firstStats, result: first === L_TRUE ? 'SAT' : first === L_FALSE ? 'UNSAT' : 'UNKNOWN' };
+  if (first === L_TRUE && options.known) {
+    for (let i = 0; i < n; i++) {
+      const k = options.known.cells[i];
+      if (k === FILLED || k === EMPTY) {
+        solver.addClause([fromDimacs(k === FILLED ? i + 1 : -(i + 1))]);
+        state[i] = FORCED;
+      }
+    }
+  }
+  if (first !== L_TRUE) {
+    result.undecided = first === L_FALSE ? 0 : width * height;
+    return finish();
+  }
+  result.solvable = true;
+  const model = new Uint8Array(n);
+  for (let i = 0; i < n; i++) model[i] = solver.modelValue(i) === L_TRUE ? 1 : 0;
+  // Every later model: each cell on which it differs from the first is free.
+  const harvest = () => {
+    for (let k = 0; k < n; k++) if (state[k] === CANDIDATE && (solver.modelValue(k) === L_TRUE ? 1 : 0) !== model[k]) state[k] = FREE;
+  };
+  for (let i = 0; i < n; i++) {
+    if (state[i] !== CANDIDATE) continue;
+    // Steer the search away from the first model on every open cell, so that a model found
+    // frees as many cells as it can (the answer does not depend on it, only the time).
+    for (let k = i; k < n; k++) if (state[k] === CANDIDATE) solver.setPolarity(k, model[k] === 1);
+    const assume = fromDimacs(model[i] ? -(i + 1) : i + 1);
+    result.solves++;
+    const status = solver.solveLimited([assume], budget);
+    if (status === L_FALSE) {
+      solver.addClause([assume ^ 1]);
+      state[i] = FORCED;
+    } else if (status === L_TRUE) harvest();
+    else state[i] = UNDECIDED;
+  }
+  for (let i = 0; i < n; i++) {
+    if (state[i] === FORCED) {
+      grid.cells[i] = model[i] ? FILLED : EMPTY;
+      if (model[i]) result.forcedFilled++;
+      else result.forcedEmpty++;
+    } else if (state[i] === UNDECIDED) result.undecided++;
+  }
+  result.unique = result.forcedFilled + result.forcedEmpty === n;
+  return finish();
+}
+
+/** The earlier implementation, kept as the reference the tests and the bench compare with: one assumption per cell in order, models used only for later cells, no steering. */
+export function forcedCellsReference(clues: Clues, options: ForcedCellsOptions = {}): ForcedCellsResult {
+  const height = clues.rows.length;
+  const width = clues.cols.length;
+  const cnf = encode(clues, options.encoding);
+  const solver = loadCnf(cnf);
+  while (solver.nVars() < cnf.numVars) solver.newVar();
+  const budget = options.conflictBudget ?? -1;
+  const grid: Grid = { width, height, cells: new Uint8Array(width * height) };
+  const result: ForcedCellsResult = { solvable: false, grid, forcedFilled: 0, forcedEmpty: 0, undecided: 0, unique: false, solves: 0, stats: solver.stats(), firstSolve: { ...solver.stats(), result: 'UNKNOWN' } };
   const finish = () => {
     result.stats = solver.stats();
     return result;
@@ -74,6 +155,7 @@ export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): For
   }
   result.solves++;
   const first = solver.solveLimited([], budget);
+  result.firstSolve = { ...solver.stats(), result: first === L_TRUE ? 'SAT' : first === L_FALSE ? 'UNSAT' : 'UNKNOWN' };
   if (first !== L_TRUE) {
     result.undecided = first === L_FALSE ? 0 : width * height;
     return finish();

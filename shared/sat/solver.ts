@@ -203,6 +203,24 @@ export class Solver {
   litValue(p: number): Lbool {
     return this.val[p] as Lbool;
   }
+  /**
+   * MiniSat's `setPolarity(v, b)`: the value the next decision on `v` tries first (`negated`: false
+   * first). Phase saving overwrites it as the search backtracks over `v`. Never called by `solve`.
+   */
+  setPolarity(v: number, negated: boolean): void {
+    if (!(v >= 0 && v < this.nv)) throw new RangeError(`setPolarity: variable ${v} does not exist`);
+    this.polarity[v] = negated ? 1 : 0;
+  }
+  /**
+   * MiniSat's `setDecisionVar(v, b)`: whether the search may branch on `v` (default true). With
+   * some variables excluded, a SAT answer may leave them unassigned in the model: the caller must
+   * know that the decision variables determine the rest. Never called by `solve`.
+   */
+  setDecisionVar(v: number, decision: boolean): void {
+    if (!(v >= 0 && v < this.nv)) throw new RangeError(`setDecisionVar: variable ${v} does not exist`);
+    this.decisionVar[v] = decision ? 1 : 0;
+    this.insertVarOrder(v);
+  }
   /** Value of a variable in the last model: 1 true, -1 false, 0 unassigned. */
   modelValue(v: number): Lbool {
     return this.model[v] as Lbool;
