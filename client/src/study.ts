@@ -1,8 +1,8 @@
 // The participant's study controller: a zustand store, the one dispatcher every action goes through, and step clocks.
 import { create } from 'zustand';
 import { StartSessionRequest, type HintResponse, type SessionState } from '../../shared/schema/api.ts';
-import { ClientEvent, type ClientEventType } from '../../shared/schema/event.ts';
-import { describeIssues } from '../../shared/schema/config.ts';
+import type { ClientEvent, ClientEventType } from '../../shared/schema/event.ts';
+import { clientErrorFor as stampedClientError, stampClient } from '../../shared/schema/stamp.ts';
 import type { InputSource, Move } from '../../shared/schema/move.ts';
 import type { PuzzleClues } from '../../shared/schema/puzzle.ts';
 import type { InputKind, InputText, Phase } from '../../shared/schema/config.ts';
@@ -109,29 +109,18 @@ export function puzzleOf(id: string | null | undefined): PuzzleClues | undefined
 
 type PayloadOf<T extends ClientEventType> = Extract<ClientEvent, { type: T }>['payload'];
 
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/**
- * The record that stands in for an event the server can never take (invalid by the shared schema, or refused with a
- * 400): a `client_error` under the same seq, at the same step, saying what was wrong. The original stays in this
- * browser (the outbox keeps it), and the participant goes on.
- */
+/** The stand-in `client_error` for an event the server refused for good (shared/schema/stamp.ts). */
 export function clientErrorFor(original: { seq: number; step?: unknown; phase?: unknown; type?: unknown }, error: string, status: number | null): ClientEvent {
   const s = useStudy.getState();
-  const step = typeof original.step === 'number' && Number.isInteger(original.step) && original.step >= 0 ? original.step : s.step;
-  return {
+  return stampedClientError(original, error, status, {
     session_id: s.session!.session_id,
-    seq: original.seq,
-    step,
-    phase: typeof original.phase === 'string' && ID.test(original.phase) ? original.phase : (s.steps[step]?.phase_id ?? 'unknown'),
+    step: s.step,
+    phase: s.steps[s.step]?.phase_id ?? 'unknown',
     puzzle_id: null,
     position: null,
     t_mono: performance.now(),
     t_wall: Date.now(),
-    source: 'system',
-    type: 'client_error',
-    payload: { refused_type: String(original.type ?? '').slice(0, 32), error: error.slice(0, 2_000), status },
-  };
+  });
 }
 
 /**
@@ -144,7 +133,7 @@ export function logEvent<T extends ClientEventType>(type: T, payload: PayloadOf<
   const step = s.steps[s.step];
   if (!s.session || !outbox || !step) return;
   seq += 1;
-  const candidate = {
+  const stamp = {
     session_id: s.session.session_id,
     seq,
     step: step.index,
@@ -154,11 +143,8 @@ export function logEvent<T extends ClientEventType>(type: T, payload: PayloadOf<
     t_mono: performance.now(),
     t_wall: Date.now(),
     source,
-    type,
-    payload,
   };
-  const checked = ClientEvent.safeParse(candidate);
-  outbox.push(checked.success ? checked.data : clientErrorFor(candidate, `invalid event: ${describeIssues(checked.error.issues)}`, null));
+  outbox.push(stampClient(stamp, type, payload));
 }
 
 /**
