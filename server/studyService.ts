@@ -96,8 +96,8 @@ export class StudyService {
    * could fail on its own): a new intake never starts below it, so a retry can never write an event twice.
    */
   private readonly durableSeq = new Map<string, number>();
-  /** Per session with event writes in flight: highest seq queued, step reached, and the session's latest write. */
-  private readonly intake = new Map<string, { queued: number; step: number; tail: Promise<void> | null }>();
+  /** Per session with event writes in flight: highest seq queued and the session's latest write (the step reached is the progression's). */
+  private readonly intake = new Map<string, { queued: number; tail: Promise<void> | null }>();
   /** Where each session with recent events is (progression.ts), folded from its log on first use; dropped when idle. */
   private readonly progressions = new Map<string, { steps: Step[]; state: Progression }>();
   /** Completions whose session_complete record is being made durable: a racing second request waits for it. */
@@ -342,16 +342,21 @@ export class StudyService {
     // Held events cost memory until the gap before them fills: only so far ahead, and only so many.
     const far = events.find((e) => e.seq > queued + MAX_SEQ_AHEAD);
     if (far) throw new HttpError(409, `event seq ${far.seq} is too far ahead of the acknowledged seq ${queued}; send the events in order`, undefined, { acked_seq: queued, seq: far.seq });
-    if (!intake) this.intake.set(row.id, (intake = { queued, step: row.step, tail: null }));
+    if (!intake) this.intake.set(row.id, (intake = { queued, tail: null }));
     let pending = this.pending.get(row.id);
     if (!pending) this.pending.set(row.id, (pending = new Map()));
     for (const e of events) if (e.seq > intake.queued && !pending.has(e.seq)) pending.set(e.seq, e);
     const progression = this.progressionOf(row);
     const trial = copyProgression(progression.state);
     const serverElapsed = this.study.config.timing.trust_client_clock ? null : now - row.created_at;
+    // A refused run (or a lease that could not be taken) leaves nothing: held events go too (never acknowledged, the
+    // client still has them), and an intake with no write in flight.
+    const dropRun = () => {
+      this.pending.delete(row.id);
+      if (!intake.tail && this.intake.get(row.id) === intake) this.intake.delete(row.id);
+    };
     const ready: LoggedClientEvent[] = [];
     let acked = intake.queued;
-    let step = intake.step;
     /** A participant who declines consent or fails eligibility ends here; their sequence goes back to the pool. */
     let ended: 'declined' | 'screened_out' | null = null;
     /** The sequence leased at consent in this run, written right after the consent's step_end. */
@@ -361,9 +366,7 @@ export class StudyService {
       const e = pending.get(acked + 1)!;
       const refusal = admit(trial, progression.steps, this.study.config.phases, e, serverElapsed);
       if (refusal) {
-        // Nothing of the run is taken (held events go too: they were never acknowledged, the client still has them).
-        this.pending.delete(row.id);
-        if (!intake.tail && this.intake.get(row.id) === intake) this.intake.delete(row.id);
+        dropRun();
         throw new HttpError(409, refusal.message, undefined, { seq: refusal.seq, expected_step: refusal.expected_step, acked_seq: intake.queued });
       }
       pending.delete(acked + 1);
@@ -374,8 +377,7 @@ export class StudyService {
         try {
           lease = this.leaseOnConsent(row.id);
         } catch (err) {
-          this.pending.delete(row.id);
-          if (!intake.tail && this.intake.get(row.id) === intake) this.intake.delete(row.id);
+          dropRun();
           throw err instanceof HttpError ? new HttpError(err.status, err.message, err.issues, { ...err.details, seq: e.seq, study_full: true }) : err;
         }
         assigned = this.serverRecord({ type: 'sequence_assigned', session_id: row.id, payload: { sequence: lease.puzzles, sequence_id: lease.id, round: lease.round } });
@@ -385,7 +387,6 @@ export class StudyService {
       }
       // (Object.assign, not a spread: a spread of zod's output objects costs about 3 us an event, Object.assign 0.2.)
       ready.push(Object.assign({}, e, { origin: 'client' as const, t_server: now, config_hash: this.study.hash, app_version: this.appVersion }));
-      if (e.type === 'step_end') step = Math.max(step, e.step + 1);
       if (e.type === 'consent' && !e.payload.agreed) ended = 'declined';
       if (e.type === 'step_end' && e.payload.reason === 'screened_out') ended = 'screened_out';
     }
@@ -398,7 +399,8 @@ export class StudyService {
     }
     if (ready.length > 0) {
       intake.queued = acked;
-      intake.step = step;
+      // The step reached is the progression's (advanced by each step_end it took).
+      const step = trial.step;
       const id = row.id;
       intake.tail = this.log.appendDurable(id, records, () => {
         this.markDurable(id, acked);

@@ -64,7 +64,8 @@ const FREE = 1;
 const FORCED = 2;
 const UNDECIDED = 3;
 
-export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): ForcedCellsResult {
+/** What both inference loops start from: the board's CNF loaded into one solver, an empty result and its grid. */
+function startInference(clues: Clues, options: ForcedCellsOptions) {
   const height = clues.rows.length;
   const width = clues.cols.length;
   const cnf = encode(clues, options.encoding);
@@ -77,6 +78,11 @@ export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): For
     result.stats = solver.stats();
     return result;
   };
+  return { height, width, solver, budget, grid, result, finish };
+}
+
+export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): ForcedCellsResult {
+  const { height, width, solver, budget, grid, result, finish } = startInference(clues, options);
   const n = width * height;
   const state = new Uint8Array(n);
   if (options.known && (options.known.width !== width || options.known.height !== height)) throw new RangeError(`known grid is ${options.known.width}x${options.known.height}, the clues are ${width}x${height}`);
@@ -133,18 +139,7 @@ export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): For
 
 /** The earlier implementation, kept as the reference the tests and the bench compare with: one assumption per cell in order, models used only for later cells, no steering. */
 export function forcedCellsReference(clues: Clues, options: ForcedCellsOptions = {}): ForcedCellsResult {
-  const height = clues.rows.length;
-  const width = clues.cols.length;
-  const cnf = encode(clues, options.encoding);
-  const solver = loadCnf(cnf);
-  while (solver.nVars() < cnf.numVars) solver.newVar();
-  const budget = options.conflictBudget ?? -1;
-  const grid: Grid = { width, height, cells: new Uint8Array(width * height) };
-  const result: ForcedCellsResult = { solvable: false, grid, forcedFilled: 0, forcedEmpty: 0, undecided: 0, unique: false, solves: 0, stats: solver.stats(), firstSolve: { ...solver.stats(), result: 'UNKNOWN' } };
-  const finish = () => {
-    result.stats = solver.stats();
-    return result;
-  };
+  const { height, width, solver, budget, grid, result, finish } = startInference(clues, options);
   const n = width * height;
   if (options.known) {
     if (options.known.width !== width || options.known.height !== height) throw new RangeError(`known grid is ${options.known.width}x${options.known.height}, the clues are ${width}x${height}`);
