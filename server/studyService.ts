@@ -12,6 +12,7 @@ import { admit, copyProgression, foldProgression, noteServerRecord, type Progres
 import type { Step } from '../shared/study/steps.ts';
 import { expandSteps, sequenceLength } from '../shared/study/steps.ts';
 import { chooseBalanced, orderedSequences } from '../shared/study/sequences.ts';
+import { stepCapSeconds } from '../shared/study/timing.ts';
 import { countWrongCells, gridFromBoardRows, matchesSolution } from '../shared/game/board.ts';
 import { hint as engineHint } from '../shared/nonogram/hint.ts';
 import { gridFromRows } from '../shared/nonogram/grid.ts';
@@ -484,10 +485,9 @@ export class StudyService {
     if (!steps.some((s) => s.puzzle_id === puzzleId)) throw new HttpError(403, `puzzle '${puzzleId}' is not part of this session`);
     const current = steps[row.step];
     if (current?.puzzle_id === puzzleId) {
-      const phase = this.study.config.phases.find((p) => p.id === current.phase_id);
-      const cap = phase?.kind === 'warmup' ? phase.cap_seconds : phase?.kind === 'puzzles' ? phase.time_limit_seconds : undefined;
+      const cap = stepCapSeconds(this.study.config.phases.find((p) => p.id === current.phase_id), current);
       const elapsed = (this.clock() - row.step_started_at) / 1000;
-      if (cap !== undefined && elapsed > cap + this.study.config.timing.grace_seconds) throw new HttpError(409, `the time for this puzzle (${cap} s) is over`);
+      if (cap !== null && elapsed > cap + this.study.config.timing.grace_seconds) throw new HttpError(409, `the time for this puzzle (${cap} s) is over`);
     }
     return puzzle;
   }

@@ -7,6 +7,7 @@ import type { Serving } from './serving.ts';
 import { tempDir } from '../tests/support/tempDirs.ts';
 import type { Phase, StudyConfig } from '../shared/schema/config.ts';
 import { expandSteps, type Step } from '../shared/study/steps.ts';
+import { firstChoice, surveyAnswers } from '../shared/study/phases/simulate.ts';
 
 export interface TestServer {
   url: string;
@@ -113,23 +114,9 @@ export async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((r) => setTimeout(r, 5));
 }
 
-/** Answers valid for a survey's items (and meeting its eligibility criteria, if any). */
+/** Answers valid for a survey's items (and meeting its eligibility criteria, if any): each item's first choice. */
 export function validAnswers(phase: Phase): Record<string, unknown> {
-  const answers: Record<string, unknown> = {};
-  if (phase.kind !== 'survey' && phase.kind !== 'post_survey') return answers;
-  for (const item of phase.items) {
-    if (item.type === 'scale') answers[item.id] = item.min;
-    else if (item.type === 'likert' || item.type === 'single') answers[item.id] = item.options[0];
-    else if (item.type === 'multi') answers[item.id] = [item.options[0]];
-    else if (item.type === 'number') answers[item.id] = item.min ?? 1;
-    else answers[item.id] = 'an answer';
-  }
-  if (phase.kind === 'survey' && phase.eligibility)
-    for (const [id, accepted] of Object.entries(phase.eligibility.criteria)) {
-      const item = phase.items.find((i) => i.id === id);
-      answers[id] = item?.type === 'multi' ? [accepted[0]] : accepted[0];
-    }
-  return answers;
+  return surveyAnswers(phase, firstChoice);
 }
 
 /**

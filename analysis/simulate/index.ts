@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRng, type Rng } from '../../shared/random.ts';
-import { botSession, drawSkill, standardiseMetric, DEFAULT_EFFECT, type BotSession, type PlantedEffect } from '../../shared/study/bot.ts';
+import { botSession, drawSkill, standardiseMetric, DEFAULT_EFFECT, type BotSession, type PlantedEffect } from './bot.ts';
 import { orderedSequences, chooseBalanced } from '../../shared/study/sequences.ts';
 import { sequenceLength } from '../../shared/study/steps.ts';
 import type { LoadedStudy } from '../../server/studyConfig.ts';

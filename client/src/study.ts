@@ -10,6 +10,7 @@ import { textFor } from '../../shared/study/inputText.ts';
 import type { Tool } from '../../shared/game/input.ts';
 import { applyMove, boardRows, replayMoves, type BoardState } from '../../shared/game/board.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
+import { showsBoard } from '../../shared/study/phases/index.ts';
 import { sessionProgress, type Outcome, type RatingRecord } from '../../shared/study/progress.ts';
 import { secondsLeft, skipAfterSeconds, stepCapSeconds } from '../../shared/study/timing.ts';
 import { api, ApiError } from './api.ts';
@@ -197,7 +198,7 @@ export function dismissHint(): void {
 }
 
 function boardFor(step: Step | undefined, moves: Move[]): BoardState | null {
-  if (!step || !['puzzle', 'tutorial', 'warmup'].includes(step.kind)) return null;
+  if (!step || !showsBoard(step.kind)) return null;
   const puzzle = puzzleOf(step.puzzle_id);
   return puzzle ? replayMoves(puzzle.width, puzzle.height, moves) : null;
 }

@@ -1,39 +1,13 @@
 // The study timeline: phases from the config expanded into the steps one participant walks through.
-import type { Phase, PhaseKind } from '../schema/config.ts';
+import type { Phase } from '../schema/config.ts';
+import { moduleOf } from './phases/index.ts';
+import type { Step } from './phases/types.ts';
 
-export type StepKind = Exclude<PhaseKind, 'puzzles'> | 'puzzle' | 'rating';
+export type { Step, StepKind } from './phases/types.ts';
 
-export interface Step {
-  index: number;
-  kind: StepKind;
-  phase_id: string;
-  puzzle_id: string | null;
-  /** 1-based position of a study puzzle in the participant's sequence. */
-  position: number | null;
-}
-
-/** Expand phases into steps; a puzzles phase becomes puzzle, rating, puzzle, rating, ... over the sequence. */
+/** Expand phases into steps, each by its kind's module (a puzzles phase: puzzle, rating, puzzle, rating, ...). */
 export function expandSteps(phases: readonly Phase[], sequence: readonly string[]): Step[] {
-  const steps: Step[] = [];
-  const push = (kind: StepKind, phase_id: string, puzzle_id: string | null = null, position: number | null = null) =>
-    steps.push({ index: steps.length, kind, phase_id, puzzle_id, position });
-  for (const phase of phases) {
-    switch (phase.kind) {
-      case 'tutorial':
-      case 'warmup':
-        push(phase.kind, phase.id, phase.puzzle);
-        break;
-      case 'puzzles':
-        sequence.slice(0, phase.count).forEach((puzzleId, i) => {
-          push('puzzle', phase.id, puzzleId, i + 1);
-          push('rating', phase.id, puzzleId, i + 1);
-        });
-        break;
-      default:
-        push(phase.kind, phase.id);
-    }
-  }
-  return steps;
+  return phases.flatMap((phase) => moduleOf(phase).expand(phase, sequence)).map((draft, index) => ({ index, ...draft }));
 }
 
 /** How many puzzles one participant attempts (the length of a sequence). */

@@ -8,6 +8,7 @@
 // passed in, so the browser can keep them ticking between pushes. What the fold cannot know: whether a silent
 // participant is thinking or gone. Silence is all it sees, so the connection state is a judgement by thresholds.
 import { z } from 'zod';
+import { showsBoard } from './phases/index.ts';
 
 export const ConnectionState = z.enum(['active', 'idle', 'disconnected', 'abandoned', 'finished']);
 export type ConnectionState = z.infer<typeof ConnectionState>;
@@ -193,7 +194,7 @@ export function foldRecords(summary: SessionSummary, records: readonly RecordLik
         c.ended_at = at;
         c.outcome = str(payload.reason);
       }
-      if (payload.kind === 'puzzle' || payload.kind === 'tutorial' || payload.kind === 'warmup') {
+      if (showsBoard(payload.kind)) {
         if (payload.reason === 'solved' && payload.kind === 'puzzle') s.solved++;
         if (payload.reason === 'skipped' && payload.kind === 'puzzle') s.skipped++;
       }

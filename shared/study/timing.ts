@@ -1,21 +1,16 @@
-// Step clocks: the countdown a capped step shows and when a puzzle may be skipped, from elapsed time alone.
+// Step clocks: the countdown a capped step shows and when a step may be skipped, asked of its phase kind's module.
 import type { Phase } from '../schema/config.ts';
+import { moduleOf } from './phases/index.ts';
 import type { Step } from './steps.ts';
 
 /** Seconds the step may last before it moves on by itself (warmup cap, puzzle time limit), or null. */
 export function stepCapSeconds(phase: Phase | undefined, step: Step | undefined): number | null {
-  if (!phase || !step) return null;
-  if (phase.kind === 'warmup') return phase.cap_seconds;
-  if (phase.kind === 'puzzles' && step.kind === 'puzzle') return phase.time_limit_seconds ?? null;
-  return null;
+  return phase && step ? moduleOf(phase).capSeconds(phase, step) : null;
 }
 
 /** Seconds after the start when skipping becomes possible, or null when the step cannot be skipped. */
 export function skipAfterSeconds(phase: Phase | undefined, step: Step | undefined): number | null {
-  if (!phase || !step) return null;
-  if (phase.kind === 'puzzles' && step.kind === 'puzzle') return phase.skip_min_seconds;
-  if (phase.kind === 'warmup') return 0;
-  return null;
+  return phase && step ? moduleOf(phase).skipAfterSeconds(phase, step) : null;
 }
 
 /** Whole seconds left on a cap (rounded up, never negative). */

@@ -10,7 +10,7 @@ import { defaultConfig, startServer, writeConfig, type RunningServer } from '../
 import { Participant, event, validAnswers } from '../../server/testing.ts';
 import { expandSteps } from '../../shared/study/steps.ts';
 import type { StudyConfig } from '../../shared/schema/config.ts';
-import { DEFAULT_EFFECT, botSession, type BotSession } from '../../shared/study/bot.ts';
+import { DEFAULT_EFFECT, botSession, type BotSession } from '../../analysis/simulate/bot.ts';
 import { createRng } from '../../shared/random.ts';
 import { boardRows, replayMoves } from '../../shared/game/board.ts';
 import type { Move } from '../../shared/schema/move.ts';

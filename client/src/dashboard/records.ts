@@ -8,6 +8,7 @@
 import { applyMove, initialBoard, type BoardState } from '../../../shared/game/board.ts';
 import { Move } from '../../../shared/schema/move.ts';
 import { EMPTY, FILLED } from '../../../shared/nonogram/grid.ts';
+import { showsBoard } from '../../../shared/study/phases/index.ts';
 
 export interface LogRecord {
   origin?: string;
@@ -100,16 +101,13 @@ function elapsedClock() {
 /** Moves that change the board (hint, submit and skip do not). */
 const BOARD_MOVES = new Set(['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset']);
 
-/** Step kinds that show a board. */
-const BOARD_STEPS = ['puzzle', 'tutorial', 'warmup'];
-
 const client = (records: readonly LogRecord[]) => records.filter((r) => r.origin === 'client');
 
 /** The steps of a session that were puzzles (attempts), in order: step index, puzzle and how it ended. */
 export function attemptsOf(records: readonly LogRecord[]): { step: number; puzzle_id: string; position: number | null; kind: string; outcome: string | null }[] {
   const out = new Map<number, { step: number; puzzle_id: string; position: number | null; kind: string; outcome: string | null }>();
   for (const r of client(records)) {
-    if (r.type === 'step_start' && typeof r.step === 'number' && r.puzzle_id && BOARD_STEPS.includes(String(r.payload?.kind)))
+    if (r.type === 'step_start' && typeof r.step === 'number' && r.puzzle_id && showsBoard(String(r.payload?.kind)))
       if (!out.has(r.step)) out.set(r.step, { step: r.step, puzzle_id: r.puzzle_id, position: r.position ?? null, kind: String(r.payload?.kind), outcome: null });
     if (r.type === 'step_end' && typeof r.step === 'number' && out.has(r.step)) out.get(r.step)!.outcome = String(r.payload?.reason ?? '');
   }
@@ -209,7 +207,7 @@ export function mirrorRecords(mirror: Mirror, records: readonly LogRecord[], puz
     if (r.origin !== 'client' || typeof r.seq !== 'number' || r.seq <= m.last_seq) continue;
     m = { ...m, last_seq: r.seq };
     if (r.type === 'step_start' && r.step !== m.step) {
-      const p = r.puzzle_id && BOARD_STEPS.includes(String(r.payload?.kind)) ? puzzleOf(r.puzzle_id) : undefined;
+      const p = r.puzzle_id && showsBoard(String(r.payload?.kind)) ? puzzleOf(r.puzzle_id) : undefined;
       m = { ...m, step: r.step ?? null, puzzle_id: p ? p.id : null, board: p ? initialBoard(p.width, p.height) : null, moves: 0 };
     } else if (r.type === 'move' && r.step === m.step && m.board) {
       const parsed = Move.safeParse(r.payload?.move);

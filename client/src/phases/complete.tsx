@@ -1,6 +1,5 @@
 // Phase kind 'complete': waits until the server holds every event, then shows the code (or redirects to the panel).
 import { useEffect } from 'react';
-import { CompletePhase } from '../../../shared/schema/config.ts';
 import { finish, useStudy, useInputText } from '../study.ts';
 import { TopBar } from '../ui/TopBar.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
@@ -36,4 +35,4 @@ function CompleteScreen({ phase }: PhaseScreenProps<'complete'>) {
   );
 }
 
-export const completePhase: PhaseModule<'complete'> = { kind: 'complete', params: CompletePhase, records: [], Screen: CompleteScreen };
+export const completePhase: PhaseModule<'complete'> = { kind: 'complete', Screen: CompleteScreen };

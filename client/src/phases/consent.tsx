@@ -1,5 +1,4 @@
 // Phase kind 'consent': the config's text, agree or decline; declining ends the study politely.
-import { ConsentPhase } from '../../../shared/schema/config.ts';
 import { answerConsent, useStudy, useInputText } from '../study.ts';
 import { preloadPuzzleView } from '../board/LazyPuzzleView.tsx';
 import { TopBar } from '../ui/TopBar.tsx';
@@ -41,4 +40,4 @@ function ConsentScreen({ phase }: PhaseScreenProps<'consent'>) {
   );
 }
 
-export const consentPhase: PhaseModule<'consent'> = { kind: 'consent', params: ConsentPhase, records: ['consent'], Screen: ConsentScreen };
+export const consentPhase: PhaseModule<'consent'> = { kind: 'consent', Screen: ConsentScreen };

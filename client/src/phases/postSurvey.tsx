@@ -1,6 +1,6 @@
 // Phase kind 'post_survey': each puzzle as a small picture of the final board with its (changeable) rating and a
 // "why" question, then the config's items.
-import { PostSurveyPhase, type SurveyItem } from '../../../shared/schema/config.ts';
+import type { SurveyItem } from '../../../shared/schema/config.ts';
 import { finalRows } from '../../../shared/study/progress.ts';
 import { puzzleOf, reviseRating, submitSurvey, useStudy, useInputText } from '../study.ts';
 import { MiniBoard } from '../ui/MiniBoard.tsx';
@@ -56,7 +56,5 @@ function PostSurveyScreen({ phase }: PhaseScreenProps<'post_survey'>) {
 
 export const postSurveyPhase: PhaseModule<'post_survey'> = {
   kind: 'post_survey',
-  params: PostSurveyPhase,
-  records: ['rating_revise', 'survey_submit'],
   Screen: PostSurveyScreen,
 };

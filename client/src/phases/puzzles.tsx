@@ -1,5 +1,5 @@
 // Phase kind 'puzzles': the participant's sequence, each puzzle followed by its rating screen.
-import { PuzzlesPhase, type SurveyItem } from '../../../shared/schema/config.ts';
+import type { SurveyItem } from '../../../shared/schema/config.ts';
 import { PuzzleView } from '../board/LazyPuzzleView.tsx';
 import { submitRating, useStudy, useInputText } from '../study.ts';
 import { Survey } from '../ui/Survey.tsx';
@@ -55,7 +55,5 @@ function PuzzlesScreen(props: PhaseScreenProps<'puzzles'>) {
 
 export const puzzlesPhase: PhaseModule<'puzzles'> = {
   kind: 'puzzles',
-  params: PuzzlesPhase,
-  records: ['move', 'submit_result', 'hint_shown', 'rating'],
   Screen: PuzzlesScreen,
 };

@@ -1,5 +1,4 @@
 // Phase kind 'survey': items from the config (Likert, scale, choice, number, text), validated next to each item.
-import { SurveyPhase } from '../../../shared/schema/config.ts';
 import { isEligible } from '../../../shared/study/eligibility.ts';
 import { screenOut, submitSurvey, useInputText } from '../study.ts';
 import { Survey } from '../ui/Survey.tsx';
@@ -21,4 +20,4 @@ function SurveyScreen({ phase }: PhaseScreenProps<'survey'>) {
   );
 }
 
-export const surveyPhase: PhaseModule<'survey'> = { kind: 'survey', params: SurveyPhase, records: ['survey_submit'], Screen: SurveyScreen };
+export const surveyPhase: PhaseModule<'survey'> = { kind: 'survey', Screen: SurveyScreen };

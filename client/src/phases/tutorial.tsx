@@ -1,5 +1,4 @@
 // Phase kind 'tutorial': the rules, then a small puzzle on which the participant tries every control once.
-import { TutorialPhase } from '../../../shared/schema/config.ts';
 import { TASK_LABELS_BY_INPUT, tasksDone, tutorialTasks } from '../../../shared/study/tutorial.ts';
 import { PuzzleView } from '../board/LazyPuzzleView.tsx';
 import { advance, useInputText, useStudy } from '../study.ts';
@@ -47,4 +46,4 @@ function TutorialScreen({ step, phase }: PhaseScreenProps<'tutorial'>) {
   return <PuzzleView step={step} title={phase.title} intro={intro} finish={finish} canSkip={false} />;
 }
 
-export const tutorialPhase: PhaseModule<'tutorial'> = { kind: 'tutorial', params: TutorialPhase, records: ['move', 'submit_result', 'hint_shown'], Screen: TutorialScreen };
+export const tutorialPhase: PhaseModule<'tutorial'> = { kind: 'tutorial', Screen: TutorialScreen };

@@ -1,11 +1,10 @@
-// The shape of a phase kind on the client: its parameter schema, the events it records, and its screen.
+// The client's part of a phase kind: its screen. Everything else about the kind is in shared/study/phases/<kind>.ts.
 import type { ComponentType } from 'react';
-import type { z } from 'zod';
-import type { Phase, PhaseKind } from '../../../shared/schema/config.ts';
-import type { ClientEventType } from '../../../shared/schema/event.ts';
+import type { PhaseKind } from '../../../shared/schema/config.ts';
+import type { PhaseOf } from '../../../shared/study/phases/index.ts';
 import type { Step } from '../../../shared/study/steps.ts';
 
-export type PhaseOf<K extends PhaseKind> = Extract<Phase, { kind: K }>;
+export type { PhaseOf };
 
 export interface PhaseScreenProps<K extends PhaseKind> {
   step: Step;
@@ -13,17 +12,13 @@ export interface PhaseScreenProps<K extends PhaseKind> {
 }
 
 /**
- * One phase kind (jsPsych's plugin): a study reorders or drops phases in its config alone, and each kind brings
- * - `params`: the zod schema of its config entry (shared/schema/config.ts),
- * - `records`: the client event types its screen logs (besides step_start/step_end, which every step logs),
- * - `Screen`: the React screen for each of its steps; it calls the controller (study.ts), never the server.
- * A bot's `simulate()` for the same kind lives with the bot (Node side), keyed by `kind`, so that it stays out of
- * the participant bundle.
+ * One phase kind on the client (jsPsych's plugin, its display half): the React screen for each of its steps; it calls
+ * the controller (study.ts), never the server. The kind's config schema, steps, clocks, board, records, end rule and
+ * bot (`simulate()`) are its shared module (shared/study/phases/<kind>.ts), which the client, the server and the
+ * simulator all read.
  */
 export interface PhaseModule<K extends PhaseKind> {
   kind: K;
-  params: z.ZodType<PhaseOf<K>, unknown>;
-  records: readonly ClientEventType[];
   Screen: ComponentType<PhaseScreenProps<K>>;
 }
 

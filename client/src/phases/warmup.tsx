@@ -1,5 +1,4 @@
 // Phase kind 'warmup': a real puzzle with a visible countdown; at the cap the controller moves on by itself.
-import { WarmupPhase } from '../../../shared/schema/config.ts';
 import { PuzzleView } from '../board/LazyPuzzleView.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 import { useInputText } from '../study.ts';
@@ -10,4 +9,4 @@ function WarmupScreen({ step, phase }: PhaseScreenProps<'warmup'>) {
   return <PuzzleView step={step} title={phase.title} progress="Practice" intro={intro} canSkip />;
 }
 
-export const warmupPhase: PhaseModule<'warmup'> = { kind: 'warmup', params: WarmupPhase, records: ['move', 'submit_result', 'hint_shown'], Screen: WarmupScreen };
+export const warmupPhase: PhaseModule<'warmup'> = { kind: 'warmup', Screen: WarmupScreen };

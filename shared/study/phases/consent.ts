@@ -1,8 +1,15 @@
-// Consent: ends 'done' after the participant agreed, 'declined' after they did not.
-import { reasons, type PhaseRules } from './types.ts';
+// Phase kind 'consent': one step; ends 'done' after the participant agreed, 'declined' after they did not.
+import { ConsentPhase } from '../../schema/config.ts';
+import { logNormal } from './simulate.ts';
+import { noClock, reasons, singleStep, type PhaseModule } from './types.ts';
 
-export const consentRules: PhaseRules<'consent'> = {
+export const consentKind: PhaseModule<'consent'> = {
   kind: 'consent',
+  params: ConsentPhase,
+  expand: singleStep,
+  boards: [],
+  capSeconds: noClock,
+  skipAfterSeconds: noClock,
   records: { consent: ['consent'] },
   timed: [],
   end({ reason, facts }) {
@@ -12,5 +19,11 @@ export const consentRules: PhaseRules<'consent'> = {
     if (reason === 'done' && !facts.consent) return 'the participant did not agree';
     if (reason === 'declined' && facts.consent) return 'the participant agreed';
     return null;
+  },
+  /** Reads the form for about 15 s and agrees. */
+  simulate({ page, rng }) {
+    page.wait(logNormal(rng, 15_000, 0.4));
+    page.log('consent', { agreed: true }, 'mouse');
+    page.log('step_end', { kind: page.step.kind, reason: 'done' });
   },
 };

@@ -1,10 +1,17 @@
-// Survey (and its optional eligibility screening): ends once valid answers were submitted; 'screened_out' exactly
-// when they fail the study's criteria.
+// Phase kind 'survey' (and its optional eligibility screening): one step; ends once valid answers were submitted,
+// 'screened_out' exactly when they fail the study's criteria.
+import { SurveyPhase } from '../../schema/config.ts';
 import { isEligible } from '../eligibility.ts';
-import { reasons, type PhaseRules } from './types.ts';
+import { answerItem, logNormal, surveyAnswers } from './simulate.ts';
+import { noClock, reasons, singleStep, type PhaseModule } from './types.ts';
 
-export const surveyRules: PhaseRules<'survey'> = {
+export const surveyKind: PhaseModule<'survey'> = {
   kind: 'survey',
+  params: SurveyPhase,
+  expand: singleStep,
+  boards: [],
+  capSeconds: noClock,
+  skipAfterSeconds: noClock,
   records: { survey: ['survey_submit'] },
   timed: [],
   end({ phase, reason, facts }) {
@@ -15,5 +22,14 @@ export const surveyRules: PhaseRules<'survey'> = {
     if (reason === 'done' && !eligible) return "the answers do not meet the study's criteria";
     if (reason === 'screened_out' && eligible) return "the answers meet the study's criteria";
     return null;
+  },
+  /** Answers each item after about 4 s (a noisy reading of the bot's skill), submits, and goes on. */
+  simulate({ phase, page, rng, who }) {
+    const answers = surveyAnswers(phase, (item) => {
+      page.wait(logNormal(rng, 4_000, 0.4));
+      return answerItem(item, who.skill, rng);
+    });
+    page.log('survey_submit', { survey_id: phase.id, answers }, 'mouse');
+    page.log('step_end', { kind: page.step.kind, reason: 'done' });
   },
 };

@@ -1,9 +1,18 @@
-// Tutorial: a practice board; the participant moves on when they are ready.
-import { reasons, type PhaseRules } from './types.ts';
+// Phase kind 'tutorial': a practice board without a clock; the participant moves on when they are ready.
+import { TutorialPhase } from '../../schema/config.ts';
+import { deliberateGap, practiceBoard } from './simulate.ts';
+import { noClock, reasons, type PhaseModule } from './types.ts';
 
-export const tutorialRules: PhaseRules<'tutorial'> = {
+export const tutorialKind: PhaseModule<'tutorial'> = {
   kind: 'tutorial',
+  params: TutorialPhase,
+  expand: (phase) => [{ kind: 'tutorial', phase_id: phase.id, puzzle_id: phase.puzzle, position: null }],
+  boards: ['tutorial'],
+  capSeconds: noClock,
+  skipAfterSeconds: noClock,
   records: { tutorial: ['move', 'submit_result', 'hint_shown'] },
   timed: [],
   end: ({ reason }) => reasons(['done', 'solved'], reason),
+  /** Fills the board (no submission), pauses, and goes on. */
+  simulate: (ctx) => practiceBoard(ctx, null, false, () => ctx.page.wait(deliberateGap(ctx.rng))),
 };

@@ -2,12 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StudyConfig } from '../schema/config.ts';
-import { ClientEvent } from '../schema/event.ts';
-import { createRng } from '../random.ts';
+import { StudyConfig } from '../../shared/schema/config.ts';
+import { ClientEvent } from '../../shared/schema/event.ts';
+import { createRng } from '../../shared/random.ts';
 import { botSession, standardiseMetric, DEFAULT_EFFECT } from './bot.ts';
-import { replayMoves, matchesSolution, boardRows } from '../game/board.ts';
-import { expandSteps } from './steps.ts';
+import { replayMoves, matchesSolution, boardRows } from '../../shared/game/board.ts';
+import { expandSteps } from '../../shared/study/steps.ts';
 
 const config = StudyConfig.parse(JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'bot-study.json'), 'utf8')));
 const ids = config.puzzles.map((p) => p.id);
