@@ -20,6 +20,8 @@ import type { Rng } from '../../shared/random.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
 import { moduleOf } from '../../shared/study/phases/index.ts';
 import { normal } from '../../shared/study/phases/simulate.ts';
+import { gridFromRows } from '../../shared/nonogram/grid.ts';
+import { hint as engineHint } from '../../shared/nonogram/hint.ts';
 import type { BotCall, PlantedEffect, SimulatedPage, SimulationMemory } from '../../shared/study/phases/types.ts';
 
 export type { BotCall, PlantedEffect } from '../../shared/study/phases/types.ts';
@@ -74,6 +76,7 @@ class Page implements SimulatedPage {
   get wall(): number {
     return Math.round(this.startMs + this.mono);
   }
+  hint: SimulatedPage['hint'] = (puzzle, board, policy) => engineHint({ rows: puzzle.rows, cols: puzzle.cols }, board, gridFromRows([...puzzle.solution!]), policy);
   log: SimulatedPage['log'] = (type, payload, source = 'system') => {
     const step = this.step;
     this.seq += 1;

@@ -1,18 +1,30 @@
-// The outbox: events persisted in localStorage before anything else happens, sent in order, retried with backoff.
+// The outbox: events persisted (localStorage) before anything else happens, sent in order, retried with backoff.
 import type { ClientEvent } from '../../shared/schema/event.ts';
 
 /** At most this many events per request (the API takes up to 500). */
 const BATCH_SIZE = 200;
-/** Retry delays double from 500 ms up to this. */
-const MAX_BACKOFF_MS = 8_000;
 
 export type SaveStatus = 'saved' | 'saving' | 'offline';
+
+/** Where the outbox keeps its queue: the browser's localStorage, or any store of strings by key (the test bots). */
+export type OutboxStorage = Pick<Storage, 'getItem' | 'setItem'>;
+
+export interface OutboxOptions {
+  /** Default: the browser's localStorage. */
+  storage?: OutboxStorage;
+  /** Retry delays double from `backoffMs` (500) up to `maxBackoffMs` (8000). */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+}
 
 export class Outbox {
   private queue: ClientEvent[];
   private acked: number;
   private sending = false;
-  private backoffMs = 500;
+  private backoffMs: number;
+  private readonly firstBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly storage: OutboxStorage;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private listeners = new Set<(s: SaveStatus) => void>();
   private waiters: (() => void)[] = [];
@@ -31,8 +43,13 @@ export class Outbox {
      * in this browser (`refused()`), and the rest goes on instead of waiting behind it forever.
      */
     private readonly setAside: (err: unknown, batch: readonly ClientEvent[]) => ClientEvent | null = () => null,
+    options: OutboxOptions = {},
   ) {
-    const stored = localStorage.getItem(this.key('queue'));
+    this.storage = options.storage ?? localStorage;
+    this.firstBackoffMs = options.backoffMs ?? 500;
+    this.maxBackoffMs = options.maxBackoffMs ?? 8_000;
+    this.backoffMs = this.firstBackoffMs;
+    const stored = this.storage.getItem(this.key('queue'));
     this.queue = stored ? (JSON.parse(stored) as ClientEvent[]) : [];
     this.acked = serverAcked;
     this.queue = this.queue.filter((e) => e.seq > this.acked);
@@ -46,7 +63,7 @@ export class Outbox {
 
   /** The last sequence number used: local events may be ahead of the server's acknowledgement. */
   lastSeq(): number {
-    return Math.max(this.acked, Number(localStorage.getItem(this.key('seq')) ?? 0), this.queue.at(-1)?.seq ?? 0);
+    return Math.max(this.acked, Number(this.storage.getItem(this.key('seq')) ?? 0), this.queue.at(-1)?.seq ?? 0);
   }
 
   /** Another window took over this session: write and send nothing more (its outbox holds our events). */
@@ -59,7 +76,7 @@ export class Outbox {
   push(event: ClientEvent): void {
     if (this.stopped) return;
     this.queue.push(event);
-    localStorage.setItem(this.key('seq'), String(event.seq));
+    this.storage.setItem(this.key('seq'), String(event.seq));
     this.persist();
     // Say "saving" at once: the indicator never claims "saved" while an event waits to be sent.
     if (this.status === 'saved') this.setStatus('saving');
@@ -68,7 +85,7 @@ export class Outbox {
 
   private persist(): void {
     if (this.stopped) return;
-    localStorage.setItem(this.key('queue'), JSON.stringify(this.queue));
+    this.storage.setItem(this.key('queue'), JSON.stringify(this.queue));
   }
 
   private setStatus(s: SaveStatus): void {
@@ -105,7 +122,7 @@ export class Outbox {
       this.acked = Math.max(this.acked, acked);
       this.queue = this.queue.filter((e) => e.seq > this.acked);
       this.persist();
-      this.backoffMs = 500;
+      this.backoffMs = this.firstBackoffMs;
       this.sending = false;
       if (this.queue.length > 0) this.schedule(0);
       else {
@@ -117,7 +134,7 @@ export class Outbox {
       const replacement = this.setAside(err, batch);
       const at = replacement ? this.queue.findIndex((e) => e.seq === replacement.seq) : -1;
       if (replacement && at >= 0) {
-        localStorage.setItem(this.key('refused'), JSON.stringify([...this.refused(), this.queue[at]]));
+        this.storage.setItem(this.key('refused'), JSON.stringify([...this.refused(), this.queue[at]]));
         this.queue[at] = replacement;
         this.persist();
         this.schedule(0);
@@ -126,14 +143,14 @@ export class Outbox {
       this.setStatus('offline');
       if (this.isFatal(err)) return;
       const delay = this.backoffMs;
-      this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
+      this.backoffMs = Math.min(this.backoffMs * 2, this.maxBackoffMs);
       this.schedule(delay);
     }
   }
 
   /** Events the server refused for good and that were replaced by a `client_error` record (kept in this browser). */
   refused(): unknown[] {
-    return JSON.parse(localStorage.getItem(this.key('refused')) ?? '[]') as unknown[];
+    return JSON.parse(this.storage.getItem(this.key('refused')) ?? '[]') as unknown[];
   }
 
   /** Events persisted here that the server has not acknowledged yet, in order. */
@@ -146,7 +163,7 @@ export class Outbox {
     if (this.queue.length === 0 || this.sending) return;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    this.backoffMs = 500;
+    this.backoffMs = this.firstBackoffMs;
     this.schedule(0);
   }
 

@@ -1,16 +1,27 @@
 // Bot participants for load and crash tests: they play a whole study through the real participant HTTP API.
 //
-// A bot speaks the API as the browser client does (client/src/outbox.ts): every event gets the session's next
-// sequence number and goes into an outbox; the outbox sends the unacknowledged events from the front in batches
-// (at most 200), drops what the server acknowledged, and on any failure (network error, 5xx, server gone) retries
-// the same unacknowledged events after a backoff that doubles up to a cap. Check, complete and start requests are
-// retried the same way. The token travels in the `nonolab_token` cookie. Randomness comes from a seeded rng.
+// A bot speaks the API as the browser client does: every event is stamped by the client's stampClient with the
+// session's next sequence number and goes into the client's own Outbox (client/src/outbox.ts, its storage an in-memory
+// map instead of localStorage), which sends the unacknowledged events from the front in batches (at most 200), drops
+// what the server acknowledged, and on any failure (network error, 5xx, server gone) retries the same unacknowledged
+// events after a backoff that doubles up to a cap; a 4xx stops the bot (its script is wrong, not the network). Check,
+// complete and start requests are retried the same way. Survey answers come from surveyAnswers
+// (shared/study/phases/simulate.ts). The token travels in the `nonolab_token` cookie. Randomness comes from a seeded rng.
 import { Agent, request } from 'node:http';
 import type { StudyConfig } from '../../shared/schema/config.ts';
 import type { ClientEvent } from '../../shared/schema/event.ts';
 import type { Move } from '../../shared/schema/move.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
 import { createRng, type Rng } from '../../shared/random.ts';
+import { stampClient } from '../../shared/schema/stamp.ts';
+import { randomChoice, surveyAnswers } from '../../shared/study/phases/simulate.ts';
+import { Outbox, type OutboxStorage } from '../../client/src/outbox.ts';
+
+/** A browser's localStorage for one bot: strings by key, in memory. */
+export function memoryStorage(): OutboxStorage & { readonly items: Map<string, string> } {
+  const items = new Map<string, string>();
+  return { items, getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, value) };
+}
 
 export interface HttpAnswer {
   status: number;
@@ -134,16 +145,15 @@ export class Bot {
   ackedSeq = 0;
   completionCode: string | null = null;
   private seq = 0;
-  private sending = false;
-  private backoff: number;
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private drainWaiters: (() => void)[] = [];
+  private outbox: Outbox | null = null;
+  /** Settles when the outbox stops for good (a 4xx): `drained()` then rejects with `fatal`. */
+  private stop!: () => void;
+  private readonly stoppedForGood = new Promise<void>((resolve) => (this.stop = resolve));
   private readonly rng: Rng;
   private readonly t0 = performance.now();
 
   constructor(readonly opts: BotOptions) {
     this.rng = createRng(opts.seed);
-    this.backoff = opts.backoffMs ?? 500;
   }
 
   private get http() {
@@ -181,90 +191,56 @@ export class Bot {
     return r.json.sequence as string[];
   }
 
-  // ---- the outbox, as in client/src/outbox.ts ----
+  // ---- the client's outbox ----
 
+  /** The client's Outbox for this session, sending through this bot's connection and recording its figures. */
+  private openOutbox(): Outbox {
+    const send = async (batch: ClientEvent[]): Promise<number> => {
+      const body = JSON.stringify({ events: batch });
+      const t = performance.now();
+      let r: HttpAnswer;
+      try {
+        r = await this.http.call('POST', '/api/session/events', body, this.cookie);
+      } catch (err) {
+        if (this.opts.stats) this.opts.stats.failures++;
+        throw err;
+      }
+      if (r.status === 200 && typeof r.json?.acked_seq === 'number') {
+        this.opts.stats?.acks.push({ ms: performance.now() - t, events: batch.length, bytes: body.length, at: performance.now(), serverMs: r.serverMs });
+        if (r.json.acked_seq > this.events.length) throw new ApiFailure(200, `server acknowledged seq ${r.json.acked_seq} but only ${this.events.length} exist`);
+        this.ackedSeq = Math.max(this.ackedSeq, r.json.acked_seq);
+        return r.json.acked_seq;
+      }
+      if (r.status >= 400 && r.status < 500 && r.status !== 429) throw new ApiFailure(r.status, `events: ${JSON.stringify(r.json)}`);
+      if (this.opts.stats) this.opts.stats.failures++;
+      throw new Error(`events: ${r.status}`);
+    };
+    const isFatal = (err: unknown) => {
+      if (!(err instanceof ApiFailure)) return false;
+      this.fatal = err;
+      this.stop();
+      return true;
+    };
+    return new Outbox(this.sessionId, 0, send, isFatal, undefined, { storage: memoryStorage(), backoffMs: this.opts.backoffMs, maxBackoffMs: this.opts.maxBackoffMs });
+  }
+
+  /** Stamp an event at a step, as the client does, and hand it to the outbox. */
   private push(step: Step, type: ClientEvent['type'], payload: unknown, source: ClientEvent['source'] = 'mouse'): void {
     this.seq += 1;
-    const event = {
-      session_id: this.sessionId,
-      seq: this.seq,
-      step: step.index,
-      phase: step.phase_id,
-      puzzle_id: step.puzzle_id,
-      position: step.position,
-      t_mono: performance.now() - this.t0,
-      t_wall: Date.now(),
-      source,
-      type,
-      payload,
-    } as ClientEvent;
+    const stamp = { session_id: this.sessionId, seq: this.seq, step: step.index, phase: step.phase_id, puzzle_id: step.puzzle_id, position: step.position, t_mono: performance.now() - this.t0, t_wall: Date.now(), source };
+    const event = stampClient(stamp, type, payload);
     this.events.push(event);
-    this.schedule(0);
-  }
-
-  private schedule(delay: number): void {
-    if (this.timer !== null || this.sending) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.flush();
-    }, delay);
-  }
-
-  private async flush(): Promise<void> {
-    if (this.sending) return;
-    const unacked = this.events.length - this.ackedSeq;
-    if (unacked <= 0) {
-      this.drainWaiters.splice(0).forEach((w) => w());
-      return;
-    }
-    this.sending = true;
-    const batch = this.events.slice(this.ackedSeq, this.ackedSeq + 200);
-    const body = JSON.stringify({ events: batch });
-    const t = performance.now();
-    let ok = false;
-    try {
-      const r = await this.http.call('POST', '/api/session/events', body, this.cookie);
-      if (r.status === 200 && typeof r.json?.acked_seq === 'number') {
-        ok = true;
-        const ms = performance.now() - t;
-        this.opts.stats?.acks.push({ ms, events: batch.length, bytes: body.length, at: performance.now(), serverMs: r.serverMs });
-        if (r.json.acked_seq > this.events.length) throw new Error(`server acknowledged seq ${r.json.acked_seq} but only ${this.events.length} exist`);
-        this.ackedSeq = Math.max(this.ackedSeq, r.json.acked_seq);
-      } else if (r.status >= 400 && r.status < 500 && r.status !== 429) {
-        throw new ApiFailure(r.status, `events: ${JSON.stringify(r.json)}`);
-      }
-    } catch (err) {
-      if (err instanceof ApiFailure || (err instanceof Error && err.message.startsWith('server acknowledged'))) {
-        this.sending = false;
-        this.fatal = err;
-        this.drainWaiters.splice(0).forEach((w) => w());
-        return;
-      }
-    }
-    this.sending = false;
-    if (ok) {
-      this.backoff = this.opts.backoffMs ?? 500;
-      this.schedule(0);
-    } else {
-      if (this.opts.stats) this.opts.stats.failures++;
-      const delay = this.backoff;
-      this.backoff = Math.min(this.backoff * 2, this.opts.maxBackoffMs ?? 8_000);
-      this.schedule(delay);
-    }
+    (this.outbox ??= this.openOutbox()).push(event);
   }
 
   /** A 4xx on an events request: the bot's script is wrong, not the network. */
   fatal: unknown = null;
 
-  /** Resolves once the server acknowledged every event made so far. */
-  drained(): Promise<void> {
-    if (this.fatal) return Promise.reject(this.fatal);
-    if (this.ackedSeq >= this.events.length) return Promise.resolve();
-    this.schedule(0);
-    return new Promise<void>((resolve) => this.drainWaiters.push(resolve)).then(() => {
-      if (this.fatal) throw this.fatal;
-      if (this.ackedSeq < this.events.length) return this.drained();
-    });
+  /** Resolves once the server acknowledged every event made so far; rejects once the outbox stopped for good. */
+  async drained(): Promise<void> {
+    if (this.fatal) throw this.fatal;
+    if (this.outbox) await Promise.race([this.outbox.drained(), this.stoppedForGood]);
+    if (this.fatal) throw this.fatal;
   }
 
   // ---- the study script ----
@@ -317,19 +293,6 @@ export class Bot {
     this.push(step, 'step_end', { kind: step.kind, reason: 'solved' });
   }
 
-  private surveyAnswers(phase: StudyConfig['phases'][number]): Record<string, unknown> {
-    const answers: Record<string, unknown> = {};
-    if (phase.kind !== 'survey' && phase.kind !== 'post_survey') return answers;
-    for (const item of phase.items as any[]) {
-      if (item.type === 'scale') answers[item.id] = item.min + this.rng.int(item.max - item.min + 1);
-      else if (item.type === 'likert' || item.type === 'single') answers[item.id] = item.options[this.rng.int(item.options.length)];
-      else if (item.type === 'multi') answers[item.id] = [item.options[0]];
-      else if (item.type === 'number') answers[item.id] = item.min ?? 1;
-      else answers[item.id] = 'bot answer: =HYPERLINK("x") <b>ok</b> é';
-    }
-    return answers;
-  }
-
   /** Play every step of the study, then ask for the completion code once every event is acknowledged. */
   async play(): Promise<void> {
     if (!this.sessionId) await this.start();
@@ -360,7 +323,7 @@ export class Bot {
           break;
         case 'survey':
         case 'post_survey':
-          this.push(step, 'survey_submit', { survey_id: phase.id, answers: this.surveyAnswers(phase) });
+          this.push(step, 'survey_submit', { survey_id: phase.id, answers: surveyAnswers(phase, randomChoice(this.rng, 'bot answer: =HYPERLINK("x") <b>ok</b> é')) });
           this.push(step, 'step_end', { kind: step.kind, reason: 'done' });
           break;
         case 'rating':

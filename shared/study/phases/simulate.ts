@@ -10,7 +10,7 @@
  * with skill (the puzzles kind sets the tempo). Mistakes: with a probability from the tempo a bot fills a wrong cell
  * (a solution-empty cell next to its run); it notices at once (undo), later (clicks it off), or only when a submission
  * fails. Hints are asked with a probability from the tempo (the bot computes the same hint the server will, with the
- * engine's hint function) and applied as the client does (hint_shown, then a reveal move). Skips happen part-way
+ * engine's hint function, through the driver: it stays out of the participant's bundle) and applied as the client does (hint_shown, then a reveal move). Skips happen part-way
  * through, after the phase's minimum time.
  *
  * Survey answers: `surveyAnswers` is the one place answers to a survey's items are made for bots and tests (the
@@ -26,8 +26,7 @@ import type { Rng } from '../../random.ts';
 import type { Answer } from '../survey.ts';
 import type { SimulateContext, SimulatedPage } from './types.ts';
 import { applyMove, boardRows, countWrongCells, initialBoard, matchesSolution, type BoardState } from '../../game/board.ts';
-import { FILLED, UNKNOWN, gridFromRows } from '../../nonogram/grid.ts';
-import { hint as engineHint } from '../../nonogram/hint.ts';
+import { FILLED, UNKNOWN } from '../../nonogram/grid.ts';
 import { strokeCellMs } from '../../game/input.ts';
 
 /** Median milliseconds between two cells of a bot's drag (the paper's first gap component: about 0.01 s). */
@@ -99,7 +98,6 @@ export function playBoard(
 ): BoardPlay {
   const solution = puzzle.solution!;
   const width = puzzle.width;
-  const solGrid = gridFromRows([...solution]);
   const isFilled = (r: number, c: number) => solution[r][c] === '#';
   let board: BoardState = initialBoard(puzzle.width, puzzle.height);
   const startMono = w.mono;
@@ -153,7 +151,7 @@ export function playBoard(
     act({ type: 'hint' }, deliberate());
     hints++;
     const rows = boardRows(board.grid);
-    const found = engineHint({ rows: puzzle.rows, cols: puzzle.cols }, board.grid, solGrid, limits.policy);
+    const found = w.hint(puzzle, board.grid, limits.policy);
     w.calls.push({
       type: 'hint',
       after_seq: w.seq,

@@ -1,6 +1,8 @@
 // One phase kind as one module: its config schema, its steps, its clocks, its board, its records, its end rule, its bot.
 import type { z } from 'zod';
-import type { Phase, PhaseKind, StudyConfig } from '../../schema/config.ts';
+import type { HintPolicy, Phase, PhaseKind, StudyConfig } from '../../schema/config.ts';
+import type { Grid } from '../../nonogram/grid.ts';
+import type { Hint } from '../../nonogram/hint.ts';
 import type { ClientEvent, ClientEventType } from '../../schema/event.ts';
 import type { CheckRequest, HintRequest } from '../../schema/api.ts';
 import type { Puzzle } from '../../schema/puzzle.ts';
@@ -112,6 +114,8 @@ export interface SimulatedPage {
   readonly calls: BotCall[];
   /** Let time pass. */
   wait(ms: number): void;
+  /** The hint the server would give for this board under this policy (the engine's, as POST /api/session/hint). */
+  hint(puzzle: Puzzle, board: Grid, policy: HintPolicy): Hint | null;
   /** Stamp a client record at the current step, now. */
   log<T extends ClientEvent['type']>(type: T, payload: Extract<ClientEvent, { type: T }>['payload'], source?: ClientEvent['source']): void;
 }
