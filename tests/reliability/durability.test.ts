@@ -100,12 +100,15 @@ describe('group commit', () => {
     server = await startTestServer();
     const p = new Participant(server.url);
     const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
+    // Every batch the server takes is queued for the session's next write by appendDurable (the spy calls through).
+    const queued = vi.spyOn(server.nonolab.log, 'appendDurable');
     control.holdSync = true;
     const first = p.call('POST', '/api/session/events', { events: [event(id, 1)] });
     await until(() => control.held.length === 1);
-    // While the first write's fsync is out, three more batches queue up behind it...
+    // While the first write's fsync is out, three more batches queue up behind it (waited for, not hoped for)...
     const more = [2, 3, 4].map((s) => p.call('POST', '/api/session/events', { events: [event(id, s)] }));
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => queued.mock.calls.length === 4);
+    expect(control.held).toHaveLength(1); // ...and none of them is written while the first fsync is out
     const syncsBefore = control.syncCalls;
     control.holdSync = false;
     control.held.splice(0).forEach((release) => release());
@@ -115,5 +118,6 @@ describe('group commit', () => {
     expect(control.syncCalls - syncsBefore).toBe(1);
     expect(acks).toEqual([2, 3, 4]);
     expect(clientSeqs(server.dataDir, id)).toEqual([1, 2, 3, 4]);
+    queued.mockRestore();
   });
 });
