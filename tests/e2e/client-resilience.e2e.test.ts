@@ -152,7 +152,11 @@ describe('the participant client keeps every action', () => {
     const id = await sessionId(page);
 
     // Cut the event channel: the participant keeps playing, the indicator says offline.
-    const cut = (route: { abort: (code?: string) => Promise<void> }) => route.abort('internetdisconnected');
+    let sendAttempts = 0;
+    const cut = (route: { abort: (code?: string) => Promise<void> }) => {
+      sendAttempts++;
+      return route.abort('internetdisconnected');
+    };
     await page.route('**/api/session/events', cut);
     for (let c = 0; c < 6; c++) {
       await mouse.fill(0, c);
@@ -193,7 +197,10 @@ describe('the participant client keeps every action', () => {
     await answerSurvey(page, { difficulty: 'N/A', guessing: 'Never' });
     await waitForStep(page, 'complete');
     await page.getByTestId('finishing').waitFor();
-    await page.waitForTimeout(1_500);
+    // Positive control for "no code yet": the page is alive and has tried to send its events again since the
+    // finishing screen appeared (and failed), rather than the check running before anything could have happened.
+    const attemptsAtFinish = sendAttempts;
+    await expect.poll(() => sendAttempts, { timeout: 20_000 }).toBeGreaterThan(attemptsAtFinish);
     expect(await page.getByTestId('completion-code').count()).toBe(0);
     await page.unroute('**/api/session/events', cut);
     await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 20_000 }).toBe(study.config.completion.code);

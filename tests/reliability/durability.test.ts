@@ -48,13 +48,18 @@ describe('group commit', () => {
     expect(answered).toBe(false);
     expect(meanwhile.json.acked_seq).toBe(0);
     // A retry racing the original neither writes twice nor is acknowledged early.
+    const taken = vi.spyOn(server.nonolab.service, 'appendEvents');
     let retryAnswered = false;
     const retry = other.call('POST', '/api/session/events', { events: [event(id, 1), event(id, 2), event(id, 3)] }).then((r) => {
       retryAnswered = true;
       return r;
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => taken.mock.calls.length === 1);
+    // Positive control: a request sent after the retry reached the service is answered, so an early answer to the
+    // retry would have arrived by now.
+    expect((await other.call('GET', '/api/session')).json.acked_seq).toBe(0);
     expect(answered || retryAnswered).toBe(false);
+    taken.mockRestore();
     control.holdSync = false;
     control.held.splice(0).forEach((release) => release());
     expect((await pending).json.acked_seq).toBe(3);
