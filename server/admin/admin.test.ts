@@ -175,8 +175,15 @@ describe('live sessions', () => {
     const e = await loggedIn();
     const a = await startParticipant();
     const res = await fetch(`${server.url}/api/admin/sessions/${a.id}/live`, { headers: { cookie: e.cookie } });
-    const pending = readSse(res, (got) => got.filter((g) => g.event === 'records').length >= 2);
-    await new Promise((r) => setTimeout(r, 50));
+    // Send the next batch once the stream has delivered the log so far (it is live from then on), not after a guess.
+    let delivered!: () => void;
+    const initial = new Promise<void>((resolve) => (delivered = resolve));
+    const pending = readSse(res, (got) => {
+      const n = got.filter((g) => g.event === 'records').length;
+      if (n >= 1) delivered();
+      return n >= 2;
+    });
+    await initial;
     await a.p.call('POST', '/api/session/events', { events: [event(a.id, a.seq + 1)] });
     const got = await pending;
     expect(got[0].data.records.map((r: any) => r.type)).toEqual(['session_start', 'step_start', 'consent', 'step_end', 'sequence_assigned']);
