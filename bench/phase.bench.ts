@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { cluesOf, createGrid, EMPTY, FILLED, hash53, propagateInPlace } from '../shared/nonogram/index.ts';
+import { cluesOf, createGrid, EMPTY, FILLED, hash53, probeInPlace, propagateInPlace } from '../shared/nonogram/index.ts';
 import { createRng } from '../shared/random.ts';
 import { forcedCells, forcedCellsReference } from '../shared/sat/index.ts';
 
@@ -28,6 +28,7 @@ function board(size: number, density: number, b: number) {
   const clues = cluesOf({ width: size, height: size, cells });
   const known = createGrid(size, size);
   propagateInPlace(clues, known, 'complete');
+  probeInPlace(clues, known);
   return { clues, known };
 }
 const median = (xs: number[]) => {
