@@ -29,6 +29,22 @@ describe('phase', () => {
   });
 });
 
+describe('runBoard counts', () => {
+  it('equal the one-cell-at-a-time reference on the same board (line solving and probing change no count)', async () => {
+    const { cluesOf, EMPTY, FILLED, hash53 } = await import('../../shared/nonogram/index.ts');
+    const { createRng } = await import('../../shared/random.ts');
+    const { forcedCellsReference } = await import('../../shared/sat/index.ts');
+    for (const [size, density, b] of [[10, 0.45, 0], [10, 0.55, 1], [12, 0.5, 2], [12, 0.6, 3]]) {
+      const rng = createRng(hash53(`phase:1:${size}:${density}:${b}`)[1]);
+      const cells = new Uint8Array(size * size);
+      for (let i = 0; i < cells.length; i++) cells[i] = rng.next() < density ? FILLED : EMPTY;
+      const ref = forcedCellsReference(cluesOf({ width: size, height: size, cells }));
+      const row = runBoard(size, density, b, 1, 'block-start', undefined);
+      expect([row.forced_filled, row.forced_empty, row.undecided, row.unique, row.first_result]).toEqual([ref.forcedFilled, ref.forcedEmpty, 0, ref.unique, 'SAT']);
+    }
+  });
+});
+
 describe('metricValue', () => {
   const p = { id: 'x', width: 1, height: 1, rows: [[]], cols: [[]], metrics: { sat: { conflicts: 7, decisions: 1, propagations: 2, restarts: 1 }, human: { level: 2 } } } as unknown as Puzzle;
   it('reads bare names under metrics.sat and dotted paths under metrics', () => {

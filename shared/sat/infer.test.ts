@@ -56,6 +56,56 @@ describe('forcedCells (fast) equals the reference', () => {
   });
 });
 
+describe('forcedCells with a known solution', () => {
+  function board(size: number, density: number, seed: number) {
+    const rng = createRng(seed);
+    const cells = new Uint8Array(size * size);
+    for (let i = 0; i < cells.length; i++) cells[i] = rng.next() < density ? FILLED : EMPTY;
+    const grid = { width: size, height: size, cells };
+    return { grid, clues: cluesOf(grid) };
+  }
+
+  it('changes nothing when the plain solve finishes', () => {
+    const { grid, clues } = board(12, 0.45, 11);
+    const plain = forcedCells(clues);
+    const withSolution = forcedCells(clues, { solution: grid });
+    expect(Array.from(withSolution.grid.cells)).toEqual(Array.from(plain.grid.cells));
+    expect(withSolution.solves).toBe(plain.solves);
+  });
+
+  it('goes on from the solution when the plain solve runs out of budget: forced cells are exact, the rest undecided or free', () => {
+    let checked = 0;
+    for (let seed = 1; seed <= 6 && checked < 2; seed++) {
+      const { grid, clues } = board(15, 0.4, seed);
+      const limited = forcedCells(clues, { conflictBudget: 10, solution: grid });
+      if (limited.firstSolve.result !== 'UNKNOWN') continue;
+      const exact = forcedCellsReference(clues);
+      const without = forcedCells(clues, { conflictBudget: 10 });
+      checked++;
+      expect(without.undecided).toBe(225);
+      expect(limited.solvable).toBe(true);
+      expect(limited.undecided).toBeLessThan(225);
+      let exactForcedLeftOpen = 0;
+      for (let i = 0; i < 225; i++) {
+        if (limited.grid.cells[i] !== UNKNOWN) expect(limited.grid.cells[i]).toBe(exact.grid.cells[i]);
+        else if (exact.grid.cells[i] !== UNKNOWN) exactForcedLeftOpen++;
+      }
+      // Every exactly-forced cell the budgeted run did not prove is among its undecided ones.
+      expect(limited.undecided).toBeGreaterThanOrEqual(exactForcedLeftOpen);
+      expect(limited.forcedFilled + limited.forcedEmpty + limited.undecided).toBeGreaterThanOrEqual(exact.forcedFilled + exact.forcedEmpty);
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it('refuses a solution that does not satisfy the clues', () => {
+    const { grid, clues } = board(20, 0.4, 2);
+    const wrong = { ...grid, cells: grid.cells.slice() };
+    wrong.cells[0] = wrong.cells[0] === FILLED ? EMPTY : FILLED;
+    expect(() => forcedCells(clues, { conflictBudget: 0, solution: wrong })).toThrow(/does not satisfy/);
+    expect(() => forcedCells(clues, { conflictBudget: 0, solution: createGrid(3, 3) })).toThrow(RangeError);
+  });
+});
+
 describe('Solver.setPolarity / setDecisionVar', () => {
   it('setPolarity picks the value a decision tries first; plain solve is unchanged without it', () => {
     const s = new Solver();

@@ -15,13 +15,21 @@
  * counted only forced-filled ones). A puzzle has a unique solution iff every cell is forced.
  * Cost: at most one solve per cell plus one; each can be exponential in the worst case (the
  * problem is NP-hard), so a conflict budget per call can be given: a cell whose call runs out is
- * reported as undecided rather than guessed (and a first call that runs out leaves every cell
- * undecided). `forcedCellsReference` is the earlier, unsteered loop, kept for the tests and bench.
+ * reported as undecided rather than guessed (a later model that differs from M on it still frees
+ * it). A first call that runs out leaves every cell undecided, unless the caller knows a solution
+ * (`solution`, e.g. the random board the clues were taken from): then that solution is M and the
+ * loop goes on from it, so a budgeted run of a big board still settles what the budget allows.
+ * Where the time goes (measured, docs/phase-transition.md): near the threshold the calls together
+ * amount to a proof of the board's backbone, and its size, not the number of calls, is the cost;
+ * starting from a known solution instead of the plain solve does not shrink it (the plain solve's
+ * learnt clauses are what make the later UNSAT answers quick), which is why the known solution is
+ * used only when the plain solve runs out of budget.
+ * `forcedCellsReference` is the earlier, unsteered loop, kept for the tests and bench.
  */
 import { EMPTY, FILLED, UNKNOWN, type Clues, type Grid } from '../nonogram/grid.ts';
 import { encodeBlockStart } from './blockStart.ts';
 import { encodeDfa } from './dfa.ts';
-import { L_FALSE, L_TRUE, fromDimacs, loadCnf, type SatResult, type SolverStats } from './solver.ts';
+import { L_FALSE, L_TRUE, L_UNDEF, fromDimacs, loadCnf, type SatResult, type SolverStats } from './solver.ts';
 
 export type Encoding = 'block-start' | 'dfa';
 
@@ -34,6 +42,12 @@ export interface ForcedCellsOptions {
   known?: Grid;
   /** Conflict budget per solver call (default: none). */
   conflictBudget?: number;
+  /**
+   * A known solution of the clues (FILLED/EMPTY per cell), used as the first model when the plain
+   * first call runs out of budget (then `firstSolve.result` is 'UNKNOWN' and the inference goes on).
+   * A grid that does not satisfy the clues is refused with a RangeError.
+   */
+  solution?: Grid;
 }
 
 export interface ForcedCellsResult {
@@ -92,7 +106,19 @@ export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): For
   const first = solver.solveLimited([], budget);
   const firstStats = solver.stats();
   result.firstSolve = { ...firstStats, result: first === L_TRUE ? 'SAT' : first === L_FALSE ? 'UNSAT' : 'UNKNOWN' };
-  if (first === L_TRUE && options.known) {
+  let started = first;
+  if (first !== L_FALSE && options.solution) {
+    const sol = options.solution;
+    if (sol.width !== width || sol.height !== height) throw new RangeError(`solution grid is ${sol.width}x${sol.height}, the clues are ${width}x${height}`);
+    if (first === L_UNDEF) {
+      // Check the known solution (every cell assumed: each line on its own, no budget needed) and take it as M.
+      const assumptions = Array.from(sol.cells, (c, i) => fromDimacs(c === FILLED ? i + 1 : -(i + 1)));
+      result.solves++;
+      started = solver.solveLimited(assumptions);
+      if (started !== L_TRUE) throw new RangeError('solution: the grid does not satisfy the clues');
+    }
+  }
+  if (started === L_TRUE && options.known) {
     for (let i = 0; i < n; i++) {
       const k = options.known.cells[i];
       if (k === FILLED || k === EMPTY) {
@@ -101,16 +127,16 @@ export function forcedCells(clues: Clues, options: ForcedCellsOptions = {}): For
       }
     }
   }
-  if (first !== L_TRUE) {
-    result.undecided = first === L_FALSE ? 0 : width * height;
+  if (started !== L_TRUE) {
+    result.undecided = started === L_FALSE ? 0 : width * height;
     return finish();
   }
   result.solvable = true;
   const model = new Uint8Array(n);
   for (let i = 0; i < n; i++) model[i] = solver.modelValue(i) === L_TRUE ? 1 : 0;
-  // Every later model: each cell on which it differs from the first is free.
+  // Every later model: each open or undecided cell on which it differs from the first is free.
   const harvest = () => {
-    for (let k = 0; k < n; k++) if (state[k] === CANDIDATE && (solver.modelValue(k) === L_TRUE ? 1 : 0) !== model[k]) state[k] = FREE;
+    for (let k = 0; k < n; k++) if ((state[k] === CANDIDATE || state[k] === UNDECIDED) && (solver.modelValue(k) === L_TRUE ? 1 : 0) !== model[k]) state[k] = FREE;
   };
   for (let i = 0; i < n; i++) {
     if (state[i] !== CANDIDATE) continue;
