@@ -90,11 +90,16 @@ describe('solvePuzzle against brute force', () => {
     const easy = cluesOf(randomSolution(10, 10, 0.7, 3));
     const r = solvePuzzle(easy);
     expect([r.count, r.settledBy]).toEqual([1, 'line']);
-    // Two 2x2 diagonals: line logic cannot start, two solutions.
+    // Two 2x2 diagonals: line logic sets no cell, so `auto` goes straight to SAT; two solutions.
     const twin = { rows: [[1], [1]], cols: [[1], [1]] };
     const a = solvePuzzle(twin);
-    expect(a.count).toBe(2);
-    expect(a.settledBy).toBe('search');
+    expect([a.count, a.settledBy, a.stats.probes, a.stats.searchNodes]).toEqual([2, 'sat', 0, 0]);
+    expect(solvePuzzle(twin, { engine: 'line' })).toMatchObject({ count: 2, settledBy: 'search' });
+    // Line logic sets the first two rows and the last two columns; a 2x2 diagonal is left to the short search.
+    const foothold = { rows: [[4], [], [1], [1]], cols: [[1, 1], [1, 1], [1], [1]] };
+    const f = solvePuzzle(foothold);
+    expect([f.count, f.settledBy]).toEqual([2, 'search']);
+    expect(f.stats.knownCells).toBeGreaterThan(0);
     const s = solvePuzzle(twin, { engine: 'sat' });
     expect([s.count, s.settledBy]).toEqual([2, 'sat']);
     // Totals that disagree: line logic finds the contradiction.
@@ -117,9 +122,11 @@ describe('solvePuzzle against brute force', () => {
   });
 
   it('a deadline stops the work with complete: false (clock injected, so deterministic)', () => {
-    const clues = cluesOf(randomSolution(25, 25, 0.35, 11));
+    // A 50x50 board at density 0.5 needs thousands of conflicts; the clock is read once per slice
+    // of conflicts (100, then 200, ...), so 3 ticks stop it after about 300.
+    const clues = cluesOf(randomSolution(50, 50, 0.5, 11));
     let t = 0;
-    const r = solvePuzzle(clues, { now: () => (t += 1), deadline: 50 });
+    const r = solvePuzzle(clues, { now: () => (t += 1), deadline: 3 });
     expect(r.complete).toBe(false);
     expect(r.count).toBeLessThan(2);
     for (const s of r.solutions) expect(satisfiesClues(clues, s)).toBe(true);

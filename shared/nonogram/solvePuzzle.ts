@@ -39,7 +39,7 @@ import { cloneGrid, cluesOf, createGrid, EMPTY, FILLED, UNKNOWN } from './grid.t
 import type { Clues, Grid } from './grid.ts';
 import { canonicalClues } from './id.ts';
 import { countSolutions, propagateInPlace, unknownCount } from './solver.ts';
-import { encodeBlockStart } from '../sat/blockStart.ts';
+import { emitLineGac } from '../sat/lineGac.ts';
 import { L_FALSE, L_TRUE, Solver, fromDimacs } from '../sat/solver.ts';
 
 export type SolveEngine = 'line' | 'sat' | 'auto';
@@ -164,7 +164,11 @@ export function solvePuzzle(clues: Clues, options: SolvePuzzleOptions = {}): Sol
       solutions.push(grid);
       return done(true, 'line');
     }
-    const maxProbes = engine === 'line' ? Infinity : (options.probeBudget ?? 8 * n);
+    // In `auto`, probing and the short search only run when line logic found a foothold: on a
+    // board where it sets no cell they almost never settle anything, and the SAT stage's
+    // propagation already does line logic at every node.
+    const foothold = engine === 'line' || stats.knownCells > 0;
+    const maxProbes = engine === 'line' ? Infinity : foothold ? (options.probeBudget ?? 2 * n) : 0;
     const probed = probeWithBudget(clues, grid, maxProbes, budget, stats);
     if (probed === 'contradiction') return done(true, 'probe');
     stats.knownCells = n - unknownCount(grid);
@@ -173,7 +177,7 @@ export function solvePuzzle(clues: Clues, options: SolvePuzzleOptions = {}): Sol
       return done(true, 'probe');
     }
     if (engine === 'line' && probed === 'budget') return done(false, 'probe');
-    const nodes = engine === 'line' ? (options.maxNodes ?? Infinity) : (options.searchNodes ?? 64);
+    const nodes = engine === 'line' ? (options.maxNodes ?? Infinity) : foothold ? (options.searchNodes ?? 32) : 0;
     const search = countSolutions(clues, limit, {
       grid,
       maxNodes: nodes,
@@ -189,7 +193,7 @@ export function solvePuzzle(clues: Clues, options: SolvePuzzleOptions = {}): Sol
   return satCount(clues, grid, limit, hint, solutions, budget, options.conflictBudget ?? -1, stats, done);
 }
 
-/** The SAT stage: block-start CNF, known cells as units, then solve and block until UNSAT or `limit`. */
+/** The SAT stage: the line-GAC CNF (lineGac.ts) restricted to the known cells, then solve and block until UNSAT or `limit`. */
 function satCount(
   clues: Clues,
   known: Grid,
@@ -203,10 +207,10 @@ function satCount(
 ): SolvePuzzleResult {
   const width = known.width;
   const n = known.cells.length;
-  const cnf = encodeBlockStart(clues);
-  const solver = new Solver({ capacity: { vars: cnf.numVars } });
-  for (let v = 0; v < cnf.numVars; v++) solver.newVar();
+  const solver = new Solver();
   const free: number[] = [];
+  for (let i = 0; i < n; i++) if (known.cells[i] === UNKNOWN) free.push(i);
+  while (solver.nVars() < n) solver.newVar();
   const finish = (complete: boolean) => {
     const s = solver.stats();
     stats.conflicts = s.conflicts;
@@ -214,18 +218,25 @@ function satCount(
     stats.propagations = s.propagations;
     return done(complete, 'sat');
   };
-  // Known cells first, so the encoding's clauses they satisfy are dropped as they are added.
-  for (let i = 0; i < n; i++) {
-    const k = known.cells[i];
-    if (k === UNKNOWN) free.push(i);
-    else if (!solver.addClause([fromDimacs(k === FILLED ? i + 1 : -(i + 1))])) return finish(true);
-  }
-  let buf = new Int32Array(64);
-  for (const clause of cnf.clauses) {
-    if (buf.length < clause.length) buf = new Int32Array(clause.length * 2);
-    for (let i = 0; i < clause.length; i++) buf[i] = fromDimacs(clause[i]);
-    if (!solver.addClause(buf, clause.length)) return finish(true);
-  }
+  // The known cells come first as units, and each line's automaton graph keeps only the states
+  // that agree with them (see lineGac.ts), so the CNF only describes the unknown part.
+  let lits = new Int32Array(64);
+  emitLineGac(clues, (clause, len) => {
+    if (!solver.ok) return;
+    if (lits.length < len) lits = new Int32Array(len * 2);
+    let maxVar = 0;
+    for (let i = 0; i < len; i++) {
+      const l = clause[i];
+      const v = l < 0 ? -l : l;
+      if (v > maxVar) maxVar = v;
+      lits[i] = l > 0 ? 2 * (l - 1) : 2 * (-l - 1) + 1;
+    }
+    while (solver.nVars() < maxVar) solver.newVar();
+    solver.addClause(lits, len);
+  }, known.cells);
+  if (!solver.ok) return finish(true);
+  // Decisions on cells only: once every cell is set, propagation sets every state (lineGac.ts).
+  for (let v = n; v < solver.nVars(); v++) solver.setDecisionVar(v, false);
   const block = (g: Grid): boolean => {
     const lits = free.map((i) => fromDimacs(g.cells[i] === FILLED ? -(i + 1) : i + 1));
     return solver.addClause(lits);
