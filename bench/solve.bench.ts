@@ -54,13 +54,15 @@ interface Run {
   settledBy: string;
 }
 
-function runBoards(size: number, density: number, boards: number, capMs: number, seedBase: number): Run[] {
+/** Solve each board; with `hinted`, the generating grid is passed as `hint` (the generator's question: is there a second?). */
+function runBoards(size: number, density: number, boards: number, capMs: number, seedBase: number, hinted = false): Run[] {
   const runs: Run[] = [];
   for (let b = 0; b < boards; b++) {
-    const clues = cluesOf(randomSolution(size, size, density, seedBase + Math.round(density * 1000) * 1000 + b));
+    const grid = randomSolution(size, size, density, seedBase + Math.round(density * 1000) * 1000 + b);
+    const clues = cluesOf(grid);
     const now = () => performance.now();
     const t0 = now();
-    const r = solvePuzzle(clues, { now, deadline: t0 + capMs });
+    const r = solvePuzzle(clues, { now, deadline: t0 + capMs, ...(hinted ? { hint: grid } : {}) });
     runs.push({ density, clues, ms: now() - t0, complete: r.complete, count: r.count, settledBy: r.settledBy });
   }
   return runs;
@@ -105,7 +107,25 @@ if (parts.includes('30') || parts.includes('minisat')) {
   if (parts.includes('30')) {
     report(30, t30, 5000, 200, 5000);
     console.log(`[${load()}]`);
+    hintedTable(30, 5000, 30_000_000);
   }
+}
+
+/** The generator's question on the same boards: the generating grid is known, is there a second solution? */
+function hintedTable(size: number, capMs: number, seedBase: number): void {
+  console.log(`\n${size}x${size}, the same boards with the generating grid as hint (what \`generate\` asks), cap ${fmt(capMs)}:`);
+  console.log('density  median      max         over cap  unique  2+');
+  for (const d of densities) {
+    const rs = runBoards(size, d, boardsPerDensity, capMs, seedBase, true);
+    const times = rs.map((r) => (r.complete ? r.ms : Infinity));
+    const med = median(times);
+    const max = Math.max(...times);
+    console.log(
+      `${d.toFixed(2)}     ${(Number.isFinite(med) ? fmt(med) : '> cap').padEnd(11)} ${(Number.isFinite(max) ? fmt(max) : '> cap').padEnd(11)} ${String(rs.filter((r) => !r.complete).length).padEnd(9)} ` +
+        `${String(rs.filter((r) => r.complete && r.count === 1).length).padEnd(7)} ${rs.filter((r) => r.count >= 2).length}`,
+    );
+  }
+  console.log(`[${load()}]`);
 }
 
 if (parts.includes('50')) {
