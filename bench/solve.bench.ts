@@ -10,7 +10,7 @@
  * (exact fill count) from fixed seeds, so every run sees the same boards.
  * BENCH_SOLVE_BOARDS=N overrides the 20 boards per density (e.g. 5 for a quick look);
  * BENCH_SOLVE_PARTS=20,30,50,minisat picks sections (default all; "minisat" runs the 30x30 boards
- * again if "30" is not among them). The machine's load (1/5/15-minute averages and core count) is
+ * again if "30" is not among them); BENCH_SOLVE_DENSITIES=0.35,0.4 picks densities. The machine's load (1/5/15-minute averages and core count) is
  * printed before and after each section: on a shared machine the wall times scale with it.
  */
 import { spawnSync } from 'node:child_process';
@@ -25,7 +25,7 @@ import { encodeBlockStart, writeDimacs } from '../shared/sat/index.ts';
 const boardsPerDensity = Number(process.env.BENCH_SOLVE_BOARDS ?? 20);
 const parts = (process.env.BENCH_SOLVE_PARTS ?? '20,30,50,minisat').split(',');
 const load = () => `load ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
-const densities = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
+const densities = process.env.BENCH_SOLVE_DENSITIES ? process.env.BENCH_SOLVE_DENSITIES.split(',').map(Number) : [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
