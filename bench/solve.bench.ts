@@ -8,11 +8,14 @@
  * Each board gets a deadline (CAP_MS, 5 s for 30x30: the "none over 5 s" target) so a run ends;
  * a board past it counts as "> cap" and never as a verdict. Boards are `randomSolution` grids
  * (exact fill count) from fixed seeds, so every run sees the same boards.
- * BENCH_SOLVE_BOARDS=N overrides the 20 boards per density (e.g. 5 for a quick look).
+ * BENCH_SOLVE_BOARDS=N overrides the 20 boards per density (e.g. 5 for a quick look);
+ * BENCH_SOLVE_PARTS=20,30,50,minisat picks sections (default all; "minisat" runs the 30x30 boards
+ * again if "30" is not among them); BENCH_SOLVE_DENSITIES=0.35,0.4 picks densities. The machine's load (1/5/15-minute averages and core count) is
+ * printed before and after each section: on a shared machine the wall times scale with it.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cluesOf, createGrid, randomSolution, solveLineInPlace, solvePuzzle } from '../shared/nonogram/index.ts';
@@ -20,7 +23,9 @@ import type { Clues } from '../shared/nonogram/index.ts';
 import { encodeBlockStart, writeDimacs } from '../shared/sat/index.ts';
 
 const boardsPerDensity = Number(process.env.BENCH_SOLVE_BOARDS ?? 20);
-const densities = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
+const parts = (process.env.BENCH_SOLVE_PARTS ?? '20,30,50,minisat').split(',');
+const load = () => `load ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
+const densities = process.env.BENCH_SOLVE_DENSITIES ? process.env.BENCH_SOLVE_DENSITIES.split(',').map(Number) : [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -49,13 +54,15 @@ interface Run {
   settledBy: string;
 }
 
-function runBoards(size: number, density: number, boards: number, capMs: number, seedBase: number): Run[] {
+/** Solve each board; with `hinted`, the generating grid is passed as `hint` (the generator's question: is there a second?). */
+function runBoards(size: number, density: number, boards: number, capMs: number, seedBase: number, hinted = false): Run[] {
   const runs: Run[] = [];
   for (let b = 0; b < boards; b++) {
-    const clues = cluesOf(randomSolution(size, size, density, seedBase + Math.round(density * 1000) * 1000 + b));
+    const grid = randomSolution(size, size, density, seedBase + Math.round(density * 1000) * 1000 + b);
+    const clues = cluesOf(grid);
     const now = () => performance.now();
     const t0 = now();
-    const r = solvePuzzle(clues, { now, deadline: t0 + capMs });
+    const r = solvePuzzle(clues, { now, deadline: t0 + capMs, ...(hinted ? { hint: grid } : {}) });
     runs.push({ density, clues, ms: now() - t0, complete: r.complete, count: r.count, settledBy: r.settledBy });
   }
   return runs;
@@ -85,25 +92,62 @@ function report(size: number, runs: Run[], capMs: number, targetMedianMs: number
   console.log(`all densities: median ${Number.isFinite(median(all)) ? fmt(median(all)) : '> cap'}, settled by line logic alone ${((100 * allLine) / runs.length).toFixed(0)}% of ${runs.length} boards`);
 }
 
-const t20: Run[] = [];
-for (const d of densities) t20.push(...runBoards(20, d, boardsPerDensity, 5000, 20_000_000));
-report(20, t20, 5000, 20);
+if (parts.includes('20')) {
+  console.log(`\n[${load()}]`);
+  const t20: Run[] = [];
+  for (const d of densities) t20.push(...runBoards(20, d, boardsPerDensity, 5000, 20_000_000));
+  report(20, t20, 5000, 20);
+  console.log(`[${load()}]`);
+}
 
 const t30: Run[] = [];
-for (const d of densities) t30.push(...runBoards(30, d, boardsPerDensity, 5000, 30_000_000));
-report(30, t30, 5000, 200, 5000);
+if (parts.includes('30') || parts.includes('minisat')) {
+  if (parts.includes('30')) console.log(`\n[${load()}]`);
+  for (const d of densities) t30.push(...runBoards(30, d, parts.includes('30') ? boardsPerDensity : Math.min(boardsPerDensity, 10), 5000, 30_000_000));
+  if (parts.includes('30')) {
+    report(30, t30, 5000, 200, 5000);
+    console.log(`[${load()}]`);
+    hintedTable(30, 5000, 30_000_000);
+  }
+}
 
-{
+/** The generator's question on the same boards: the generating grid is known, is there a second solution? */
+function hintedTable(size: number, capMs: number, seedBase: number): void {
+  console.log(`\n${size}x${size}, the same boards with the generating grid as hint (what \`generate\` asks), cap ${fmt(capMs)}:`);
+  console.log('density  median      max         over cap  unique  2+');
+  for (const d of densities) {
+    const rs = runBoards(size, d, boardsPerDensity, capMs, seedBase, true);
+    const times = rs.map((r) => (r.complete ? r.ms : Infinity));
+    const med = median(times);
+    const max = Math.max(...times);
+    console.log(
+      `${d.toFixed(2)}     ${(Number.isFinite(med) ? fmt(med) : '> cap').padEnd(11)} ${(Number.isFinite(max) ? fmt(max) : '> cap').padEnd(11)} ${String(rs.filter((r) => !r.complete).length).padEnd(9)} ` +
+        `${String(rs.filter((r) => r.complete && r.count === 1).length).padEnd(7)} ${rs.filter((r) => r.count >= 2).length}`,
+    );
+  }
+  console.log(`[${load()}]`);
+}
+
+if (parts.includes('50')) {
+  console.log(`\n[${load()}]`);
   const runs = runBoards(50, 0.5, Math.min(boardsPerDensity, 10), 10_000, 50_000_000);
   const times = runs.map((r) => (r.complete ? r.ms : Infinity));
   const med = median(times);
-  console.log(`\n50x50 at density 0.50, ${runs.length} boards, cap 10 s: median ${Number.isFinite(med) ? fmt(med) : '> cap'} (target <= 2 s: ${med <= 2000 ? 'met' : 'MISSED'}), max ${Number.isFinite(Math.max(...times)) ? fmt(Math.max(...times)) : '> cap'}, ` +
-    `settled by line ${runs.filter((r) => r.complete && r.settledBy === 'line').length}, probe ${runs.filter((r) => r.complete && r.settledBy === 'probe').length}, search ${runs.filter((r) => r.complete && r.settledBy === 'search').length}, sat ${runs.filter((r) => r.complete && r.settledBy === 'sat').length}, over cap ${runs.filter((r) => !r.complete).length}`);
+  const max = Math.max(...times);
+  const share = (s: string) => `${Math.round((100 * runs.filter((r) => r.complete && r.settledBy === s).length) / runs.length)}%`;
+  console.log(
+    `50x50 at density 0.50, ${runs.length} boards, cap 10 s: median ${Number.isFinite(med) ? fmt(med) : '> cap'} (target <= 2 s: ${med <= 2000 ? 'met' : 'MISSED'}), max ${Number.isFinite(max) ? fmt(max) : '> cap'}, ` +
+      `unique ${runs.filter((r) => r.complete && r.count === 1).length}, 2+ ${runs.filter((r) => r.count >= 2).length}, over cap ${runs.filter((r) => !r.complete).length}; ` +
+      `settled by line logic alone ${share('line')}, probe ${share('probe')}, search ${share('search')}, sat ${share('sat')}`,
+  );
+  console.log(`[${load()}]`);
 }
 
 // Issue 20: the first 10 30x30 boards per density, beside native MiniSat in the same run.
 const minisat = ['/usr/bin/minisat', '/usr/local/bin/minisat'].find((p) => spawnSync(p, ['--help']).error === undefined);
-if (!minisat) console.log('\n30x30 against native MiniSat: skipped, no minisat binary (apt-get install minisat)');
+if (!parts.includes('minisat')) {
+  // not asked for
+} else if (!minisat) console.log('\n30x30 against native MiniSat: skipped, no minisat binary (apt-get install minisat)');
 else {
   const tmp = mkdtempSync(join(tmpdir(), 'nonolab-solvebench-'));
   const capS = 5;

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Puzzle } from '../../shared/schema/puzzle.ts';
-import { countSolutions } from '../../shared/nonogram/index.ts';
+import { candidateSeed, countSolutions, solvePuzzle } from '../../shared/nonogram/index.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -38,6 +38,19 @@ describe('nonolab generate', () => {
     const bad = cli('generate', '--size', '25x25', '--count', '1', '--timeout-per-candidate', 'soon');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--timeout-per-candidate');
+  });
+
+  it('25x25: a unique puzzle, and the progress bar counts every candidate tried and the unique share', () => {
+    const r = cli('generate', '--size', '25x25', '--density', '0.5', '--count', '1', '--seed', '3');
+    expect(r.status).toBe(0);
+    const p = Puzzle.parse(JSON.parse(r.stdout.trim()));
+    expect(solvePuzzle({ rows: p.rows, cols: p.cols })).toMatchObject({ count: 1, complete: true });
+    // The puzzle's recorded seed says which candidate it was; every earlier one was tried and dropped.
+    let tried = 0;
+    while (candidateSeed(3, tried) !== p.seed) tried++;
+    tried++;
+    expect(r.stderr).toContain(`1/1 puzzles | ${tried} candidates, ${(100 / tried).toFixed(1)}% unique`);
+    expect(r.stderr).toContain('ETA 0s');
   });
 
   it('rejects a bad size with a message naming the flag', () => {

@@ -86,7 +86,7 @@ export function registerSolve(program: Command): void {
     .argument('<files...>', 'puzzle files: our JSON / NDJSON, .non, webpbn XML (one or many puzzles per file)')
     .option('--count <n>', 'count solutions up to this many (2 decides uniqueness)', '2')
     .option('--timeout <seconds>', 'stop each puzzle after this long; the line then says complete: false with the count so far')
-    .option('--engine <name>', 'line (line logic, probing, search), sat (CDCL on the block-start CNF) or auto (line logic, then SAT)', 'auto')
+    .option('--engine <name>', 'line (line logic, probing, search), sat (CDCL on the line-GAC CNF) or auto (line logic, then SAT)', 'auto')
     .option('--pretty', 'after each JSON line, draw the solution (and the second) in the terminal')
     .action((files: string[], flags: SolveFlags) => {
       const settings = solveSettings(flags);

@@ -10,6 +10,7 @@ import { writeDimacs } from '../sat/dimacs.ts';
 import { EMPTY, FILLED, cluesOf, createGrid, gridToRows, lineClue } from './grid.ts';
 import type { Clues, Grid } from './grid.ts';
 import { randomSolution } from './generate.ts';
+import { countSolutions } from './solver.ts';
 import { satisfiesClues, solvePuzzle } from './solvePuzzle.ts';
 import type { SolveEngine } from './solvePuzzle.ts';
 
@@ -90,11 +91,16 @@ describe('solvePuzzle against brute force', () => {
     const easy = cluesOf(randomSolution(10, 10, 0.7, 3));
     const r = solvePuzzle(easy);
     expect([r.count, r.settledBy]).toEqual([1, 'line']);
-    // Two 2x2 diagonals: line logic cannot start, two solutions.
+    // Two 2x2 diagonals: line logic sets no cell, so `auto` goes straight to SAT; two solutions.
     const twin = { rows: [[1], [1]], cols: [[1], [1]] };
     const a = solvePuzzle(twin);
-    expect(a.count).toBe(2);
-    expect(a.settledBy).toBe('search');
+    expect([a.count, a.settledBy, a.stats.probes, a.stats.searchNodes]).toEqual([2, 'sat', 0, 0]);
+    expect(solvePuzzle(twin, { engine: 'line' })).toMatchObject({ count: 2, settledBy: 'search' });
+    // Line logic sets the first two rows and the last two columns; a 2x2 diagonal is left to the short search.
+    const foothold = { rows: [[4], [], [1], [1]], cols: [[1, 1], [1, 1], [1], [1]] };
+    const f = solvePuzzle(foothold);
+    expect([f.count, f.settledBy]).toEqual([2, 'search']);
+    expect(f.stats.knownCells).toBeGreaterThan(0);
     const s = solvePuzzle(twin, { engine: 'sat' });
     expect([s.count, s.settledBy]).toEqual([2, 'sat']);
     // Totals that disagree: line logic finds the contradiction.
@@ -117,9 +123,11 @@ describe('solvePuzzle against brute force', () => {
   });
 
   it('a deadline stops the work with complete: false (clock injected, so deterministic)', () => {
-    const clues = cluesOf(randomSolution(25, 25, 0.35, 11));
+    // A 50x50 board at density 0.5 needs thousands of conflicts; the clock is read once per slice
+    // of conflicts (100, then 200, ...), so 3 ticks stop it after about 300.
+    const clues = cluesOf(randomSolution(50, 50, 0.5, 11));
     let t = 0;
-    const r = solvePuzzle(clues, { now: () => (t += 1), deadline: 50 });
+    const r = solvePuzzle(clues, { now: () => (t += 1), deadline: 3 });
     expect(r.complete).toBe(false);
     expect(r.count).toBeLessThan(2);
     for (const s of r.solutions) expect(satisfiesClues(clues, s)).toBe(true);
@@ -172,6 +180,38 @@ function crossCheck(size: number, boardsPerDensity: number, conflictBudget: numb
   }
   return { verdicts, unique };
 }
+
+describe('solvePuzzle against the look-ahead search (countSolutions), seeded random boards', () => {
+  it('same count (limit 2 and 3) on 400 boards from 8x8 to 15x15, densities 0.25-0.65, plus mixed clue sets with no solution', () => {
+    const rng = createRng(77);
+    const seen = { none: 0, one: 0, several: 0 };
+    for (let k = 0; k < 400; k++) {
+      const size = 8 + rng.int(8);
+      const density = 0.25 + 0.4 * rng.next();
+      let clues = cluesOf(randomSolution(size, size, density, 9000 + k));
+      // Every fifth: the rows of one board with the columns of another of the same fill (mostly no solution).
+      if (k % 5 === 0) clues = { rows: clues.rows, cols: cluesOf(randomSolution(size, size, density, 19000 + k)).cols };
+      const limit = k % 2 === 0 ? 2 : 3;
+      const reference = countSolutions(clues, limit);
+      expect(reference.complete).toBe(true);
+      if (reference.count === 0) seen.none++;
+      else if (reference.count === 1) seen.one++;
+      else seen.several++;
+      for (const engine of ['auto', 'sat'] as const) {
+        const r = solvePuzzle(clues, { limit, engine });
+        expect(r.complete).toBe(true);
+        expect(r.count, `${engine} board ${k} (${size}x${size}, d=${density.toFixed(2)})`).toBe(reference.count);
+        const found = r.solutions.map((g) => gridToRows(g).join('/'));
+        expect(new Set(found).size).toBe(found.length);
+        for (const g of r.solutions) expect(satisfiesClues(clues, g)).toBe(true);
+        if (reference.count === 1) expect(found[0]).toBe(gridToRows(reference.solution as Grid).join('/'));
+      }
+    }
+    expect(seen.none).toBeGreaterThan(30);
+    expect(seen.one).toBeGreaterThan(30);
+    expect(seen.several).toBeGreaterThan(30);
+  });
+});
 
 describe('solvePuzzle against native MiniSat (block-start CNF, first solution blocked)', () => {
   it('random 20x20 boards, densities 0.30 to 0.60', () => {

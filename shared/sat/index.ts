@@ -4,6 +4,7 @@ export { Solver, solveCnf, loadCnf, fromDimacs, toDimacs, mkLit, litVar, litSign
 export type { Lbool, SatResult, SolverStats, SolverOptions, SolveCnfOptions, SolveCnfResult } from './solver.ts';
 export { encodeBlockStart, blockStartCounts, packing, type NonogramCnf } from './blockStart.ts';
 export { encodeDfa, lineDfa } from './dfa.ts';
+export { encodeLineGac, emitLineGac, emitLine, labelledAutomaton, type ClauseSink } from './lineGac.ts';
 export { forcedCells, forcedCellsReference, encode, type Encoding, type ForcedCellsOptions, type ForcedCellsResult } from './infer.ts';
 export { satMetrics, satMetricsRecord, type SatMetricsResult } from './metrics.ts';
 export { randomKSat, pigeonhole } from './families.ts';
