@@ -13,7 +13,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { loadStudyConfig } from '../server/studyConfig.ts';
+import { loadStudyConfig } from '../node/studyConfig.ts';
 import { simulateToDir } from '../analysis/simulate/index.ts';
 import { runAnalysis, sessionFiles } from '../analysis/pipeline/index.ts';
 

@@ -94,7 +94,7 @@ function newest(dirs, test) {
 const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : -1);
 // Packages are bundled too: a changed package.json or lockfile (an upgraded dependency) makes the bundles stale.
 const manifests = () => Math.max(mtime(join(root, 'package.json')), mtime(join(root, 'package-lock.json')));
-const nodeSources = () => Math.max(newest(['analysis', 'server', 'shared'], (n) => n.endsWith('.ts') && !n.endsWith('.test.ts')), manifests(), mtime(join(root, 'scripts', 'build.mjs')));
+const nodeSources = () => Math.max(newest(['analysis', 'node', 'server', 'shared'], (n) => n.endsWith('.ts') && !n.endsWith('.test.ts')), manifests(), mtime(join(root, 'scripts', 'build.mjs')));
 const clientSources = () => Math.max(newest(['client', 'shared'], (n) => !n.endsWith('.test.ts') && !n.endsWith('.test.tsx')), mtime(join(root, 'vite.config.ts')), manifests());
 const nodeBuilt = () => Math.min(...Object.keys(entries).map((name) => mtime(join(outdir, `${name}.js`))));
 const clientBuilt = () => mtime(join(root, 'dist', 'client', 'index.html'));

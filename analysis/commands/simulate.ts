@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { join } from 'node:path';
-import { loadStudyConfig, ConfigError } from '../../server/studyConfig.ts';
+import { loadStudyConfig, ConfigError } from '../../node/studyConfig.ts';
 import { simulateToDir, simulateToServer, type SimulateOptions } from '../simulate/index.ts';
 
 interface Flags {

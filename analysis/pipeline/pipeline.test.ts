@@ -2,11 +2,11 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { loadStudyConfig } from '../../server/studyConfig.ts';
+import { loadStudyConfig } from '../../node/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
 import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, fitManyInline, fitManyParallel, startGmmWorker, fitGmmsInline } from './index.ts';
 import { distinctLogGaps } from '../stats/index.ts';
-import { startTestServer } from '../../server/testing.ts';
+import { startTestServer } from '../../tests/support/testServer.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
 
 const configPath = join(import.meta.dirname, 'fixtures', 'study.json');

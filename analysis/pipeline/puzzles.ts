@@ -4,7 +4,7 @@ import { StudyConfig, describeIssues } from '../../shared/schema/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { parsePuzzleFile } from '../../shared/nonogram/index.ts';
 import { satMetricsRecord } from '../../shared/sat/metrics.ts';
-import { loadStudyConfig } from '../../server/studyConfig.ts';
+import { loadStudyConfig } from '../../node/studyConfig.ts';
 
 export interface PuzzleSet {
   /** Study puzzles (a config's pool, or every puzzle of a list). */

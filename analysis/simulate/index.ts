@@ -5,7 +5,7 @@ import { createRng, type Rng } from '../../shared/random.ts';
 import { botSession, drawSkill, standardiseMetric, DEFAULT_EFFECT, type BotSession, type PlantedEffect } from '../../shared/study/bot.ts';
 import { orderedSequences, chooseBalanced } from '../../shared/study/sequences.ts';
 import { sequenceLength } from '../../shared/study/steps.ts';
-import type { LoadedStudy } from '../../server/studyConfig.ts';
+import type { LoadedStudy } from '../../shared/study/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { withSatMetrics } from '../pipeline/puzzles.ts';
 import { toCsv } from '../pipeline/csv.ts';
