@@ -11,7 +11,7 @@
 // loaded from node_modules as usual; better-sqlite3 is native). Two things are rewritten so that the sources behave the
 // same bundled as run by tsx: `import.meta.dirname` in a source file becomes that file's own directory (found from
 // the bundle's location, so `join(import.meta.dirname, '..', 'package.json')` still finds the package), and each
-// worker thread (analysis/pipeline/startWorker.ts) is its own bundle beside the one that starts it.
+// worker thread (analysis/pipeline/workers.ts) is its own bundle beside the one that starts it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -35,7 +35,6 @@ const entries = {
   cli: 'analysis/cli.ts',
   server: 'server/main.ts',
   extractWorker: 'analysis/pipeline/extractWorker.ts',
-  lmmWorker: 'analysis/pipeline/lmmWorker.ts',
   gmmWorker: 'analysis/pipeline/gmmWorker.ts',
   satMetricsWorker: 'analysis/sat/metricsWorker.ts',
 };

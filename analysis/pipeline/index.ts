@@ -4,16 +4,18 @@ import { parsePuzzleFile } from '../../shared/nonogram/index.ts';
 import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
 import { readCodes, sessionFiles, writeTables } from './io.ts';
-import { extractFiles, startGmmWorker } from './extract.ts';
+import { extractFiles, startGmmWorker } from './workers.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
 import { renderReport } from './report.ts';
 
 export * from './analyze.ts';
+export * from './pauses.ts';
 export { loadPuzzleSet, withSatMetrics, PuzzleSetError, type PuzzleSet } from './puzzles.ts';
 export { sessionFiles, readSessions, readCodes, writeTables } from './io.ts';
 export { renderReport, renderSvg, figureSpecs } from './report.ts';
 export { toCsv, parseCsv } from './csv.ts';
-export { extractFiles, fitManyParallel, startGmmWorker, extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
+export { extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
+export { extractFiles, startGmmWorker, startWorker } from './workers.ts';
 
 export interface RunOptions {
   logs: string;

@@ -111,11 +111,6 @@ export function gapsCsvBytes(result: AnalysisResult, threshold: number): Buffer 
   return out.subarray(0, pos);
 }
 
-/** gaps.csv as a string (see gapsCsvBytes). */
-export function gapsCsv(result: AnalysisResult, threshold: number): string {
-  return gapsCsvBytes(result, threshold).toString('utf8');
-}
-
 /** Write every table of the analysis to `dir`; returns the file names written. */
 export function writeTables(result: AnalysisResult, dir: string): string[] {
   mkdirSync(dir, { recursive: true });

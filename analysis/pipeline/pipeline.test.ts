@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFil
 import { basename, join } from 'node:path';
 import { loadStudyConfig } from '../../node/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
-import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, fitManyInline, fitManyParallel, startGmmWorker, fitGmmsInline } from './index.ts';
+import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, startGmmWorker, fitGmmsInline } from './index.ts';
 import { distinctLogGaps } from '../stats/index.ts';
 import { startTestServer } from '../../tests/support/testServer.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
@@ -242,14 +242,6 @@ describe('simulate -> analyze on a 24-participant study', () => {
     } finally {
       w.close();
     }
-  });
-
-  it('fits the mixed models the same in worker threads', async () => {
-    const data = result.attempts.map((a) => ({ participant: a.participant_id as string, puzzle: a.puzzle_id as string, difficulty: a.difficulty as number | null, expertise: a.expertise as number, x: a.sat_conflicts as number }));
-    const formulas = ['difficulty ~ x * expertise + (1|participant) + (1|puzzle)', 'difficulty ~ x + (1|participant) + (1|puzzle)'];
-    const inline = await fitManyInline(data, formulas);
-    const threaded = await fitManyParallel(data, formulas, 2);
-    expect(threaded.map((f) => f.result!.fixed)).toEqual(inline.map((f) => f.result!.fixed));
   });
 
   it('takes an NDJSON puzzle list instead of the config', async () => {
