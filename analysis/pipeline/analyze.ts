@@ -22,6 +22,7 @@ import type { Extracted, ExtractContext, ExtractedParticipant, GapColumns } from
 import { pauseStage, type PauseOptions, type PausesSummary } from './pauses.ts';
 import { bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, fitCox, spearmanUndefinedReason, pearson, type BtResult, type LmmResult, type LmmFixed, type DataRow, type CoxTerm } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
+import { metricOf, metricValueOf, OTHER_SOLVERS } from '../metric.ts';
 
 export const DIFFICULTY_THEMES = ['FOOT', 'CLUE', 'PROP', 'AMBIG', 'GUESS', 'HINT', 'ERR', 'LEARN', 'LOAD', 'VIS', 'TIME', 'UI', 'AFF'] as const;
 export const STRATEGY_THEMES = ['S_FORCED', 'S_CONSTR', 'S_OVERLAP', 'S_EDGE', 'S_CROSS', 'S_NEG', 'S_TRIAL', 'S_HINT'] as const;
@@ -164,15 +165,9 @@ const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 
 const finite = (xs: readonly (number | null | undefined)[]) => xs.filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
 const now = () => performance.now();
 
-/** A metric value of a puzzle: sat_x from metrics.sat.x, dfa_x from metrics.sat_dfa.x, human_x from metrics.human.x. */
+/** A metric's value on a puzzle by its name (sat_x: metrics.sat.x, dfa_x: metrics.sat_dfa.x, human_x: metrics.human.x, <solver>_x: metrics.sat_<solver>.x; see analysis/metric.ts), or null. */
 export function puzzleMetric(p: Puzzle, name: string): number | null {
-  const [src, ...rest] = name.split('_');
-  const key = rest.join('_');
-  // <solver>_x: metrics.sat_<solver>.x, as `measure --solvers` stores another solver's counters
-  const other = src !== 'sat' && src !== 'dfa' && src !== 'human' ? (p.metrics as Record<string, unknown> | undefined)?.[`sat_${src}`] : undefined;
-  const block = (src === 'sat' ? p.metrics?.sat : src === 'dfa' ? p.metrics?.sat_dfa : src === 'human' ? p.metrics?.human : other) as Record<string, unknown> | undefined;
-  const v = block?.[key];
-  return typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : null;
+  return metricValueOf(p, metricOf(name));
 }
 
 function tQuantile975(df: number): number {
@@ -289,7 +284,7 @@ interface PuzzleMetrics {
 }
 
 function puzzleMetrics(set: PuzzleSet, asked: readonly string[] | undefined, warnings: string[]): PuzzleMetrics {
-  const metricNames = [...(asked ?? DEFAULT_METRICS)];
+  const metricNames = [...new Set((asked ?? DEFAULT_METRICS).map((m) => metricOf(m).name))];
   for (const extra of EXTRA_METRICS) if (!metricNames.includes(extra) && set.puzzles.every((p) => puzzleMetric(p, extra) !== null)) metricNames.push(extra);
   const usable = metricNames.filter((m) => set.puzzles.every((p) => puzzleMetric(p, m) !== null));
   for (const m of metricNames) if (!usable.includes(m)) warnings.push(`metric ${m} is missing for some puzzles: left out`);
@@ -627,7 +622,7 @@ export const SOLVER_STATS = ['decisions', 'propagations', 'conflicts'] as const;
 /** Solvers besides MiniSat whose counters (metrics.sat_<name>, as `measure --solvers` stores them) every puzzle has. */
 export function otherSolvers(puzzles: readonly Puzzle[]): string[] {
   const names = new Set<string>();
-  for (const p of puzzles) for (const k of Object.keys(p.metrics ?? {})) if (/^sat_[a-z0-9]+$/.test(k) && k !== 'sat_dfa' && k !== 'sat_minisat') names.add(k.slice(4));
+  for (const p of puzzles) for (const k of Object.keys(p.metrics ?? {})) if (/^sat_[a-z0-9]+$/.test(k) && OTHER_SOLVERS.includes(k.slice(4))) names.add(k.slice(4));
   return [...names].filter((n) => puzzles.every((p) => SOLVER_STATS.every((s) => puzzleMetric(p, `${n}_${s}`) !== null))).sort();
 }
 

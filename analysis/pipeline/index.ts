@@ -1,6 +1,6 @@
 // The analysis pipeline: from a logs directory and a puzzle set to every table and report.html.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { parsePuzzleFile } from '../../shared/nonogram/index.ts';
+import { existsSync, writeFileSync } from 'node:fs';
+import { readPuzzleFile } from '../puzzleFile.ts';
 import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
 import { readCodes, sessionFiles, writeTables } from './io.ts';
@@ -13,7 +13,7 @@ export * from './pauses.ts';
 export { loadPuzzleSet, withSatMetrics, PuzzleSetError, type PuzzleSet } from './puzzles.ts';
 export { sessionFiles, readSessions, readCodes, writeTables } from './io.ts';
 export { renderReport, renderSvg, figureSpecs } from './report.ts';
-export { toCsv, parseCsv } from './csv.ts';
+export { toCsv, parseCsv } from '../csv.ts';
 export { extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
 export { extractFiles, startGmmWorker, startWorker } from './workers.ts';
 
@@ -69,13 +69,11 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   const codes: CodedAnswer[] | undefined = codesFile ? readCodes(codesFile) : undefined;
   let candidates: AnalyzeOptions['candidates'];
   if (opts.candidates) {
-    let text: string;
     try {
-      text = readFileSync(opts.candidates, 'utf8');
+      candidates = { file: opts.candidates, puzzles: readPuzzleFile(opts.candidates).puzzles };
     } catch (err) {
-      throw new Error(`--candidates ${opts.candidates}: cannot read (${(err as Error).message})`);
+      throw new Error(`--candidates: ${(err as Error).message}`);
     }
-    candidates = { file: opts.candidates, puzzles: parsePuzzleFile(text, opts.candidates) };
   }
   const options: AnalyzeOptions = {
     candidates,

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSessionNdjson, type SessionLog } from '../../shared/signals/index.ts';
-import { parseCsv, toCsv } from './csv.ts';
+import { parseCsv, toCsv } from '../csv.ts';
 import type { AnalysisResult, CodedAnswer } from './analyze.ts';
 import { ACTIONS } from './extract.ts';
 
