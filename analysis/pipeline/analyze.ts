@@ -190,7 +190,12 @@ export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?
   };
 }
 
-/** The analysis proper, from extracted rows: each stage in turn (the numbers are those of the essay at the top). */
+/**
+ * The analysis proper, from extracted rows: each stage in turn (the numbers are those of the essay at the top). With a
+ * mixture worker (options.fitGmms, large studies) the pause threshold is fitted while this thread computes what does
+ * not depend on it (metrics, expertise, and the mixed models whose response is not the pause count); the results and
+ * the order of the warnings are the same either way.
+ */
 export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: AnalyzeOptions): Promise<AnalysisResult> {
   const warnings: string[] = [];
   const timings: Record<string, number> = {};
@@ -198,13 +203,33 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   const analysed = checkSessions(ex, set, warnings);
 
   stage('pause threshold');
-  const { pauses, attempts } = await pauseStage(ex.gaps, ex.attempts, options, warnings);
-  timings.gmm_ms = pauses.fit_ms;
+  const pauseWarnings: string[] = [];
+  const pausing = pauseStage(ex.gaps, ex.attempts, options, pauseWarnings);
+  const overlap = options.fitGmms !== undefined;
+  if (!overlap) await pausing;
 
-  const metrics = puzzleMetrics(set, options.metrics, warnings);
-
+  const laterWarnings: string[] = [];
+  const metrics = puzzleMetrics(set, options.metrics, laterWarnings);
   stage('expertise');
-  const expertise = expertiseStage(analysed, warnings);
+  const expertise = expertiseStage(analysed, laterWarnings);
+  const lmmMetrics = metrics.usable.filter((m) => (DEFAULT_METRICS as readonly string[]).includes(m) || (options.metrics ?? []).includes(m));
+  const jobs = lmmJobs(lmmMetrics);
+  const fits = new Array<LmmFit>(jobs.length);
+  let lmmMs = 0;
+  const fitJobs = (attempts: readonly AttemptRow[], which: (job: LmmJob) => boolean) => {
+    const t = now();
+    const data = modelData(attempts, metrics, expertise.of);
+    jobs.forEach((job, i) => {
+      if (which(job)) fits[i] = fitJob(data, job);
+    });
+    lmmMs += now() - t;
+  };
+  // The models that do not read the pause count, while the mixture worker fits the threshold.
+  if (overlap) fitJobs(ex.attempts, (job) => job.response !== 'pauses');
+
+  const { pauses, attempts } = await pausing;
+  timings.gmm_ms = pauses.fit_ms;
+  warnings.push(...pauseWarnings, ...laterWarnings);
   const attemptRows = attemptTable(attempts, set, metrics.usable, expertise.of);
   const participantRows = participantTable(ex.participants, attempts, expertise);
 
@@ -221,10 +246,9 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   const { robustness, solvers } = robustnessStage(correlate, set, puzzleRows, warnings);
 
   stage('mixed models');
-  const lmmStart = now();
-  const lmmMetrics = metrics.usable.filter((m) => (DEFAULT_METRICS as readonly string[]).includes(m) || (options.metrics ?? []).includes(m));
-  const lmm = mixedModelStage(attempts, metrics, lmmMetrics, expertise.of, warnings);
-  timings.lmm_ms = now() - lmmStart;
+  fitJobs(attempts, (job) => !overlap || job.response === 'pauses');
+  const lmm = lmmRows(jobs, fits, warnings);
+  timings.lmm_ms = lmmMs;
 
   let survival: SurvivalRow[] | null = null;
   if (options.survival) {
@@ -508,9 +532,26 @@ function robustnessStage(correlate: Correlate, set: PuzzleSet, puzzleRows: reado
   return { robustness, solvers };
 }
 
-/** (6) Mixed models with crossed random intercepts: Table 2 (difficulty ~ metric * expertise) and Figure 4 (signal ~ metric), fitted in turn. */
-function mixedModelStage(attempts: readonly AttemptRow[], metrics: PuzzleMetrics, lmmMetrics: readonly string[], expertiseOf: Map<string, number>, warnings: string[]): LmmRow[] {
-  const data: DataRow[] = attempts.map((a) => {
+/** One mixed model to fit: Table 2 (difficulty ~ metric * expertise) or Figure 4 (signal ~ metric), crossed random intercepts. */
+interface LmmJob {
+  model: string;
+  response: string;
+  metric: string;
+  formula: string;
+}
+type LmmFit = { result: LmmResult; ms: number } | { error: string };
+
+/** (6) The mixed models, in lmm.csv's order: Table 2 for each metric, then Figure 4 for each metric and signal. */
+function lmmJobs(lmmMetrics: readonly string[]): LmmJob[] {
+  const jobs: LmmJob[] = [];
+  for (const m of lmmMetrics) jobs.push({ model: 'table2', response: 'difficulty', metric: m, formula: `difficulty ~ ${m} * expertise + (1|participant) + (1|puzzle)` });
+  for (const m of lmmMetrics) for (const y of ['time_s', 'pauses', 'errors', 'hints']) jobs.push({ model: 'figure4', response: y, metric: m, formula: `${y} ~ ${m} + (1|participant) + (1|puzzle)` });
+  return jobs;
+}
+
+/** The models' data: one row per attempt with its signals, the participant's expertise and each metric standardised. */
+function modelData(attempts: readonly AttemptRow[], metrics: PuzzleMetrics, expertiseOf: Map<string, number>): DataRow[] {
+  return attempts.map((a) => {
     const row: DataRow = {
       participant: a.participant_id,
       puzzle: a.puzzle_id,
@@ -524,20 +565,27 @@ function mixedModelStage(attempts: readonly AttemptRow[], metrics: PuzzleMetrics
     for (const m of metrics.usable) row[m] = metrics.z.get(m)!.get(a.puzzle_id)!;
     return row;
   });
-  const jobs: { model: string; response: string; metric: string; formula: string }[] = [];
-  for (const m of lmmMetrics) jobs.push({ model: 'table2', response: 'difficulty', metric: m, formula: `difficulty ~ ${m} * expertise + (1|participant) + (1|puzzle)` });
-  for (const m of lmmMetrics) for (const y of ['time_s', 'pauses', 'errors', 'hints']) jobs.push({ model: 'figure4', response: y, metric: m, formula: `${y} ~ ${m} + (1|participant) + (1|puzzle)` });
+}
+
+function fitJob(data: DataRow[], job: LmmJob): LmmFit {
+  const t = now();
+  try {
+    return { result: fitLmm(data, job.formula), ms: now() - t };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+/** lmm.csv's rows: each fitted model's fixed effects with 95% CIs (t quantiles) and variance components; a failed fit is a warning. */
+function lmmRows(jobs: readonly LmmJob[], fits: readonly LmmFit[], warnings: string[]): LmmRow[] {
   const lmm: LmmRow[] = [];
-  for (const job of jobs) {
-    const t = now();
-    let res: LmmResult;
-    try {
-      res = fitLmm(data, job.formula);
-    } catch (err) {
-      warnings.push(`LMM ${job.formula}: ${(err as Error).message}`);
-      continue;
+  jobs.forEach((job, i) => {
+    const fit = fits[i];
+    if ('error' in fit) {
+      warnings.push(`LMM ${job.formula}: ${fit.error}`);
+      return;
     }
-    const ms = now() - t;
+    const res = fit.result;
     for (const f of res.fixed) {
       const q = tQuantile975(f.df);
       lmm.push({
@@ -556,10 +604,10 @@ function mixedModelStage(attempts: readonly AttemptRow[], metrics: PuzzleMetrics
         singular: res.theta.some((t) => Math.abs(t) < SINGULAR_TOL),
         reml_criterion: res.criterion,
         n: res.n,
-        fit_ms: ms,
+        fit_ms: fit.ms,
       });
     }
-  }
+  });
   return lmm;
 }
 

@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFil
 import { basename, join } from 'node:path';
 import { loadStudyConfig } from '../../node/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
-import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, startGmmWorker, fitGmmsInline } from './index.ts';
+import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, startGmmWorker, fitGmmsInline, analyzeExtracted } from './index.ts';
 import { distinctLogGaps } from '../stats/index.ts';
 import { startTestServer } from '../../tests/support/testServer.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
@@ -230,6 +230,21 @@ describe('simulate -> analyze on a 24-participant study', () => {
     await expect(extractFiles(sessionFiles(bad), extractContext(set, false, true), { parallel: 2, chunkSize: 5 })).rejects.toThrow(
       new RegExp(`${basename(victim).replace('.', '\\.')}:${k + 1}: client event 'move': .*row`),
     );
+  });
+
+  it('with the mixture worker, the analysis overlaps the threshold fit and gives the same result', async () => {
+    const set = loadPuzzleSet(configPath);
+    const ex = extractFilesInline(sessionFiles(logs), extractContext(set, false, true));
+    const inline = await analyzeExtracted(ex, set, { pauseThreshold: 'auto', seed: 3 });
+    const w = startGmmWorker();
+    try {
+      const overlapped = await analyzeExtracted(ex, set, { pauseThreshold: 'auto', seed: 3, fitGmms: w.fit });
+      const strip = (r: typeof inline) => ({ ...r, timings: {}, pauses: { ...r.pauses, fit_ms: 0 }, lmm: r.lmm.map((x) => ({ ...x, fit_ms: 0 })) });
+      expect(strip(overlapped)).toEqual(strip(inline));
+      expect(inline.lmm.some((x) => x.response === 'pauses') && inline.lmm.some((x) => x.response === 'difficulty')).toBe(true);
+    } finally {
+      w.close();
+    }
   });
 
   it('fits the pause mixtures the same split over a worker thread', async () => {

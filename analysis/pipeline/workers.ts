@@ -103,16 +103,17 @@ export async function extractFiles(files: readonly string[], ctx: ExtractContext
 }
 
 /**
- * A worker thread for the pause mixtures, started early (its start-up overlaps the extraction). fit()
- * gives it the fits with few components (1 and 2) and runs the others (3 and 4) in this thread, so the
- * four fits take about as long as the two slowest; the fits are independent (each seeds its own
- * generator), so the results equal fitGmmsInline's. close() ends the worker.
+ * A worker thread for the pause mixtures, started early (its start-up overlaps the extraction). fit() gives it the
+ * three-component fit (the paper's, and on real gaps the slowest: EM crawls where components 2 and 3 overlap) and
+ * runs the others in this thread, which then goes on with the work that does not need the threshold (see
+ * analyzeExtracted) while the worker finishes; the fits are independent (each seeds its own generator), so the
+ * results equal fitGmmsInline's. close() ends the worker.
  */
 export function startGmmWorker(): { fit: FitGmms; close: () => void } {
   const worker = startWorker('gmmWorker');
   worker.unref();
   const fit: FitGmms = async (data, ks, seed) => {
-    const remote = ks.filter((k) => k <= 2), local = ks.filter((k) => k > 2);
+    const remote = ks.filter((k) => k === 3), local = ks.filter((k) => k !== 3);
     if (remote.length === 0) return fitGmmsInline(data, ks, seed);
     const pending = new Promise<GmmFit[]>((resolve, reject) => {
       worker.once('message', (m: { fits?: GmmFit[]; error?: string }) => (m.fits ? resolve(m.fits) : reject(new Error(m.error))));
@@ -121,7 +122,7 @@ export function startGmmWorker(): { fit: FitGmms; close: () => void } {
     worker.postMessage({ x: data.x, cnt: data.cnt, ks: remote, seed });
     const mine = await fitGmmsInline(data, local, seed);
     const theirs = await pending;
-    return ks.map((k) => (k <= 2 ? theirs[remote.indexOf(k)] : mine[local.indexOf(k)]));
+    return ks.map((k) => (k === 3 ? theirs[remote.indexOf(k)] : mine[local.indexOf(k)]));
   };
   return { fit, close: () => void worker.terminate() };
 }
