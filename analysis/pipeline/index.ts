@@ -98,7 +98,9 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   try {
     const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel, opts.skipBadSessions), { parallel: opts.parallel, onSession: opts.onSession });
     extractMs = performance.now() - te;
+    const ta = performance.now();
     result = await analyzeExtracted(extracted, set, options);
+    result.timings.analysis_ms = performance.now() - ta;
   } finally {
     gmmWorker?.close();
   }
