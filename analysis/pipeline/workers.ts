@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
-import { extractFilesInline, mergeExtracts, type ExtractContext, type Extracted } from './extract.ts';
+import { extractFilesInline, mergeExtracts, type ExtractContext, type Extracted, type GapColumns } from './extract.ts';
+import type { GmmWorkerJob } from './gmmWorker.ts';
 import { fitGmmsInline, type FitGmms } from './pauses.ts';
 import type { GmmFit } from '../stats/index.ts';
 
@@ -109,20 +110,32 @@ export async function extractFiles(files: readonly string[], ctx: ExtractContext
  * analyzeExtracted) while the worker finishes; the fits are independent (each seeds its own generator), so the
  * results equal fitGmmsInline's. close() ends the worker.
  */
-export function startGmmWorker(): { fit: FitGmms; close: () => void } {
+export function startGmmWorker(): { fit: FitGmms; writeGaps: (file: string, keys: string[], gaps: GapColumns, threshold: number) => Promise<void>; close: () => void } {
   const worker = startWorker('gmmWorker');
   worker.unref();
+  const answer = <T>(job: GmmWorkerJob, pick: (m: { fits?: GmmFit[]; written?: string; error?: string }) => T | undefined): Promise<T> => {
+    const pending = new Promise<T>((resolve, reject) => {
+      worker.once('message', (m: { fits?: GmmFit[]; written?: string; error?: string }) => {
+        const v = pick(m);
+        if (v !== undefined) resolve(v);
+        else reject(new Error(m.error ?? 'the mixture worker gave no answer'));
+      });
+      worker.once('error', reject);
+    });
+    worker.postMessage(job);
+    return pending;
+  };
   const fit: FitGmms = async (data, ks, seed) => {
     const remote = ks.filter((k) => k === 3), local = ks.filter((k) => k !== 3);
     if (remote.length === 0) return fitGmmsInline(data, ks, seed);
-    const pending = new Promise<GmmFit[]>((resolve, reject) => {
-      worker.once('message', (m: { fits?: GmmFit[]; error?: string }) => (m.fits ? resolve(m.fits) : reject(new Error(m.error))));
-      worker.once('error', reject);
-    });
-    worker.postMessage({ x: data.x, cnt: data.cnt, ks: remote, seed });
+    const pending = answer({ type: 'fit', x: data.x, cnt: data.cnt, ks: remote, seed }, (m) => m.fits);
     const mine = await fitGmmsInline(data, local, seed);
     const theirs = await pending;
     return ks.map((k) => (k === 3 ? theirs[remote.indexOf(k)] : mine[local.indexOf(k)]));
   };
-  return { fit, close: () => void worker.terminate() };
+  /** gaps.csv written by the worker (the gap columns are copied to it), while this thread writes the other tables and the report. */
+  const writeGaps = async (file: string, keys: string[], gaps: GapColumns, threshold: number) => {
+    await answer({ type: 'gaps', file, keys, gaps, threshold }, (m) => m.written);
+  };
+  return { fit, writeGaps, close: () => void worker.terminate() };
 }
