@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     setupFiles: ['tests/support/cleanup.ts'],
-    include: ['shared/**/*.test.ts', 'server/**/*.test.ts', 'analysis/**/*.test.ts', 'client/**/*.test.ts', 'tests/**/*.test.ts'],
+    include: ['shared/**/*.test.ts', 'node/**/*.test.ts', 'server/**/*.test.ts', 'analysis/**/*.test.ts', 'client/**/*.test.ts', 'tests/**/*.test.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -9,11 +9,13 @@
  * report.html), by wall clock and process CPU (main thread and workers); (4) the same with --no-validate.
  * Wall times depend on how busy the machine is (the load average is printed); run it under
  * `flock /tmp/bench.lock` when others benchmark on the same machine. CPU times and ratios are steadier.
+ * NONOLAB_BENCH_LOGS=DIR analyses the logs already in DIR (e.g. kept from an earlier run) instead of simulating.
+ * The last line of each pass is the summary: target, measured wall and CPU time, peak memory, load average.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { loadStudyConfig } from '../server/studyConfig.ts';
+import { loadStudyConfig } from '../node/studyConfig.ts';
 import { simulateToDir } from '../analysis/simulate/index.ts';
 import { runAnalysis, sessionFiles } from '../analysis/pipeline/index.ts';
 
@@ -22,6 +24,8 @@ const TARGET_MS = 5_000;
 const root = join(import.meta.dirname, '..');
 const study = loadStudyConfig(join(root, 'study-config', 'study.json'));
 const dir = mkdtempSync(join(tmpdir(), 'nonolab-bench-analysis-'));
+const given = process.env.NONOLAB_BENCH_LOGS;
+const logsDir = given ?? join(dir, 'logs');
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const cpuSince = (u: NodeJS.CpuUsage) => {
   const d = process.cpuUsage(u);
@@ -33,10 +37,13 @@ const cores = availableParallelism();
 try {
   console.log(`participants: ${N}; cores: ${cores}; load average: ${load()}`);
   let t = performance.now();
-  simulateToDir({ participants: N, seed: 20260301, study }, join(dir, 'logs'));
-  console.log(`simulate (NDJSON, not timed):  ${s(performance.now() - t)}`);
+  if (given) console.log(`logs: ${given} (NONOLAB_BENCH_LOGS; not simulated)`);
+  else {
+    simulateToDir({ participants: N, seed: 20260301, study }, logsDir);
+    console.log(`simulate (NDJSON, not timed):  ${s(performance.now() - t)}`);
+  }
 
-  const files = sessionFiles(join(dir, 'logs'));
+  const files = sessionFiles(logsDir);
   t = performance.now();
   let cpu = process.cpuUsage();
   let bytes = 0;
@@ -71,7 +78,7 @@ try {
     const rssBefore = process.memoryUsage.rss();
     t = performance.now();
     cpu = process.cpuUsage();
-    const { result, summary } = await runAnalysis({ logs: join(dir, 'logs'), puzzles: join(root, 'study-config', 'study.json'), out: join(dir, `out-${validate}`), pauseThreshold: 'auto', validate });
+    const { result, summary } = await runAnalysis({ logs: logsDir, puzzles: join(root, 'study-config', 'study.json'), out: join(dir, `out-${validate}`), pauseThreshold: 'auto', validate });
     const wall = performance.now() - t;
     const cpuMs = cpuSince(cpu);
     clearInterval(sampler);
@@ -82,11 +89,15 @@ try {
     console.log(`  memory:                      peak resident set ${(peakRss / 2 ** 20).toFixed(0)} MB (${(rssBefore / 2 ** 20).toFixed(0)} MB before), main-thread heap peak ${(peakHeap / 2 ** 20).toFixed(0)} MB; logs on disk ${(bytes / 2 ** 20).toFixed(0)} MB`);
     console.log(`  vs baselines:                ${(wall / readMs).toFixed(1)}x read bytes (a), ${(wall / parseMs).toFixed(2)}x read + parse on one thread (b), ${(wall / (parseMs / cores)).toFixed(2)}x (b) / ${cores} cores; CPU ${(cpuMs / parseCpu).toFixed(2)}x the CPU of (b)`);
     console.log(`  read + signals (${cores} threads): ${s(tm.signals_ms)}`);
-    console.log(`  GMM fit (1..4 components):   ${s(result.pauses.fit_ms)} on ${result.pauses.n} log gaps; threshold ${result.pauses.threshold_s.toFixed(3)} s, ΔBIC ${result.pauses.delta_bic.toFixed(1)}`);
-    console.log(`  LMM fits:                    ${s(tm.lmm_ms)} for ${lmmFits.length} models on ${result.attempts.length} attempts; per fit ${s(Math.min(...lmmFits))}–${s(Math.max(...lmmFits))}`);
-    console.log(`  write tables:                ${s(tm.write_ms)}; report: ${s(tm.report_ms ?? 0)}; rest: ${s(wall - tm.signals_ms - tm.gmm_ms - tm.lmm_ms - tm.write_ms - (tm.report_ms ?? 0))}`);
+    console.log(`  statistics (analyzeExtracted): ${s(tm.analysis_ms)}, of which:`);
+    console.log(`    GMM threshold (1..4 components): ${s(result.pauses.fit_ms)} on ${result.pauses.n} log gaps (the 3-component fit on a worker while this thread fits the rest and the LMMs not on pauses); threshold ${result.pauses.threshold_s.toFixed(3)} s, ΔBIC ${result.pauses.delta_bic.toFixed(1)}`);
+    console.log(`    LMM fits:                  ${s(tm.lmm_ms)} for ${lmmFits.length} models on ${result.attempts.length} attempts; per fit ${s(Math.min(...lmmFits))}–${s(Math.max(...lmmFits))}`);
+    console.log(`  write tables:                ${s(tm.write_ms)}; report: ${s(tm.report_ms ?? 0)}; rest (puzzle set, codes, merge): ${s(wall - tm.signals_ms - tm.analysis_ms - tm.write_ms - (tm.report_ms ?? 0))}`);
     const c = result.lmm.find((r) => r.model === 'table2' && r.metric === 'sat_conflicts' && r.term === 'sat_conflicts');
     const e = result.lmm.find((r) => r.model === 'table2' && r.metric === 'sat_conflicts' && r.term === 'expertise');
+    console.log(
+      `  summary: target ≤ ${s(TARGET_MS)}; measured ${s(wall)} wall, ${s(cpuMs)} CPU (${wall <= TARGET_MS ? 'met' : `NOT met, ${(wall / TARGET_MS).toFixed(1)}x the target`}); memory: peak resident set ${(peakRss / 2 ** 20).toFixed(0)} MB; load average ${before} before, ${load()} after`,
+    );
     console.log(`  planted effect recovered:    conflicts ${c?.estimate.toFixed(3)} (planted +0.6 per SD), expertise ${e?.estimate.toFixed(3)} (planted skill -0.5)`);
   }
 } finally {

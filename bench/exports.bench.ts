@@ -13,7 +13,7 @@ import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadStudyConfig } from '../server/studyConfig.ts';
+import { loadStudyConfig } from '../node/studyConfig.ts';
 import { Store, type SessionRow } from '../server/store.ts';
 import { simulateSessions } from '../analysis/simulate/index.ts';
 import { loggedProgress } from '../shared/study/progress.ts';

@@ -11,7 +11,7 @@
 // loaded from node_modules as usual; better-sqlite3 is native). Two things are rewritten so that the sources behave the
 // same bundled as run by tsx: `import.meta.dirname` in a source file becomes that file's own directory (found from
 // the bundle's location, so `join(import.meta.dirname, '..', 'package.json')` still finds the package), and each
-// worker thread (analysis/pipeline/startWorker.ts) is its own bundle beside the one that starts it.
+// worker thread (analysis/pipeline/workers.ts) is its own bundle beside the one that starts it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -35,7 +35,6 @@ const entries = {
   cli: 'analysis/cli.ts',
   server: 'server/main.ts',
   extractWorker: 'analysis/pipeline/extractWorker.ts',
-  lmmWorker: 'analysis/pipeline/lmmWorker.ts',
   gmmWorker: 'analysis/pipeline/gmmWorker.ts',
   satMetricsWorker: 'analysis/sat/metricsWorker.ts',
 };
@@ -94,7 +93,7 @@ function newest(dirs, test) {
 const mtime = (path) => (existsSync(path) ? statSync(path).mtimeMs : -1);
 // Packages are bundled too: a changed package.json or lockfile (an upgraded dependency) makes the bundles stale.
 const manifests = () => Math.max(mtime(join(root, 'package.json')), mtime(join(root, 'package-lock.json')));
-const nodeSources = () => Math.max(newest(['analysis', 'server', 'shared'], (n) => n.endsWith('.ts') && !n.endsWith('.test.ts')), manifests(), mtime(join(root, 'scripts', 'build.mjs')));
+const nodeSources = () => Math.max(newest(['analysis', 'node', 'server', 'shared'], (n) => n.endsWith('.ts') && !n.endsWith('.test.ts')), manifests(), mtime(join(root, 'scripts', 'build.mjs')));
 const clientSources = () => Math.max(newest(['client', 'shared'], (n) => !n.endsWith('.test.ts') && !n.endsWith('.test.tsx')), mtime(join(root, 'vite.config.ts')), manifests());
 const nodeBuilt = () => Math.min(...Object.keys(entries).map((name) => mtime(join(outdir, `${name}.js`))));
 const clientBuilt = () => mtime(join(root, 'dist', 'client', 'index.html'));

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, playSteps, startTestServer, validAnswers, type TestServer } from './testing.ts';
+import { Participant, event, playSteps, startTestServer, validAnswers, type TestServer } from '../tests/support/testServer.ts';
 import { defaultConfig, writeConfig } from '../tests/support/server.ts';
 
 let server: TestServer | null = null;

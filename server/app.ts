@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import { CheckRequest, CompleteRequest, HintRequest, ParticipantWithdrawRequest, StartSessionRequest } from '../shared/schema/api.ts';
 import { EventLog } from './eventLog.ts';
 import { Store } from './store.ts';
-import { HttpError, StudyService } from './studyService.ts';
-import { loadStudyConfig, type LoadedStudy } from './studyConfig.ts';
+import { HttpError } from './httpError.ts';
+import { StudyService } from './studyService.ts';
+import { loadStudyConfig, type LoadedStudy } from '../node/studyConfig.ts';
+import { appVersion } from '../node/version.ts';
 import { createAdminRouter } from './admin/router.ts';
 import { AdminMarks } from './admin/marks.ts';
 import { cookieValue, endAnswer, jsonBody, parseBody } from './requestBody.ts';
@@ -95,11 +97,6 @@ export function securityHeaders(options: HelmetOptions = {}, recorded = recorded
 /** Vite's content-hashed assets (`assets/name-HASH.ext`, compressed copies too) are immutable; anything else is revalidated. */
 export function cacheControlFor(path: string): string {
   return /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.(br|gz))?$/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
-}
-
-export function appVersion(): string {
-  const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
 }
 
 export function createNonolabServer(opts: ServerOptions): NonolabServer {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import type { IncomingMessage } from 'node:http';
-import { Participant, event, sessionRecords, startTestServer, type TestServer } from './testing.ts';
+import { Participant, event, sessionRecords, startTestServer, type TestServer } from '../tests/support/testServer.ts';
 import { BODY_LIMIT } from './app.ts';
 import { cookieValue } from './requestBody.ts';
 

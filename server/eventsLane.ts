@@ -10,7 +10,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EventBatch } from '../shared/schema/api.ts';
 import { ClientEvent } from '../shared/schema/event.ts';
 import { cookieValue, endAnswer, parseBody, readJsonBody } from './requestBody.ts';
-import { HttpError, type StudyService } from './studyService.ts';
+import { HttpError } from './httpError.ts';
+import { type StudyService } from './studyService.ts';
 
 export const EVENTS_PATH = '/api/session/events';
 

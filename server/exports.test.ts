@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import JSZip from 'jszip';
-import { Participant, event, startTestServer, type TestServer } from './testing.ts';
+import { Participant, event, startTestServer, type TestServer } from '../tests/support/testServer.ts';
 import { EVENT_COLUMNS, exportEvents, exportPsychDs, exportRawZip, toCsv } from './exports.ts';
 import { strictCsv } from '../tests/support/strictCsv.ts';
 

@@ -2,7 +2,7 @@
 // rule, claim time that has not passed, write after the end, drain the pool with bare starts, or grow the server's
 // memory with events far ahead of a gap.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Participant, event, playSteps, startTestServer, validAnswers, type TestServer } from './testing.ts';
+import { Participant, event, playSteps, startTestServer, validAnswers, type TestServer } from '../tests/support/testServer.ts';
 import { defaultConfig, writeConfig } from '../tests/support/server.ts';
 import { MAX_SEQ_AHEAD } from './studyService.ts';
 import { setFlagsFromString } from 'node:v8';

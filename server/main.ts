@@ -8,7 +8,7 @@ import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createNonolabServer } from './app.ts';
 import { ServingError, servingFromEnv, startupLines, type Serving } from './serving.ts';
-import { ConfigError } from './studyConfig.ts';
+import { ConfigError } from '../node/studyConfig.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const port = Number(process.env.PORT ?? 8080);

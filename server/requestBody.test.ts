@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Participant, startTestServer, type TestServer } from './testing.ts';
+import { Participant, startTestServer, type TestServer } from '../tests/support/testServer.ts';
 import { BODY_LIMIT } from './app.ts';
 
 let server: TestServer;

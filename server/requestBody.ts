@@ -17,7 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { describeIssues } from '../shared/schema/config.ts';
-import { HttpError } from './studyService.ts';
+import { HttpError } from './httpError.ts';
 
 /** A request body checked against its schema; a 400 naming every problem otherwise. */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {

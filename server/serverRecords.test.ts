@@ -10,7 +10,7 @@ const control = vi.hoisted(() => ({ holdSync: false, held: [] as (() => void)[],
 
 vi.mock('node:fs', async (importOriginal) => (await import('../tests/support/faultyFs.ts')).faultyFs(await importOriginal<typeof import('node:fs')>(), control));
 
-const { Participant, event, startTestServer, sessionRecords: records, until } = await import('./testing.ts');
+const { Participant, event, startTestServer, sessionRecords: records, until } = await import('../tests/support/testServer.ts');
 const { resetFaults } = await import('../tests/support/faultyFs.ts');
 const { securityHeaders } = await import('./app.ts');
 const express = (await import('express')).default;

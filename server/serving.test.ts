@@ -7,7 +7,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import type { NetworkInterfaceInfo } from 'node:os';
 import { PLAIN_HTTP, ServingError, helmetOptions, parsePublicUrl, parseTrustProxy, servedOrigins, servingFromEnv, startupLines, type Serving } from './serving.ts';
 import { cacheControlFor, recordedSecurityHeaders } from './app.ts';
-import { event, startTestServer, type TestServer } from './testing.ts';
+import { event, startTestServer, type TestServer } from '../tests/support/testServer.ts';
 import { tempDir } from '../tests/support/tempDirs.ts';
 
 /** A PEM-looking pair of files (servingFromEnv only checks that they exist; main.ts reads them). */

@@ -1,7 +1,8 @@
 // The study's server-side rules: sessions, sequence leases, ordered durable event intake, checking, completion.
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { LoadedStudy } from './studyConfig.ts';
+import type { LoadedStudy } from '../shared/study/config.ts';
+import { HttpError } from './httpError.ts';
 import { AfterSyncError, SessionRemovedError, type EventLog } from './eventLog.ts';
 import type { SessionRow, Store } from './store.ts';
 import type { ClientEvent, LoggedClientEvent, LoggedServerEvent, ServerEvent } from '../shared/schema/event.ts';
@@ -19,23 +20,6 @@ import { gridFromRows } from '../shared/nonogram/grid.ts';
 import { createRng, type Rng } from '../shared/random.ts';
 import { recruitmentState } from './recruitment.ts';
 import { newCompletionCode } from './completionCode.ts';
-
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly issues?: string[],
-    /** More fields of the JSON answer (e.g. the step a refused event should have named). */
-    readonly details?: Record<string, unknown>,
-  ) {
-    super(message);
-  }
-
-  /** The JSON answer: `{ error, issues?, ...details }`. */
-  body(): Record<string, unknown> {
-    return { error: this.message, ...(this.issues ? { issues: this.issues } : {}), ...this.details };
-  }
-}
 
 /** How far ahead of the acknowledged sequence number an event may be (two full batches): later ones get 409. */
 export const MAX_SEQ_AHEAD = 1_000;

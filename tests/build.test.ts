@@ -28,7 +28,7 @@ function same(args: string[], normalise: (s: string) => string = (s) => s): Run 
 describe('compiled build', () => {
   it('bundles the CLI, the server and each worker thread, and none of them loads TypeScript tooling', () => {
     const files = readdirSync(build.dir);
-    for (const name of ['cli.js', 'server.js', 'extractWorker.js', 'lmmWorker.js', 'gmmWorker.js']) expect(files).toContain(name);
+    for (const name of ['cli.js', 'server.js', 'extractWorker.js', 'gmmWorker.js']) expect(files).toContain(name);
     for (const name of files.filter((f) => f.endsWith('.js'))) {
       const text = readFileSync(join(build.dir, name), 'utf8');
       expect(text, name).not.toMatch(/from\s*["'](tsx|typescript|esbuild)(\/[^"']*)?["']/);

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../server/testing.ts';
+import { startTestServer, type TestServer } from './support/testServer.ts';
 import { servingFromEnv } from '../server/serving.ts';
 import { repoRoot } from './support/server.ts';
 import { tempDir } from './support/tempDirs.ts';

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { simulateToDir } from '../analysis/simulate/index.ts';
-import { loadStudyConfig } from '../server/studyConfig.ts';
+import { loadStudyConfig } from '../node/studyConfig.ts';
 import { EventLog } from '../server/eventLog.ts';
 import { exportAttempts, exportParticipants } from '../server/exports.ts';
 import { AttemptRow } from '../shared/signals/index.ts';

@@ -2,30 +2,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { difficulty, parsePuzzleFile, PuzzleFormatError } from '../../shared/nonogram/index.ts';
+import { difficulty } from '../../shared/nonogram/index.ts';
+import { loadPuzzles } from '../puzzleFile.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { encodeBlockStart, satMetrics, satMetricsRecord, writeDimacs } from '../../shared/sat/index.ts';
 import { checkSolvers, runExternalSolver, SOLVER_NAMES } from '../sat/external.ts';
-
-/** Reads puzzles in any format the engine parses (our JSON/NDJSON, .non, webpbn XML); exits 2 with the parser's message on error. */
-export function loadPuzzles(file: string): Puzzle[] | null {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    console.error(`${file}: cannot read (${(err as Error).message})`);
-    process.exitCode = 2;
-    return null;
-  }
-  try {
-    return parsePuzzleFile(text, file);
-  } catch (err) {
-    if (!(err instanceof PuzzleFormatError)) throw err;
-    console.error(err.message);
-    process.exitCode = 2;
-    return null;
-  }
-}
 
 export function progressBar(label: string, total: number, options: { nonTtyEveryMs?: number } = {}): cliProgress.SingleBar {
   const bar = new cliProgress.SingleBar(

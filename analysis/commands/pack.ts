@@ -4,9 +4,9 @@ import type { Command } from 'commander';
 import { canonicalClues, difficulty } from '../../shared/nonogram/index.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { satMetricsRecord } from '../../shared/sat/index.ts';
-import { loadPuzzles } from './measure.ts';
+import { loadPuzzles } from '../puzzleFile.ts';
 import { configWithPuzzles } from './configOut.ts';
-import { metricField, metricValue } from './select.ts';
+import { metricOf, metricValueOf } from '../metric.ts';
 
 export type PuzzleOrigin = 'generated' | 'imported' | 'picture';
 
@@ -50,10 +50,11 @@ export function packPuzzles(sources: { file: string; puzzles: Puzzle[] }[], orde
     });
   }
   const packed = [...byId.values()].map((x) => x.puzzle);
-  for (const p of packed) if (metricValue(p, order) === undefined) throw new Error(`puzzle ${p.id}: field ${metricField(order)} is missing; cannot order by ${order}`);
+  const metric = metricOf(order);
+  for (const p of packed) if (metricValueOf(p, metric) === null) throw new Error(`puzzle ${p.id}: field ${metric.field} is missing; cannot order by ${metric.name}`);
   const level = (p: Puzzle) => p.metrics?.human?.level ?? 4;
   const conflicts = (p: Puzzle) => p.metrics?.sat?.conflicts ?? 0;
-  packed.sort((a, b) => (metricValue(a, order) as number) - (metricValue(b, order) as number) || level(a) - level(b) || conflicts(a) - conflicts(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  packed.sort((a, b) => (metricValueOf(a, metric) as number) - (metricValueOf(b, metric) as number) || level(a) - level(b) || conflicts(a) - conflicts(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return { puzzles: packed, duplicates };
 }
 
@@ -64,8 +65,15 @@ export function registerPack(program: Command): void {
     .argument('<files...>', 'puzzle files in any format nonolab reads')
     .requiredOption('--out <file>', 'write the puzzle set (JSON array), or the whole config with --config')
     .option('--config <file>', 'a study config whose "puzzles" are replaced by the set (written to --out)')
-    .option('--order <metric>', 'order by this metric, ascending: a path under metrics (human.level, human.line_passes, sat.conflicts, ...) or a bare metrics.sat name', 'human.level')
+    .option('--order <metric>', 'order by this metric, ascending: <source>_<key> such as human_level, human_line_passes, sat_conflicts (old spellings human.level, conflicts accepted)', 'human_level')
     .action((files: string[], opts: { out: string; config?: string; order: string }) => {
+      try {
+        metricOf(opts.order);
+      } catch (err) {
+        console.error(`pack: --order: ${(err as Error).message}`);
+        process.exitCode = 2;
+        return;
+      }
       const sources: { file: string; puzzles: Puzzle[] }[] = [];
       for (const file of files) {
         const puzzles = loadPuzzles(file);
@@ -99,6 +107,6 @@ export function registerPack(program: Command): void {
       const counts = { generated: 0, imported: 0, picture: 0 };
       for (const p of packed.puzzles) counts[p.metrics?.origin as PuzzleOrigin]++;
       if (packed.duplicates.length) console.error(`pack: ${packed.duplicates.length} duplicate puzzle(s) kept once: ${packed.duplicates.join(', ')}`);
-      console.error(`pack: ${packed.puzzles.length} puzzles (${counts.generated} generated, ${counts.imported} imported, ${counts.picture} from pictures), ordered by ${metricField(opts.order)} -> ${opts.out}`);
+      console.error(`pack: ${packed.puzzles.length} puzzles (${counts.generated} generated, ${counts.imported} imported, ${counts.picture} from pictures), ordered by ${metricOf(opts.order).field} -> ${opts.out}`);
     });
 }

@@ -1,8 +1,6 @@
 // The phase experiment's pieces: density ranges, per-board determinism and the summary; and the metric lookup of `select`.
 import { describe, expect, it } from 'vitest';
 import { parseRange, runBoard, summarise } from './phase.ts';
-import { metricValue } from './select.ts';
-import type { Puzzle } from '../../shared/schema/puzzle.ts';
 
 describe('phase', () => {
   it('parses START:END:STEP without floating drift', () => {
@@ -42,15 +40,6 @@ describe('runBoard counts', () => {
       const row = runBoard(size, density, b, 1, 'block-start', undefined);
       expect([row.forced_filled, row.forced_empty, row.undecided, row.unique, row.first_result]).toEqual([ref.forcedFilled, ref.forcedEmpty, 0, ref.unique, 'SAT']);
     }
-  });
-});
-
-describe('metricValue', () => {
-  const p = { id: 'x', width: 1, height: 1, rows: [[]], cols: [[]], metrics: { sat: { conflicts: 7, decisions: 1, propagations: 2, restarts: 1 }, human: { level: 2 } } } as unknown as Puzzle;
-  it('reads bare names under metrics.sat and dotted paths under metrics', () => {
-    expect(metricValue(p, 'conflicts')).toBe(7);
-    expect(metricValue(p, 'human.level')).toBe(2);
-    expect(metricValue(p, 'sat_dfa.conflicts')).toBeUndefined();
   });
 });
 

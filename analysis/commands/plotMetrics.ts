@@ -2,8 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { TopLevelSpec } from 'vega-lite';
-import { loadPuzzles } from './measure.ts';
-import { metricValue, selectFromPuzzles } from './select.ts';
+import { loadPuzzles } from '../puzzleFile.ts';
+import { selectFromPuzzles } from './select.ts';
+import { metricOf, metricValueOf, MetricNameError, type Metric } from '../metric.ts';
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   // Loaded on first use: Vega is a megabyte of code that every other command (and `--help`) need not parse.
@@ -19,13 +20,22 @@ export function registerPlotMetrics(program: Command): void {
     .command('plot-metrics')
     .description('histogram of a SAT metric over measured puzzles, with the paper-scheme selection marked; SVG')
     .argument('<file>', 'measured puzzles (NDJSON from generate/measure)')
-    .option('--metric <name>', 'conflicts | decisions | propagations | restarts, or a path under metrics', 'conflicts')
+    .option('--metric <name>', 'the metric to plot: <source>_<key> such as sat_conflicts, dfa_conflicts, human_level (old spellings conflicts, sat_dfa.conflicts accepted)', 'sat_conflicts')
     .option('--bins <n>', 'maximum number of bins', '40')
     .option('--out <file>', 'SVG file (default: stdout)')
     .action(async (file: string, opts: { metric: string; bins: string; out?: string }) => {
+      let metric: Metric;
+      try {
+        metric = metricOf(opts.metric);
+      } catch (err) {
+        if (!(err instanceof MetricNameError)) throw err;
+        console.error(`--metric: ${err.message}`);
+        process.exitCode = 2;
+        return;
+      }
       const puzzles = loadPuzzles(file);
       if (!puzzles) return;
-      const selection = selectFromPuzzles(file, puzzles, opts.metric);
+      const selection = selectFromPuzzles(file, puzzles, metric);
       if (!selection) return;
       const bins = Number(opts.bins);
       if (!Number.isInteger(bins) || bins < 1) {
@@ -33,7 +43,7 @@ export function registerPlotMetrics(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const values = puzzles.map((p) => ({ id: p.id, value: metricValue(p, opts.metric) as number }));
+      const values = puzzles.map((p) => ({ id: p.id, value: metricValueOf(p, metric) as number }));
       // Labels of picks sharing a value are stacked (pixel y) so they do not overwrite each other.
       const slots = new Map<number, number>();
       const picks = selection.selected.map((s) => {
@@ -41,7 +51,7 @@ export function registerPlotMetrics(program: Command): void {
         slots.set(s.value, slot + 1);
         return { id: s.id, value: s.value, role: s.role, label: `${s.role}: ${s.id} (${s.value})`, ypix: 316 - slot * 158 };
       });
-      const title = `MiniSat ${opts.metric} over ${selection.n} puzzles; selected: 2 lowest, 2 nearest the median, 2 highest below the top 5%`;
+      const title = `${metric.name} over ${selection.n} puzzles; selected: 2 lowest, 2 nearest the median, 2 highest below the top 5%`;
       const spec: TopLevelSpec = {
         $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
         title: { text: title, fontSize: 12 },
@@ -52,7 +62,7 @@ export function registerPlotMetrics(program: Command): void {
             data: { values },
             mark: { type: 'bar', color: '#9aa5b1' },
             encoding: {
-              x: { field: 'value', type: 'quantitative', bin: { maxbins: bins }, title: opts.metric },
+              x: { field: 'value', type: 'quantitative', bin: { maxbins: bins }, title: metric.name },
               y: { aggregate: 'count', type: 'quantitative', title: 'puzzles' },
             },
           },

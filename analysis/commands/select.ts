@@ -1,34 +1,19 @@
 // `nonolab select --in FILE --scheme paper`: choose the study's six puzzles by a solver metric, as the paper did.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { selectPaper, type Selection } from '../../shared/sat/index.ts';
-import { loadPuzzles } from './measure.ts';
+import { loadPuzzles } from '../puzzleFile.ts';
 import { configWithPuzzles } from './configOut.ts';
-import { parseJsonPuzzles } from '../../shared/nonogram/index.ts';
-
-/** The metric's value on a puzzle: a bare name is under metrics.sat; a dotted path is under metrics. */
-export function metricValue(p: Puzzle, metric: string): number | undefined {
-  const path = metric.includes('.') ? metric.split('.') : ['sat', metric];
-  let node: unknown = p.metrics;
-  for (const key of path) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return typeof node === 'number' && Number.isFinite(node) ? node : undefined;
-}
-
-export function metricField(metric: string): string {
-  return metric.includes('.') ? `metrics.${metric}` : `metrics.sat.${metric}`;
-}
+import { metricOf, metricValueOf, MetricNameError, type Metric } from '../metric.ts';
 
 /** Selects with the paper's scheme; prints an error naming the puzzle and field and returns null if a metric is missing. */
-export function selectFromPuzzles(file: string, puzzles: Puzzle[], metric: string): Selection | null {
+export function selectFromPuzzles(file: string, puzzles: Puzzle[], metric: Metric): Selection | null {
   const candidates: { id: string; value: number }[] = [];
   for (let i = 0; i < puzzles.length; i++) {
-    const value = metricValue(puzzles[i], metric);
-    if (value === undefined) {
-      console.error(`${file}: puzzle ${puzzles[i].id} (record ${i}): field ${metricField(metric)} is missing; run \`nonolab measure\` first`);
+    const value = metricValueOf(puzzles[i], metric);
+    if (value === null) {
+      console.error(`${file}: puzzle ${puzzles[i].id} (record ${i}): field ${metric.field} is missing; run \`nonolab measure\` first`);
       process.exitCode = 2;
       return null;
     }
@@ -43,31 +28,13 @@ export function selectFromPuzzles(file: string, puzzles: Puzzle[], metric: strin
   }
 }
 
-/** Puzzles from any puzzle file, or the "puzzles" of a study config (as `pack --config` writes it). */
-function loadSet(file: string): Puzzle[] | null {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return loadPuzzles(file);
-  }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !Array.isArray((raw as { puzzles?: unknown }).puzzles) || !('phases' in raw)) return loadPuzzles(file);
-  try {
-    return parseJsonPuzzles(JSON.stringify((raw as unknown as { puzzles: unknown[] }).puzzles), `${file} (puzzles)`);
-  } catch (err) {
-    console.error((err as Error).message);
-    process.exitCode = 2;
-    return null;
-  }
-}
-
 export function registerSelect(program: Command): void {
   program
     .command('select')
     .description("pick six study puzzles: the 2 lowest, 2 nearest the median and 2 highest (top 5% excluded) by a metric, as the paper did")
     .requiredOption('--in <file>', 'measured puzzles (NDJSON from generate/measure, a set from pack) or a study config (its puzzles)')
     .option('--scheme <name>', 'selection scheme (paper)', 'paper')
-    .option('--metric <name>', 'conflicts | decisions | propagations | restarts (metrics.sat), or a path under metrics such as sat_dfa.conflicts', 'conflicts')
+    .option('--metric <name>', 'the metric to select by: <source>_<key> such as sat_conflicts, dfa_conflicts, human_level (old spellings conflicts, sat_dfa.conflicts accepted)', 'sat_conflicts')
     .option('--out <file>', 'write the six puzzle records (the study-config "puzzles" array), or the whole config with --config')
     .option('--config <file>', 'a study config whose "puzzles" are replaced by the selection (written to --out)')
     .action((opts: { in: string; scheme: string; metric: string; out?: string; config?: string }) => {
@@ -81,17 +48,26 @@ export function registerSelect(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const puzzles = loadSet(opts.in);
+      let metric: Metric;
+      try {
+        metric = metricOf(opts.metric);
+      } catch (err) {
+        if (!(err instanceof MetricNameError)) throw err;
+        console.error(`--metric: ${err.message}`);
+        process.exitCode = 2;
+        return;
+      }
+      const puzzles = loadPuzzles(opts.in);
       if (!puzzles) return;
-      const selection = selectFromPuzzles(opts.in, puzzles, opts.metric);
+      const selection = selectFromPuzzles(opts.in, puzzles, metric);
       if (!selection) return;
       const byId = new Map(puzzles.map((p) => [p.id, p]));
       const chosen = selection.selected.map((s) => byId.get(s.id) as Puzzle);
       for (const s of selection.selected) {
         const p = byId.get(s.id) as Puzzle;
-        console.log(JSON.stringify({ id: s.id, role: s.role, rank: s.rank, metric: opts.metric, value: s.value, sat: p.metrics?.sat, sat_dfa: p.metrics?.sat_dfa, human_level: p.metrics?.human?.level }));
+        console.log(JSON.stringify({ id: s.id, role: s.role, rank: s.rank, metric: metric.name, value: s.value, sat: p.metrics?.sat, sat_dfa: p.metrics?.sat_dfa, human_level: p.metrics?.human?.level }));
       }
-      console.error(`select: ${selection.n} candidates, median ${opts.metric} ${selection.median}, top ${selection.excluded_top} excluded (highest picks at or below ${selection.high_cutoff})`);
+      console.error(`select: ${selection.n} candidates, median ${metric.name} ${selection.median}, top ${selection.excluded_top} excluded (highest picks at or below ${selection.high_cutoff})`);
       if (!opts.out) return;
       if (opts.config) {
         const written = configWithPuzzles(opts.config, chosen, 'selected');

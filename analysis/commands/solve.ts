@@ -1,8 +1,8 @@
 // `nonolab solve FILE... [--count N] [--timeout S] [--engine line|sat|auto] [--pretty]`: how many solutions each puzzle has, and how that was found out.
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
-import { FILLED, gridToRows, InconsistentCluesError, parsePuzzleFile, PuzzleFormatError, solvePuzzle } from '../../shared/nonogram/index.ts';
+import { FILLED, gridToRows, InconsistentCluesError, PuzzleFormatError, solvePuzzle } from '../../shared/nonogram/index.ts';
+import { PuzzleFileError, readPuzzleFile } from '../puzzleFile.ts';
 import type { Grid, SolveEngine } from '../../shared/nonogram/index.ts';
 import { SolveLine, type Puzzle } from '../../shared/schema/puzzle.ts';
 
@@ -98,11 +98,11 @@ export function registerSolve(program: Command): void {
       for (const file of files) {
         let puzzles: Puzzle[];
         try {
-          puzzles = parsePuzzleFile(readFileSync(file, 'utf8'), file);
+          puzzles = readPuzzleFile(file).puzzles;
         } catch (err) {
           if (err instanceof InconsistentCluesError) console.error(`solve: ${err.message} (no board can satisfy these clues; not searched)`);
-          else if (err instanceof PuzzleFormatError) console.error(`solve: ${err.message}`);
-          else console.error(`solve: ${file}: cannot read (${(err as Error).message})`);
+          else if (err instanceof PuzzleFormatError || err instanceof PuzzleFileError) console.error(`solve: ${err.message}`);
+          else throw err;
           process.exitCode = 2;
           continue;
         }

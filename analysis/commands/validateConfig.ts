@@ -1,6 +1,6 @@
 // `nonolab validate-config FILE`: check a study config the way the server does at start-up.
 import type { Command } from 'commander';
-import { loadStudyConfig, ConfigError } from '../../server/studyConfig.ts';
+import { loadStudyConfig, ConfigError } from '../../node/studyConfig.ts';
 
 export function registerValidateConfig(program: Command): void {
   program

@@ -17,16 +17,12 @@
  */
 import tDist from '@stdlib/stats-base-dists-t';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
-import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow, type SessionLog } from '../../shared/signals/index.ts';
-import { extractLogs, type Extracted, type ExtractContext, type GapColumns } from './extract.ts';
-import { fitGmm, gmmSelectFromFits, crossingPoint, distinctLogGaps, bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, fitCox, spearmanUndefinedReason, pearson, type GmmSelection, type GmmFit, type WeightedValues, type BtResult, type LmmResult, type LmmFixed, type DataRow, type CoxTerm } from '../stats/index.ts';
+import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow } from '../../shared/signals/index.ts';
+import type { Extracted, ExtractContext, ExtractedParticipant, GapColumns } from './extract.ts';
+import { pauseStage, type PauseOptions, type PausesSummary } from './pauses.ts';
+import { bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, fitCox, spearmanUndefinedReason, pearson, type BtResult, type LmmResult, type LmmFixed, type DataRow, type CoxTerm } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
-
-export const PAPER_THRESHOLD_S = 2.36;
-/** The paper's first gap component (drag-filling): a mean of about 0.01 s. */
-export const PAPER_DRAG_GAP_S = 0.01;
-/** Component 1 is "far from drag speed" when its median and the drag speed differ by more than this factor. */
-export const DRAG_SPEED_FACTOR = 3;
+import { metricOf, metricValueOf, OTHER_SOLVERS } from '../metric.ts';
 
 export const DIFFICULTY_THEMES = ['FOOT', 'CLUE', 'PROP', 'AMBIG', 'GUESS', 'HINT', 'ERR', 'LEARN', 'LOAD', 'VIS', 'TIME', 'UI', 'AFF'] as const;
 export const STRATEGY_THEMES = ['S_FORCED', 'S_CONSTR', 'S_OVERLAP', 'S_EDGE', 'S_CROSS', 'S_NEG', 'S_TRIAL', 'S_HINT'] as const;
@@ -38,11 +34,8 @@ export interface CodedAnswer {
   codes: string[];
 }
 
-export interface AnalyzeOptions {
-  /** 'auto' (mixture fit) or seconds. */
-  pauseThreshold: 'auto' | number;
-  /** How the gaps were built (for the report; the gaps themselves come from the extraction). Default 'cell'. */
-  gapLevel?: 'cell' | 'action';
+/** The analysis options (the pause stage's among them: pauseThreshold, gapLevel, seed, fitGmms). */
+export interface AnalyzeOptions extends PauseOptions {
   includePilot?: boolean;
   /** The candidate pool (Figure 2): the puzzles the study's were selected from, with their metrics. */
   candidates?: { file: string; puzzles: readonly Puzzle[] };
@@ -51,42 +44,11 @@ export interface AnalyzeOptions {
   /** Sensitivity: solve time as right-censored at the skip, the time-out or the session's end (Cox model per metric, beside the LMM). */
   survival?: boolean;
   codes?: readonly CodedAnswer[];
-  seed?: number;
   /** Metrics for the correlations and models: keys of metrics.sat (as sat_<key>), metrics.sat_dfa (dfa_<key>) or metrics.human (human_<key>). */
   metrics?: readonly string[];
   onStage?: (stage: string) => void;
   /** Called after each session's signals (for a progress bar). */
   onSession?: (done: number) => void;
-  /** Fits the mixed models (default: one after the other in this thread; see fitManyParallel). */
-  fitMany?: FitMany;
-  /** Fits the pause mixtures for each number of components (default: in turn in this thread; see startGmmWorker). */
-  fitGmms?: FitGmms;
-}
-
-/** Fit a mixture with each number of components in `ks` on the same data and seed; fits in the order of ks. */
-export type FitGmms = (data: WeightedValues, ks: number[], seed: number) => Promise<GmmFit[]>;
-
-export async function fitGmmsInline(data: WeightedValues, ks: number[], seed: number): Promise<GmmFit[]> {
-  return ks.map((k) => fitGmm(data, { components: k, seed }));
-}
-
-export interface FitOutcome {
-  result: LmmResult | null;
-  error: string | null;
-  ms: number;
-}
-export type FitMany = (data: DataRow[], formulas: string[]) => Promise<FitOutcome[]>;
-
-/** Fit each formula in turn in this thread. */
-export async function fitManyInline(data: DataRow[], formulas: string[]): Promise<FitOutcome[]> {
-  return formulas.map((f) => {
-    const t = now();
-    try {
-      return { result: fitLmm(data, f), error: null, ms: now() - t };
-    } catch (err) {
-      return { result: null, error: (err as Error).message, ms: now() - t };
-    }
-  });
 }
 
 export const DEFAULT_METRICS = ['sat_decisions', 'sat_propagations', 'sat_conflicts'] as const;
@@ -134,41 +96,6 @@ export interface ThemeRow {
   mean_difficulty_present: number | null;
   mean_difficulty_absent: number | null;
   r_rb: number | null;
-}
-
-/** One way of setting the pause threshold and the pauses it gives (pauses.json `sensitivity`). */
-export interface ThresholdRule {
-  /** gmm3: components 2 and 3 of the three-component fit (the paper's rule); gmm2: components 1 and 2 of the two-component fit; paper: the paper's fixed 2.36 s; given: --pause-threshold. */
-  rule: 'gmm3' | 'gmm2' | 'paper' | 'given';
-  /** null: the fit gave no crossing between the two components' means. */
-  threshold_s: number | null;
-  /** Gaps longer than the threshold over all analysed attempts. */
-  pauses: number | null;
-  /** Mean pauses per attempt. */
-  mean_pauses: number | null;
-  /** The rule whose threshold counts the pauses of attempts.csv. */
-  used: boolean;
-}
-
-export interface PausesSummary {
-  /** 'cell': a timed stroke gives one gap per cell (the paper's gaps); 'action': one per action. */
-  gap_level: 'cell' | 'action';
-  /** Gaps inside drag strokes (between two cells of one timed stroke) and their median (null when none). */
-  drag_gaps: number;
-  drag_median_s: number | null;
-  /** Median (exp of the mean) of component 1 of the three-component fit; null without that fit. */
-  component1_median_s: number | null;
-  /** The threshold under each rule, with the pauses each gives. */
-  sensitivity: ThresholdRule[];
-  n: number;
-  dropped_zero: number;
-  components: { weight: number; mean: number; variance: number; median_s: number }[];
-  threshold_s: number;
-  threshold_source: 'gmm' | 'given' | 'paper-default';
-  bic: Record<string, number>;
-  delta_bic: number;
-  best_components: number;
-  fit_ms: number;
 }
 
 /** One covariate of a Cox model of solve time (survival.csv): hazard of solving per SD of the metric. */
@@ -238,15 +165,9 @@ const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 
 const finite = (xs: readonly (number | null | undefined)[]) => xs.filter((x): x is number => typeof x === 'number' && Number.isFinite(x));
 const now = () => performance.now();
 
-/** A metric value of a puzzle: sat_x from metrics.sat.x, dfa_x from metrics.sat_dfa.x, human_x from metrics.human.x. */
+/** A metric's value on a puzzle by its name (sat_x: metrics.sat.x, dfa_x: metrics.sat_dfa.x, human_x: metrics.human.x, <solver>_x: metrics.sat_<solver>.x; see analysis/metric.ts), or null. */
 export function puzzleMetric(p: Puzzle, name: string): number | null {
-  const [src, ...rest] = name.split('_');
-  const key = rest.join('_');
-  // <solver>_x: metrics.sat_<solver>.x, as `measure --solvers` stores another solver's counters
-  const other = src !== 'sat' && src !== 'dfa' && src !== 'human' ? (p.metrics as Record<string, unknown> | undefined)?.[`sat_${src}`] : undefined;
-  const block = (src === 'sat' ? p.metrics?.sat : src === 'dfa' ? p.metrics?.sat_dfa : src === 'human' ? p.metrics?.human : other) as Record<string, unknown> | undefined;
-  const v = block?.[key];
-  return typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : null;
+  return metricValueOf(p, metricOf(name));
 }
 
 function tQuantile975(df: number): number {
@@ -269,169 +190,150 @@ export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?
   };
 }
 
-/** Analyse parsed session logs (extraction inline). */
-export async function analyzeSessions(logs: Iterable<SessionLog>, set: PuzzleSet, options: AnalyzeOptions): Promise<AnalysisResult> {
-  const t0 = now();
-  const ex = extractLogs(logs, extractContext(set, options.includePilot, true, options.gapLevel), options.onSession);
-  const result = await analyzeExtracted(ex, set, options);
-  result.timings.signals_ms = now() - t0;
-  return result;
-}
-
-/** Pauses per attempt: gaps longer than the threshold, from the gap columns. */
-function countPauses(attempts: readonly AttemptRow[], gaps: GapColumns, threshold: number): AttemptRow[] {
-  const count = new Int32Array(attempts.length);
-  const time = new Float64Array(attempts.length);
-  for (let k = 0; k < gaps.length; k++)
-    if (gaps.gap[k] > threshold) {
-      count[gaps.attempt[k]]++;
-      time[gaps.attempt[k]] += gaps.gap[k];
-    }
-  return attempts.map((a, i) => ({ ...a, pauses: count[i], pause_time_s: Math.round(time[i] * 1000) / 1000, pause_threshold_s: threshold }));
-}
-
-/** Gaps inside drag strokes (cell > 0: between two cells of one timed stroke): how many and their median (s). */
-export function dragGaps(gaps: GapColumns): { n: number; median: number | null } {
-  const inside: number[] = [];
-  for (let k = 0; k < gaps.length; k++) if (gaps.cell[k] > 0) inside.push(gaps.gap[k]);
-  if (inside.length === 0) return { n: 0, median: null };
-  inside.sort((a, b) => a - b);
-  const m = inside.length >> 1;
-  return { n: inside.length, median: inside.length % 2 ? inside[m] : (inside[m - 1] + inside[m]) / 2 };
-}
-
 /**
- * The paper reads component 1 of the three-component fit as drag-filling (mean ~0.01 s). A warning when it is far
- * (a factor DRAG_SPEED_FACTOR) from the drag speed: the median gap inside timed strokes, or the paper's 0.01 s when
- * the logs have none (then also saying why there are none). Null when component 1 matches or there is no fit.
+ * The analysis proper, from extracted rows: each stage in turn (the numbers are those of the essay at the top). With a
+ * mixture worker (options.fitGmms, large studies) the pause threshold is fitted while this thread computes what does
+ * not depend on it (metrics, expertise, and the mixed models whose response is not the pause count); the results and
+ * the order of the warnings are the same either way.
  */
-export function dragSpeedWarning(component1S: number | null, drag: { n: number; median: number | null }, level: 'cell' | 'action'): string | null {
-  if (component1S === null) return null;
-  const speed = drag.median !== null && drag.median > 0 ? drag.median : PAPER_DRAG_GAP_S;
-  const ratio = Math.max(component1S / speed, speed / component1S);
-  if (ratio <= DRAG_SPEED_FACTOR) return null;
-  const c1 = `component 1 of the three-component gap mixture (median ${fmtS(component1S)})`;
-  if (drag.median !== null) return `${c1} is far from drag speed (median gap inside drag strokes ${fmtS(drag.median)} over ${drag.n} gaps): it is not the drag-filling component the paper's rule assumes`;
-  const why = level === 'action' ? 'gaps were built at the action level' : 'no stroke in these logs carries cell times (cell_ms)';
-  return `${c1} is far from the paper's drag speed (~${PAPER_DRAG_GAP_S} s) and there are no gaps inside drag strokes (${why}): it is not the drag-filling component the paper's rule assumes`;
-}
-
-const fmtS = (s: number) => `${Number(s.toPrecision(3))} s`;
-
-/** The pause threshold under each rule (3 vs 2 components, the paper's 2.36 s, a given number) and the pauses each gives. */
-export function thresholdSensitivity(gaps: GapColumns, attempts: number, selection: GmmSelection | null, given: number | null, source: PausesSummary['threshold_source']): ThresholdRule[] {
-  const count = (t: number | null) => {
-    if (t === null) return { pauses: null, mean_pauses: null };
-    let n = 0;
-    for (let k = 0; k < gaps.length; k++) if (gaps.gap[k] > t) n++;
-    return { pauses: n, mean_pauses: attempts ? n / attempts : null };
-  };
-  const crossing = (fit: GmmFit | undefined, a: number, b: number) => {
-    if (!fit) return null;
-    const x = crossingPoint(fit, a, b);
-    return x === null ? null : Math.exp(x);
-  };
-  const rows: ThresholdRule[] = [];
-  const add = (rule: ThresholdRule['rule'], t: number | null, used: boolean) => rows.push({ rule, threshold_s: t, ...count(t), used });
-  add('gmm3', crossing(selection?.fits[2], 1, 2), source === 'gmm');
-  add('gmm2', crossing(selection?.fits[1], 0, 1), false);
-  add('paper', PAPER_THRESHOLD_S, source === 'paper-default');
-  if (given !== null) add('given', given, source === 'given');
-  return rows;
-}
-
-/** The analysis proper, from extracted rows. */
 export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: AnalyzeOptions): Promise<AnalysisResult> {
   const warnings: string[] = [];
   const timings: Record<string, number> = {};
   const stage = (s: string) => options.onStage?.(s);
-  const participants = ex.participants;
-  let attempts: AttemptRow[] = ex.attempts;
-  const gaps = ex.gaps;
-  const answers = ex.answers;
-  const total = ex.total, excludedMarked = ex.excludedMarked, incomplete = ex.incomplete;
+  const analysed = checkSessions(ex, set, warnings);
+
+  stage('pause threshold');
+  const pauseWarnings: string[] = [];
+  const pausing = pauseStage(ex.gaps, ex.attempts, options, pauseWarnings);
+  const overlap = options.fitGmms !== undefined;
+  if (!overlap) await pausing;
+
+  const laterWarnings: string[] = [];
+  const metrics = puzzleMetrics(set, options.metrics, laterWarnings);
+  stage('expertise');
+  const expertise = expertiseStage(analysed, laterWarnings);
+  const lmmMetrics = metrics.usable.filter((m) => (DEFAULT_METRICS as readonly string[]).includes(m) || (options.metrics ?? []).includes(m));
+  const jobs = lmmJobs(lmmMetrics);
+  const fits = new Array<LmmFit>(jobs.length);
+  let lmmMs = 0;
+  const fitJobs = (attempts: readonly AttemptRow[], which: (job: LmmJob) => boolean) => {
+    const t = now();
+    const data = modelData(attempts, metrics, expertise.of);
+    jobs.forEach((job, i) => {
+      if (which(job)) fits[i] = fitJob(data, job);
+    });
+    lmmMs += now() - t;
+  };
+  // The models that do not read the pause count, while the mixture worker fits the threshold.
+  if (overlap) fitJobs(ex.attempts, (job) => job.response !== 'pauses');
+
+  const { pauses, attempts } = await pausing;
+  timings.gmm_ms = pauses.fit_ms;
+  warnings.push(...pauseWarnings, ...laterWarnings);
+  const attemptRows = attemptTable(attempts, set, metrics.usable, expertise.of);
+  const participantRows = participantTable(ex.participants, attempts, expertise);
+
+  stage('bradley-terry');
+  const { bt, btSkips } = bradleyTerryStage(attempts, options.skipsHardest, warnings);
+  const puzzleRows = puzzleTable(set, attempts, metrics.usable, bt, options.skipsHardest ? btSkips : undefined);
+
+  stage('correlations');
+  const correlate = correlator(warnings);
+  const correlations = correlationStage(correlate, metrics.usable, puzzleRows, participantRows, bt !== null, btSkips !== null);
+  const pool = options.candidates ? candidateStage(options.candidates, set, warnings) : null;
+
+  stage('robustness');
+  const { robustness, solvers } = robustnessStage(correlate, set, puzzleRows, warnings);
+
+  stage('mixed models');
+  fitJobs(attempts, (job) => !overlap || job.response === 'pauses');
+  const lmm = lmmRows(jobs, fits, warnings);
+  timings.lmm_ms = lmmMs;
+
+  let survival: SurvivalRow[] | null = null;
+  if (options.survival) {
+    stage('survival');
+    survival = survivalStage(attempts, metrics.z, lmmMetrics, warnings);
+  }
+
+  let themes: ThemeRow[] | null = null;
+  if (options.codes && options.codes.length) {
+    stage('themes');
+    themes = themeCorrelations(options.codes, attempts, participantRows);
+  }
+
+  return {
+    attempts: attemptRows,
+    participants: participantRows,
+    puzzles: puzzleRows,
+    gaps: ex.gaps,
+    pauses,
+    correlations,
+    lmm,
+    themes,
+    answers: ex.answers,
+    pca: expertise.pca,
+    bt,
+    btSkipsHardest: btSkips,
+    robustness,
+    solvers,
+    candidates: pool,
+    survival,
+    outcomes: outcomeSummary(attempts, options),
+    metrics: metrics.usable,
+    warnings,
+    timings,
+    sessions: { total: ex.total, analysed: analysed.length, excluded_marked: ex.excludedMarked, incomplete: ex.incomplete },
+    skipped_sessions: ex.skipped,
+  };
+}
+
+/** (1) The sessions: skipped ones and other configs become warnings; the analysed participants, or an error when there are none. */
+function checkSessions(ex: Extracted, set: PuzzleSet, warnings: string[]): ExtractedParticipant[] {
   for (const s of ex.skipped) warnings.push(`skipped a bad session (--skip-bad-sessions): ${s.file}: ${s.error}`);
-  let t0 = now();
-  const analysed = participants.filter((p) => p.included);
+  const analysed = ex.participants.filter((p) => p.included);
   if (set.config_hash) {
-    const other = participants.filter((p) => p.config_hash !== null && p.config_hash !== set.config_hash);
+    const other = ex.participants.filter((p) => p.config_hash !== null && p.config_hash !== set.config_hash);
     if (other.length) warnings.push(`${other.length} session(s) ran another config than ${set.config_hash} (e.g. ${other[0].participant_id}: ${other[0].config_hash})`);
   }
-  if (analysed.length === 0) throw new Error(`no complete sessions to analyse among ${total} (${excludedMarked} marked pilot/test/excluded, ${incomplete} incomplete)`);
+  if (analysed.length === 0) throw new Error(`no complete sessions to analyse among ${ex.total} (${ex.excludedMarked} marked pilot/test/excluded, ${ex.incomplete} incomplete)`);
+  return analysed;
+}
 
-  // (2) pauses
-  stage('pause threshold');
-  t0 = now();
-  const logValues = distinctLogGaps(gaps.gap);
-  const dropped = logValues.dropped;
-  let pauses: PausesSummary;
-  let selection: GmmSelection | null = null;
-  if (logValues.n >= 8) {
-    try {
-      // As gmmSelect(logValues, { maxComponents: 4, components: 3, seed }), the fits possibly on two threads.
-      const fits = await (options.fitGmms ?? fitGmmsInline)(logValues, [1, 2, 3, 4], options.seed ?? 1);
-      selection = gmmSelectFromFits(fits, 3);
-    } catch (err) {
-      warnings.push(`mixture fit failed: ${(err as Error).message}`);
-    }
-  } else warnings.push(`only ${logValues.n} positive gaps: no mixture fit`);
-  const fitMs = now() - t0;
-  let threshold: number;
-  let source: PausesSummary['threshold_source'];
-  if (typeof options.pauseThreshold === 'number') {
-    threshold = options.pauseThreshold;
-    source = 'given';
-  } else if (selection?.threshold_s != null) {
-    threshold = selection.threshold_s;
-    source = 'gmm';
-  } else {
-    threshold = PAPER_THRESHOLD_S;
-    source = 'paper-default';
-    warnings.push(`the mixture gave no threshold between components 2 and 3; using the paper's ${PAPER_THRESHOLD_S} s`);
-  }
-  pauses = {
-    gap_level: options.gapLevel ?? 'cell',
-    drag_gaps: 0,
-    drag_median_s: null,
-    component1_median_s: null,
-    sensitivity: [],
-    n: logValues.n,
-    dropped_zero: dropped,
-    components: (selection?.components ?? []).map((c) => ({ ...c, median_s: Math.exp(c.mean) })),
-    threshold_s: threshold,
-    threshold_source: source,
-    bic: selection?.bic ?? {},
-    delta_bic: selection?.delta_bic ?? NaN,
-    best_components: selection?.best_components ?? 0,
-    fit_ms: fitMs,
-  };
-  timings.gmm_ms = fitMs;
-  attempts = countPauses(attempts, gaps, threshold);
-  pauses.sensitivity = thresholdSensitivity(gaps, attempts.length, selection, typeof options.pauseThreshold === 'number' ? options.pauseThreshold : null, source);
-  const drag = dragGaps(gaps);
-  pauses.drag_gaps = drag.n;
-  pauses.drag_median_s = drag.median;
-  const c1 = selection?.fits[2]?.components[0];
-  pauses.component1_median_s = c1 ? Math.exp(c1.mean) : null;
-  const dragWarning = dragSpeedWarning(pauses.component1_median_s, drag, pauses.gap_level);
-  if (dragWarning) warnings.push(dragWarning);
+/** The metrics every puzzle has (the asked-for ones, or the defaults plus the extras every puzzle carries), each standardised over the puzzle set. */
+interface PuzzleMetrics {
+  usable: string[];
+  /** metric -> puzzle id -> z-score over the puzzle set. */
+  z: Map<string, Map<string, number>>;
+}
 
-  // metrics per puzzle, and standardised over the puzzle set
-  const metricNames = [...(options.metrics ?? DEFAULT_METRICS)];
+function puzzleMetrics(set: PuzzleSet, asked: readonly string[] | undefined, warnings: string[]): PuzzleMetrics {
+  const metricNames = [...new Set((asked ?? DEFAULT_METRICS).map((m) => metricOf(m).name))];
   for (const extra of EXTRA_METRICS) if (!metricNames.includes(extra) && set.puzzles.every((p) => puzzleMetric(p, extra) !== null)) metricNames.push(extra);
   const usable = metricNames.filter((m) => set.puzzles.every((p) => puzzleMetric(p, m) !== null));
   for (const m of metricNames) if (!usable.includes(m)) warnings.push(`metric ${m} is missing for some puzzles: left out`);
-  const metricZ = new Map<string, Map<string, number>>();
+  const z = new Map<string, Map<string, number>>();
   for (const m of usable) {
     const vals = set.puzzles.map((p) => puzzleMetric(p, m)!);
     const mu = mean(vals);
     const sd = Math.sqrt(vals.reduce((s, v) => s + (v - mu) ** 2, 0) / Math.max(1, vals.length - 1));
-    metricZ.set(m, new Map(set.puzzles.map((p, i) => [p.id, sd > 0 ? (vals[i] - mu) / sd : 0])));
+    z.set(m, new Map(set.puzzles.map((p, i) => [p.id, sd > 0 ? (vals[i] - mu) / sd : 0])));
   }
-  const puzzleById = new Map(set.puzzles.map((p) => [p.id, p]));
+  return { usable, z };
+}
 
-  // (3) expertise
-  stage('expertise');
+/** Expertise of the analysed participants (in their order): item z-scores, the z-mean composite, PC1, and the composite by participant id. */
+interface Expertise {
+  analysed: ExtractedParticipant[];
+  zs: number[][];
+  composite: number[];
+  pc1: number[];
+  pca: AnalysisResult['pca'];
+  of: Map<string, number>;
+}
+
+/** (3) Expertise: the z-mean composite of the six items and PC1 of their correlation matrix. */
+function expertiseStage(analysed: ExtractedParticipant[], warnings: string[]): Expertise {
   const matrix = analysed.map((p) => EXPERTISE_ITEMS.map((k) => (p[k] === null ? NaN : (p[k] as number))));
   let composite: number[] = analysed.map(() => NaN);
   let zs: number[][] = analysed.map(() => EXPERTISE_ITEMS.map(() => NaN));
@@ -460,25 +362,31 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   } catch (err) {
     warnings.push(`PCA: ${(err as Error).message}`);
   }
-  const expertiseOf = new Map(analysed.map((p, i) => [p.participant_id, composite[i]]));
+  return { analysed, zs, composite, pc1, pca: pcaOut, of: new Map(analysed.map((p, i) => [p.participant_id, composite[i]])) };
+}
 
-  // attempts with puzzle metrics and expertise
-  const attemptRows = attempts.map((a) => {
+/** attempts.csv: each attempt with its puzzle's metrics and its participant's expertise. */
+function attemptTable(attempts: readonly AttemptRow[], set: PuzzleSet, usable: readonly string[], expertiseOf: Map<string, number>): Record<string, unknown>[] {
+  const puzzleById = new Map(set.puzzles.map((p) => [p.id, p]));
+  return attempts.map((a) => {
     const p = puzzleById.get(a.puzzle_id)!;
     const row: Record<string, unknown> = { ...a, expertise: expertiseOf.get(a.participant_id) ?? null };
     for (const m of usable) row[m] = puzzleMetric(p, m);
     return row;
   });
+}
 
-  // participant means
+/** participants.csv: each participant with item z-scores, expertise, PC1 and the means over their attempts. */
+function participantTable(participants: readonly ExtractedParticipant[], attempts: readonly AttemptRow[], expertise: Expertise): Record<string, unknown>[] {
   const byParticipant = new Map<string, AttemptRow[]>();
   for (const a of attempts) {
     let l = byParticipant.get(a.participant_id);
     if (!l) byParticipant.set(a.participant_id, (l = []));
     l.push(a);
   }
-  const analysedIndex = new Map(analysed.map((p, i) => [p.participant_id, i]));
-  const participantRows = participants.map((p) => {
+  const { zs, composite, pc1 } = expertise;
+  const analysedIndex = new Map(expertise.analysed.map((p, i) => [p.participant_id, i]));
+  return participants.map((p) => {
     const i = analysedIndex.get(p.participant_id);
     const list = byParticipant.get(p.participant_id) ?? [];
     const row: Record<string, unknown> = { ...p };
@@ -495,9 +403,10 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     row.skipped = list.filter((a) => a.skipped).length;
     return row;
   });
+}
 
-  // (4) Bradley-Terry
-  stage('bradley-terry');
+/** (4) Bradley-Terry scores from within-participant pairs of ratings (and, with skipsHardest, again with unrated skips as the hardest). */
+function bradleyTerryStage(attempts: readonly AttemptRow[], skipsHardest: boolean | undefined, warnings: string[]): { bt: BtResult | null; btSkips: BtResult | null } {
   let bt: BtResult | null = null;
   const ratingRows = attempts.filter((a) => a.difficulty !== null).map((a) => ({ participant: a.participant_id, item: a.puzzle_id, rating: a.difficulty! }));
   try {
@@ -508,7 +417,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     warnings.push(`Bradley-Terry: ${(err as Error).message}`);
   }
   let btSkips: BtResult | null = null;
-  if (options.skipsHardest) {
+  if (skipsHardest) {
     // A skip without a rating is harder than anything rated: one above the scale's top (two skips tie).
     const skipRows = attempts.filter((a) => a.difficulty === null && a.skipped).map((a) => ({ participant: a.participant_id, item: a.puzzle_id, rating: SKIP_RATING }));
     try {
@@ -517,9 +426,15 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
       warnings.push(`Bradley-Terry with skips as hardest: ${(err as Error).message}`);
     }
   }
+  return { bt, btSkips };
+}
+
+/** puzzles.csv: each puzzle's Bradley-Terry score and rank, outcome rates, behavioural means and metrics. */
+/** btSkips: undefined without skipsHardest (no bt_skips columns), null when that fit failed (empty columns). */
+function puzzleTable(set: PuzzleSet, attempts: readonly AttemptRow[], usable: readonly string[], bt: BtResult | null, btSkips: BtResult | null | undefined): PuzzleRow[] {
   const btSkipsOf = new Map((btSkips?.items ?? []).map((i) => [i.item, i]));
   const btOf = new Map((bt?.items ?? []).map((i) => [i.item, i]));
-  const puzzleRows: PuzzleRow[] = set.puzzles.map((p) => {
+  return set.puzzles.map((p) => {
     const list = attempts.filter((a) => a.puzzle_id === p.id);
     const b = btOf.get(p.id);
     const row: PuzzleRow = {
@@ -537,81 +452,106 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
       mean_hints: mean(list.map((a) => a.hints)),
       mean_undos: mean(list.map((a) => a.undos)),
     };
-    if (options.skipsHardest) {
+    if (btSkips !== undefined) {
       row.bt_skips_score = btSkipsOf.get(p.id)?.log_ability ?? null;
       row.bt_skips_rank = btSkipsOf.get(p.id)?.rank ?? null;
     }
     for (const m of usable) row[m] = puzzleMetric(p, m);
     return row;
   });
+}
 
-  // (5) correlations
-  stage('correlations');
-  const correlations: CorrelationRow[] = [];
-  const corr = (table: string, level: CorrelationRow['level'], x: string, y: string, xs: number[], ys: number[]) => {
+/** Spearman's rho of x against y over the complete pairs, as a row (or a warning when undefined or too few pairs). */
+type Correlate = (table: string, level: CorrelationRow['level'], x: string, y: string, xs: number[], ys: number[]) => CorrelationRow | null;
+
+function correlator(warnings: string[]): Correlate {
+  return (table, level, x, y, xs, ys) => {
     const pairs = xs.map((v, i) => [v, ys[i]]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
     if (pairs.length < 3) {
       warnings.push(`correlation ${x} ~ ${y}: only ${pairs.length} complete pairs`);
-      return;
+      return null;
     }
     try {
       const xs2 = pairs.map((q) => q[0]), ys2 = pairs.map((q) => q[1]);
       const r = spearman(xs2, ys2);
       const reason = spearmanUndefinedReason(r, x, y, xs2, ys2);
       if (reason) warnings.push(`correlation ${x} ~ ${y} (${table}): ${reason}`);
-      correlations.push({ table, level, x, y, n: r.n, rho: r.rho, p: r.p, p_exact: r.p_exact });
+      return { table, level, x, y, n: r.n, rho: r.rho, p: r.p, p_exact: r.p_exact };
     } catch (err) {
       warnings.push(`correlation ${x} ~ ${y}: ${(err as Error).message}`);
+      return null;
     }
   };
-  if (bt) for (const m of usable) corr('table1', 'puzzle', m, 'bt_score', puzzleRows.map((r) => r[m] as number), puzzleRows.map((r) => (r.bt_score as number | null) ?? NaN));
-  if (btSkips) for (const m of usable) corr('table1_skips_hardest', 'puzzle', m, 'bt_skips_score', puzzleRows.map((r) => r[m] as number), puzzleRows.map((r) => (r.bt_skips_score as number | null) ?? NaN));
+}
+
+/** (5) Table 1 (each metric against the Bradley-Terry score, per puzzle) and Table 3 (expertise against the participant means). */
+function correlationStage(correlate: Correlate, usable: readonly string[], puzzleRows: readonly PuzzleRow[], participantRows: readonly Record<string, unknown>[], withBt: boolean, withBtSkips: boolean): CorrelationRow[] {
+  const rows: (CorrelationRow | null)[] = [];
+  if (withBt) for (const m of usable) rows.push(correlate('table1', 'puzzle', m, 'bt_score', puzzleRows.map((r) => r[m] as number), puzzleRows.map((r) => (r.bt_score as number | null) ?? NaN)));
+  if (withBtSkips) for (const m of usable) rows.push(correlate('table1_skips_hardest', 'puzzle', m, 'bt_skips_score', puzzleRows.map((r) => r[m] as number), puzzleRows.map((r) => (r.bt_skips_score as number | null) ?? NaN)));
   const pr = participantRows.filter((r) => r.included);
-  corr('expertise_difficulty', 'participant', 'expertise', 'mean_difficulty', pr.map((r) => r.expertise as number), pr.map((r) => r.mean_difficulty as number));
-  for (const y of ['mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints']) corr('table3', 'participant', 'expertise', y, pr.map((r) => r.expertise as number), pr.map((r) => r[y] as number));
+  rows.push(correlate('expertise_difficulty', 'participant', 'expertise', 'mean_difficulty', pr.map((r) => r.expertise as number), pr.map((r) => r.mean_difficulty as number)));
+  for (const y of ['mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints']) rows.push(correlate('table3', 'participant', 'expertise', y, pr.map((r) => r.expertise as number), pr.map((r) => r[y] as number)));
+  return rows.filter((r): r is CorrelationRow => r !== null);
+}
 
-  // the candidate pool of the selection (Figure 2)
-  let pool: CandidatePool | null = null;
-  if (options.candidates) {
-    pool = candidatePool(options.candidates.file, options.candidates.puzzles, set);
-    if (pool.values.length === 0) {
-      warnings.push(`--candidates ${pool.file}: no candidate has metrics.sat.conflicts (run \`nonolab measure\` on it): no Figure 2`);
-      pool = null;
-    } else {
-      if (pool.missing) warnings.push(`--candidates ${pool.file}: ${pool.missing} candidate(s) without metrics.sat.conflicts left out of Figure 2`);
-      if (pool.not_found.length) warnings.push(`--candidates ${pool.file}: study puzzle(s) not among the candidates: ${pool.not_found.join(', ')}`);
-    }
+/** The candidate pool of the selection (Figure 2), or null (with a warning) when no candidate has the metric. */
+function candidateStage(candidates: NonNullable<AnalyzeOptions['candidates']>, set: PuzzleSet, warnings: string[]): CandidatePool | null {
+  const pool = candidatePool(candidates.file, candidates.puzzles, set);
+  if (pool.values.length === 0) {
+    warnings.push(`--candidates ${pool.file}: no candidate has metrics.sat.conflicts (run \`nonolab measure\` on it): no Figure 2`);
+    return null;
   }
+  if (pool.missing) warnings.push(`--candidates ${pool.file}: ${pool.missing} candidate(s) without metrics.sat.conflicts left out of Figure 2`);
+  if (pool.not_found.length) warnings.push(`--candidates ${pool.file}: study puzzle(s) not among the candidates: ${pool.not_found.join(', ')}`);
+  return pool;
+}
 
-  // (5b) robustness across solvers: each solver's counters against the human measures, per puzzle
-  stage('robustness');
-  const solverNames = otherSolvers(set.puzzles);
+/** (5b) Robustness across solvers: each solver's counters against the human measures, per puzzle. */
+function robustnessStage(correlate: Correlate, set: PuzzleSet, puzzleRows: readonly PuzzleRow[], warnings: string[]): { robustness: CorrelationRow[]; solvers: string[] } {
+  const solvers = otherSolvers(set.puzzles);
   const robustness: CorrelationRow[] = [];
-  {
-    const before = correlations.length;
-    const ys = ['bt_score', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints'];
-    for (const solver of ['minisat', ...solverNames])
-      for (const stat of SOLVER_STATS) {
-        const x = solver === 'minisat' ? `sat_${stat}` : `${solver}_${stat}`;
-        const xs = set.puzzles.map((p) => puzzleMetric(p, x) ?? NaN);
-        if (xs.some((v) => !Number.isFinite(v))) continue;
-        if (xs.every((v) => v === xs[0])) {
-          // one warning for the counter, not one per human measure; the rows stay, with rho undefined
-          warnings.push(`robustness: ${x} is constant (${xs[0]} in all ${xs.length} puzzles): its Spearman rho is undefined against every human measure`);
-          for (const y of ys) correlations.push({ table: 'robustness', level: 'puzzle', x, y, n: xs.length, rho: NaN, p: NaN, p_exact: null });
-          continue;
-        }
-        for (const y of ys) corr('robustness', 'puzzle', x, y, xs, puzzleRows.map((r) => (r[y] as number | null) ?? NaN));
+  const ys = ['bt_score', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints'];
+  for (const solver of ['minisat', ...solvers])
+    for (const stat of SOLVER_STATS) {
+      const x = solver === 'minisat' ? `sat_${stat}` : `${solver}_${stat}`;
+      const xs = set.puzzles.map((p) => puzzleMetric(p, x) ?? NaN);
+      if (xs.some((v) => !Number.isFinite(v))) continue;
+      if (xs.every((v) => v === xs[0])) {
+        // one warning for the counter, not one per human measure; the rows stay, with rho undefined
+        warnings.push(`robustness: ${x} is constant (${xs[0]} in all ${xs.length} puzzles): its Spearman rho is undefined against every human measure`);
+        for (const y of ys) robustness.push({ table: 'robustness', level: 'puzzle', x, y, n: xs.length, rho: NaN, p: NaN, p_exact: null });
+        continue;
       }
-    robustness.push(...correlations.splice(before));
-  }
-  if (solverNames.length === 0) warnings.push('robustness: only MiniSat measured the puzzles; run `nonolab measure --solvers cadical,cryptominisat,picosat` for the second-solver check the paper made');
+      for (const y of ys) {
+        const row = correlate('robustness', 'puzzle', x, y, xs, puzzleRows.map((r) => (r[y] as number | null) ?? NaN));
+        if (row) robustness.push(row);
+      }
+    }
+  if (solvers.length === 0) warnings.push('robustness: only MiniSat measured the puzzles; run `nonolab measure --solvers cadical,cryptominisat,picosat` for the second-solver check the paper made');
+  return { robustness, solvers };
+}
 
-  // (6) mixed models
-  stage('mixed models');
-  const lmm: LmmRow[] = [];
-  const lmmStart = now();
-  const data: DataRow[] = attempts.map((a) => {
+/** One mixed model to fit: Table 2 (difficulty ~ metric * expertise) or Figure 4 (signal ~ metric), crossed random intercepts. */
+interface LmmJob {
+  model: string;
+  response: string;
+  metric: string;
+  formula: string;
+}
+type LmmFit = { result: LmmResult; ms: number } | { error: string };
+
+/** (6) The mixed models, in lmm.csv's order: Table 2 for each metric, then Figure 4 for each metric and signal. */
+function lmmJobs(lmmMetrics: readonly string[]): LmmJob[] {
+  const jobs: LmmJob[] = [];
+  for (const m of lmmMetrics) jobs.push({ model: 'table2', response: 'difficulty', metric: m, formula: `difficulty ~ ${m} * expertise + (1|participant) + (1|puzzle)` });
+  for (const m of lmmMetrics) for (const y of ['time_s', 'pauses', 'errors', 'hints']) jobs.push({ model: 'figure4', response: y, metric: m, formula: `${y} ~ ${m} + (1|participant) + (1|puzzle)` });
+  return jobs;
+}
+
+/** The models' data: one row per attempt with its signals, the participant's expertise and each metric standardised. */
+function modelData(attempts: readonly AttemptRow[], metrics: PuzzleMetrics, expertiseOf: Map<string, number>): DataRow[] {
+  return attempts.map((a) => {
     const row: DataRow = {
       participant: a.participant_id,
       puzzle: a.puzzle_id,
@@ -622,20 +562,30 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
       hints: a.hints,
       expertise: expertiseOf.get(a.participant_id) ?? null,
     };
-    for (const m of usable) row[m] = metricZ.get(m)!.get(a.puzzle_id)!;
+    for (const m of metrics.usable) row[m] = metrics.z.get(m)!.get(a.puzzle_id)!;
     return row;
   });
-  const lmmMetrics = usable.filter((m) => (DEFAULT_METRICS as readonly string[]).includes(m) || (options.metrics ?? []).includes(m));
-  const jobs: { model: string; response: string; metric: string; formula: string }[] = [];
-  for (const m of lmmMetrics) jobs.push({ model: 'table2', response: 'difficulty', metric: m, formula: `difficulty ~ ${m} * expertise + (1|participant) + (1|puzzle)` });
-  for (const m of lmmMetrics) for (const y of ['time_s', 'pauses', 'errors', 'hints']) jobs.push({ model: 'figure4', response: y, metric: m, formula: `${y} ~ ${m} + (1|participant) + (1|puzzle)` });
-  const fits = await (options.fitMany ?? fitManyInline)(data, jobs.map((j) => j.formula));
+}
+
+function fitJob(data: DataRow[], job: LmmJob): LmmFit {
+  const t = now();
+  try {
+    return { result: fitLmm(data, job.formula), ms: now() - t };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+/** lmm.csv's rows: each fitted model's fixed effects with 95% CIs (t quantiles) and variance components; a failed fit is a warning. */
+function lmmRows(jobs: readonly LmmJob[], fits: readonly LmmFit[], warnings: string[]): LmmRow[] {
+  const lmm: LmmRow[] = [];
   jobs.forEach((job, i) => {
-    const { result: res, error, ms } = fits[i];
-    if (!res) {
-      warnings.push(`LMM ${job.formula}: ${error}`);
+    const fit = fits[i];
+    if ('error' in fit) {
+      warnings.push(`LMM ${job.formula}: ${fit.error}`);
       return;
     }
+    const res = fit.result;
     for (const f of res.fixed) {
       const q = tQuantile975(f.df);
       lmm.push({
@@ -654,62 +604,27 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
         singular: res.theta.some((t) => Math.abs(t) < SINGULAR_TOL),
         reml_criterion: res.criterion,
         n: res.n,
-        fit_ms: ms,
+        fit_ms: fit.ms,
       });
     }
   });
-  timings.lmm_ms = now() - lmmStart;
+  return lmm;
+}
 
-  // (6b) survival: solve time right-censored at the skip, the time-out or the end of the session
-  let survival: SurvivalRow[] | null = null;
-  if (options.survival) {
-    stage('survival');
-    survival = [];
-    const timed = attempts.filter((a) => a.time_s > 0);
-    if (timed.length < attempts.length) warnings.push(`survival: ${attempts.length - timed.length} attempt(s) with time 0 left out`);
-    for (const m of lmmMetrics) {
-      try {
-        const fit = fitCox(timed.map((a) => ({ time: a.time_s, event: a.solved, x: [metricZ.get(m)!.get(a.puzzle_id)!], cluster: a.participant_id })), [m]);
-        for (const t of fit.terms)
-          survival.push({ model: 'cox_solve_time', metric: m, ...t, n: fit.n, events: fit.events, censored: fit.n - fit.events, clusters: fit.clusters });
-      } catch (err) {
-        warnings.push(`survival (Cox) solve time ~ ${m}: ${(err as Error).message}`);
-      }
+/** (6b) Survival: solve time right-censored at the skip, the time-out or the end of the session (a Cox model per metric). */
+function survivalStage(attempts: readonly AttemptRow[], metricZ: PuzzleMetrics['z'], lmmMetrics: readonly string[], warnings: string[]): SurvivalRow[] {
+  const survival: SurvivalRow[] = [];
+  const timed = attempts.filter((a) => a.time_s > 0);
+  if (timed.length < attempts.length) warnings.push(`survival: ${attempts.length - timed.length} attempt(s) with time 0 left out`);
+  for (const m of lmmMetrics) {
+    try {
+      const fit = fitCox(timed.map((a) => ({ time: a.time_s, event: a.solved, x: [metricZ.get(m)!.get(a.puzzle_id)!], cluster: a.participant_id })), [m]);
+      for (const t of fit.terms) survival.push({ model: 'cox_solve_time', metric: m, ...t, n: fit.n, events: fit.events, censored: fit.n - fit.events, clusters: fit.clusters });
+    } catch (err) {
+      warnings.push(`survival (Cox) solve time ~ ${m}: ${(err as Error).message}`);
     }
   }
-  const outcomes = outcomeSummary(attempts, options);
-
-  // (7) themes
-  let themes: ThemeRow[] | null = null;
-  if (options.codes && options.codes.length) {
-    stage('themes');
-    themes = themeCorrelations(options.codes, attempts, participantRows);
-  }
-
-  return {
-    attempts: attemptRows,
-    participants: participantRows,
-    puzzles: puzzleRows,
-    gaps,
-    pauses,
-    correlations,
-    lmm,
-    themes,
-    answers,
-    pca: pcaOut,
-    bt,
-    btSkipsHardest: btSkips,
-    robustness,
-    solvers: solverNames,
-    candidates: pool,
-    survival,
-    outcomes,
-    metrics: usable,
-    warnings,
-    timings,
-    sessions: { total, analysed: analysed.length, excluded_marked: excludedMarked, incomplete },
-    skipped_sessions: ex.skipped,
-  };
+  return survival;
 }
 
 /** lme4's default tolerance of isSingular (on theta, the random-effect SD over the residual SD). */
@@ -755,7 +670,7 @@ export const SOLVER_STATS = ['decisions', 'propagations', 'conflicts'] as const;
 /** Solvers besides MiniSat whose counters (metrics.sat_<name>, as `measure --solvers` stores them) every puzzle has. */
 export function otherSolvers(puzzles: readonly Puzzle[]): string[] {
   const names = new Set<string>();
-  for (const p of puzzles) for (const k of Object.keys(p.metrics ?? {})) if (/^sat_[a-z0-9]+$/.test(k) && k !== 'sat_dfa' && k !== 'sat_minisat') names.add(k.slice(4));
+  for (const p of puzzles) for (const k of Object.keys(p.metrics ?? {})) if (/^sat_[a-z0-9]+$/.test(k) && OTHER_SOLVERS.includes(k.slice(4))) names.add(k.slice(4));
   return [...names].filter((n) => puzzles.every((p) => SOLVER_STATS.every((s) => puzzleMetric(p, `${n}_${s}`) !== null))).sort();
 }
 

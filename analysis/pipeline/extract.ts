@@ -1,15 +1,13 @@
-// Extraction: session logs -> participant rows, attempt rows, columnar gaps and answers, inline or across worker threads.
+// Extraction: session logs -> participant rows, attempt rows, columnar gaps and answers (one thread; workers.ts spreads it over several).
 /*
  * The per-session work (read, JSON.parse, zod validation, replaying the boards) is independent between
- * sessions, so a large study is split into chunks of files handled by worker threads (one per core). Gaps are
+ * sessions, so a large study is split into chunks of files handled by worker threads (one per core, see
+ * workers.ts), each running extractFilesInline, and the chunks are merged in file order (mergeExtracts). Gaps are
  * kept in columns (typed arrays, transferred without copying) because a 10,000-participant study has over a
  * million of them; everything else comes back as plain rows. Small studies (or parallel: 1) run inline, in
  * the same order, so the output is identical either way.
  */
 import { readFileSync } from 'node:fs';
-import type { Worker } from 'node:worker_threads';
-import { availableParallelism } from 'node:os';
-import { startWorker } from './startWorker.ts';
 import type { SurveyItem } from '../../shared/schema/config.ts';
 import {
   sessionSignals,
@@ -23,8 +21,6 @@ import {
   type SignalPuzzle,
   type GapLevel,
 } from '../../shared/signals/index.ts';
-import type { DataRow, GmmFit } from '../stats/index.ts';
-import { fitManyInline, fitGmmsInline, type FitOutcome, type FitGmms } from './analyze.ts';
 
 /** Move types, coded as bytes in the gap columns. */
 export const ACTIONS = ['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset', 'hint', 'submit', 'skip'] as const;
@@ -192,115 +188,4 @@ export function mergeExtracts(parts: readonly Extracted[]): Extracted {
     merged.incomplete += p.incomplete;
   }
   return merged;
-}
-
-export interface WorkerRequest {
-  ctx: ExtractContext;
-}
-/** Main thread -> worker: extract chunk `index` (or stop). */
-export type WorkerJob = { type: 'chunk'; index: number; files: string[] } | { type: 'stop' };
-export type WorkerMessage =
-  | { type: 'progress'; index: number; done: number }
-  | { type: 'done'; index: number; result: Extracted }
-  | { type: 'error'; message: string };
-
-/**
- * Extract files with `parallel` worker threads (default: the number of cores). The files are cut into
- * small contiguous chunks that the workers take from a queue as they finish (so a worker slowed by other
- * processes on a shared machine does not hold the others up), and the chunks are merged in file order,
- * so the output equals the inline order. Falls back to inline for small studies or parallel <= 1.
- */
-export async function extractFiles(files: readonly string[], ctx: ExtractContext, options: { parallel?: number; chunkSize?: number; onSession?: (done: number) => void } = {}): Promise<Extracted> {
-  const parallel = Math.max(1, Math.min(options.parallel ?? Math.min(availableParallelism(), Math.ceil(files.length / 250)), 8, files.length));
-  if (parallel <= 1) return extractFilesInline(files, ctx, options.onSession);
-  const size = options.chunkSize ?? Math.max(50, Math.ceil(files.length / (parallel * 8)));
-  const chunks = Array.from({ length: Math.ceil(files.length / size) }, (_, i) => files.slice(i * size, (i + 1) * size));
-  const done = new Array<number>(chunks.length).fill(0);
-  const parts = new Array<Extracted>(chunks.length);
-  let next = 0;
-  const workers: Worker[] = [];
-  try {
-    await Promise.all(
-      Array.from(
-        { length: Math.min(parallel, chunks.length) },
-        () =>
-          new Promise<void>((resolve, reject) => {
-            const worker = startWorker('extractWorker', { workerData: { ctx } satisfies WorkerRequest });
-            workers.push(worker);
-            const give = () => {
-              if (next < chunks.length) {
-                const index = next++;
-                worker.postMessage({ type: 'chunk', index, files: chunks[index] } satisfies WorkerJob);
-              } else {
-                worker.postMessage({ type: 'stop' } satisfies WorkerJob);
-                resolve();
-              }
-            };
-            worker.on('message', (m: WorkerMessage) => {
-              if (m.type === 'progress') {
-                done[m.index] = m.done;
-                options.onSession?.(done.reduce((a, b) => a + b, 0));
-              } else if (m.type === 'done') {
-                parts[m.index] = m.result;
-                done[m.index] = chunks[m.index].length;
-                options.onSession?.(done.reduce((a, b) => a + b, 0));
-                give();
-              } else reject(new Error(m.message));
-            });
-            worker.on('error', reject);
-            give();
-          }),
-      ),
-    );
-  } finally {
-    for (const w of workers) void w.terminate();
-  }
-  return mergeExtracts(parts);
-}
-
-/** Fit mixed models across `parallel` worker threads (formulas dealt round-robin); results in formula order. */
-export async function fitManyParallel(data: DataRow[], formulas: string[], parallel = availableParallelism()): Promise<FitOutcome[]> {
-  const k = Math.max(1, Math.min(parallel, formulas.length));
-  if (k <= 1) return fitManyInline(data, formulas);
-  const groups = Array.from({ length: k }, (_, w) => formulas.map((f, i) => ({ f, i })).filter((x) => x.i % k === w));
-  const out = new Array<FitOutcome>(formulas.length);
-  await Promise.all(
-    groups.map(
-      (group) =>
-        new Promise<void>((resolve, reject) => {
-          const worker = startWorker('lmmWorker', { workerData: { data, formulas: group.map((g) => g.f) } });
-          worker.on('message', (fits: FitOutcome[]) => {
-            fits.forEach((fit, j) => (out[group[j].i] = fit));
-            resolve();
-            void worker.terminate();
-          });
-          worker.on('error', reject);
-        }),
-    ),
-  );
-  return out;
-}
-
-/**
- * A worker thread for the pause mixtures, started early (its start-up overlaps the extraction). fit()
- * gives it the fits with few components (1 and 2) and runs the others (3 and 4) in this thread, so the
- * four fits take about as long as the two slowest; the fits are independent (each seeds its own
- * generator), so the results equal fitGmmsInline's. close() ends the worker.
- */
-export function startGmmWorker(): { fit: FitGmms; close: () => void } {
-  const worker = startWorker('gmmWorker');
-  worker.unref();
-  const fit: FitGmms = async (data, ks, seed) => {
-    const remote = ks.filter((k) => k <= 2), local = ks.filter((k) => k > 2);
-    if (remote.length === 0) return fitGmmsInline(data, ks, seed);
-    const pending = new Promise<GmmFit[]>((resolve, reject) => {
-      worker.once('message', (m: { fits?: GmmFit[]; error?: string }) => (m.fits ? resolve(m.fits) : reject(new Error(m.error))));
-      worker.once('error', reject);
-    });
-    worker.postMessage({ x: data.x, cnt: data.cnt, ks: remote, seed });
-    const mine = await fitGmmsInline(data, local, seed);
-    const theirs = await pending;
-    return ks.map((k) => (k <= 2 ? theirs[remote.indexOf(k)] : mine[local.indexOf(k)]));
-  };
-  return { fit, close: () => void worker.terminate() };
 }

@@ -1,6 +1,7 @@
 // Worker thread body: extract the chunks of session files it is sent, in turn, and post each one's rows back (gap columns transferred, not copied).
 import { parentPort, workerData } from 'node:worker_threads';
-import { extractFilesInline, type WorkerJob, type WorkerMessage, type WorkerRequest } from './extract.ts';
+import { extractFilesInline } from './extract.ts';
+import type { WorkerJob, WorkerMessage, WorkerRequest } from './workers.ts';
 
 const { ctx } = workerData as WorkerRequest;
 parentPort!.on('message', (job: WorkerJob) => {

@@ -1,19 +1,21 @@
 // The analysis pipeline: from a logs directory and a puzzle set to every table and report.html.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { parsePuzzleFile } from '../../shared/nonogram/index.ts';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readPuzzleFile } from '../puzzleFile.ts';
 import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
-import { readCodes, sessionFiles, writeTables } from './io.ts';
-import { extractFiles, startGmmWorker } from './extract.ts';
+import { gapRowKeys, readCodes, sessionFiles, writeTables } from './io.ts';
+import { extractFiles, startGmmWorker } from './workers.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
 import { renderReport } from './report.ts';
 
 export * from './analyze.ts';
+export * from './pauses.ts';
 export { loadPuzzleSet, withSatMetrics, PuzzleSetError, type PuzzleSet } from './puzzles.ts';
-export { sessionFiles, readSessions, readCodes, writeTables } from './io.ts';
+export { sessionFiles, readSessions, readCodes, writeTables, gapRowKeys, gapsCsvBytes } from './io.ts';
 export { renderReport, renderSvg, figureSpecs } from './report.ts';
-export { toCsv, parseCsv } from './csv.ts';
-export { extractFiles, fitManyParallel, startGmmWorker, extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
+export { toCsv, parseCsv } from '../csv.ts';
+export { extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
+export { extractFiles, startGmmWorker, startWorker } from './workers.ts';
 
 export interface RunOptions {
   logs: string;
@@ -67,13 +69,11 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   const codes: CodedAnswer[] | undefined = codesFile ? readCodes(codesFile) : undefined;
   let candidates: AnalyzeOptions['candidates'];
   if (opts.candidates) {
-    let text: string;
     try {
-      text = readFileSync(opts.candidates, 'utf8');
+      candidates = { file: opts.candidates, puzzles: readPuzzleFile(opts.candidates).puzzles };
     } catch (err) {
-      throw new Error(`--candidates ${opts.candidates}: cannot read (${(err as Error).message})`);
+      throw new Error(`--candidates: ${(err as Error).message}`);
     }
-    candidates = { file: opts.candidates, puzzles: parsePuzzleFile(text, opts.candidates) };
   }
   const options: AnalyzeOptions = {
     candidates,
@@ -88,34 +88,44 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     onStage: opts.onStage,
   };
   const te = performance.now();
-  // Large studies: the mixture fits are split over this thread and a worker started now (its start-up
-  // overlaps the extraction). The mixed models run in this thread: with the pooled Schur complement a
-  // fit takes ~0.1 s on 60,000 attempts, less than starting a worker and copying the data to it.
+  // Large studies: a worker started now (its start-up overlaps the extraction) fits the three-component mixture
+  // while this thread fits the others and the mixed models that do not need the threshold (analyzeExtracted), and
+  // later writes gaps.csv (1.7 M rows for 10,000 participants) while this thread writes the other tables and the report.
   const gmmWorker = (opts.parallel ?? 2) > 1 && files.length >= 500 ? startGmmWorker() : null;
   if (gmmWorker) options.fitGmms = gmmWorker.fit;
-  let extractMs = 0;
   let result: AnalysisResult;
+  let written: string[];
+  let figures: string[] = [];
   try {
     const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel, opts.skipBadSessions), { parallel: opts.parallel, onSession: opts.onSession });
-    extractMs = performance.now() - te;
+    const extractMs = performance.now() - te;
+    const ta = performance.now();
     result = await analyzeExtracted(extracted, set, options);
+    result.timings.analysis_ms = performance.now() - ta;
+    result.timings.signals_ms = extractMs;
+    opts.onStage?.('writing tables');
+    const tw = performance.now();
+    let gapsWritten: Promise<void> | null = null;
+    if (gmmWorker) {
+      mkdirSync(opts.out, { recursive: true });
+      gapsWritten = gmmWorker.writeGaps(join(opts.out, 'gaps.csv'), gapRowKeys(result.attempts), result.gaps, result.pauses.threshold_s);
+      // a failure is reported by the await below; until then it must not count as unhandled
+      gapsWritten.catch(() => {});
+    }
+    written = writeTables(result, opts.out, { gapsWrittenElsewhere: gapsWritten !== null });
+    result.timings.write_ms = performance.now() - tw;
+    if (opts.report ?? true) {
+      opts.onStage?.('report');
+      const tr = performance.now();
+      const report = await renderReport(result, { title: `nonolab analysis${set.config ? `: ${set.config.title}` : ''}`, logs: opts.logs, puzzles: opts.puzzles, generated: new Date().toISOString() });
+      writeFileSync(join(opts.out, 'report.html'), report.html);
+      written.push('report.html');
+      figures = report.figures;
+      result.timings.report_ms = performance.now() - tr;
+    }
+    await gapsWritten;
   } finally {
     gmmWorker?.close();
-  }
-  result.timings.signals_ms = extractMs;
-  opts.onStage?.('writing tables');
-  const tw = performance.now();
-  const written = writeTables(result, opts.out);
-  result.timings.write_ms = performance.now() - tw;
-  let figures: string[] = [];
-  if (opts.report ?? true) {
-    opts.onStage?.('report');
-    const tr = performance.now();
-    const report = await renderReport(result, { title: `nonolab analysis${set.config ? `: ${set.config.title}` : ''}`, logs: opts.logs, puzzles: opts.puzzles, generated: new Date().toISOString() });
-    writeFileSync(join(opts.out, 'report.html'), report.html);
-    written.push('report.html');
-    figures = report.figures;
-    result.timings.report_ms = performance.now() - tr;
   }
   result.timings.total_ms = performance.now() - t0;
   const summary: RunSummary = {

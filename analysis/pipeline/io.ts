@@ -2,9 +2,9 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSessionNdjson, type SessionLog } from '../../shared/signals/index.ts';
-import { parseCsv, toCsv } from './csv.ts';
+import { parseCsv, toCsv } from '../csv.ts';
 import type { AnalysisResult, CodedAnswer } from './analyze.ts';
-import { ACTIONS } from './extract.ts';
+import { ACTIONS, type GapColumns } from './extract.ts';
 
 /** The NDJSON files of a logs directory: DIR/sessions/*.ndjson (the server's data dir) or DIR/*.ndjson. */
 export function sessionFiles(dir: string): string[] {
@@ -60,17 +60,21 @@ function safeCell(v: string): string {
   return /^[=+\-@\t\r]/.test(v) ? `"'${v.replace(/"/g, '""')}"` : /[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 }
 
+/** Each attempt's "participant,puzzle,position," prefix of its rows in gaps.csv (gap k's attempt is gaps.attempt[k]). */
+export function gapRowKeys(attempts: readonly Record<string, unknown>[]): string[] {
+  return attempts.map((a) => `${safeCell(String(a.participant_id))},${safeCell(String(a.puzzle_id))},${a.position},`);
+}
+
 /**
  * gaps.csv from the gap columns, as UTF-8 bytes written straight into one buffer (a large study has
  * millions of gaps, and building then encoding a 100 MB string costs more than the rest of the
  * tables). Each attempt's "participant,puzzle,position," prefix and each distinct gap's
  * "gap,log_gap,pause" tail (gaps are whole milliseconds, so few distinct values) are encoded once.
  */
-export function gapsCsvBytes(result: AnalysisResult, threshold: number): Buffer {
-  const g = result.gaps;
+export function gapsCsvBytes(rowKeys: readonly string[], g: GapColumns, threshold: number): Buffer {
   const enc = new TextEncoder();
   const header = enc.encode('participant_id,puzzle_id,position,index,cell,action,gap_s,log_gap,pause\n');
-  const keys = result.attempts.map((a) => enc.encode(`${safeCell(String(a.participant_id))},${safeCell(String(a.puzzle_id))},${a.position},`));
+  const keys = rowKeys.map((k) => enc.encode(k));
   const actions = Array.from({ length: 256 }, (_, i) => enc.encode(`,${ACTIONS[i] ?? ''},`));
   const cellText = (c: number) => (c < 0 ? ',' : `,${c}`);
   const tailIndex = new Map<number, number>();
@@ -111,13 +115,8 @@ export function gapsCsvBytes(result: AnalysisResult, threshold: number): Buffer 
   return out.subarray(0, pos);
 }
 
-/** gaps.csv as a string (see gapsCsvBytes). */
-export function gapsCsv(result: AnalysisResult, threshold: number): string {
-  return gapsCsvBytes(result, threshold).toString('utf8');
-}
-
-/** Write every table of the analysis to `dir`; returns the file names written. */
-export function writeTables(result: AnalysisResult, dir: string): string[] {
+/** Write every table of the analysis to `dir`; returns the file names written (gapsWrittenElsewhere: gaps.csv is another thread's, see startGmmWorker). */
+export function writeTables(result: AnalysisResult, dir: string, options: { gapsWrittenElsewhere?: boolean } = {}): string[] {
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   const put = (name: string, text: string | Buffer) => {
@@ -128,7 +127,8 @@ export function writeTables(result: AnalysisResult, dir: string): string[] {
   put('participants.csv', toCsv(result.participants, PARTICIPANT_COLUMNS));
   put('puzzles.csv', toCsv(result.puzzles, [...PUZZLE_COLUMNS, ...(result.btSkipsHardest ? ['bt_skips_score', 'bt_skips_rank'] : []), ...result.metrics]));
   const threshold = result.pauses.threshold_s;
-  put('gaps.csv', gapsCsvBytes(result, threshold));
+  if (options.gapsWrittenElsewhere) written.push('gaps.csv');
+  else put('gaps.csv', gapsCsvBytes(gapRowKeys(result.attempts), result.gaps, threshold));
   put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');
   put('correlations.csv', toCsv(result.correlations as unknown as Record<string, unknown>[], ['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact']));
   put(

@@ -2,11 +2,11 @@
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
 import { readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { loadStudyConfig } from '../../server/studyConfig.ts';
+import { loadStudyConfig } from '../../node/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
-import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, fitManyInline, fitManyParallel, startGmmWorker, fitGmmsInline } from './index.ts';
+import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, startGmmWorker, fitGmmsInline, analyzeExtracted, gapRowKeys } from './index.ts';
 import { distinctLogGaps } from '../stats/index.ts';
-import { startTestServer } from '../../server/testing.ts';
+import { startTestServer } from '../../tests/support/testServer.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
 
 const configPath = join(import.meta.dirname, 'fixtures', 'study.json');
@@ -232,6 +232,34 @@ describe('simulate -> analyze on a 24-participant study', () => {
     );
   });
 
+  it('with the mixture worker, the analysis overlaps the threshold fit and gives the same result', async () => {
+    const set = loadPuzzleSet(configPath);
+    const ex = extractFilesInline(sessionFiles(logs), extractContext(set, false, true));
+    const inline = await analyzeExtracted(ex, set, { pauseThreshold: 'auto', seed: 3 });
+    const w = startGmmWorker();
+    try {
+      const overlapped = await analyzeExtracted(ex, set, { pauseThreshold: 'auto', seed: 3, fitGmms: w.fit });
+      const strip = (r: typeof inline) => ({ ...r, timings: {}, pauses: { ...r.pauses, fit_ms: 0 }, lmm: r.lmm.map((x) => ({ ...x, fit_ms: 0 })) });
+      expect(strip(overlapped)).toEqual(strip(inline));
+      expect(inline.lmm.some((x) => x.response === 'pauses') && inline.lmm.some((x) => x.response === 'difficulty')).toBe(true);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('gaps.csv written by the mixture worker is the same file as written inline', async () => {
+    const w = startGmmWorker();
+    const file = join(dir, 'gaps-by-worker.csv');
+    try {
+      await w.writeGaps(file, gapRowKeys(result.attempts), result.gaps, result.pauses.threshold_s);
+    } finally {
+      w.close();
+    }
+    const inline = readFileSync(join(out, 'gaps.csv'));
+    expect(readFileSync(file).equals(inline)).toBe(true);
+    expect(inline.length).toBeGreaterThan(1000);
+  });
+
   it('fits the pause mixtures the same split over a worker thread', async () => {
     const data = distinctLogGaps(result.gaps.gap);
     const w = startGmmWorker();
@@ -242,14 +270,6 @@ describe('simulate -> analyze on a 24-participant study', () => {
     } finally {
       w.close();
     }
-  });
-
-  it('fits the mixed models the same in worker threads', async () => {
-    const data = result.attempts.map((a) => ({ participant: a.participant_id as string, puzzle: a.puzzle_id as string, difficulty: a.difficulty as number | null, expertise: a.expertise as number, x: a.sat_conflicts as number }));
-    const formulas = ['difficulty ~ x * expertise + (1|participant) + (1|puzzle)', 'difficulty ~ x + (1|participant) + (1|puzzle)'];
-    const inline = await fitManyInline(data, formulas);
-    const threaded = await fitManyParallel(data, formulas, 2);
-    expect(threaded.map((f) => f.result!.fixed)).toEqual(inline.map((f) => f.result!.fixed));
   });
 
   it('takes an NDJSON puzzle list instead of the config', async () => {

@@ -1,10 +1,9 @@
 // The puzzle set for analysis: a study config or a puzzle list (JSON/NDJSON), with SAT metrics computed where missing.
-import { readFileSync } from 'node:fs';
 import { StudyConfig, describeIssues } from '../../shared/schema/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
-import { parsePuzzleFile } from '../../shared/nonogram/index.ts';
+import { PuzzleFormatError } from '../../shared/nonogram/index.ts';
 import { satMetricsRecord } from '../../shared/sat/metrics.ts';
-import { loadStudyConfig } from '../../server/studyConfig.ts';
+import { PuzzleFileError, readPuzzleFile } from '../puzzleFile.ts';
 
 export interface PuzzleSet {
   /** Study puzzles (a config's pool, or every puzzle of a list). */
@@ -32,38 +31,20 @@ export function withSatMetrics(puzzles: readonly Puzzle[]): { puzzles: Puzzle[];
   return { puzzles: out, computed };
 }
 
-/** Read --puzzles FILE: a study config (has `phases`) or a puzzle list; every study puzzle needs its solution. */
+/** Read --puzzles FILE: a study config (has `phases`) or a puzzle list (any format readPuzzleFile takes); every study puzzle needs its solution. */
 export function loadPuzzleSet(file: string): PuzzleSet {
-  let text: string;
+  let read: ReturnType<typeof readPuzzleFile>;
   try {
-    text = readFileSync(file, 'utf8');
+    read = readPuzzleFile(file);
   } catch (err) {
-    throw new PuzzleSetError(`${file}: cannot read (${(err as Error).message})`);
+    if (err instanceof PuzzleFileError) throw new PuzzleSetError(err.message);
+    if (err instanceof PuzzleFormatError) throw new PuzzleSetError(`${file}: ${err.message}`);
+    throw err;
   }
-  let head: unknown = null;
-  try {
-    head = JSON.parse(text);
-  } catch {
-    /* NDJSON or another format */
-  }
-  let set: PuzzleSet;
-  if (head && typeof head === 'object' && !Array.isArray(head) && 'phases' in head) {
-    let loaded;
-    try {
-      loaded = loadStudyConfig(file);
-    } catch (err) {
-      throw new PuzzleSetError((err as Error).message);
-    }
-    set = { puzzles: loaded.config.puzzles, practice: loaded.config.practice_puzzles, config: loaded.config, config_hash: loaded.hash, computed: [] };
-  } else {
-    let puzzles: Puzzle[];
-    try {
-      puzzles = parsePuzzleFile(text, file);
-    } catch (err) {
-      throw new PuzzleSetError(`${file}: ${(err as Error).message}`);
-    }
-    set = { puzzles, practice: [], config: null, config_hash: null, computed: [] };
-  }
+  const { study } = read;
+  const set: PuzzleSet = study
+    ? { puzzles: study.config.puzzles, practice: study.config.practice_puzzles, config: study.config, config_hash: study.hash, computed: [] }
+    : { puzzles: read.puzzles, practice: [], config: null, config_hash: null, computed: [] };
   set.puzzles.forEach((p, i) => {
     if (!p.solution) throw new PuzzleSetError(`${file}: puzzle ${i} ('${p.id}'): solution is required to count errors`);
   });

@@ -2,7 +2,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { satMetricsRecord } from '../../shared/sat/index.ts';
-import { startWorker } from '../pipeline/startWorker.ts';
+import { startWorker } from '../pipeline/workers.ts';
 import type { MetricsJob, MetricsResult } from './metricsWorker.ts';
 
 /** The puzzle with metrics.sat and metrics.sat_dfa added after its other metrics (as generate's extraMetrics hook does). */

@@ -1,14 +1,16 @@
 // Simulated studies: bot participants played straight to NDJSON files in the server's record format, or through the real HTTP API.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { appVersion } from '../../node/version.ts';
 import { join } from 'node:path';
 import { createRng, type Rng } from '../../shared/random.ts';
 import { botSession, drawSkill, standardiseMetric, DEFAULT_EFFECT, type BotSession, type PlantedEffect } from './bot.ts';
 import { orderedSequences, chooseBalanced } from '../../shared/study/sequences.ts';
 import { sequenceLength } from '../../shared/study/steps.ts';
-import type { LoadedStudy } from '../../server/studyConfig.ts';
+import type { LoadedStudy } from '../../shared/study/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
+import { metricOf, metricValueOf } from '../metric.ts';
 import { withSatMetrics } from '../pipeline/puzzles.ts';
-import { toCsv } from '../pipeline/csv.ts';
+import { toCsv } from '../csv.ts';
 
 export interface SimulateOptions {
   participants: number;
@@ -29,16 +31,9 @@ export interface SimulationTruth {
   skills: Record<string, number>;
 }
 
-function appVersion(): string {
-  return (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-/** The raw value of a metric for one puzzle: metrics.sat[name], else metrics.human[name]. */
+/** The raw value of a metric for one puzzle (any spelling metricOf accepts: sat_conflicts, human_level, conflicts, ...). */
 export function metricValue(p: Puzzle, name: string): number | null {
-  const sat = p.metrics?.sat as Record<string, unknown> | undefined;
-  const human = p.metrics?.human as Record<string, unknown> | undefined;
-  const v = sat?.[name] ?? human?.[name];
-  return typeof v === 'number' ? v : null;
+  return metricValueOf(p, metricOf(name));
 }
 
 /** The planted effect: the standardised metric over the pool plus the coefficients. */
@@ -47,7 +42,7 @@ export function plantedEffect(puzzles: readonly Puzzle[], metric: string, effect
   const raw: Record<string, number> = {};
   for (const p of filled) {
     const v = metricValue(p, metric);
-    if (v === null) throw new Error(`puzzle '${p.id}' has no metric '${metric}' (metrics.sat or metrics.human)`);
+    if (v === null) throw new Error(`puzzle '${p.id}' has no metric '${metric}' (${metricOf(metric).field})`);
     raw[p.id] = v;
   }
   return { effect: { ...DEFAULT_EFFECT, ...effect, metric: standardiseMetric(raw) }, raw };
@@ -149,7 +144,7 @@ export interface SimulatedSession {
 /** Generate sessions in memory (NDJSON mode), one at a time. */
 export function* simulateSessions(opts: SimulateOptions): Generator<SimulatedSession> {
   const { study } = opts;
-  const metric = opts.metric ?? 'conflicts';
+  const metric = metricOf(opts.metric ?? 'sat_conflicts').name;
   const { effect } = plantedEffect(study.config.puzzles, metric, opts.effect);
   const pool = new SequencePool(
     study.config.puzzles.map((p) => p.id),
@@ -167,7 +162,7 @@ export function* simulateSessions(opts: SimulateOptions): Generator<SimulatedSes
 }
 
 function writeExtras(dir: string, opts: SimulateOptions, bots: { session_id: string; skill: number; codes: BotSession['codes'] }[]): SimulationTruth {
-  const metric = opts.metric ?? 'conflicts';
+  const metric = metricOf(opts.metric ?? 'sat_conflicts').name;
   const { effect, raw } = plantedEffect(opts.study.config.puzzles, metric, opts.effect);
   const truth: SimulationTruth = {
     seed: opts.seed,
@@ -275,7 +270,7 @@ export async function simulateToServer(opts: SimulateOptions, url: string, dir?:
     throw new Error(
       'simulate --server replays simulated time faster than real time, and the server refuses skips and time-outs claimed before that time has passed: give the server (and --config) a study config with "timing": {"trust_client_clock": true}',
     );
-  const metric = opts.metric ?? 'conflicts';
+  const metric = metricOf(opts.metric ?? 'sat_conflicts').name;
   const { effect } = plantedEffect(opts.study.config.puzzles, metric, opts.effect);
   const people = participants(opts.participants, opts.seed);
   const bots: BotSession[] = new Array(people.length);

@@ -1,6 +1,6 @@
-// Reading tidy CSV files for the statistics commands (papaparse), with errors that name the file, line and field.
+// Reading tidy CSV files for the statistics commands (through the CLI's one CSV reader), with errors that name the file, line and field.
 import { readFileSync } from 'node:fs';
-import Papa from 'papaparse';
+import { parseCsvTable } from '../csv.ts';
 
 export interface TidyCsv {
   file: string;
@@ -20,15 +20,9 @@ export function readTidyCsv(file: string): TidyCsv {
 }
 
 export function parseTidyCsv(text: string, file = '<csv>'): TidyCsv {
-  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: true, transformHeader: (h) => h.trim() });
-  const serious = parsed.errors.filter((e) => e.code !== 'UndetectableDelimiter');
-  if (serious.length) {
-    const e = serious[0];
-    throw new Error(`${file}: line ${(e.row ?? 0) + 2}: ${e.message}`);
-  }
-  const columns = parsed.meta.fields ?? [];
+  const { columns, rows } = parseCsvTable(text, file);
   if (columns.length === 0) throw new Error(`${file}: no header row`);
-  return { file, columns, rows: parsed.data };
+  return { file, columns, rows };
 }
 
 export function requireColumns(csv: TidyCsv, names: readonly string[]): void {

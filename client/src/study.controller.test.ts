@@ -2,7 +2,7 @@
 // move, advance ends a step and enters the next. The page around it is the smallest that study.ts touches: a
 // localStorage, a window and document that take listeners, and fetch aimed at the test server with a cookie jar.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startTestServer, sessionRecords, type TestServer } from '../../server/testing.ts';
+import { startTestServer, sessionRecords, type TestServer } from '../../tests/support/testServer.ts';
 import { replayMoves, boardRows } from '../../shared/game/board.ts';
 import type { Move } from '../../shared/schema/move.ts';
 import { defaultConfig } from '../../tests/support/server.ts';

@@ -2,7 +2,7 @@
 // A logout (or an expired login) ends that login's streams; the address comes from X-Forwarded-For only when a proxy
 // is trusted.
 import { afterAll, describe, expect, it } from 'vitest';
-import { Participant, startTestServer, type TestServer } from '../testing.ts';
+import { Participant, startTestServer, type TestServer } from '../../tests/support/testServer.ts';
 import { PLAIN_HTTP, servingFromEnv, type Serving } from '../serving.ts';
 
 const PASSWORD = 'access-test-password';

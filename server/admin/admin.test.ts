@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, playSteps, startTestServer, type TestServer } from '../testing.ts';
+import { Participant, event, playSteps, startTestServer, type TestServer } from '../../tests/support/testServer.ts';
 import { defaultConfig } from '../../tests/support/server.ts';
 import { Store } from '../store.ts';
 import { AdminAuth, hashPassword, verifyPassword } from './auth.ts';

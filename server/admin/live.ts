@@ -7,7 +7,7 @@
 import type { EventLog } from '../eventLog.ts';
 import type { StudyService } from '../studyService.ts';
 import type { Store } from '../store.ts';
-import type { LoadedStudy } from '../studyConfig.ts';
+import type { LoadedStudy } from '../../shared/study/config.ts';
 import type { AdminMarks } from './marks.ts';
 import { expandSteps } from '../../shared/study/steps.ts';
 import { foldRecords, summarizeSession, type RecordLike, type SessionSummary } from '../../shared/study/summary.ts';

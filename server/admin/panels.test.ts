@@ -2,7 +2,7 @@
 // recruitment gate and target, the drop-out funnel, and every CSV export read back by a strict CSV reader.
 import { afterEach, describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
-import { Participant, event, startTestServer, type TestServer } from '../testing.ts';
+import { Participant, event, startTestServer, type TestServer } from '../../tests/support/testServer.ts';
 import { Bot, HttpClient } from '../../tests/support/bots.ts';
 import { defaultConfig, writeConfig } from '../../tests/support/server.ts';
 import { strictCsv } from '../../tests/support/strictCsv.ts';

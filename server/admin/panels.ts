@@ -8,8 +8,8 @@ import { normaliseCode } from '../completionCode.ts';
 import { recruitmentState } from '../recruitment.ts';
 import { parseBody } from '../requestBody.ts';
 import type { Store } from '../store.ts';
-import type { LoadedStudy } from '../studyConfig.ts';
-import { HttpError } from '../studyService.ts';
+import type { LoadedStudy } from '../../shared/study/config.ts';
+import { HttpError } from '../httpError.ts';
 import type { LiveSummaries } from './live.ts';
 import type { AdminMarks } from './marks.ts';
 

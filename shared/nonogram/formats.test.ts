@@ -150,6 +150,11 @@ describe('errors name the file, line and field', () => {
     expect([e.line, e.field]).toEqual([12, 'solution[0]']);
     e = errorOf(() => parseWebpbnXml(wrap('<clues type="rows">\n<line><count>1</count></line>\n</clues>'), 'nocols.xml'));
     expect(e.field).toBe('columns');
+    e = errorOf(() => parseWebpbnXml(wrap(`${clues}\n<title>a < b</title>`), 'lt.xml'));
+    expect([e.message.startsWith('lt.xml:10:'), /malformed XML/.test(e.message)]).toEqual([true, true]);
+    // comments, CDATA, entities and a DOCTYPE are the parser's business: the puzzle reads the same
+    const decorated = wrap(`<!-- a comment -->\n<title><![CDATA[x < y]]> &amp; &copy;</title>\n<id>#42</id>\n${clues}`).replace('<?xml version="1.0"?>', '<?xml version="1.0"?>\n<!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">');
+    expect(parseWebpbnXml(decorated, 'd.xml')[0]).toMatchObject({ id: 'webpbn-42', rows: [[1]], cols: [[1]] });
   });
 });
 

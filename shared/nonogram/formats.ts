@@ -5,6 +5,7 @@
 // valid id, else the clue-derived `puzzleId`). Bad input throws a PuzzleFormatError naming the file,
 // the line and the field. Only black-and-white rectangular puzzles are supported; multi-colour and
 // triddler files are rejected with a message that says so.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { Puzzle } from '../schema/puzzle.ts';
 import { cluesOf, gridFromRows } from './grid.ts';
 import type { Clue } from './grid.ts';
@@ -375,7 +376,7 @@ export function writeNon(p: Puzzle, properties: NonProperties = {}): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// webpbn XML (pbn-0.3): <puzzleset><puzzle type="grid"><color .../><clues type="columns|rows">
+// webpbn XML (pbn-0.3), read with fast-xml-parser: <puzzleset><puzzle type="grid"><color .../><clues type="columns|rows">
 // <line><count>n</count>...</line>...</clues><solution type="goal"><image>|..X|</image></solution>.
 
 interface XmlNode {
@@ -386,45 +387,51 @@ interface XmlNode {
   line: number;
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", copy: '\u00a9', nbsp: '\u00a0' };
+const xml = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  captureMetaData: true,
+  trimValues: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  htmlEntities: true,
+});
+const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
 
-function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, e: string) => {
-    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
-    return ENTITIES[e.toLowerCase()] ?? all;
-  });
-}
-
-/** A small non-validating XML reader: elements, attributes, text, line numbers; no namespaces or DTDs. */
+/**
+ * webpbn XML as a tree of elements with their attributes, text and line (fast-xml-parser: well-formedness checked by
+ * its validator, whose message names the line; entities, CDATA, comments and the DOCTYPE handled by the parser).
+ */
 function parseXml(text: string, file: string): XmlNode {
-  const root: XmlNode = { name: '#root', attrs: {}, children: [], text: '', line: 1 };
-  const stack: XmlNode[] = [root];
-  const token = /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<![^>]*>|<\?[\s\S]*?\?>|<\/?([A-Za-z_][\w.-]*)([^>]*?)(\/?)>|([^<]+)|(<)/g;
-  let line = 1;
-  let last = 0;
-  for (let m = token.exec(text); m; m = token.exec(text)) {
-    for (let i = last; i < m.index; i++) if (text.charCodeAt(i) === 10) line++;
-    last = m.index;
-    const top = stack[stack.length - 1];
-    if (m[6]) throw new PuzzleFormatError('malformed XML tag', file, line);
-    if (m[1] !== undefined) top.text += m[1];
-    else if (m[5] !== undefined) top.text += decodeEntities(m[5]);
-    else if (m[2]) {
-      const closing = m[0][1] === '/';
-      if (closing) {
-        if (top.name !== m[2]) throw new PuzzleFormatError(`closing </${m[2]}> but <${top.name}> is open`, file, line);
-        stack.pop();
-      } else {
-        const attrs: Record<string, string> = {};
-        for (const a of m[3].matchAll(/([\w.-]+)\s*=\s*("([^"]*)"|'([^']*)')/g)) attrs[a[1]] = decodeEntities(a[3] ?? a[4] ?? '');
-        const node: XmlNode = { name: m[2], attrs, children: [], text: '', line };
-        top.children.push(node);
-        if (!m[4]) stack.push(node);
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new PuzzleFormatError(`malformed XML: ${valid.err.msg}`, file, valid.err.line);
+  type Ordered = Record<string, unknown> & { ':@'?: Record<string, string> };
+  const newlines: number[] = [];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines.push(i);
+  /** 1 + the number of newlines before the offset (binary search). */
+  const lineOf = (offset: number) => {
+    let lo = 0, hi = newlines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (newlines[mid] < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo + 1;
+  };
+  const build = (name: string, attrs: Record<string, string>, items: Ordered[], line: number): XmlNode => {
+    const node: XmlNode = { name, attrs, children: [], text: '', line };
+    for (const item of items) {
+      const key = Object.keys(item).find((k) => k !== ':@')!;
+      if (key === '#text') node.text += String(item[key]);
+      else if (!key.startsWith('?')) {
+        const start = (item as unknown as Record<symbol, { startIndex?: number } | undefined>)[META]?.startIndex ?? 0;
+        node.children.push(build(key, item[':@'] ?? {}, item[key] as Ordered[], lineOf(start)));
       }
     }
-  }
-  if (stack.length > 1) throw new PuzzleFormatError(`<${stack[stack.length - 1].name}> is never closed`, file, stack[stack.length - 1].line);
-  return root;
+    return node;
+  };
+  return build('#root', {}, xml.parse(text) as Ordered[], 1);
 }
 
 const kids = (n: XmlNode, name: string) => n.children.filter((c) => c.name === name);

@@ -50,6 +50,29 @@ const CELL_MOVES = new Set(['fill', 'cross', 'clear']);
 const BARE_MOVES = new Set(['undo', 'reset', 'hint', 'submit', 'skip']);
 const PAINT = new Set(['filled', 'crossed', 'unknown']);
 
+/** The client envelope and the server's stamps of a logged client record, as zod's Envelope checks them (stricter: the stamps must be there). */
+function isValidEnvelope(r: Record<string, unknown>): boolean {
+  if (!isId(r.session_id) || !isInt(r.seq, 1) || !isInt(r.step, 0) || !isId(r.phase)) return false;
+  if (r.puzzle_id !== null && !isId(r.puzzle_id)) return false;
+  if (r.position !== null && !isInt(r.position, 1)) return false;
+  if (!isNum(r.t_mono) || (r.t_mono as number) < 0 || (r.t_mono as number) > T_MONO_MAX || !isNum(r.t_wall) || (r.t_wall as number) < T_WALL_MIN || (r.t_wall as number) > T_WALL_MAX) return false;
+  if (typeof r.source !== 'string' || !SOURCES.has(r.source)) return false;
+  return isNum(r.t_server) && typeof r.config_hash === 'string' && typeof r.app_version === 'string';
+}
+
+const STEP_END_REASONS = new Set(['done', 'solved', 'skipped', 'timeout', 'declined', 'screened_out']);
+
+/**
+ * The same kind of fast path for `step_start` and `step_end` records (the next most frequent, two per step): true
+ * only if zod's schema for them accepts the record; false sends it to zod.
+ */
+export function isValidStepRecord(r: Record<string, unknown>): boolean {
+  if ((r.type !== 'step_start' && r.type !== 'step_end') || r.origin !== 'client' || !isValidEnvelope(r)) return false;
+  const p = r.payload;
+  if (!isObject(p) || typeof p.kind !== 'string' || p.kind.length > 32) return false;
+  return r.type === 'step_start' || (typeof p.reason === 'string' && STEP_END_REASONS.has(p.reason));
+}
+
 /**
  * A hand-written test for logged `move` records (over 80% of a log): true only if the record satisfies
  * everything the zod schema (ClientEvent's move variant with the server's stamps) checks, so zod need not
@@ -58,13 +81,7 @@ const PAINT = new Set(['filled', 'crossed', 'unknown']);
  * records are the same as with zod alone.
  */
 export function isValidMoveRecord(r: Record<string, unknown>): boolean {
-  if (r.type !== 'move' || r.origin !== 'client') return false;
-  if (!isId(r.session_id) || !isInt(r.seq, 1) || !isInt(r.step, 0) || !isId(r.phase)) return false;
-  if (r.puzzle_id !== null && !isId(r.puzzle_id)) return false;
-  if (r.position !== null && !isInt(r.position, 1)) return false;
-  if (!isNum(r.t_mono) || (r.t_mono as number) < 0 || (r.t_mono as number) > T_MONO_MAX || !isNum(r.t_wall) || (r.t_wall as number) < T_WALL_MIN || (r.t_wall as number) > T_WALL_MAX) return false;
-  if (typeof r.source !== 'string' || !SOURCES.has(r.source)) return false;
-  if (!isNum(r.t_server) || typeof r.config_hash !== 'string' || typeof r.app_version !== 'string') return false;
+  if (r.type !== 'move' || r.origin !== 'client' || !isValidEnvelope(r)) return false;
   const payload = r.payload;
   if (!isObject(payload)) return false;
   const m = payload.move;
@@ -168,7 +185,7 @@ export function sessionFromRecords(records: readonly unknown[], file = '<log>', 
     else if (r.session_id !== sessionId) throw new LogFormatError(file, line, `session_id: '${r.session_id}' differs from the file's '${sessionId}'`);
     if (typeof r.t_server !== 'number') throw new LogFormatError(file, line, 't_server: missing or not a number');
     if (r.origin === 'client') {
-      if (validate && !isValidMoveRecord(r)) {
+      if (validate && !isValidMoveRecord(r) && !isValidStepRecord(r)) {
         const ok = ClientEvent.safeParse(r);
         if (!ok.success) throw new LogFormatError(file, line, `client event '${String(r.type)}': ${describeIssues(ok.error.issues).replace(/\n/g, '; ')}`);
       } else if (!validate) {

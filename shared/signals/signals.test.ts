@@ -1,6 +1,6 @@
 // Signals on hand-made logs: every column checked against numbers worked out by hand.
 import { describe, expect, it } from 'vitest';
-import { parseSessionNdjson, sessionFromRecords, LogFormatError, isValidMoveRecord } from './session.ts';
+import { parseSessionNdjson, sessionFromRecords, LogFormatError, isValidMoveRecord, isValidStepRecord } from './session.ts';
 import { ClientEvent } from '../schema/event.ts';
 import { sessionSignals, applyPauseThreshold, elapsedMs, type SignalPuzzle } from './attempts.ts';
 import { participantRow, answerRows } from './participants.ts';
@@ -269,5 +269,42 @@ describe('isValidMoveRecord (the fast path past zod for move records)', () => {
     const good = JSON.stringify({ ...base, seq: 1, payload: { move: moves[0] } });
     const badLine = JSON.stringify({ ...base, seq: 2, payload: { move: { type: 'fill', row: 100, col: 0 } } });
     expect(() => parseSessionNdjson(`${good}\n${badLine}\n`, 'f.ndjson')).toThrow(/^f\.ndjson:2: client event 'move': .*row/);
+  });
+});
+
+describe('isValidStepRecord (the fast path past zod for step_start and step_end records)', () => {
+  const base = {
+    session_id: 's1', seq: 3, step: 4, phase: 'puzzles', puzzle_id: 'p3', position: 1, t_mono: 10.5, t_wall: T0, source: 'system',
+    origin: 'client', t_server: T0 + 5, config_hash: 'h', app_version: '0.1.0',
+  };
+  const good = [
+    { type: 'step_start', payload: { kind: 'puzzle' } },
+    { type: 'step_start', payload: { kind: 'x'.repeat(32) } },
+    ...['done', 'solved', 'skipped', 'timeout', 'declined', 'screened_out'].map((reason) => ({ type: 'step_end', payload: { kind: 'puzzle', reason } })),
+    { type: 'step_end', puzzle_id: null, position: null, payload: { kind: 'consent', reason: 'done' } },
+  ];
+  const bad: Record<string, unknown>[] = [
+    { type: 'step_start', payload: { kind: 'x'.repeat(33) } }, { type: 'step_start', payload: {} }, { type: 'step_start', payload: { kind: 3 } },
+    { type: 'step_start', payload: null }, { type: 'step_end', payload: { kind: 'puzzle' } }, { type: 'step_end', payload: { kind: 'puzzle', reason: 'quit' } },
+    { type: 'step_start', seq: 0, payload: { kind: 'puzzle' } }, { type: 'step_start', step: -1, payload: { kind: 'puzzle' } },
+    { type: 'step_start', source: 'pen', payload: { kind: 'puzzle' } }, { type: 'step_start', t_wall: 1, payload: { kind: 'puzzle' } },
+    { type: 'step_start', phase: 'a b', payload: { kind: 'puzzle' } }, { type: 'step_start', position: 0, payload: { kind: 'puzzle' } },
+    { type: 'step_start', t_mono: -1, payload: { kind: 'puzzle' } }, { type: 'step_end', session_id: '', payload: { kind: 'puzzle', reason: 'done' } },
+  ];
+  it('accepts every valid step record (so zod is skipped) and zod agrees', () => {
+    for (const g of good) {
+      const r = { ...base, ...g };
+      expect(isValidStepRecord(r), JSON.stringify(g)).toBe(true);
+      expect(ClientEvent.safeParse(r).success, JSON.stringify(g)).toBe(true);
+    }
+  });
+  it('never accepts a record zod rejects, nor a record of another type', () => {
+    for (const b of bad) {
+      const r = { ...base, ...b };
+      expect(isValidStepRecord(r), JSON.stringify(b)).toBe(false);
+      expect(ClientEvent.safeParse(r).success, JSON.stringify(b)).toBe(false);
+    }
+    expect(isValidStepRecord({ ...base, type: 'consent', payload: { agreed: true } })).toBe(false);
+    expect(isValidStepRecord({ ...base, ...good[0], origin: 'server' })).toBe(false);
   });
 });

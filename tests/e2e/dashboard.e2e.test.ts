@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
-import { Participant, event, validAnswers } from '../../server/testing.ts';
+import { Participant, event, validAnswers } from '../support/testServer.ts';
 import { expandSteps } from '../../shared/study/steps.ts';
 import type { StudyConfig } from '../../shared/schema/config.ts';
 import { DEFAULT_EFFECT, botSession, type BotSession } from '../../analysis/simulate/bot.ts';

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';
 import { tempDir } from '../support/tempDirs.ts';
-import { loadStudyConfig } from '../../server/studyConfig.ts';
+import { loadStudyConfig } from '../../node/studyConfig.ts';
 import { simulateToDir } from '../../analysis/simulate/index.ts';
 import { loadPuzzleSet, runAnalysis } from '../../analysis/pipeline/index.ts';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { HttpClient } from '../support/bots.ts';
 import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
 import { readLogs, verifyStore } from './verify.ts';
-import { event } from '../../server/testing.ts';
+import { event } from '../support/testServer.ts';
 
 const STARTS = 300;
 let server: RunningServer | null = null;

@@ -15,7 +15,7 @@ const control = vi.hoisted(() => ({
 
 vi.mock('node:fs', async (importOriginal) => (await import('../support/faultyFs.ts')).faultyFs(await importOriginal<typeof import('node:fs')>(), control));
 
-const { Participant, event, startTestServer, sessionRecords, until } = await import('../../server/testing.ts');
+const { Participant, event, startTestServer, sessionRecords, until } = await import('../support/testServer.ts');
 const { resetFaults } = await import('../support/faultyFs.ts');
 type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 

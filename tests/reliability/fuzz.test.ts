@@ -7,7 +7,7 @@ import { createRng, type Rng } from '../../shared/random.ts';
 import { HttpClient } from '../support/bots.ts';
 import { defaultConfig, startServer, type RunningServer } from '../support/server.ts';
 import { hashTree } from './verify.ts';
-import { event } from '../../server/testing.ts';
+import { event } from '../support/testServer.ts';
 
 const REQUESTS = Number(process.env.NONOLAB_FUZZ_REQUESTS ?? 3000);
 const SEED = Number(process.env.NONOLAB_FUZZ_SEED ?? 4);

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, playSteps, startTestServer, type TestServer } from '../../server/testing.ts';
+import { Participant, event, playSteps, startTestServer, type TestServer } from '../support/testServer.ts';
 import { readLogs, verifyStore } from './verify.ts';
 import { Bot, HttpClient } from '../support/bots.ts';
 import { defaultConfig } from '../support/server.ts';

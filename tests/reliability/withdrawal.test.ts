@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, startTestServer, type TestServer } from '../../server/testing.ts';
+import { Participant, event, startTestServer, type TestServer } from '../support/testServer.ts';
 
 let server: TestServer | null = null;
 afterEach(async () => {

@@ -1,13 +1,13 @@
-// Test helpers for the server: an in-process app on a free port and a tiny cookie-keeping client.
+// Test support for the server: an in-process app on a free port and a tiny cookie-keeping client.
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { createNonolabServer, type NonolabServer } from './app.ts';
-import type { Serving } from './serving.ts';
-import { tempDir } from '../tests/support/tempDirs.ts';
-import type { Phase, StudyConfig } from '../shared/schema/config.ts';
-import { expandSteps, type Step } from '../shared/study/steps.ts';
-import { firstChoice, surveyAnswers } from '../shared/study/phases/simulate.ts';
+import { createNonolabServer, type NonolabServer } from '../../server/app.ts';
+import type { Serving } from '../../server/serving.ts';
+import { tempDir } from './tempDirs.ts';
+import type { Phase, StudyConfig } from '../../shared/schema/config.ts';
+import { expandSteps, type Step } from '../../shared/study/steps.ts';
+import { firstChoice, surveyAnswers } from '../../shared/study/phases/simulate.ts';
 
 export interface TestServer {
   url: string;
@@ -31,7 +31,7 @@ export async function startTestServer(
   const dataDir = opts.dataDir ?? tempDir('nonolab-test-');
   const nonolab = createNonolabServer({
     dataDir,
-    configPath: opts.configPath ?? join(import.meta.dirname, '..', 'study-config', 'study.json'),
+    configPath: opts.configPath ?? join(import.meta.dirname, '..', '..', 'study-config', 'study.json'),
     logger: opts.logger ?? (() => {}),
     clock: opts.clock,
     startLimitPerMinute: opts.startLimitPerMinute,

@@ -1,0 +1,141 @@
+// The analysis's worker threads: starting one (the compiled sibling in the build, the TypeScript source through tsx in development), the extraction pool and the pause-mixture worker.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { availableParallelism } from 'node:os';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { extractFilesInline, mergeExtracts, type ExtractContext, type Extracted, type GapColumns } from './extract.ts';
+import type { GmmWorkerJob } from './gmmWorker.ts';
+import { fitGmmsInline, type FitGmms } from './pauses.ts';
+import type { GmmFit } from '../stats/index.ts';
+
+/** Each worker's bundle name (dist/node/<name>.js; scripts/build.mjs lists the same) and its source, relative to this file. */
+const SOURCES = {
+  extractWorker: './extractWorker.ts',
+  gmmWorker: './gmmWorker.ts',
+  satMetricsWorker: '../sat/metricsWorker.ts',
+} as const;
+export type WorkerName = keyof typeof SOURCES;
+
+/**
+ * In the build (scripts/build.mjs bundles each worker next to cli.js and server.js) this module is part of a `.js`
+ * bundle and the worker is its sibling file. Run from source (tsx, vitest) it is a `.ts` file: the worker then evaluates
+ * a two-line bootstrap that registers tsx before importing the worker's TypeScript source.
+ */
+export function startWorker(name: WorkerName, options: WorkerOptions = {}): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, here), options);
+  const tsx = pathToFileURL(tsxEsmApi(here)).href;
+  const entry = new URL(SOURCES[name], here).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
+
+/** The file of tsx's ES-module API (`tsx/esm/api` under the import condition; require.resolve would give the CommonJS one). */
+function tsxEsmApi(from: string): string {
+  const manifest = createRequire(from).resolve('tsx/package.json');
+  const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> };
+  return join(dirname(manifest), pkg.exports['./esm/api'].import.default);
+}
+
+export interface WorkerRequest {
+  ctx: ExtractContext;
+}
+/** Main thread -> worker: extract chunk `index` (or stop). */
+export type WorkerJob = { type: 'chunk'; index: number; files: string[] } | { type: 'stop' };
+export type WorkerMessage =
+  | { type: 'progress'; index: number; done: number }
+  | { type: 'done'; index: number; result: Extracted }
+  | { type: 'error'; message: string };
+
+/**
+ * Extract files with `parallel` worker threads (default: the number of cores). The files are cut into
+ * small contiguous chunks that the workers take from a queue as they finish (so a worker slowed by other
+ * processes on a shared machine does not hold the others up), and the chunks are merged in file order,
+ * so the output equals the inline order. Falls back to inline for small studies or parallel <= 1.
+ */
+export async function extractFiles(files: readonly string[], ctx: ExtractContext, options: { parallel?: number; chunkSize?: number; onSession?: (done: number) => void } = {}): Promise<Extracted> {
+  const parallel = Math.max(1, Math.min(options.parallel ?? Math.min(availableParallelism(), Math.ceil(files.length / 250)), 8, files.length));
+  if (parallel <= 1) return extractFilesInline(files, ctx, options.onSession);
+  const size = options.chunkSize ?? Math.max(50, Math.ceil(files.length / (parallel * 8)));
+  const chunks = Array.from({ length: Math.ceil(files.length / size) }, (_, i) => files.slice(i * size, (i + 1) * size));
+  const done = new Array<number>(chunks.length).fill(0);
+  const parts = new Array<Extracted>(chunks.length);
+  let next = 0;
+  const workers: Worker[] = [];
+  try {
+    await Promise.all(
+      Array.from(
+        { length: Math.min(parallel, chunks.length) },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const worker = startWorker('extractWorker', { workerData: { ctx } satisfies WorkerRequest });
+            workers.push(worker);
+            const give = () => {
+              if (next < chunks.length) {
+                const index = next++;
+                worker.postMessage({ type: 'chunk', index, files: chunks[index] } satisfies WorkerJob);
+              } else {
+                worker.postMessage({ type: 'stop' } satisfies WorkerJob);
+                resolve();
+              }
+            };
+            worker.on('message', (m: WorkerMessage) => {
+              if (m.type === 'progress') {
+                done[m.index] = m.done;
+                options.onSession?.(done.reduce((a, b) => a + b, 0));
+              } else if (m.type === 'done') {
+                parts[m.index] = m.result;
+                done[m.index] = chunks[m.index].length;
+                options.onSession?.(done.reduce((a, b) => a + b, 0));
+                give();
+              } else reject(new Error(m.message));
+            });
+            worker.on('error', reject);
+            give();
+          }),
+      ),
+    );
+  } finally {
+    for (const w of workers) void w.terminate();
+  }
+  return mergeExtracts(parts);
+}
+
+/**
+ * A worker thread for the pause mixtures, started early (its start-up overlaps the extraction). fit() gives it the
+ * three-component fit (the paper's, and on real gaps the slowest: EM crawls where components 2 and 3 overlap) and
+ * runs the others in this thread, which then goes on with the work that does not need the threshold (see
+ * analyzeExtracted) while the worker finishes; the fits are independent (each seeds its own generator), so the
+ * results equal fitGmmsInline's. close() ends the worker.
+ */
+export function startGmmWorker(): { fit: FitGmms; writeGaps: (file: string, keys: string[], gaps: GapColumns, threshold: number) => Promise<void>; close: () => void } {
+  const worker = startWorker('gmmWorker');
+  worker.unref();
+  const answer = <T>(job: GmmWorkerJob, pick: (m: { fits?: GmmFit[]; written?: string; error?: string }) => T | undefined): Promise<T> => {
+    const pending = new Promise<T>((resolve, reject) => {
+      worker.once('message', (m: { fits?: GmmFit[]; written?: string; error?: string }) => {
+        const v = pick(m);
+        if (v !== undefined) resolve(v);
+        else reject(new Error(m.error ?? 'the mixture worker gave no answer'));
+      });
+      worker.once('error', reject);
+    });
+    worker.postMessage(job);
+    return pending;
+  };
+  const fit: FitGmms = async (data, ks, seed) => {
+    const remote = ks.filter((k) => k === 3), local = ks.filter((k) => k !== 3);
+    if (remote.length === 0) return fitGmmsInline(data, ks, seed);
+    const pending = answer({ type: 'fit', x: data.x, cnt: data.cnt, ks: remote, seed }, (m) => m.fits);
+    const mine = await fitGmmsInline(data, local, seed);
+    const theirs = await pending;
+    return ks.map((k) => (k === 3 ? theirs[remote.indexOf(k)] : mine[local.indexOf(k)]));
+  };
+  /** gaps.csv written by the worker (the gap columns are copied to it), while this thread writes the other tables and the report. */
+  const writeGaps = async (file: string, keys: string[], gaps: GapColumns, threshold: number) => {
+    await answer({ type: 'gaps', file, keys, gaps, threshold }, (m) => m.written);
+  };
+  return { fit, writeGaps, close: () => void worker.terminate() };
+}

@@ -1,0 +1,47 @@
+// The study config's pure parts: its canonical text and hash (the `config_hash` every record carries) and the subset the browser may see.
+import type { StudyConfig } from '../schema/config.ts';
+import type { ClientStudy } from '../schema/api.ts';
+
+/** A validated study config with its hash and the part sent to the browser. */
+export interface LoadedStudy {
+  config: StudyConfig;
+  hash: string;
+  client: ClientStudy;
+}
+
+/** Stable JSON: keys sorted, so the hash does not depend on formatting or key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/**
+ * The config hash: the first 16 hex digits of the SHA-256 of the canonical JSON. The digest is passed in (shared/ does
+ * no I/O and carries no crypto of its own; node/studyConfig.ts passes node:crypto's), as the clock and RNG are.
+ */
+export function configHash(config: StudyConfig, sha256Hex: (text: string) => string): string {
+  return sha256Hex(canonicalJson(config)).slice(0, 16);
+}
+
+/** What the browser may see of a study: the phases and each puzzle by its clues (no solutions). */
+export function clientStudy(config: StudyConfig, hash: string): ClientStudy {
+  return {
+    id: config.id,
+    title: config.title,
+    config_hash: hash,
+    phases: config.phases,
+    puzzles: [...config.puzzles, ...config.practice_puzzles].map(({ id, width, height, rows, cols }) => ({ id, width, height, rows, cols })),
+    hint_policy: config.hints.policy,
+  };
+}
+
+/** A validated config with its hash and client subset. */
+export function loadedStudy(config: StudyConfig, sha256Hex: (text: string) => string): LoadedStudy {
+  const hash = configHash(config, sha256Hex);
+  return { config, hash, client: clientStudy(config, hash) };
+}
