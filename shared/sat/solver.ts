@@ -35,6 +35,8 @@
  * float32 bits; then the literals); watchers are (clause, blocker) pairs in per-literal Int32Arrays.
  */
 
+import type { FlatCnf } from './flatCnf.ts';
+
 const LEARNT = 1;
 const DELETED = 2;
 const RELOCED = 4;
@@ -146,6 +148,8 @@ export class Solver {
   // Clause arena.
   private ca = new Int32Array(1 << 14);
   private caf = new Float32Array(this.ca.buffer);
+  private spareCa = new Int32Array(0);
+  private spareCaf = new Float32Array(0);
   private caTop = 0;
   private caWasted = 0;
   private clauses: number[] = [];
@@ -171,14 +175,68 @@ export class Solver {
   private stack = new Int32Array(16);
 
   constructor(options: SolverOptions = {}) {
+    this.applyOptions(options);
+  }
+
+  private applyOptions(options: SolverOptions): void {
     if (options.randomVarFreq !== undefined) this.randomVarFreq = options.randomVarFreq;
     if (options.randomSeed !== undefined) this.randomSeed = options.randomSeed;
     if (options.capacity?.vars) this.growVars(options.capacity.vars);
     const lits = options.capacity?.literals ?? 0;
-    if (lits > 0) {
+    if (lits > 0 && 2 * lits > this.ca.length) {
       this.ca = new Int32Array(Math.max(1 << 12, 2 * lits));
       this.caf = new Float32Array(this.ca.buffer);
     }
+  }
+
+  /**
+   * Makes this solver what `new Solver(options)` would be (no variables, no clauses, parameters and
+   * counters at their defaults) while keeping its buffers, so that solving many small formulas one
+   * after another allocates almost nothing. The next search is step for step a fresh solver's.
+   */
+  reset(options: SolverOptions = {}): this {
+    this.varDecay = 0.95;
+    this.clauseDecay = 0.999;
+    this.randomVarFreq = 0;
+    this.randomSeed = 91648253;
+    this.restartFirst = 100;
+    this.restartInc = 2;
+    this.learntsizeFactor = 1 / 3;
+    this.learntsizeInc = 1.1;
+    this.learntsizeAdjustStartConfl = 100;
+    this.learntsizeAdjustInc = 1.5;
+    this.garbageFrac = 0.5;
+    this.solves = this.starts = this.decisions = this.rndDecisions = this.propagations = this.conflicts = 0;
+    this.clausesLiterals = this.learntsLiterals = 0;
+    this.ok = true;
+    this.conflict = [];
+    this.model = new Int8Array(0);
+    // Per-literal state of the old variables (newVar resets the per-variable state).
+    this.val.fill(0, 0, 2 * this.nv);
+    this.wsLen.fill(0, 0, 2 * this.nv);
+    this.dirty.fill(0, 0, 2 * this.nv);
+    this.dirties.length = 0;
+    this.nv = 0;
+    this.heapLen = 0;
+    this.trailLen = 0;
+    this.trailLimLen = 0;
+    this.qhead = 0;
+    this.caTop = 0;
+    this.caWasted = 0;
+    this.clauses.length = 0;
+    this.learnts.length = 0;
+    this.varInc = 1;
+    this.claInc = 1;
+    this.simpDBAssigns = -1;
+    this.simpDBProps = 0;
+    this.maxLearnts = 0;
+    this.learntsizeAdjustConfl = 0;
+    this.learntsizeAdjustCnt = 0;
+    this.assumptions = [];
+    this.conflictBudget = -1;
+    this.propagationBudget = -1;
+    this.applyOptions(options);
+    return this;
   }
 
   nVars(): number {
@@ -254,8 +312,7 @@ export class Solver {
   newVar(): number {
     const v = this.nv++;
     this.growVars(this.nv);
-    this.watches[2 * v] = NO_WATCHES;
-    this.watches[2 * v + 1] = NO_WATCHES;
+    if (this.watches.length === 2 * v) this.watches.push(NO_WATCHES, NO_WATCHES); // else a reset solver's lists, reused
     this.wsLen[2 * v] = 0;
     this.wsLen[2 * v + 1] = 0;
     this.val[2 * v] = 0;
@@ -441,8 +498,10 @@ export class Solver {
     this.cleanAll();
     const old = this.ca;
     const oldf = this.caf;
-    const to = new Int32Array(Math.max(1 << 16, (this.caTop - this.caWasted) * 2));
-    const tof = new Float32Array(to.buffer);
+    // The previous arena is kept as the next collection's target (no allocation when it is big enough).
+    const need = Math.max(1 << 12, (this.caTop - this.caWasted) * 2);
+    const to = this.spareCa.length >= need && this.spareCa.length <= 4 * need ? this.spareCa : new Int32Array(need);
+    const tof = to === this.spareCa ? this.spareCaf : new Float32Array(to.buffer);
     let top = 0;
     const reloc = (cr: number): number => {
       if (old[cr + 1] & RELOCED) return old[cr + 2];
@@ -464,14 +523,20 @@ export class Solver {
       const n = this.wsLen[p] * 2;
       for (let i = 0; i < n; i += 2) ws[i] = old[ws[i] + 2];
     }
-    const inTrail = new Uint8Array(this.nv);
+    // Reasons of assigned variables move with their clauses; unassigned variables have none.
+    const seen = this.seen; // all 0 between conflicts; borrowed as "on the trail"
     for (let i = 0; i < this.trailLen; i++) {
       const v = this.trail[i] >> 1;
-      inTrail[v] = 1;
+      seen[v] = 1;
       const r = this.reason[v];
       if (r >= 0) this.reason[v] = old[r + 1] & RELOCED ? old[r + 2] : -1;
     }
-    for (let v = 0; v < this.nv; v++) if (!inTrail[v]) this.reason[v] = -1;
+    for (let v = 0; v < this.nv; v++) {
+      if (!seen[v]) this.reason[v] = -1;
+      seen[v] = 0;
+    }
+    this.spareCa = old;
+    this.spareCaf = oldf;
     this.ca = to;
     this.caf = tof;
     this.caTop = top;
@@ -1000,7 +1065,8 @@ export const toDimacs = (p: number): number => (p & 1 ? -((p >> 1) + 1) : (p >> 
  * variables up to the largest index it mentions, then `addClause`. Variables never mentioned are
  * never created (the header's count is not used). Returns the solver (possibly already !ok).
  */
-export function loadCnf(cnf: { numVars?: number; clauses: number[][] }, options: SolverOptions = {}): Solver {
+export function loadCnf(cnf: { numVars?: number; clauses: number[][] } | FlatCnf, options: SolverOptions = {}): Solver {
+  if (isFlat(cnf)) return loadFlatCnf(cnf, options);
   let literals = 0;
   for (const c of cnf.clauses) literals += c.length + HDR;
   const s = new Solver({ capacity: { vars: cnf.numVars, literals }, ...options });
@@ -1022,9 +1088,42 @@ export function loadCnf(cnf: { numVars?: number; clauses: number[][] }, options:
   return s;
 }
 
+const isFlat = (cnf: object): cnf is FlatCnf => 'ends' in cnf;
+
+/**
+ * `loadCnf` for a flat CNF (see flatCnf.ts): the same variables and clauses in the same order, so
+ * the same solver. With `reuse`, that solver is reset and filled instead of a new one being made.
+ */
+export function loadFlatCnf(cnf: FlatCnf, options: SolverOptions = {}, reuse?: Solver): Solver {
+  const literals = cnf.lits.length + HDR * cnf.numClauses;
+  const capacity = { vars: cnf.numVars, literals };
+  const s = reuse ? reuse.reset({ capacity, ...options }) : new Solver({ capacity, ...options });
+  if (options.minisatBinaryOrder) s.simplify();
+  const { lits, ends } = cnf;
+  let buf = new Int32Array(64);
+  let start = 0;
+  for (let c = 0; c < cnf.numClauses; c++) {
+    const end = ends[c];
+    const n = end - start;
+    if (buf.length < n) buf = new Int32Array(n * 2);
+    let maxVar = 0;
+    for (let i = 0; i < n; i++) {
+      const l = lits[start + i];
+      if (l === 0) throw new RangeError('clause literal 0 is not a non-zero integer');
+      const v = l < 0 ? -l : l;
+      if (v > maxVar) maxVar = v;
+      buf[i] = l > 0 ? 2 * (l - 1) : 2 * (-l - 1) + 1;
+    }
+    start = end;
+    while (s.nVars() < maxVar) s.newVar();
+    if (!s.addClause(buf, n)) break;
+  }
+  return s;
+}
+
 /** Solves a CNF (DIMACS integers) as PySAT's minisat22 would: add the clauses, then solve. */
-export function solveCnf(cnf: { clauses: number[][] }, options: SolveCnfOptions = {}): SolveCnfResult {
-  const s = loadCnf(cnf, options);
+export function solveCnf(cnf: { clauses: number[][] } | FlatCnf, options: SolveCnfOptions & { reuse?: Solver } = {}): SolveCnfResult {
+  const s = isFlat(cnf) ? loadFlatCnf(cnf, options, options.reuse) : loadCnf(cnf, options);
   const assumptions = (options.assumptions ?? []).map((l) => {
     const v = Math.abs(l);
     while (s.nVars() < v) s.newVar();
