@@ -32,7 +32,7 @@
  *
  * Shape: literals are integers 2*var + sign (sign 1 = negated), negation is `^ 1`; the trail is
  * the propagation queue; clauses live in one Int32Array arena (header: size, flags, activity as
- * float32 bits; then the literals); watchers are (clause, blocker) pairs in per-literal Int32Arrays.
+ * float32 bits; then the literals); watchers are (clause, blocker) pairs, each literal's list a slice of one Int32Array pool.
  */
 
 import type { FlatCnf } from './flatCnf.ts';
@@ -41,8 +41,6 @@ const LEARNT = 1;
 const DELETED = 2;
 const RELOCED = 4;
 const HDR = 3; // size, flags, activity (float32 bits)
-/** Shared empty watch list: a literal gets its own array on its first watcher. */
-const NO_WATCHES = new Int32Array(0);
 
 export const L_TRUE = 1;
 export const L_FALSE = -1;
@@ -125,7 +123,14 @@ export class Solver {
   private varCap = 0;
   // Per literal.
   private val = new Int8Array(0);
-  private watches: Int32Array[] = [];
+  // Watch lists, all in one pool: literal p's watchers are the pairs (clause, blocker) at
+  // wpool[wOff[p] .. wOff[p] + 2*wsLen[p]), with room for wCap[p] ints. A full list moves to the
+  // end of the pool (doubling its room); the holes are squeezed out between propagations.
+  private wpool = new Int32Array(1 << 12);
+  private wpoolTop = 0;
+  private wpoolWasted = 0;
+  private wOff = new Int32Array(0);
+  private wCap = new Int32Array(0);
   private wsLen = new Int32Array(0);
   private dirty = new Uint8Array(0);
   private dirties: number[] = [];
@@ -214,6 +219,9 @@ export class Solver {
     // Per-literal state of the old variables (newVar resets the per-variable state).
     this.val.fill(0, 0, 2 * this.nv);
     this.wsLen.fill(0, 0, 2 * this.nv);
+    this.wCap.fill(0, 0, 2 * this.nv);
+    this.wpoolTop = 0;
+    this.wpoolWasted = 0;
     this.dirty.fill(0, 0, 2 * this.nv);
     this.dirties.length = 0;
     this.nv = 0;
@@ -293,6 +301,8 @@ export class Solver {
     const g32 = (a: Int32Array, n: number, fill = 0) => { const b = new Int32Array(n); if (fill) b.fill(fill); b.set(a); return b; };
     this.val = g8(this.val, 2 * cap);
     this.wsLen = g32(this.wsLen, 2 * cap);
+    this.wOff = g32(this.wOff, 2 * cap);
+    this.wCap = g32(this.wCap, 2 * cap);
     this.dirty = gu8(this.dirty, 2 * cap);
     this.level = g32(this.level, cap);
     this.reason = g32(this.reason, cap, -1);
@@ -312,9 +322,10 @@ export class Solver {
   newVar(): number {
     const v = this.nv++;
     this.growVars(this.nv);
-    if (this.watches.length === 2 * v) this.watches.push(NO_WATCHES, NO_WATCHES); // else a reset solver's lists, reused
     this.wsLen[2 * v] = 0;
     this.wsLen[2 * v + 1] = 0;
+    this.wCap[2 * v] = 0;
+    this.wCap[2 * v + 1] = 0;
     this.val[2 * v] = 0;
     this.val[2 * v + 1] = 0;
     this.reason[v] = -1;
@@ -427,16 +438,49 @@ export class Solver {
     return cr;
   }
   private pushWatch(p: number, cr: number, blocker: number): void {
-    let ws = this.watches[p];
-    const n = this.wsLen[p] * 2;
-    if (n + 2 > ws.length) {
-      const b = new Int32Array(Math.max(8, ws.length * 2));
-      b.set(ws);
-      this.watches[p] = ws = b;
-    }
-    ws[n] = cr;
-    ws[n + 1] = blocker;
+    const n = this.wsLen[p] << 1;
+    if (n + 2 > this.wCap[p]) this.growWatchList(p);
+    const o = this.wOff[p] + n;
+    this.wpool[o] = cr;
+    this.wpool[o + 1] = blocker;
     this.wsLen[p]++;
+  }
+  /** Moves literal p's watch list to the end of the pool with twice the room (the pool grows as needed; offsets stay valid). */
+  private growWatchList(p: number): void {
+    const cap = Math.max(8, this.wCap[p] << 1);
+    if (this.wpoolTop + cap > this.wpool.length) {
+      let size = this.wpool.length << 1;
+      while (size < this.wpoolTop + cap) size <<= 1;
+      const b = new Int32Array(size);
+      b.set(this.wpool.subarray(0, this.wpoolTop));
+      this.wpool = b;
+    }
+    const from = this.wOff[p];
+    const to = this.wpoolTop;
+    this.wpool.copyWithin(to, from, from + (this.wsLen[p] << 1));
+    this.wpoolWasted += this.wCap[p];
+    this.wOff[p] = to;
+    this.wCap[p] = cap;
+    this.wpoolTop += cap;
+  }
+  /** Squeezes the holes out of the watch pool (every list keeps its order). Not during a propagation. */
+  private compactWatches(): void {
+    const old = this.wpool;
+    let need = 0;
+    for (let p = 0; p < 2 * this.nv; p++) need += Math.max(this.wsLen[p] << 1, this.wCap[p] >> 1);
+    const pool = new Int32Array(Math.max(1 << 12, need * 2));
+    let top = 0;
+    for (let p = 0; p < 2 * this.nv; p++) {
+      const n = this.wsLen[p] << 1;
+      const cap = Math.max(n, this.wCap[p] >> 1);
+      pool.set(old.subarray(this.wOff[p], this.wOff[p] + n), top);
+      this.wOff[p] = top;
+      this.wCap[p] = cap;
+      top += cap;
+    }
+    this.wpool = pool;
+    this.wpoolTop = top;
+    this.wpoolWasted = 0;
   }
   private attachClause(cr: number): void {
     const ca = this.ca;
@@ -471,17 +515,18 @@ export class Solver {
     const ca = this.ca;
     for (let d = 0; d < dirties.length; d++) {
       const p = dirties[d];
-      const ws = this.watches[p];
-      const n = this.wsLen[p] * 2;
-      let j = 0;
-      for (let i = 0; i < n; i += 2) {
+      const ws = this.wpool;
+      const off = this.wOff[p];
+      const n = off + (this.wsLen[p] << 1);
+      let j = off;
+      for (let i = off; i < n; i += 2) {
         if (!(ca[ws[i] + 1] & DELETED)) {
           ws[j] = ws[i];
           ws[j + 1] = ws[i + 1];
           j += 2;
         }
       }
-      this.wsLen[p] = j >> 1;
+      this.wsLen[p] = (j - off) >> 1;
       this.dirty[p] = 0;
     }
     dirties.length = 0;
@@ -519,9 +564,10 @@ export class Solver {
     for (let i = 0; i < this.learnts.length; i++) this.learnts[i] = reloc(this.learnts[i]);
     for (let i = 0; i < this.clauses.length; i++) this.clauses[i] = reloc(this.clauses[i]);
     for (let p = 0; p < 2 * this.nv; p++) {
-      const ws = this.watches[p];
-      const n = this.wsLen[p] * 2;
-      for (let i = 0; i < n; i += 2) ws[i] = old[ws[i] + 2];
+      const ws = this.wpool;
+      const off = this.wOff[p];
+      const n = off + (this.wsLen[p] << 1);
+      for (let i = off; i < n; i += 2) ws[i] = old[ws[i] + 2];
     }
     // Reasons of assigned variables move with their clauses; unassigned variables have none.
     const seen = this.seen; // all 0 between conflicts; borrowed as "on the trail"
@@ -634,9 +680,12 @@ export class Solver {
     let confl = -1;
     let numProps = 0;
     if (this.dirties.length > 0) this.cleanAll();
+    if (this.wpoolWasted > this.wpoolTop >> 1 && this.wpoolTop > 1 << 12) this.compactWatches();
     const val = this.val;
     const trail = this.trail;
-    const watches = this.watches;
+    let ws = this.wpool; // re-read after a list grows (the pool may be reallocated; offsets stay)
+    const wOff = this.wOff;
+    const wCap = this.wCap;
     const wsLen = this.wsLen;
     const level = this.level;
     const reason = this.reason;
@@ -646,11 +695,11 @@ export class Solver {
     let qhead = this.qhead;
     while (qhead < trailLen) {
       const p = trail[qhead++];
-      const ws = watches[p];
-      const end = wsLen[p] << 1;
+      const off = wOff[p];
+      const end = off + (wsLen[p] << 1);
       const falseLit = p ^ 1;
-      let i = 0;
-      let j = 0;
+      let i = off;
+      let j = off;
       numProps++;
       next: while (i < end) {
         const blocker = ws[i + 1];
@@ -686,15 +735,14 @@ export class Solver {
             ca[k] = falseLit;
             // Append the watcher (cr, first) to the list of ~lk (never this list: lk is not false).
             const q = lk ^ 1;
-            let wq = watches[q];
             const nq = wsLen[q] << 1;
-            if (nq + 2 > wq.length) {
-              const b = new Int32Array(Math.max(8, wq.length << 1));
-              b.set(wq);
-              watches[q] = wq = b;
+            if (nq + 2 > wCap[q]) {
+              this.growWatchList(q);
+              ws = this.wpool;
             }
-            wq[nq] = cr;
-            wq[nq + 1] = first;
+            const o = wOff[q] + nq;
+            ws[o] = cr;
+            ws[o + 1] = first;
             wsLen[q]++;
             continue next;
           }
@@ -715,7 +763,7 @@ export class Solver {
           trail[trailLen++] = first;
         }
       }
-      wsLen[p] = j >> 1;
+      wsLen[p] = (j - off) >> 1;
     }
     this.trailLen = trailLen;
     this.qhead = qhead;
