@@ -31,8 +31,8 @@
  * It is a faithful copy of a 2010 solver, not a modern one: hard industrial instances will be slow.
  *
  * Shape: literals are integers 2*var + sign (sign 1 = negated), negation is `^ 1`; the trail is
- * the propagation queue; clauses live in one Int32Array arena (header: size, flags, activity as
- * float32 bits; then the literals); watchers are (clause, blocker) pairs, each literal's list a slice of one Int32Array pool.
+ * the propagation queue; clauses live in one Int32Array arena (a one-int header, size << 3 |
+ * flags, then the literals; a learnt clause's activity, as float32 bits, just before its header); watchers are (clause, blocker) pairs, each literal's list a slice of one Int32Array pool.
  */
 
 import type { FlatCnf } from './flatCnf.ts';
@@ -40,7 +40,7 @@ import type { FlatCnf } from './flatCnf.ts';
 const LEARNT = 1;
 const DELETED = 2;
 const RELOCED = 4;
-const HDR = 3; // size, flags, activity (float32 bits)
+const HDR = 1; // header: size << 3 | flags; a learnt clause's activity (float32 bits) sits just before it
 
 export const L_TRUE = 1;
 export const L_FALSE = -1;
@@ -410,31 +410,30 @@ export class Solver {
   }
   private claBumpActivity(cr: number): void {
     const caf = this.caf;
-    const a = (caf[cr + 2] = Math.fround(caf[cr + 2] + this.claInc));
+    const a = (caf[cr - 1] = Math.fround(caf[cr - 1] + this.claInc));
     if (a > 1e20) {
       const learnts = this.learnts;
-      for (let i = 0; i < learnts.length; i++) caf[learnts[i] + 2] = Math.fround(caf[learnts[i] + 2] * 1e-20);
+      for (let i = 0; i < learnts.length; i++) caf[learnts[i] - 1] = Math.fround(caf[learnts[i] - 1] * 1e-20);
       this.claInc *= 1e-20;
     }
   }
 
   // ---- clause arena ----
   private allocClause(lits: Int32Array, n: number, learnt: boolean): number {
-    if (this.caTop + HDR + n > this.ca.length) {
+    if (this.caTop + 2 + n > this.ca.length) {
       let cap = this.ca.length * 2;
-      while (cap < this.caTop + HDR + n) cap *= 2;
+      while (cap < this.caTop + 2 + n) cap *= 2;
       const b = new Int32Array(cap);
       b.set(this.ca.subarray(0, this.caTop));
       this.ca = b;
       this.caf = new Float32Array(b.buffer);
     }
-    const cr = this.caTop;
+    const cr = learnt ? this.caTop + 1 : this.caTop;
     const ca = this.ca;
-    ca[cr] = n;
-    ca[cr + 1] = learnt ? LEARNT : 0;
-    this.caf[cr + 2] = 0;
+    if (learnt) this.caf[cr - 1] = 0;
+    ca[cr] = (n << 3) | (learnt ? LEARNT : 0);
     for (let i = 0; i < n; i++) ca[cr + HDR + i] = lits[i];
-    this.caTop += HDR + n;
+    this.caTop = cr + HDR + n;
     return cr;
   }
   private pushWatch(p: number, cr: number, blocker: number): void {
@@ -487,8 +486,8 @@ export class Solver {
     const c0 = ca[cr + HDR], c1 = ca[cr + HDR + 1];
     this.pushWatch(c0 ^ 1, cr, c1);
     this.pushWatch(c1 ^ 1, cr, c0);
-    if (ca[cr + 1] & LEARNT) this.learntsLiterals += ca[cr];
-    else this.clausesLiterals += ca[cr];
+    if (ca[cr] & LEARNT) this.learntsLiterals += ca[cr] >> 3;
+    else this.clausesLiterals += ca[cr] >> 3;
   }
   /** Lazy detach (MiniSat's `watches.smudge`): the watchers go at the next `cleanAll`. */
   private detachClause(cr: number): void {
@@ -496,8 +495,8 @@ export class Solver {
     const a = ca[cr + HDR] ^ 1, b = ca[cr + HDR + 1] ^ 1;
     if (!this.dirty[a]) { this.dirty[a] = 1; this.dirties.push(a); }
     if (!this.dirty[b]) { this.dirty[b] = 1; this.dirties.push(b); }
-    if (ca[cr + 1] & LEARNT) this.learntsLiterals -= ca[cr];
-    else this.clausesLiterals -= ca[cr];
+    if (ca[cr] & LEARNT) this.learntsLiterals -= ca[cr] >> 3;
+    else this.clausesLiterals -= ca[cr] >> 3;
   }
   private locked(cr: number): boolean {
     const c0 = this.ca[cr + HDR];
@@ -506,8 +505,8 @@ export class Solver {
   private removeClause(cr: number): void {
     this.detachClause(cr);
     if (this.locked(cr)) this.reason[this.ca[cr + HDR] >> 1] = -1;
-    this.ca[cr + 1] |= DELETED;
-    this.caWasted += HDR + this.ca[cr];
+    this.caWasted += HDR + (this.ca[cr] >> 3) + (this.ca[cr] & LEARNT);
+    this.ca[cr] |= DELETED;
   }
   private cleanAll(): void {
     const dirties = this.dirties;
@@ -520,7 +519,7 @@ export class Solver {
       const n = off + (this.wsLen[p] << 1);
       let j = off;
       for (let i = off; i < n; i += 2) {
-        if (!(ca[ws[i] + 1] & DELETED)) {
+        if (!(ca[ws[i]] & DELETED)) {
           ws[j] = ws[i];
           ws[j + 1] = ws[i + 1];
           j += 2;
@@ -533,7 +532,7 @@ export class Solver {
   }
   private satisfied(cr: number): boolean {
     const ca = this.ca, val = this.val;
-    const end = cr + HDR + ca[cr];
+    const end = cr + HDR + (ca[cr] >> 3);
     for (let k = cr + HDR; k < end; k++) if (val[ca[k]] === 1) return true;
     return false;
   }
@@ -549,14 +548,14 @@ export class Solver {
     const tof = to === this.spareCa ? this.spareCaf : new Float32Array(to.buffer);
     let top = 0;
     const reloc = (cr: number): number => {
-      if (old[cr + 1] & RELOCED) return old[cr + 2];
-      const n = old[cr];
-      to[top] = n;
-      to[top + 1] = old[cr + 1];
-      tof[top + 2] = oldf[cr + 2];
+      const h = old[cr];
+      if (h & RELOCED) return old[cr + 1]; // the new place, written over the first literal
+      const n = h >> 3;
+      if (h & LEARNT) tof[top++] = oldf[cr - 1];
+      to[top] = h;
       for (let i = 0; i < n; i++) to[top + HDR + i] = old[cr + HDR + i];
-      old[cr + 1] |= RELOCED;
-      old[cr + 2] = top;
+      old[cr] = h | RELOCED;
+      old[cr + 1] = top;
       const nr = top;
       top += HDR + n;
       return nr;
@@ -567,7 +566,7 @@ export class Solver {
       const ws = this.wpool;
       const off = this.wOff[p];
       const n = off + (this.wsLen[p] << 1);
-      for (let i = off; i < n; i += 2) ws[i] = old[ws[i] + 2];
+      for (let i = off; i < n; i += 2) ws[i] = old[ws[i] + 1];
     }
     // Reasons of assigned variables move with their clauses; unassigned variables have none.
     const seen = this.seen; // all 0 between conflicts; borrowed as "on the trail"
@@ -575,7 +574,7 @@ export class Solver {
       const v = this.trail[i] >> 1;
       seen[v] = 1;
       const r = this.reason[v];
-      if (r >= 0) this.reason[v] = old[r + 1] & RELOCED ? old[r + 2] : -1;
+      if (r >= 0) this.reason[v] = old[r] & RELOCED ? old[r + 1] : -1;
     }
     for (let v = 0; v < this.nv; v++) {
       if (!seen[v]) this.reason[v] = -1;
@@ -727,7 +726,7 @@ export class Solver {
           j += 2;
           continue;
         }
-        const stop = base + ca[cr];
+        const stop = base + (ca[cr] >> 3);
         for (let k = base + 2; k < stop; k++) {
           const lk = ca[k];
           if (val[lk] !== -1) {
@@ -781,7 +780,7 @@ export class Solver {
     const top = this.toclearLen;
     while (sp > 0) {
       const cr = reason[stack[--sp] >> 1];
-      const size = ca[cr];
+      const size = ca[cr] >> 3;
       for (let i = 1; i < size; i++) {
         const q = ca[cr + HDR + i];
         const v = q >> 1;
@@ -817,8 +816,8 @@ export class Solver {
     let index = this.trailLen - 1;
     const dl = this.trailLimLen;
     do {
-      if (ca[confl + 1] & LEARNT) this.claBumpActivity(confl);
-      const stop = confl + HDR + ca[confl];
+      if (ca[confl] & LEARNT) this.claBumpActivity(confl);
+      const stop = confl + HDR + (ca[confl] >> 3);
       for (let k = p === -1 ? confl + HDR : confl + HDR + 1; k < stop; k++) {
         const q = ca[k];
         const v = q >> 1;
@@ -882,7 +881,7 @@ export class Solver {
         const r = this.reason[x];
         if (r < 0) out.push(this.trail[i] ^ 1);
         else {
-          const size = this.ca[r];
+          const size = this.ca[r] >> 3;
           for (let j = 1; j < size; j++) {
             const v = this.ca[r + HDR + j] >> 1;
             if (this.level[v] > 0) seen[v] = 1;
@@ -920,7 +919,7 @@ export class Solver {
   // ---- clause database ----
   private reduceDBLess(x: number, y: number): boolean {
     const ca = this.ca, caf = this.caf;
-    return ca[x] > 2 && (ca[y] === 2 || caf[x + 2] < caf[y + 2]);
+    return ca[x] >> 3 > 2 && (ca[y] >> 3 === 2 || caf[x - 1] < caf[y - 1]);
   }
   private selectionSort(a: number[], lo: number, size: number): void {
     for (let i = 0; i < size - 1; i++) {
@@ -959,7 +958,7 @@ export class Solver {
     let j = 0;
     for (let i = 0; i < learnts.length; i++) {
       const cr = learnts[i];
-      if (this.ca[cr] > 2 && !this.locked(cr) && (i < half || this.caf[cr + 2] < extraLim)) this.removeClause(cr);
+      if (this.ca[cr] >> 3 > 2 && !this.locked(cr) && (i < half || this.caf[cr - 1] < extraLim)) this.removeClause(cr);
       else learnts[j++] = cr;
     }
     learnts.length = j;
@@ -1116,7 +1115,7 @@ export const toDimacs = (p: number): number => (p & 1 ? -((p >> 1) + 1) : (p >> 
 export function loadCnf(cnf: { numVars?: number; clauses: number[][] } | FlatCnf, options: SolverOptions = {}): Solver {
   if (isFlat(cnf)) return loadFlatCnf(cnf, options);
   let literals = 0;
-  for (const c of cnf.clauses) literals += c.length + HDR;
+  for (const c of cnf.clauses) literals += c.length + HDR + 1;
   const s = new Solver({ capacity: { vars: cnf.numVars, literals }, ...options });
   if (options.minisatBinaryOrder) s.simplify();
   let buf = new Int32Array(16);
@@ -1143,7 +1142,7 @@ const isFlat = (cnf: object): cnf is FlatCnf => 'ends' in cnf;
  * the same solver. With `reuse`, that solver is reset and filled instead of a new one being made.
  */
 export function loadFlatCnf(cnf: FlatCnf, options: SolverOptions = {}, reuse?: Solver): Solver {
-  const literals = cnf.lits.length + HDR * cnf.numClauses;
+  const literals = cnf.lits.length + (HDR + 1) * cnf.numClauses;
   const capacity = { vars: cnf.numVars, literals };
   const s = reuse ? reuse.reset({ capacity, ...options }) : new Solver({ capacity, ...options });
   if (options.minisatBinaryOrder) s.simplify();
