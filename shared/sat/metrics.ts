@@ -7,8 +7,10 @@ import type { Encoding } from './infer.ts';
 import { L_FALSE, L_TRUE, Solver, loadFlatCnf, type SatResult, type SolverStats } from './solver.ts';
 
 // Scratch space reused from call to call (the CNF builder's buffers and a solver that is reset before
-// each load): generating 1,000 puzzles with --sat solves 2,000 small CNFs, and allocating them anew
-// cost more than the solving. Nothing survives a call but capacity, so results do not depend on it.
+// each load): generating 1,000 puzzles with --sat solves 2,000 small CNFs (10x10 at density 0.5: about
+// 1,240 block-start and 2,070 DFA clauses each), and allocating a JS array per clause and a fresh solver
+// per CNF cost more than the solving. Nothing survives a call but capacity, so results do not depend on
+// it (encodings.test.ts compares with fresh solves). 1,000 puzzles' metrics: 1.83 s -> 1.16 s CPU.
 const scratchCnf = new CnfBuilder();
 const scratchSolver = new Solver();
 

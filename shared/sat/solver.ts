@@ -30,6 +30,36 @@
  * random decisions beyond MiniSat's (random_var_freq 0: the generator is still stepped per pick).
  * It is a faithful copy of a 2010 solver, not a modern one: hard industrial instances will be slow.
  *
+ * Speed (issue 16: at most 1.25x native `minisat -no-pre` CPU time where it takes the same search;
+ * NOT reached: from 1.54-1.82x to about 1.5x, see `npm run bench sat`). Profile first (`--cpu-prof`,
+ * r3sat220-b1, warm): propagate 64%, analyze 20%, search 3%, cancelUntil 3%, arena collection 2%,
+ * sorting learnts 2%. Cachegrind before the changes, r3sat200-b1 (one warm solve: 2 solves minus 1)
+ * against the whole native run: 2.07G vs 0.65G instructions (3.2x), 0.91G vs 0.25G data references
+ * (3.7x), 13.5M vs 3.3M L1 data misses (4.1x), for about 1.6x the time. `--print-opt-code` shows why:
+ * TurboFan (Node 20, V8 11.3) re-checks a typed array's map and reloads its length and data pointer at
+ * nearly every access inside the loops (nothing is hoisted over the back edge, whose stack check ends
+ * what load elimination knows): some five instructions per access that C++ does not pay, whatever
+ * the loop's shape. Measured A/B in one run against the version before, statistics checked equal:
+ *  - what helped: all watch lists in one Int32Array pool (offset, room, length per literal; a full
+ *    list moves to the pool's end, holes squeezed out between propagations) instead of one Int32Array
+ *    per literal: 0.90-0.92x the CPU time on random 3-SAT and pigeonhole, 0.70-0.76x on the nonogram
+ *    CNFs. A list used to be reached through the array of lists, the typed array object, then its
+ *    buffer (three dependent loads, three cache lines); now one offset into one buffer. MiniSat's own
+ *    clause packing (a one-int header, a learnt clause's activity just before it): 0.99x. Together,
+ *    with the state below: 0.84x of the original's time (1.82x -> 1.53x native in that run, load ~20).
+ *  - what did not (within 1%, so reverted): a local constant for the header size (a module-level
+ *    const is a context load per use, but off the hot path); the list growth moved out of the loop,
+ *    or lists preallocated; an innermost loop for true blockers (TurboFan peels it, yet re-checks each
+ *    iteration); binary-clause watchers flagged to skip the clause (php9: 1.01x); fields hoisted into
+ *    locals in analyze, litRedundant and cancelUntil; literal values as Int32Array; offset, room and
+ *    length interleaved in one array.
+ *  - what would remain: the per-access overhead itself. All hot data (values, watch pool, arena) in
+ *    one Int32Array in asm.js style, or WebAssembly, could cut it; not attempted.
+ * For `generate --sat` (thousands of tiny solves) allocation dominated, not search: `reset()` reuses one
+ * solver's buffers, `loadFlatCnf` reads encoders' flat output (flatCnf.ts), and the arena collection
+ * reuses the previous arena: 1,000 puzzles' metrics.sat + metrics.sat_dfa went from 1.83 s to 1.16 s
+ * of CPU in one run (see metrics.ts).
+ *
  * Shape: literals are integers 2*var + sign (sign 1 = negated), negation is `^ 1`; the trail is
  * the propagation queue; clauses live in one Int32Array arena (a one-int header, size << 3 |
  * flags, then the literals; a learnt clause's activity, as float32 bits, just before its header); watchers are (clause, blocker) pairs, each literal's list a slice of one Int32Array pool.
