@@ -31,7 +31,10 @@
  * It is a faithful copy of a 2010 solver, not a modern one: hard industrial instances will be slow.
  *
  * Speed (issue 16: at most 1.25x native `minisat -no-pre` CPU time where it takes the same search;
- * NOT reached: from 1.54-1.82x to about 1.5x, see `npm run bench sat`). Profile first (`--cpu-prof`,
+ * NOT reached). The ratio grows with the machine's load (the TS solver misses the cache more, so it
+ * suffers more from neighbours): `npm run bench sat` gave 1.54x before this work at load 0.5 and
+ * 1.54x after it at load 10; the original and this version side by side in one process at load 11-20
+ * (8 files, best of 3, identical statistics): 1.83x -> 1.51x, 0.83x of the CPU time. Profile first (`--cpu-prof`,
  * r3sat220-b1, warm): propagate 64%, analyze 20%, search 3%, cancelUntil 3%, arena collection 2%,
  * sorting learnts 2%. Cachegrind before the changes, r3sat200-b1 (one warm solve: 2 solves minus 1)
  * against the whole native run: 2.07G vs 0.65G instructions (3.2x), 0.91G vs 0.25G data references
@@ -47,7 +50,7 @@
  *    buffer (three dependent loads, three cache lines); now one offset into one buffer. Cachegrind, same
  *    warm solve: instructions unchanged (2.07G), L1 data misses 13.5M -> 5.4M (native: 3.3M). MiniSat's own
  *    clause packing (a one-int header, a learnt clause's activity just before it): 0.99x. Together,
- *    with the state below: 0.84x of the original's time (1.82x -> 1.53x native in that run, load ~20).
+ *    with the arena collection reusing its previous buffer: 0.83x of the original's time.
  *  - what did not (within 1%, so reverted): a local constant for the header size (a module-level
  *    const is a context load per use, but off the hot path); the list growth moved out of the loop,
  *    or lists preallocated; an innermost loop for true blockers (TurboFan peels it, yet re-checks each
