@@ -75,6 +75,9 @@ function tsRun(text: string, minisatBinaryOrder: boolean): { stats: Stats; cpu: 
   return { stats: { result: r.result, ...r.stats }, cpu: (c.user + c.system) / 1e6 };
 }
 
+/** Issue 16, "The SAT solver at native speed": TS CPU time at most this multiple of native MiniSat's. */
+const TARGET_RATIO = 1.25;
+
 const sameStats = (a: Stats, b: Stats) =>
   a.result === b.result && a.conflicts === b.conflicts && a.decisions === b.decisions && a.propagations === b.propagations && a.restarts === b.restarts;
 
@@ -114,7 +117,8 @@ for (const mode of [false, true]) {
   console.log(`  TS solver CPU: ${tsWarm.toFixed(3)} s warm, ${tsCold.toFixed(3)} s cold (first pass, JIT included)`);
   if (haveNative) {
     console.log(`  native minisat CPU: ${nativeCpu.toFixed(3)} s`);
-    console.log(`  ratio TS/native: ${(tsWarm / nativeCpu).toFixed(2)}x warm, ${(tsCold / nativeCpu).toFixed(2)}x cold (target <= 2x)`);
+    const ratio = tsWarm / nativeCpu;
+    console.log(`  ratio TS/native: ${ratio.toFixed(2)}x warm, ${(tsCold / nativeCpu).toFixed(2)}x cold (issue 16's target: at most ${TARGET_RATIO}x warm: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'})`);
   }
 }
 rmSync(tmp, { recursive: true, force: true });
@@ -130,4 +134,5 @@ const withSat = generatePuzzles(genOptions, { extraMetrics: (p) => ({ sat: satMe
 c = process.cpuUsage(t0);
 const satS = (c.user + c.system) / 1e6;
 const totalConflicts = withSat.reduce((s, p) => s + Number((p.metrics?.sat as { conflicts?: number } | undefined)?.conflicts ?? 0), 0);
-console.log(`\ngenerate 1000 unique 10x10 puzzles (density 0.5, seed 1): ${plainS.toFixed(2)} s without SAT metrics, ${satS.toFixed(2)} s with metrics.sat + metrics.sat_dfa (${totalConflicts} block-start conflicts in all; ${plain.length} puzzles)`);
+console.log(`\ngenerate 1000 unique 10x10 puzzles (density 0.5, seed 1), in this process, one thread: ${plainS.toFixed(2)} s CPU without SAT metrics, ${satS.toFixed(2)} s with metrics.sat + metrics.sat_dfa (${totalConflicts} block-start conflicts in all; ${plain.length} puzzles)`);
+console.log('  (the end-to-end target, `nonolab generate ... --sat` at most 2 s of wall time, is measured by startup.bench.ts)');

@@ -28,6 +28,7 @@
  * and O(kN²) clauses per line, larger than the DFA encoding on long lines.
  */
 import type { Clue, Clues } from '../nonogram/grid.ts';
+import { CnfBuilder } from './flatCnf.ts';
 
 export interface NonogramCnf {
   numVars: number;
@@ -71,50 +72,54 @@ export function boardLines(clues: Clues): { clue: Clue; cells: number[] }[] {
 
 export function encodeBlockStart(clues: Clues): NonogramCnf {
   const cols = clues.cols.length;
+  const b = new CnfBuilder();
+  const numVars = encodeBlockStartInto(clues, b);
+  return { numVars, clauses: b.toClauses(), cellVar: (r, c) => r * cols + c + 1 };
+}
+
+/** The block-start clauses written into `out` (appended, in the order above); returns the number of variables. */
+export function encodeBlockStartInto(clues: Clues, out: CnfBuilder): number {
   const lines = boardLines(clues);
-  let next = clues.rows.length * cols + 1;
-  const clauses: number[][] = [];
+  let next = clues.rows.length * clues.cols.length + 1;
   for (const { clue, cells } of lines) {
     const n = cells.length;
     if (clue.length === 0) {
-      for (const x of cells) clauses.push([-x]);
+      for (const x of cells) out.clause1(-x);
       continue;
     }
     const { earliest, slack } = packing(clue, n);
-    const starts = clue.map(() => {
-      const vs: number[] = [];
-      for (let a = 0; a <= slack; a++) vs.push(next++);
-      return vs;
-    });
+    const first = next; // block i's start a is variable first + i*(slack+1) + a
+    next += clue.length * (slack + 1);
+    const sv = (i: number, a: number) => first + i * (slack + 1) + a;
     for (let i = 0; i < clue.length; i++) {
-      const s = starts[i];
-      clauses.push(s.slice());
-      for (let a = 0; a < s.length; a++) for (let b = a + 1; b < s.length; b++) clauses.push([-s[a], -s[b]]);
+      for (let a = 0; a <= slack; a++) out.lit(sv(i, a));
+      out.end();
+      for (let a = 0; a <= slack; a++) for (let b = a + 1; b <= slack; b++) out.clause2(-sv(i, a), -sv(i, b));
       if (i + 1 < clue.length) {
         for (let a = 0; a <= slack; a++) {
           const p = earliest[i] + a;
           for (let b = 0; b <= slack; b++) {
             const q = earliest[i + 1] + b;
-            if (q < p + clue[i] + 1) clauses.push([-s[a], -starts[i + 1][b]]);
+            if (q < p + clue[i] + 1) out.clause2(-sv(i, a), -sv(i + 1, b));
           }
         }
       }
       for (let a = 0; a <= slack; a++) {
         const p = earliest[i] + a;
-        for (let j = p; j < p + clue[i]; j++) clauses.push([-s[a], cells[j]]);
+        for (let j = p; j < p + clue[i]; j++) out.clause2(-sv(i, a), cells[j]);
       }
     }
     for (let j = 0; j < n; j++) {
-      const clause = [-cells[j]];
+      out.lit(-cells[j]);
       for (let i = 0; i < clue.length; i++)
         for (let a = 0; a <= slack; a++) {
           const p = earliest[i] + a;
-          if (p <= j && j < p + clue[i]) clause.push(starts[i][a]);
+          if (p <= j && j < p + clue[i]) out.lit(sv(i, a));
         }
-      clauses.push(clause);
+      out.end();
     }
   }
-  return { numVars: next - 1, clauses, cellVar: (r, c) => r * cols + c + 1 };
+  return next - 1;
 }
 
 /** The variable and clause counts the construction must give (its direct count formula). */

@@ -25,6 +25,7 @@
  */
 import type { Clue, Clues } from '../nonogram/grid.ts';
 import { boardLines, type NonogramCnf } from './blockStart.ts';
+import { CnfBuilder } from './flatCnf.ts';
 
 const DEAD = -1;
 
@@ -48,9 +49,15 @@ export function lineDfa(clue: Clue): { m: number; step: (s: number, bit: 0 | 1) 
 
 export function encodeDfa(clues: Clues): NonogramCnf {
   const cols = clues.cols.length;
+  const b = new CnfBuilder();
+  const numVars = encodeDfaInto(clues, b);
+  return { numVars, clauses: b.toClauses(), cellVar: (r, c) => r * cols + c + 1 };
+}
+
+/** The DFA clauses written into `out` (appended, in the order above); returns the number of variables. */
+export function encodeDfaInto(clues: Clues, out: CnfBuilder): number {
   const lines = boardLines(clues);
-  let next = clues.rows.length * cols + 1;
-  const clauses: number[][] = [];
+  let next = clues.rows.length * clues.cols.length + 1;
   for (const { clue, cells } of lines) {
     const n = cells.length;
     const { m, step } = lineDfa(clue);
@@ -78,16 +85,16 @@ export function encodeDfa(clues: Clues): NonogramCnf {
     const y = new Int32Array((n + 1) * w);
     for (let k = 0; k < y.length; k++) if (alive[k]) y[k] = next++;
     if (!alive[0]) {
-      clauses.push([]);
+      out.end();
       continue;
     }
-    clauses.push([y[0]]);
-    clauses.push([y[n * w + m]]);
+    out.clause1(y[0]);
+    out.clause1(y[n * w + m]);
     for (let j = 0; j <= n; j++) {
-      const states: number[] = [];
-      for (let s = 0; s <= m; s++) if (y[j * w + s]) states.push(y[j * w + s]);
-      clauses.push(states);
-      for (let a = 0; a < states.length; a++) for (let b = a + 1; b < states.length; b++) clauses.push([-states[a], -states[b]]);
+      const row = j * w;
+      for (let s = 0; s <= m; s++) if (y[row + s]) out.lit(y[row + s]);
+      out.end();
+      for (let a = 0; a <= m; a++) if (y[row + a]) for (let b = a + 1; b <= m; b++) if (y[row + b]) out.clause2(-y[row + a], -y[row + b]);
     }
     for (let j = 0; j < n; j++) {
       const x = cells[j];
@@ -95,11 +102,13 @@ export function encodeDfa(clues: Clues): NonogramCnf {
         const here = y[j * w + s];
         if (!here) continue;
         const t0 = next0[s] === DEAD ? 0 : y[(j + 1) * w + next0[s]];
-        clauses.push(t0 ? [-here, x, t0] : [-here, x]);
+        if (t0) out.clause3(-here, x, t0);
+        else out.clause2(-here, x);
         const t1 = next1[s] === DEAD ? 0 : y[(j + 1) * w + next1[s]];
-        clauses.push(t1 ? [-here, -x, t1] : [-here, -x]);
+        if (t1) out.clause3(-here, -x, t1);
+        else out.clause2(-here, -x);
       }
     }
   }
-  return { numVars: next - 1, clauses, cellVar: (r, c) => r * cols + c + 1 };
+  return next - 1;
 }

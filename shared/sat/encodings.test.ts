@@ -191,4 +191,19 @@ describe('satMetrics', () => {
     expect(satMetrics(clues)).toEqual({ conflicts: 187, decisions: 606, propagations: 15239, restarts: 2, result: 'SAT' });
     expect(satMetrics(clues, 'dfa').result).toBe('SAT');
   });
+  it('equals a fresh solve of the encoding for boards of mixed sizes in a row (its scratch solver and CNF are reused)', () => {
+    const rng = createRng(5);
+    for (let t = 0; t < 40; t++) {
+      const w = 2 + rng.int(14);
+      const h = 2 + rng.int(14);
+      const cells = Uint8Array.from({ length: w * h }, () => (rng.next() < 0.5 ? FILLED : EMPTY));
+      const clues = cluesOf({ width: w, height: h, cells });
+      for (const [encoding, encodeFn] of [['block-start', encodeBlockStart], ['dfa', encodeDfa]] as const) {
+        const fresh = solveCnf(encodeFn(clues));
+        expect(satMetrics(clues, encoding)).toEqual({ ...fresh.stats, result: fresh.result });
+        const budget = solveCnf(encodeFn(clues), { conflictBudget: 1 });
+        expect(satMetrics(clues, encoding, { conflictBudget: 1 })).toEqual({ ...budget.stats, result: budget.result });
+      }
+    }
+  });
 });

@@ -1,7 +1,18 @@
 // SAT metrics of a Nonogram: MiniSat 2.2.0's statistics on the puzzle's CNF, as the paper measured them.
 import type { Clues } from '../nonogram/grid.ts';
-import { encode, type Encoding } from './infer.ts';
-import { solveCnf, type SatResult, type SolverStats } from './solver.ts';
+import { encodeBlockStartInto } from './blockStart.ts';
+import { encodeDfaInto } from './dfa.ts';
+import { CnfBuilder } from './flatCnf.ts';
+import type { Encoding } from './infer.ts';
+import { L_FALSE, L_TRUE, Solver, loadFlatCnf, type SatResult, type SolverStats } from './solver.ts';
+
+// Scratch space reused from call to call (the CNF builder's buffers and a solver that is reset before
+// each load): generating 1,000 puzzles with --sat solves 2,000 small CNFs (10x10 at density 0.5: about
+// 1,240 block-start and 2,070 DFA clauses each), and allocating a JS array per clause and a fresh solver
+// per CNF cost more than the solving. Nothing survives a call but capacity, so results do not depend on
+// it (encodings.test.ts compares with fresh solves). 1,000 puzzles' metrics: 1.83 s -> 1.16 s CPU.
+const scratchCnf = new CnfBuilder();
+const scratchSolver = new Solver();
 
 export interface SatMetricsResult extends SolverStats {
   result: SatResult;
@@ -12,8 +23,13 @@ export interface SatMetricsResult extends SolverStats {
  * default, the paper's; or dfa), used as PySAT's minisat22 is: clauses added in order, then solve.
  */
 export function satMetrics(clues: Clues, encoding: Encoding = 'block-start', options: { conflictBudget?: number } = {}): SatMetricsResult {
-  const r = solveCnf(encode(clues, encoding), { conflictBudget: options.conflictBudget });
-  return { decisions: r.stats.decisions, propagations: r.stats.propagations, conflicts: r.stats.conflicts, restarts: r.stats.restarts, result: r.result };
+  scratchCnf.clear();
+  const numVars = encoding === 'dfa' ? encodeDfaInto(clues, scratchCnf) : encodeBlockStartInto(clues, scratchCnf);
+  // solveCnf's steps without the model copy: load (the solver reset), then solve.
+  const s = loadFlatCnf(scratchCnf.view(numVars), {}, scratchSolver);
+  const status = s.solveLimited([], options.conflictBudget ?? -1);
+  const result: SatResult = status === L_TRUE ? 'SAT' : status === L_FALSE ? 'UNSAT' : 'UNKNOWN';
+  return { decisions: s.decisions, propagations: s.propagations, conflicts: s.conflicts, restarts: s.starts, result };
 }
 
 /**

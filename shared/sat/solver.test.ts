@@ -5,6 +5,7 @@ import { createRng } from '../random.ts';
 import { parseDimacs } from './dimacs.ts';
 import { randomKSat } from './families.ts';
 import { L_FALSE, L_TRUE, L_UNDEF, Solver, fromDimacs, loadCnf, solveCnf } from './solver.ts';
+import { CnfBuilder } from './flatCnf.ts';
 import expectedPysat from './fixtures/minisat/expected.json' with { type: 'json' };
 import expectedOwn from './fixtures/own/expected.json' with { type: 'json' };
 import expectedBinary from './fixtures/own/binary_order.json' with { type: 'json' };
@@ -131,5 +132,43 @@ describe('edge cases', () => {
     const s = new Solver();
     s.newVar();
     expect(() => s.addClause([4])).toThrow(/names no variable/);
+  });
+});
+
+describe('reuse (reset, flat CNFs)', () => {
+  const flatOf = (clauses: number[][]) => {
+    const b = new CnfBuilder();
+    for (const c of clauses) {
+      for (const l of c) b.lit(l);
+      b.end();
+    }
+    return b;
+  };
+  it('a reset solver searches exactly as a fresh one, whatever it solved before', () => {
+    const names = ['php7', 'r3sat150-0', 'nono15-4', 'r3sat50-0', 'nono20-1', 'php6', 'r3sat100-2', 'nono10-6'];
+    const reused = new Solver();
+    for (const name of names) {
+      const cnf = parseDimacs(cnfFiles[`./fixtures/minisat/${name}.cnf`]);
+      const fresh = solveCnf(cnf);
+      const again = solveCnf(flatOf(cnf.clauses).view(cnf.numVars), { reuse: reused });
+      expect(again).toEqual(fresh);
+      expect(observed(cnfFiles[`./fixtures/minisat/${name}.cnf`])).toEqual(pick((expectedPysat as Record<string, Expected>)[name]));
+    }
+  });
+  it('reset restores parameters and options (the random seed too)', () => {
+    const cnf = parseDimacs(cnfFiles['./fixtures/minisat/r3sat150-1.cnf']);
+    const s = new Solver();
+    s.varDecay = 0.5;
+    const options = { randomVarFreq: 0.05, randomSeed: 17 };
+    const fresh = solveCnf(cnf, options);
+    expect(solveCnf(flatOf(cnf.clauses).view(cnf.numVars), { ...options, reuse: s })).toEqual(fresh);
+    expect(solveCnf(flatOf(cnf.clauses).view(cnf.numVars), { ...options, reuse: s })).toEqual(fresh);
+  });
+  it('a flat CNF loads as its clause arrays do (units, empty clauses, unknown variables)', () => {
+    for (const clauses of [[[1, 2], []], [[1], [-1]], [[1, -1], [2, 2, 2]], [[3], [-3, 1], [-1, -2]]]) {
+      expect(solveCnf(flatOf(clauses).view(3))).toEqual(solveCnf({ clauses }));
+      expect(solveCnf(flatOf(clauses).view(3), { reuse: new Solver() })).toEqual(solveCnf({ clauses }));
+    }
+    expect(flatOf([[1, 2], [], [-3]]).toClauses()).toEqual([[1, 2], [], [-3]]);
   });
 });
