@@ -1,6 +1,6 @@
 // Payloads of the experimenter routes added for panels and recruitment: recruitment state, lookups, the drop-out funnel.
 import { z } from 'zod';
-import { SessionFlag } from '../study/summary.ts';
+import { SessionFlag } from './session.ts';
 
 /** Recruitment as it stands: the setting (config, or the dashboard's last change) and what it means right now. */
 export const RecruitmentState = z.object({

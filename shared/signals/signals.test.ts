@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseSessionNdjson, sessionFromRecords, LogFormatError, isValidMoveRecord } from './session.ts';
 import { ClientEvent } from '../schema/event.ts';
-import { sessionSignals, applyPauseThreshold, elapsedMs, type SignalPuzzle } from './attempts.ts';
+import { sessionSignals, applyPauseThreshold, type SignalPuzzle } from './attempts.ts';
+import { elapsedMs } from '../log/rules.ts';
 import { participantRow, answerRows } from './participants.ts';
 import { AttemptRow, ParticipantRow } from './schema.ts';
 

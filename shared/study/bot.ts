@@ -24,6 +24,7 @@
  * What it is not: a model of human reasoning. Bots never search or reason; they know the answer.
  */
 import type { ClientEvent } from '../schema/event.ts';
+import { stampClient } from '../schema/stamp.ts';
 import type { Move } from '../schema/move.ts';
 import type { Phase, StudyConfig, SurveyItem } from '../schema/config.ts';
 import type { Puzzle } from '../schema/puzzle.ts';
@@ -123,19 +124,14 @@ class Writer {
   log<T extends ClientEvent['type']>(type: T, payload: Extract<ClientEvent, { type: T }>['payload'], source: ClientEvent['source'] = 'system'): void {
     const step = this.step!;
     this.seq += 1;
-    this.events.push({
-      session_id: this.sessionId,
-      seq: this.seq,
-      step: step.index,
-      phase: step.phase_id,
-      puzzle_id: step.puzzle_id,
-      position: step.position,
-      t_mono: Math.round(this.mono * 10) / 10,
-      t_wall: this.wall,
-      source,
-      type,
-      payload,
-    } as ClientEvent);
+    // The client's one stamping function (shared/schema/stamp.ts), as the participant's page calls it.
+    this.events.push(
+      stampClient(
+        { session_id: this.sessionId, seq: this.seq, step: step.index, phase: step.phase_id, puzzle_id: step.puzzle_id, position: step.position, t_mono: Math.round(this.mono * 10) / 10, t_wall: this.wall, source },
+        type,
+        payload,
+      ),
+    );
   }
 }
 
