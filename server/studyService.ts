@@ -6,6 +6,7 @@ import { AfterSyncError, SessionRemovedError, type EventLog } from './eventLog.t
 import type { SessionRow, Store } from './store.ts';
 import type { ClientEvent, LoggedClientEvent, LoggedEvent, LoggedServerEvent, ServerEvent } from '../shared/schema/event.ts';
 import { receiveClient, stampServer } from '../shared/schema/stamp.ts';
+import type { StoredSessionStatus } from '../shared/schema/session.ts';
 import type { Puzzle } from '../shared/schema/puzzle.ts';
 import type { CheckRequest, HintRequest, HintResponse, SessionState, StartSessionRequest } from '../shared/schema/api.ts';
 import { loggedProgress, sessionProgress } from '../shared/study/progress.ts';
@@ -72,7 +73,7 @@ export interface StudyServiceEvents {
   /** Records just made durable for a session (client and server records alike). */
   appended: [sessionId: string, records: readonly LoggedEvent[]];
   /** A session was created, completed, declined or withdrawn. */
-  session: [sessionId: string, status: string];
+  session: [sessionId: string, status: StoredSessionStatus];
 }
 
 export class StudyService {

@@ -12,6 +12,7 @@ import type { AdminMarks } from './marks.ts';
 import { expandSteps } from '../../shared/study/steps.ts';
 import { foldRecords, summarizeSession, type SessionSummary } from '../../shared/study/summary.ts';
 import type { LoggedEvent } from '../../shared/schema/event.ts';
+import type { StoredSessionStatus } from '../../shared/schema/session.ts';
 
 export type LiveMessage = { type: 'summary'; summary: SessionSummary } | { type: 'removed'; session_id: string };
 export type RecordListener = (records: readonly LoggedEvent[]) => void;
@@ -47,7 +48,7 @@ export class LiveSummaries {
     } else this.load(sessionId); // new session: its log already holds these records
     this.markDirty(sessionId);
   };
-  private readonly onSession = (sessionId: string, status: string) => {
+  private readonly onSession = (sessionId: string, status: StoredSessionStatus) => {
     if (status === 'withdrawn') {
       this.opts.marks.remove(sessionId);
       this.cache?.delete(sessionId);

@@ -9,6 +9,7 @@
 // the second time, so no column is lost. The z-mean needs every row: it is filled in by `addExpertiseZMean` once all
 // rows are built (the rows are small: one per participant).
 import type { StudyConfig, SurveyItem } from '../schema/config.ts';
+import type { StoredSessionStatus } from '../schema/session.ts';
 import type { LoggedClientEvent } from '../schema/event.ts';
 import { zScores } from '../stats/composite.ts';
 import { codeAnswer, expertiseItems, loggedStatus } from './participants.ts';
@@ -38,7 +39,7 @@ export const CODEBOOK_COLUMNS = ['column', 'item_id', 'phase', 'question', 'type
 export interface ParticipantMeta {
   mode: string | null;
   label: string | null;
-  status: string | null;
+  status: StoredSessionStatus | null;
 }
 
 export type WideRow = Record<string, string | number | null>;
