@@ -23,8 +23,8 @@
  */
 import type { LoggedClientEvent } from '../schema/event.ts';
 import type { Move } from '../schema/move.ts';
-import { applyMove, boardRows, countWrongCells, initialBoard, type BoardState } from '../game/board.ts';
-import { actionGaps, elapsedMs, firstCell, isPause, paintedCells, type GapLevel } from '../log/rules.ts';
+import { applyMove, initialBoard, type BoardState } from '../game/board.ts';
+import { actionGaps, elapsedMs, firstCell, isPause, paintedCells, wrongCells, type GapLevel } from '../log/rules.ts';
 import type { AttemptOutcome, AttemptRow, GapRow } from './schema.ts';
 import type { SessionLog } from './session.ts';
 
@@ -146,7 +146,7 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
     let board: BoardState = initialBoard(puzzle.width, puzzle.height);
     const sol = puzzle.solution;
     const counts = { actions: 0, moves: 0, strokes: 0, cellsFilled: 0, errors: 0, hints: 0, undos: 0, resets: 0, submissions: 0 };
-    const wrongCells = new Set<number>();
+    const errorCells = new Set<number>();
     let first: [number, number] | null = null;
     let firstAction: LoggedClientEvent | null = null;
     const actions: MoveEvent[] = [];
@@ -175,7 +175,7 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       const painted = paintedCells(move, board, next, sol);
       counts.cellsFilled += painted.filled;
       counts.errors += painted.errors.length;
-      for (const i of painted.errors) wrongCells.add(i);
+      for (const i of painted.errors) errorCells.add(i);
       board = next;
     }
     const gapList: number[] = [];
@@ -216,7 +216,7 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       strokes: counts.strokes,
       cells_filled: counts.cellsFilled,
       errors: counts.errors,
-      error_cells: wrongCells.size,
+      error_cells: errorCells.size,
       hints: counts.hints,
       undos: counts.undos,
       resets: counts.resets,
@@ -229,7 +229,7 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       pause_threshold_s: threshold,
       first_row: first ? first[0] : null,
       first_col: first ? first[1] : null,
-      final_wrong_cells: countWrongCells(boardRows(board.grid), sol),
+      final_wrong_cells: wrongCells(board, sol).size,
       difficulty_initial: initial,
       difficulty: final,
       guessing,
