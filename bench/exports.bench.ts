@@ -64,7 +64,7 @@ try {
   let records = 0;
   const rows: SessionRow[] = [];
   for (const sim of simulateSessions({ participants: N, seed: 20261130, study })) {
-    const recs = sim.records as Record<string, any>[];
+    const recs = sim.records;
     writeFileSync(join(dataDir, 'sessions', `${sim.bot.session_id}.ndjson`), recs.map((r) => JSON.stringify(r)).join('\n') + '\n');
     records += recs.length;
     const { acked_seq: acked, step } = loggedProgress(recs);
@@ -81,7 +81,7 @@ try {
       step,
       step_started_at: last.t_server,
       acked_seq: acked,
-      sequence_id: start.payload.sequence_id,
+      sequence_id: start.type === 'session_start' ? start.payload.sequence_id : 0,
       config_hash: study.hash,
     });
   }

@@ -25,6 +25,7 @@
 // What it cannot do: survive a disk that lies about fsync.
 import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { LoggedEvent } from '../shared/schema/event.ts';
 
 const SESSION_FILE = /^[A-Za-z0-9_-]+\.ndjson$/;
 
@@ -121,7 +122,7 @@ export class EventLog {
    * rejects if the write failed, in which case nothing queued after them for this session was written either, or with
    * AfterSyncError if they are durable but the after-sync work of their commit threw.
    */
-  appendDurable(sessionId: string, records: readonly object[], afterSync?: () => void): Promise<void> {
+  appendDurable(sessionId: string, records: readonly LoggedEvent[], afterSync?: () => void): Promise<void> {
     this.pathOf(sessionId);
     return new Promise<void>((resolve, reject) => {
       let q = this.sessions.get(sessionId);
@@ -224,9 +225,10 @@ export class EventLog {
 
   /**
    * Every durable record of a session, parsed. Records still being written (past the last fsync this process made)
-   * and a trailing partial line are left out.
+   * and a trailing partial line are left out. Typed without a second check: this process wrote them, each one checked
+   * at intake (a file from elsewhere is read with shared/log's parseRecord, as the analysis does).
    */
-  read(sessionId: string): Record<string, unknown>[] {
+  read(sessionId: string): LoggedEvent[] {
     const path = this.pathOf(sessionId);
     if (!existsSync(path)) return [];
     let buf = readFileSync(path);
@@ -238,7 +240,7 @@ export class EventLog {
       .toString('utf8')
       .split('\n')
       .filter((l) => l.length > 0)
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+      .map((l) => JSON.parse(l) as LoggedEvent);
   }
 
   sessionIds(): string[] {
@@ -294,12 +296,12 @@ export class EventLog {
    * says which lines were left out, so the caller can flag the session and log it loudly. `visit` gets each file's
    * valid records as they were parsed here, so start-up reads and parses every log once.
    */
-  recover(visit?: (sessionId: string, records: Record<string, unknown>[]) => void): RecoveryReport[] {
+  recover(visit?: (sessionId: string, records: LoggedEvent[]) => void): RecoveryReport[] {
     const reports: RecoveryReport[] = [];
     for (const id of this.sessionIds()) {
       const path = this.pathOf(id);
       const buf = readFileSync(path);
-      const records: Record<string, unknown>[] = [];
+      const records: LoggedEvent[] = [];
       const kept: Buffer[] = [];
       const bad: number[] = [];
       let start = 0;
@@ -311,7 +313,7 @@ export class EventLog {
         const bytes = buf.subarray(start, nl + 1);
         try {
           const text = bytes.toString('utf8', 0, bytes.length - 1);
-          if (text.length > 0) records.push(JSON.parse(text) as Record<string, unknown>);
+          if (text.length > 0) records.push(JSON.parse(text) as LoggedEvent);
           kept.push(bytes);
         } catch {
           bad.push(line);

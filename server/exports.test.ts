@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import JSZip from 'jszip';
 import { Participant, event, startTestServer, type TestServer } from '../tests/support/testServer.ts';
+import { receiveClient } from '../shared/schema/stamp.ts';
+import type { ClientEvent } from '../shared/schema/event.ts';
 import { EVENT_COLUMNS, exportEvents, exportPsychDs, exportRawZip, toCsv } from './exports.ts';
 import { strictCsv } from '../tests/support/strictCsv.ts';
 
@@ -29,14 +31,14 @@ async function twoSessions(): Promise<string[]> {
     const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
     ids.push(id);
     // Written to the log as the server stores accepted events (the intake would refuse these out of their steps).
-    const stamps = { origin: 'client', t_server: 1_780_000_000_000, config_hash: server.nonolab.study.hash, app_version: '0.0.0' };
+    const stamp = { t_server: 1_780_000_000_000, config_hash: server.nonolab.study.hash, app_version: '0.0.0' };
     await server.nonolab.service.appendRecords(
       id,
       [
         event(id, 1, { type: 'move', step: 4, phase: 'puzzles', puzzle_id: 'x1', position: 1, payload: { move: { type: 'fill', row: 2, col: 3 } } }),
         event(id, 2, { type: 'move', step: 4, phase: 'puzzles', puzzle_id: 'x1', position: 1, payload: { move: { type: 'stroke', state: 'filled', cells: [[0, 0], [0, 1]] } } }),
         event(id, 3, { type: 'survey_submit', payload: { survey_id: 'post', answers: { comments: '=HYPERLINK("http://evil","x")', other: '+1+2' } } }),
-      ].map((e) => ({ ...e, ...stamps })),
+      ].map((e) => receiveClient(e as ClientEvent, stamp)),
     );
   }
   return ids;

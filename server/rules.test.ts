@@ -162,6 +162,9 @@ describe('participants who end early', () => {
     const p = new Participant(server.url);
     const s = (await p.call('POST', '/api/sessions', {})).json;
     await p.call('POST', '/api/session/events', { events: [event(s.session_id, 1, { type: 'consent', payload: { agreed: false } })] });
+    // The progression ends the session at the step_end that declines, not at the consent record (a second batch here).
+    expect((await p.call('GET', '/api/session')).json.status).toBe('active');
+    await p.call('POST', '/api/session/events', { events: [event(s.session_id, 2, { type: 'step_end', payload: { kind: 'consent', reason: 'declined' } })] });
     await expect.poll(async () => (await p.call('GET', '/api/session')).json.status).toBe('declined');
     expect((await p.call('GET', '/api/session')).json.sequence).toEqual([]);
     expect(server.nonolab.store.allSequences().filter((q) => q.status !== 'free')).toEqual([]);

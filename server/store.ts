@@ -4,6 +4,7 @@ import { close, fdatasync, mkdirSync, open } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { StoredSessionStatus } from '../shared/schema/session.ts';
 
 /**
  * The background checkpointer: its own connection to the same database, in a worker thread, copying the WAL into the
@@ -35,8 +36,8 @@ export interface LogRepair {
   quarantine: string;
 }
 
-/** `withdrawing`: a withdrawal under way (its intent committed first); only a crash leaves it, and start-up finishes it. */
-export type SessionStatus = 'active' | 'complete' | 'declined' | 'screened_out' | 'withdrawn' | 'abandoned' | 'withdrawing';
+/** Declared once in shared/schema/session.ts (`withdrawing`: a withdrawal under way; only a crash leaves it, and start-up finishes it). */
+export type SessionStatus = StoredSessionStatus;
 export type SequenceStatus = 'free' | 'leased' | 'used';
 
 export interface SessionRow {

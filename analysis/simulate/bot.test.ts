@@ -65,7 +65,7 @@ describe('bot participant', () => {
     const ratingOf = (id: string) => {
       let sum = 0, n = 0;
       for (let seed = 0; seed < 40; seed++) {
-        const s = botSession({ config, session_id: 'sbot', sequence: [id, ...ids.filter((x) => x !== id).slice(0, 2)], skill: 0, rng: createRng(seed), start_ms: 0, effect });
+        const s = botSession({ config, session_id: 'sbot', sequence: [id, ...ids.filter((x) => x !== id).slice(0, 2)], skill: 0, rng: createRng(seed), start_ms: 1_780_000_000_000, effect });
         const r = s.events.find((e) => e.type === 'rating' && e.puzzle_id === id);
         if (r?.type === 'rating' && r.payload.difficulty !== null) (sum += r.payload.difficulty), n++;
       }

@@ -15,6 +15,7 @@
  * What it is not: a model of human reasoning. Bots never search or reason; they know the answer.
  */
 import type { ClientEvent } from '../../shared/schema/event.ts';
+import { stampClient } from '../../shared/schema/stamp.ts';
 import type { StudyConfig } from '../../shared/schema/config.ts';
 import type { Rng } from '../../shared/random.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
@@ -80,19 +81,14 @@ class Page implements SimulatedPage {
   log: SimulatedPage['log'] = (type, payload, source = 'system') => {
     const step = this.step;
     this.seq += 1;
-    this.events.push({
-      session_id: this.sessionId,
-      seq: this.seq,
-      step: step.index,
-      phase: step.phase_id,
-      puzzle_id: step.puzzle_id,
-      position: step.position,
-      t_mono: Math.round(this.mono * 10) / 10,
-      t_wall: this.wall,
-      source,
-      type,
-      payload,
-    } as ClientEvent);
+    // The client's one stamping function (shared/schema/stamp.ts), as the participant's page calls it.
+    this.events.push(
+      stampClient(
+        { session_id: this.sessionId, seq: this.seq, step: step.index, phase: step.phase_id, puzzle_id: step.puzzle_id, position: step.position, t_mono: Math.round(this.mono * 10) / 10, t_wall: this.wall, source },
+        type,
+        payload as never,
+      ),
+    );
   };
 }
 

@@ -9,6 +9,8 @@ import { sequenceLength } from '../../shared/study/steps.ts';
 import type { LoadedStudy } from '../../shared/study/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { metricOf, metricValueOf } from '../metric.ts';
+import type { LoggedEvent } from '../../shared/schema/event.ts';
+import { receiveClient, stampServer } from '../../shared/schema/stamp.ts';
 import { withSatMetrics } from '../pipeline/puzzles.ts';
 import { toCsv } from '../csv.ts';
 
@@ -99,21 +101,22 @@ function participants(n: number, seed: number): Participant[] {
 }
 
 /** A bot session written as the server would have written it: server records and stamped client records, in time order. */
-export function sessionRecords(bot: BotSession, lease: { sequence: string[]; id: number; round: number }, study: LoadedStudy, version: string, rng: Rng): object[] {
-  const stamp = { config_hash: study.hash, app_version: version };
-  const timed: { t: number; order: number; record: object }[] = [];
+export function sessionRecords(bot: BotSession, lease: { sequence: string[]; id: number; round: number }, study: LoadedStudy, version: string, rng: Rng): LoggedEvent[] {
+  // The server's stamps, through the same functions the server uses (shared/schema/stamp.ts).
+  const at = (t_server: number) => ({ t_server, config_hash: study.hash, app_version: version });
+  const timed: { t: number; order: number; record: LoggedEvent }[] = [];
   let order = 0;
   const first = bot.events[0]?.t_wall ?? 0;
   timed.push({
     t: first - 400,
     order: order++,
-    record: { type: 'session_start', session_id: bot.session_id, payload: { mode: 'general', sequence: lease.sequence, sequence_id: lease.id, round: lease.round }, origin: 'server', t_server: first - 400, ...stamp },
+    record: stampServer({ type: 'session_start', session_id: bot.session_id, payload: { mode: 'general', sequence: lease.sequence, sequence_id: lease.id, round: lease.round } }, at(first - 400)),
   });
   // Client events arrive in batches: the outbox flushes every few hundred ms.
   let flushAt = 0;
   for (const e of bot.events) {
     if (e.t_wall > flushAt) flushAt = e.t_wall + 150 + rng.int(350);
-    timed.push({ t: flushAt, order: order++, record: { ...e, origin: 'client', t_server: flushAt, ...stamp } });
+    timed.push({ t: flushAt, order: order++, record: receiveClient(e, at(flushAt)) });
   }
   for (const call of bot.calls) {
     const t = call.t_wall + 40 + rng.int(60);
@@ -121,16 +124,16 @@ export function sessionRecords(bot: BotSession, lease: { sequence: string[]; id:
       timed.push({
         t,
         order: order++,
-        record: { type: 'check', session_id: bot.session_id, payload: { puzzle_id: call.request.puzzle_id, position: call.request.position, solved: call.solved, wrong_cells: call.wrong_cells }, origin: 'server', t_server: t, ...stamp },
+        record: stampServer({ type: 'check', session_id: bot.session_id, payload: { puzzle_id: call.request.puzzle_id, position: call.request.position, solved: call.solved, wrong_cells: call.wrong_cells } }, at(t)),
       });
     else if (call.type === 'hint' && call.hint)
       timed.push({
         t,
         order: order++,
-        record: { type: 'hint', session_id: bot.session_id, payload: { puzzle_id: call.request.puzzle_id, row: call.hint.row, col: call.hint.col, kind: call.hint.kind, reasoning: call.hint.reasoning }, origin: 'server', t_server: t, ...stamp },
+        record: stampServer({ type: 'hint', session_id: bot.session_id, payload: { puzzle_id: call.request.puzzle_id, row: call.hint.row, col: call.hint.col, kind: call.hint.kind, reasoning: call.hint.reasoning } }, at(t)),
       });
     else if (call.type === 'complete')
-      timed.push({ t: t + 1_000, order: order++, record: { type: 'session_complete', session_id: bot.session_id, payload: { code: study.config.completion.code ?? `SIM-${bot.session_id}` }, origin: 'server', t_server: t + 1_000, ...stamp } });
+      timed.push({ t: t + 1_000, order: order++, record: stampServer({ type: 'session_complete', session_id: bot.session_id, payload: { code: study.config.completion.code ?? `SIM-${bot.session_id}` } }, at(t + 1_000)) });
   }
   timed.sort((a, b) => a.t - b.t || a.order - b.order);
   return timed.map((x) => x.record);
@@ -138,7 +141,7 @@ export function sessionRecords(bot: BotSession, lease: { sequence: string[]; id:
 
 export interface SimulatedSession {
   bot: BotSession;
-  records: object[];
+  records: LoggedEvent[];
 }
 
 /** Generate sessions in memory (NDJSON mode), one at a time. */

@@ -12,6 +12,7 @@ import { applyMove, boardRows, replayMoves, type BoardState } from '../../shared
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
 import { showsBoard } from '../../shared/study/phases/index.ts';
 import { sessionProgress, type Outcome, type RatingRecord } from '../../shared/study/progress.ts';
+import { sessionEndOf, stepAfter } from '../../shared/log/rules.ts';
 import { secondsLeft, skipAfterSeconds, stepCapSeconds } from '../../shared/study/timing.ts';
 import { api, ApiError } from './api.ts';
 import { Outbox, type SaveStatus } from './outbox.ts';
@@ -602,8 +603,8 @@ export async function boot(): Promise<void> {
     const movesByStep: Record<number, Move[]> = {};
     for (const [k, v] of Object.entries(session.moves_by_step)) movesByStep[Number(k)] = [...v];
     for (const [k, v] of Object.entries(ahead.movesByStep)) (movesByStep[Number(k)] ??= []).push(...v);
-    let step = session.step;
-    for (const e of local) if (e.type === 'step_end') step = Math.max(step, e.step + 1);
+    // The step after the last step_end, by the log's rule (shared/log/rules.ts), over the server's step and the unsent events.
+    const step = local.reduce(stepAfter, session.step);
     useStudy.setState({
       status: 'running',
       session,
@@ -612,7 +613,7 @@ export async function boot(): Promise<void> {
       ratings: { ...session.ratings, ...ahead.ratings },
       outcomes: { ...session.outcomes, ...ahead.outcomes },
       completion: session.completion_code ? { code: session.completion_code, redirect_url: null } : null,
-      declined: session.status === 'declined' || local.some((e) => e.type === 'consent' && !e.payload.agreed),
+      declined: session.status === 'declined' || local.some((e) => sessionEndOf(e) === 'declined'),
       screenedOut: localStorage.getItem(`nonolab.${session.session_id}.screened_out`),
     });
     useStudy.setState({ step });

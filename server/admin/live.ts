@@ -10,10 +10,12 @@ import type { Store } from '../store.ts';
 import type { LoadedStudy } from '../../shared/study/config.ts';
 import type { AdminMarks } from './marks.ts';
 import { expandSteps } from '../../shared/study/steps.ts';
-import { foldRecords, summarizeSession, type RecordLike, type SessionSummary } from '../../shared/study/summary.ts';
+import { foldRecords, summarizeSession, type SessionSummary } from '../../shared/study/summary.ts';
+import type { LoggedEvent } from '../../shared/schema/event.ts';
+import type { StoredSessionStatus } from '../../shared/schema/session.ts';
 
 export type LiveMessage = { type: 'summary'; summary: SessionSummary } | { type: 'removed'; session_id: string };
-export type RecordListener = (records: readonly object[]) => void;
+export type RecordListener = (records: readonly LoggedEvent[]) => void;
 
 export interface LiveOptions {
   service: StudyService;
@@ -34,19 +36,19 @@ export class LiveSummaries {
   private readonly removed = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private readonly flushMs: number;
-  private readonly onAppended = (sessionId: string, records: readonly object[]) => {
+  private readonly onAppended = (sessionId: string, records: readonly LoggedEvent[]) => {
     for (const w of this.watchers.get(sessionId) ?? []) w(records);
     if (!this.cache) return;
     const s = this.cache.get(sessionId);
     if (s) {
-      const folded = foldRecords(s, records as RecordLike[]);
+      const folded = foldRecords(s, records);
       // The sequence leased at consent: the timeline (and its length) now has the puzzles.
       if (folded.sequence.length > 0 && s.sequence.length === 0) folded.total_steps = this.totalSteps(folded.sequence);
       this.cache.set(sessionId, folded);
     } else this.load(sessionId); // new session: its log already holds these records
     this.markDirty(sessionId);
   };
-  private readonly onSession = (sessionId: string, status: string) => {
+  private readonly onSession = (sessionId: string, status: StoredSessionStatus) => {
     if (status === 'withdrawn') {
       this.opts.marks.remove(sessionId);
       this.cache?.delete(sessionId);
@@ -80,7 +82,7 @@ export class LiveSummaries {
     const marks = this.opts.marks.of(sessionId);
     const summary = summarizeSession(
       { session_id: row.id, mode: row.mode, label: row.label, status: row.status, created_at: row.created_at, sequence, total_steps: this.totalSteps(sequence), ...marks },
-      this.opts.log.read(sessionId) as RecordLike[],
+      this.opts.log.read(sessionId),
     );
     summary.status = row.status;
     this.cache?.set(sessionId, summary);

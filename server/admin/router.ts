@@ -4,6 +4,8 @@ import { rateLimit } from 'express-rate-limit';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { expandSteps } from '../../shared/study/steps.ts';
+import type { LoggedEvent } from '../../shared/schema/event.ts';
+import { stampServer } from '../../shared/schema/stamp.ts';
 import { DEFAULT_LIVENESS, SessionFlag, connectionState, poolBalance, type Liveness, type PoolSequence, type SessionSummary } from '../../shared/study/summary.ts';
 import { EventLog } from '../eventLog.ts';
 import { exportEvents, exportPsychDs, exportRawZip, exportAttempts, exportParticipants, exportRows, codebookCsv, type MetaOf } from '../exports.ts';
@@ -90,7 +92,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
    * Append server records to a session's NDJSON log through the service's group commit, so its write pipeline and
    * the live feed see them.
    */
-  const appendToLog = async (sessionId: string, records: readonly object[]): Promise<boolean> => {
+  const appendToLog = async (sessionId: string, records: readonly LoggedEvent[]): Promise<boolean> => {
     await service.appendRecords(sessionId, records); // durable (fsync'd) before we answer
     return true;
   };
@@ -276,9 +278,9 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     const id = sessionParam(req);
     const { flag } = parseBody(FlagRequest, req.body ?? {});
     marks.set(id, { flag }, clock());
-    // The log is the complete record: the analysis reads marks from `session_mark` server records (the last one holds).
+    // The log is the complete record: the analysis and the dashboard read marks from `session_mark` records (the last one holds).
     const wrote = await appendToLog(id, [
-      { type: 'session_mark', session_id: id, payload: { mark: flag, by: 'experimenter' }, origin: 'server', t_server: clock(), config_hash: study.hash, app_version: opts.appVersion ?? null },
+      stampServer({ type: 'session_mark', session_id: id, payload: { mark: flag, by: 'experimenter' } }, { t_server: clock(), config_hash: study.hash, app_version: opts.appVersion ?? 'unknown' }),
     ]);
     live.refresh(id);
     res.json({ session_id: id, flag, logged: wrote });

@@ -1,6 +1,6 @@
 // Payloads of the experimenter routes added for panels and recruitment: recruitment state, lookups, the drop-out funnel.
 import { z } from 'zod';
-import { SessionFlag } from '../study/summary.ts';
+import { SessionFlag, StoredSessionStatus } from './session.ts';
 
 /** Recruitment as it stands: the setting (config, or the dashboard's last change) and what it means right now. */
 export const RecruitmentState = z.object({
@@ -35,7 +35,7 @@ export type RecruitmentUpdate = z.infer<typeof RecruitmentUpdate>;
 export const LookupMatch = z.object({
   matched_by: z.enum(['panel_id', 'completion_code', 'session_id']),
   session_id: z.string(),
-  status: z.string(),
+  status: StoredSessionStatus,
   mode: z.string(),
   label: z.string().nullable(),
   flag: SessionFlag.nullable(),

@@ -4,6 +4,7 @@ import { ClientEvent } from './event.ts';
 import { Phase, HintPolicy } from './config.ts';
 import { PuzzleClues } from './puzzle.ts';
 import { Move } from './move.ts';
+import { SessionStatus } from './session.ts';
 
 const PanelId = z.string().min(1, 'an id cannot be empty').max(100, 'an id has at most 100 characters').regex(/^[A-Za-z0-9_.:-]+$/, 'panel ids use letters, digits and _ . : -');
 
@@ -46,7 +47,7 @@ export const SessionState = z.object({
   step: z.number().int().nonnegative(),
   /** Highest contiguous client sequence number the server holds. */
   acked_seq: z.number().int().nonnegative(),
-  status: z.enum(['active', 'complete', 'declined', 'screened_out', 'withdrawn', 'abandoned']),
+  status: SessionStatus,
   study: ClientStudy,
   /** Every move so far, by step index, to rebuild boards (current one, post-survey pictures) on resume. */
   moves_by_step: z.record(z.string(), z.array(Move)),

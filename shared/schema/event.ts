@@ -1,6 +1,7 @@
 // Logged events: what the client sends (ClientEvent) and the NDJSON record the server writes (LoggedEvent).
 import { z } from 'zod';
 import { InputSource, Move } from './move.ts';
+import { SessionFlag } from './session.ts';
 
 const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/);
 
@@ -99,27 +100,41 @@ export const ServerEvent = z.discriminatedUnion('type', [
     payload: z.object({ sequence: z.array(Id), sequence_id: z.number().int(), round: z.number().int() }),
   }),
   z.object({ type: z.literal('session_complete'), session_id: Id, payload: z.object({ code: z.string() }) }),
+  /** The experimenter marked the session (null: the mark taken off); the last one holds. Written by the admin API. */
+  z.object({
+    type: z.literal('session_mark'),
+    session_id: Id,
+    payload: z.object({ mark: SessionFlag.nullable(), by: z.string().max(64).optional() }),
+  }),
 ]);
+export type ServerEventType = ServerEvent['type'];
 export type ServerEvent = z.infer<typeof ServerEvent>;
 
-const ServerStamps = {
+export const ServerStamps = {
   origin: z.literal('server'),
   t_server: z.number(),
   config_hash: z.string(),
   app_version: z.string(),
 };
-const ClientStamps = {
+export const ClientStamps = {
   origin: z.literal('client'),
   t_server: z.number(),
   config_hash: z.string(),
   app_version: z.string(),
 };
 
-/** One NDJSON line. */
-export const LoggedEvent = z.union([
-  z.intersection(ClientEvent, z.object(ClientStamps)),
-  z.intersection(ServerEvent, z.object(ServerStamps)),
-]);
-export type LoggedEvent = z.infer<typeof LoggedEvent>;
-export type LoggedClientEvent = ClientEvent & { origin: 'client'; t_server: number; config_hash: string; app_version: string };
-export type LoggedServerEvent = ServerEvent & { origin: 'server'; t_server: number; config_hash: string; app_version: string };
+/** The stamps the server puts on every record it writes: its receive time, the study config's hash, the app's version. */
+export const ServerStamp = z.object({ t_server: z.number(), config_hash: z.string(), app_version: z.string() });
+export type ServerStamp = z.infer<typeof ServerStamp>;
+
+export const LoggedClientEvent = z.intersection(ClientEvent, z.object(ClientStamps));
+export const LoggedServerEvent = z.intersection(ServerEvent, z.object(ServerStamps));
+export type LoggedClientEvent = ClientEvent & { origin: 'client' } & ServerStamp;
+export type LoggedServerEvent = ServerEvent & { origin: 'server' } & ServerStamp;
+
+/**
+ * One NDJSON line. Read one back with `parseRecord` (shared/log/record.ts), which gives this type; write one with
+ * the stamping function of its origin (shared/schema/stamp.ts).
+ */
+export const LoggedEvent = z.union([LoggedClientEvent, LoggedServerEvent]);
+export type LoggedEvent = LoggedClientEvent | LoggedServerEvent;

@@ -1,8 +1,8 @@
 // The client's stamping: a valid action becomes its event; an invalid one becomes a valid client_error under the same
 // seq, so the outbox never holds an event the server must refuse.
 import { describe, expect, it } from 'vitest';
-import { ClientEvent } from './event.ts';
-import { clientErrorFor, stampClient, type ClientStamp } from './stamp.ts';
+import { ClientEvent, LoggedEvent } from './event.ts';
+import { clientErrorFor, receiveClient, stampClient, stampServer, type ClientStamp } from './stamp.ts';
 
 const stamp: ClientStamp = {
   session_id: 's0123456789abcdef',
@@ -47,5 +47,24 @@ describe('stampClient', () => {
     const odd = clientErrorFor({ seq: 3, step: -2, phase: '<script>', type: 'x'.repeat(40) }, 'e'.repeat(3_000), 400, fallback);
     expect(odd).toMatchObject({ step: 9, phase: 'post_survey' });
     expect(ClientEvent.safeParse(odd).success).toBe(true);
+  });
+
+  it('takes a move through the fast path and still refuses an invalid one', () => {
+    expect(stampClient(stamp, 'move', { move: { type: 'fill', row: 1, col: 2 } })).toMatchObject({ type: 'move', payload: { move: { type: 'fill', row: 1, col: 2 } } });
+    expect(stampClient(stamp, 'move', { move: { type: 'fill', row: 100, col: 2 } }).type).toBe('client_error');
+  });
+});
+
+describe('the server`s stamps (stampServer, receiveClient)', () => {
+  const at = { t_server: 1_780_000_000_500, config_hash: 'abc', app_version: '0.1.0' };
+  it('make records the log schema takes, with origin and the server`s clock, hash and version', () => {
+    const mark = stampServer({ type: 'session_mark', session_id: stamp.session_id, payload: { mark: 'pilot', by: 'experimenter' } }, at);
+    expect(mark).toEqual({ type: 'session_mark', session_id: stamp.session_id, payload: { mark: 'pilot', by: 'experimenter' }, origin: 'server', ...at });
+    expect(LoggedEvent.safeParse(mark).success).toBe(true);
+    const event = stampClient(stamp, 'focus', { focused: true });
+    const received = receiveClient(event, at);
+    expect(received).toEqual({ ...event, origin: 'client', ...at });
+    expect(LoggedEvent.safeParse(received).success).toBe(true);
+    expect(event).not.toHaveProperty('origin'); // the client's event itself is left as it was
   });
 });

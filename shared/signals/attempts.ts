@@ -4,9 +4,8 @@
  * are left out) plus the rating step that follows it. The moves are replayed with the same applyMove as the
  * client, so errors are counted on the real board: an error is a cell that a fill or stroke turns filled
  * where the solution is empty (a stroke over three such cells is three errors; undo, reset and hint reveals
- * never count). Time is measured on the client's clocks: between two events we use the difference of the
- * monotonic clock t_mono, unless it is negative or disagrees with the wall clock by more than a second (the
- * page was reloaded, t_mono restarted), in which case the wall-clock difference is used. The attempt starts
+ * never count). Time is measured on the client's clocks with the log's one clock rule (shared/log/rules.ts:
+ * monotonic when it agrees with the wall clock within a second, else the wall clock). The attempt starts
  * at its step_start (or its first event) and ends at the correct submission (the last submit move before the
  * solve), at the skip move, at the step_end of a timeout, or at its last event when the session stopped.
  * Errors count fill events (the paper's "number of times a participant filled a cell black where the correct
@@ -18,12 +17,14 @@
  * event's time stamp), which gives one point per cell, so the gaps inside a drag (tens of milliseconds) exist
  * and make the mixture's first component. A stroke logged without cell times (older logs) stays one point at
  * its event time. At the action level (option) every action, stroke included, is one point at its event time.
- * What it cannot see: time the participant spent on the page before the step was logged.
+ * The error, gap and pause rules are the log's (shared/log/rules.ts), shared with the dashboard's replay, so the
+ * replay shows the pauses and errors this file counts. What it cannot see: time the participant spent on the page
+ * before the step was logged.
  */
 import type { LoggedClientEvent } from '../schema/event.ts';
 import type { Move } from '../schema/move.ts';
-import { applyMove, boardRows, countWrongCells, initialBoard, type BoardState } from '../game/board.ts';
-import { FILLED } from '../nonogram/grid.ts';
+import { applyMove, initialBoard, type BoardState } from '../game/board.ts';
+import { actionGaps, elapsedMs, firstCell, isPause, paintedCells, wrongCells, type GapLevel } from '../log/rules.ts';
 import type { AttemptOutcome, AttemptRow, GapRow } from './schema.ts';
 import type { SessionLog } from './session.ts';
 
@@ -52,40 +53,14 @@ export interface SignalOptions {
   gapLevel?: GapLevel;
 }
 
-export type GapLevel = 'cell' | 'action';
+export type { GapLevel };
 
 export const DEFAULT_GUESSING_OPTIONS = ['Never', 'Rarely', 'Sometimes', 'Often', 'Always'] as const;
-
-interface Timed {
-  t_mono: number;
-  t_wall: number;
-}
-
-/** Milliseconds from a to b on the client's clocks (monotonic when it agrees with the wall clock). */
-export function elapsedMs(a: Timed, b: Timed): number {
-  const mono = b.t_mono - a.t_mono;
-  const wall = b.t_wall - a.t_wall;
-  if (mono >= 0 && Math.abs(mono - wall) <= 1_000) return mono;
-  return Math.max(0, wall);
-}
 
 type MoveEvent = Extract<LoggedClientEvent, { type: 'move' }>;
 
 function isMove(e: LoggedClientEvent): e is MoveEvent {
   return e.type === 'move';
-}
-
-function firstCell(move: Move): [number, number] | null {
-  switch (move.type) {
-    case 'fill':
-    case 'cross':
-    case 'clear':
-      return [move.row, move.col];
-    case 'stroke':
-      return move.cells[0];
-    default:
-      return null;
-  }
 }
 
 function median(values: readonly number[]): number | null {
@@ -171,12 +146,10 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
     let board: BoardState = initialBoard(puzzle.width, puzzle.height);
     const sol = puzzle.solution;
     const counts = { actions: 0, moves: 0, strokes: 0, cellsFilled: 0, errors: 0, hints: 0, undos: 0, resets: 0, submissions: 0 };
-    const wrongCells = new Set<number>();
+    const errorCells = new Set<number>();
     let first: [number, number] | null = null;
     let firstAction: LoggedClientEvent | null = null;
-    let prev: LoggedClientEvent | null = null;
-    let prevOffset = 0;
-    const gapList: number[] = [];
+    const actions: MoveEvent[] = [];
     for (const m of moves) {
       if (m.seq > end.seq) break;
       const move = m.payload.move;
@@ -187,23 +160,7 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       }
       counts.actions++;
       firstAction ??= m;
-      // The action's points in time, as offsets (ms) from its event's stamp: one per cell of a timed stroke.
-      const offsets = cellLevel && move.type === 'stroke' && move.cell_ms && move.cell_ms.length === move.cells.length ? move.cell_ms : null;
-      const points = offsets ? offsets.length : 1;
-      for (let k = 0; k < points; k++) {
-        const offset = offsets ? offsets[k] : 0;
-        if (prev) {
-          const ms = k === 0 ? elapsedMs(prev, m) + offset - prevOffset : offset - prevOffset;
-          const g = round3(Math.max(0, ms) / 1000);
-          const cellIndex = offsets ? k : -1;
-          gapList.push(g);
-          if (options.onGap) options.onGap(attempts.length, counts.actions, g, move.type, cellIndex);
-          else
-            gaps.push({ participant_id: log.session_id, puzzle_id: group.puzzleId, position: group.position, index: counts.actions, cell: offsets ? k : null, gap_s: g, action: move.type });
-        }
-        prev = m;
-        prevOffset = offset;
-      }
+      actions.push(m);
       const cell = firstCell(move);
       if (cell) {
         counts.moves++;
@@ -215,28 +172,18 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       else if (move.type === 'reset') counts.resets++;
       else if (move.type === 'submit') counts.submissions++;
       const next = applyMove(board, move);
-      if (move.type === 'fill' && next !== board) {
-        // A fill changes only its own cell (the board is unchanged when the cell is outside).
-        const i = move.row * puzzle.width + move.col;
-        if (next.grid.cells[i] === FILLED && board.grid.cells[i] !== FILLED) {
-          counts.cellsFilled++;
-          if (sol[move.row]?.[move.col] !== '#') {
-            counts.errors++;
-            wrongCells.add(i);
-          }
-        }
-      } else if (move.type === 'stroke' && next !== board) {
-        const before = board.grid.cells, after = next.grid.cells, w = puzzle.width;
-        for (let i = 0; i < after.length; i++)
-          if (after[i] === FILLED && before[i] !== FILLED) {
-            counts.cellsFilled++;
-            if (sol[(i / w) | 0]?.[i % w] !== '#') {
-              counts.errors++;
-              wrongCells.add(i);
-            }
-          }
-      }
+      const painted = paintedCells(move, board, next, sol);
+      counts.cellsFilled += painted.filled;
+      counts.errors += painted.errors.length;
+      for (const i of painted.errors) errorCells.add(i);
       board = next;
+    }
+    const gapList: number[] = [];
+    for (const g of actionGaps(actions, cellLevel ? 'cell' : 'action')) {
+      gapList.push(g.seconds);
+      const action = actions[g.action - 1].payload.move.type;
+      if (options.onGap) options.onGap(attempts.length, g.action, g.seconds, action, g.cell ?? -1);
+      else gaps.push({ participant_id: log.session_id, puzzle_id: group.puzzleId, position: group.position, index: g.action, cell: g.cell, gap_s: g.seconds, action });
     }
     if (counts.hints === 0) counts.hints = log.server.filter((s) => s.type === 'hint' && s.payload.puzzle_id === group.puzzleId).length;
 
@@ -252,7 +199,7 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
     for (const r of revisions) if (r.payload.rated_puzzle_id === group.puzzleId && r.seq > (rating?.seq ?? 0)) final = r.payload.to;
     const guessing = rating ? rating.payload.guessing : null;
     const level = guessing === null ? -1 : guessingOptions.indexOf(guessing);
-    const pauses = threshold === null ? null : gapList.filter((g) => g > threshold);
+    const pauses = threshold === null ? null : gapList.filter((g) => isPause(g, threshold));
 
     attempts.push({
       participant_id: log.session_id,
@@ -269,7 +216,7 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       strokes: counts.strokes,
       cells_filled: counts.cellsFilled,
       errors: counts.errors,
-      error_cells: wrongCells.size,
+      error_cells: errorCells.size,
       hints: counts.hints,
       undos: counts.undos,
       resets: counts.resets,
@@ -282,7 +229,7 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       pause_threshold_s: threshold,
       first_row: first ? first[0] : null,
       first_col: first ? first[1] : null,
-      final_wrong_cells: countWrongCells(boardRows(board.grid), sol),
+      final_wrong_cells: wrongCells(board, sol).size,
       difficulty_initial: initial,
       difficulty: final,
       guessing,
@@ -302,7 +249,7 @@ export function applyPauseThreshold(attempts: readonly AttemptRow[], gaps: reado
     list.push(g.gap_s);
   }
   return attempts.map((a) => {
-    const list = (byAttempt.get(`${a.participant_id}\u0000${a.position}\u0000${a.puzzle_id}`) ?? []).filter((g) => g > thresholdS);
+    const list = (byAttempt.get(`${a.participant_id}\u0000${a.position}\u0000${a.puzzle_id}`) ?? []).filter((g) => isPause(g, thresholdS));
     return { ...a, pauses: list.length, pause_time_s: round3(list.reduce((s, g) => s + g, 0)), pause_threshold_s: thresholdS };
   });
 }

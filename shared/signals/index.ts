@@ -1,5 +1,6 @@
 // Signals: pure functions from logged events to tidy rows (attempts, gaps, participants, answers), shared by the analysis and the server's exports.
 export * from './schema.ts';
 export { parseSessionNdjson, sessionFromRecords, isValidMoveRecord, isValidStepRecord, readFieldsError, LogFormatError, type SessionLog, type ParseOptions } from './session.ts';
-export { sessionSignals, applyPauseThreshold, elapsedMs, DEFAULT_GUESSING_OPTIONS, type SignalPuzzle, type SignalOptions, type SessionSignals, type GapLevel } from './attempts.ts';
-export { participantRow, answerRows, codeAnswer, expertiseItems, DEFAULT_EXPERTISE_ITEMS } from './participants.ts';
+export { elapsedMs } from '../log/rules.ts';
+export { sessionSignals, applyPauseThreshold, DEFAULT_GUESSING_OPTIONS, type SignalPuzzle, type SignalOptions, type SessionSignals, type GapLevel } from './attempts.ts';
+export { participantRow, loggedStatus, answerRows, codeAnswer, expertiseItems, DEFAULT_EXPERTISE_ITEMS } from './participants.ts';

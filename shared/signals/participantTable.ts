@@ -9,9 +9,10 @@
 // the second time, so no column is lost. The z-mean needs every row: it is filled in by `addExpertiseZMean` once all
 // rows are built (the rows are small: one per participant).
 import type { StudyConfig, SurveyItem } from '../schema/config.ts';
+import type { StoredSessionStatus } from '../schema/session.ts';
 import type { LoggedClientEvent } from '../schema/event.ts';
 import { zScores } from '../stats/composite.ts';
-import { codeAnswer, expertiseItems } from './participants.ts';
+import { codeAnswer, expertiseItems, loggedStatus } from './participants.ts';
 import { EXPERTISE_ITEMS, type AttemptRow } from './schema.ts';
 import type { SessionLog } from './session.ts';
 
@@ -38,7 +39,7 @@ export const CODEBOOK_COLUMNS = ['column', 'item_id', 'phase', 'question', 'type
 export interface ParticipantMeta {
   mode: string | null;
   label: string | null;
-  status: string | null;
+  status: StoredSessionStatus | null;
 }
 
 export type WideRow = Record<string, string | number | null>;
@@ -182,9 +183,8 @@ export function wideParticipantRow(log: SessionLog, attempts: readonly AttemptRo
   const start = log.server.find((s) => s.type === 'session_start');
   const complete = log.server.find((s) => s.type === 'session_complete');
   const startPayload = (start?.payload ?? {}) as { mode?: string };
-  const status =
-    meta?.status ??
-    (complete ? 'complete' : log.client.some((e) => e.type === 'consent' && !e.payload.agreed) ? 'declined' : log.client.some((e) => e.type === 'step_end' && e.payload.reason === 'screened_out') ? 'screened_out' : 'active');
+  const fromLog = loggedStatus(log);
+  const status = meta?.status ?? (fromLog === 'incomplete' ? 'active' : fromLog);
   const last = Math.max(...log.server.map((s) => s.t_server), ...log.client.map((e) => e.t_server));
   row.session_id = log.session_id;
   row.link_type = meta?.mode ?? startPayload.mode ?? null;

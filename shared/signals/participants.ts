@@ -1,7 +1,9 @@
 // From one session's log to its participant row (status, the six expertise items as numbers) and its free-text answers.
 import type { LoggedClientEvent } from '../schema/event.ts';
 import type { StudyConfig, SurveyItem } from '../schema/config.ts';
-import { EXPERTISE_ITEMS, type AnswerRow, type ParticipantRow, type SessionStatus } from './schema.ts';
+import type { LoggedSessionStatus } from '../schema/session.ts';
+import { sessionEndOf } from '../log/rules.ts';
+import { EXPERTISE_ITEMS, type AnswerRow, type ParticipantRow } from './schema.ts';
 import type { SessionLog } from './session.ts';
 
 const FREQUENCY = ['Never', 'Rarely (a few times a year)', 'Sometimes (about monthly)', 'Often (about weekly)', 'Very often (daily)'];
@@ -55,10 +57,16 @@ export function codeAnswer(item: SurveyItem, value: unknown, surveySubmitted: bo
 
 type SurveySubmit = Extract<LoggedClientEvent, { type: 'survey_submit' }>;
 
-function statusOf(log: SessionLog): SessionStatus {
+/**
+ * How the log says the session ended: complete (a session_complete record), declined or screened out (a step_end
+ * that ended it, shared/log/rules.ts), else incomplete (still active, or abandoned).
+ */
+export function loggedStatus(log: SessionLog): LoggedSessionStatus {
   if (log.server.some((s) => s.type === 'session_complete')) return 'complete';
-  if (log.client.some((e) => e.type === 'consent' && !e.payload.agreed)) return 'declined';
-  if (log.client.some((e) => e.type === 'step_end' && e.payload.reason === 'screened_out')) return 'screened_out';
+  for (const e of log.client) {
+    const end = sessionEndOf(e);
+    if (end) return end;
+  }
   return 'incomplete';
 }
 
@@ -77,7 +85,7 @@ export function participantRow(log: SessionLog, attempts: number, items: readonl
   const any = log.server[0] ?? log.client[0];
   return {
     participant_id: log.session_id,
-    status: statusOf(log),
+    status: loggedStatus(log),
     marks: log.marks.join(';'),
     config_hash: any?.config_hash ?? null,
     app_version: any?.app_version ?? null,

@@ -1,5 +1,6 @@
 // Row schemas of the per-attempt, per-participant and per-gap tables derived from the event logs (snake_case columns).
 import { z } from 'zod';
+import { LoggedSessionStatus } from '../schema/session.ts';
 
 /** How a study-puzzle attempt ended. `incomplete`: the session stopped during the attempt. */
 export const AttemptOutcome = z.enum(['solved', 'skipped', 'timeout', 'incomplete']);
@@ -78,13 +79,13 @@ export const GapRow = z.object({
 });
 export type GapRow = z.infer<typeof GapRow>;
 
-export const SessionStatus = z.enum(['complete', 'incomplete', 'declined', 'screened_out']);
-export type SessionStatus = z.infer<typeof SessionStatus>;
+/** The status the log alone tells (declared with the server's statuses in shared/schema/session.ts). */
+export { LoggedSessionStatus as SessionStatus } from '../schema/session.ts';
 
 /** One row per session: status and the six expertise items as numbers. */
 export const ParticipantRow = z.object({
   participant_id: z.string(),
-  status: SessionStatus,
+  status: LoggedSessionStatus,
   /** pilot/test/excluded marks found in the log (see sessionMarks), joined by ';'; '' when none. */
   marks: z.string(),
   config_hash: z.string().nullable(),

@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { dropoutFunnel, median } from './funnel.ts';
 import { emptySummary, type SessionSummary, type StepSummary } from './summary.ts';
 import type { Step } from './steps.ts';
+import type { StoredSessionStatus } from '../schema/session.ts';
 
 const kinds = ['consent', 'survey', 'puzzle', 'rating', 'complete'] as const;
 const steps: Step[] = kinds.map((kind, index) => ({ index, kind, phase_id: kind === 'rating' ? 'puzzles' : kind, puzzle_id: null, position: kind === 'puzzle' || kind === 'rating' ? 1 : null }));
 
 /** A session that went through `durations` (seconds per step from step 0) and is on `step` with `status`. */
-function session(id: string, status: string, step: number, durations: number[], outcomeOfLast: string | null = null): SessionSummary {
+function session(id: string, status: StoredSessionStatus, step: number, durations: number[], outcomeOfLast: string | null = null): SessionSummary {
   const s = emptySummary({ session_id: id, mode: 'general', label: null, status, created_at: 0, sequence: [], total_steps: steps.length });
   let t = 0;
   s.steps = durations.map((d, i): StepSummary => {

@@ -85,7 +85,7 @@ export function dropoutFunnel(steps: readonly Step[], summaries: readonly Sessio
   const totals = { sessions: 0, complete: 0, active: 0, abandoned: 0, declined: 0, screened_out: 0 };
   for (const s of summaries) {
     totals.sessions++;
-    if (s.status in totals && s.status !== 'sessions') totals[s.status as keyof typeof totals]++;
+    if (s.status in totals) totals[s.status as Exclude<keyof typeof totals, 'sessions'>]++;
     if (rows.length === 0) continue;
     const at = stoppedAt(s, steps);
     for (let i = 0; i <= at; i++) rows[i].reached++;

@@ -1,7 +1,8 @@
-// What a session has done so far, derived from its logged client events (for resume and for the post-survey).
+// What a session has done so far, folded from its records (for resume and for the post-survey), and what the server acknowledged.
+import type { ClientEvent, LoggedEvent } from '../schema/event.ts';
 import type { Move } from '../schema/move.ts';
-import { Move as MoveSchema } from '../schema/move.ts';
 import { replayMoves, boardRows } from '../game/board.ts';
+import { stepAfter } from '../log/rules.ts';
 
 export interface RatingRecord {
   difficulty: number | null;
@@ -19,30 +20,24 @@ export interface SessionProgress {
   movesByStep: Record<number, Move[]>;
 }
 
-interface EventLike {
-  origin?: unknown;
-  seq?: unknown;
-  type?: unknown;
-  step?: unknown;
-  puzzle_id?: unknown;
-  payload?: unknown;
-}
-
-export function sessionProgress(events: readonly EventLike[]): SessionProgress {
+/**
+ * Fold a session's records, in order, into what resume needs: the moves of every step (to rebuild its board), the
+ * latest rating of every puzzle (a revision overrides its difficulty), how each puzzle step ended. Takes the server's
+ * logged records (server records are skipped) as well as the client's own unsent events (the boot merge).
+ */
+export function sessionProgress(events: readonly (LoggedEvent | ClientEvent)[]): SessionProgress {
   const progress: SessionProgress = { ratings: {}, outcomes: {}, movesByStep: {} };
   for (const e of events) {
-    if (e.origin !== undefined && e.origin !== 'client') continue;
-    const payload = e.payload as Record<string, unknown>;
-    if (e.type === 'move' && typeof e.step === 'number') {
-      const move = MoveSchema.safeParse(payload.move);
-      if (move.success) (progress.movesByStep[e.step] ??= []).push(move.data);
-    } else if (e.type === 'rating' && typeof e.puzzle_id === 'string') {
-      progress.ratings[e.puzzle_id] = { difficulty: payload.difficulty as number | null, guessing: String(payload.guessing) };
-    } else if (e.type === 'rating_revise') {
-      const id = String(payload.rated_puzzle_id);
-      if (progress.ratings[id]) progress.ratings[id] = { ...progress.ratings[id], difficulty: payload.to as number | null };
-    } else if (e.type === 'step_end' && typeof e.puzzle_id === 'string' && payload.kind !== 'rating') {
-      progress.outcomes[e.puzzle_id] = payload.reason as Outcome;
+    if ('origin' in e && e.origin !== 'client') continue;
+    const c = e as ClientEvent;
+    if (c.type === 'move') (progress.movesByStep[c.step] ??= []).push(c.payload.move);
+    else if (c.type === 'rating' && c.puzzle_id !== null) progress.ratings[c.puzzle_id] = { difficulty: c.payload.difficulty, guessing: c.payload.guessing };
+    else if (c.type === 'rating_revise') {
+      const id = c.payload.rated_puzzle_id;
+      if (progress.ratings[id]) progress.ratings[id] = { ...progress.ratings[id], difficulty: c.payload.to };
+    } else if (c.type === 'step_end' && c.puzzle_id !== null && c.payload.kind !== 'rating') {
+      const reason = c.payload.reason;
+      if (reason === 'solved' || reason === 'skipped' || reason === 'timeout' || reason === 'done') progress.outcomes[c.puzzle_id] = reason;
     }
   }
   return progress;
@@ -50,16 +45,16 @@ export function sessionProgress(events: readonly EventLike[]): SessionProgress {
 
 /**
  * What the server has acknowledged, from a session's logged records: the highest client sequence number reached
- * without a gap, and the step after the last step ended within it. SQLite's `acked_seq` and `step` mirror this; after
- * a crash the server recomputes them with it.
+ * without a gap, and the step after the last step ended within it (shared/log/rules.ts). SQLite's `acked_seq` and
+ * `step` mirror this; after a crash the server recomputes them with it.
  */
-export function loggedProgress(records: readonly EventLike[]): { acked_seq: number; step: number } {
+export function loggedProgress(records: readonly LoggedEvent[]): { acked_seq: number; step: number } {
   let acked = 0;
   let step = 0;
   for (const r of records)
     if (r.origin === 'client' && r.seq === acked + 1) {
       acked += 1;
-      if (r.type === 'step_end' && typeof r.step === 'number') step = Math.max(step, r.step + 1);
+      step = stepAfter(step, r);
     }
   return { acked_seq: acked, step };
 }

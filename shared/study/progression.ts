@@ -8,7 +8,9 @@
 // - a `step_end` ends the current step only when the phase kind's rule is met: consent given, valid answers (and the
 //   screening decided by them), the puzzle solved by the server's own check (a `check` record), skipped once the
 //   allowed time has passed, past its time limit, a rating given,
-// - nothing after the session ended (declined, screened out; completion is the last step, which never ends).
+// - nothing after the session ended (declined, screened out; completion is the last step, which never ends). The
+//   session ends at the step_end that declines or screens out (shared/log/rules.ts `sessionEndOf`), not at the
+//   consent record: the progression alone decides it, and the intake sets the session's status from it.
 // Completion is then earned: POST /api/session/complete needs the session at its last step.
 //
 // Time rules (skip after N s, a time limit, the warmup's cap) measure the step on the client's wall clock, from the
@@ -21,7 +23,8 @@
 // `foldProgression` rebuilds the state from a session's log without judging it (the log holds what was accepted);
 // `admit` judges one event and, when it is taken, applies it.
 import type { Phase } from '../schema/config.ts';
-import type { ClientEvent, ClientEventType } from '../schema/event.ts';
+import type { ClientEvent, ClientEventType, LoggedEvent, LoggedServerEvent } from '../schema/event.ts';
+import { sessionEndOf, stepAfter } from '../log/rules.ts';
 import type { Step } from './steps.ts';
 import { validateAnswers } from './survey.ts';
 import { phaseRules, type StepFacts } from './phases/index.ts';
@@ -65,14 +68,12 @@ export function copyProgression(p: Progression): Progression {
 const solvedKey = (puzzleId: string, position: number | null) => `${puzzleId}@${position ?? ''}`;
 
 /** A server record's part in progression: a check that found a puzzle solved; the sequence named. */
-export function noteServerRecord(p: Progression, record: { type: string; payload: unknown }): void {
+export function noteServerRecord(p: Progression, record: LoggedServerEvent): void {
   if (record.type === 'session_start' || record.type === 'sequence_assigned') {
-    if (((record.payload as { sequence?: unknown[] }).sequence?.length ?? 0) > 0) p.assigned = true;
+    if (record.payload.sequence.length > 0) p.assigned = true;
     return;
   }
-  if (record.type !== 'check') return;
-  const payload = record.payload as { puzzle_id: string; position: number | null; solved: boolean };
-  if (payload.solved) p.solved.add(solvedKey(payload.puzzle_id, payload.position));
+  if (record.type === 'check' && record.payload.solved) p.solved.add(solvedKey(record.payload.puzzle_id, record.payload.position));
 }
 
 /** Apply an accepted client event. */
@@ -91,24 +92,24 @@ function apply(p: Progression, e: ClientEvent): void {
       break;
     case 'step_end':
       if (e.step < p.step) break;
-      p.step = e.step + 1;
+      p.step = stepAfter(p.step, e);
       p.facts = noFacts();
       p.stepWall = e.t_wall;
-      if (e.payload.reason === 'declined') p.ended = 'declined';
-      if (e.payload.reason === 'screened_out') p.ended = 'screened_out';
+      // The progression owns how a session ends early (the intake's status and every fold follow it).
+      p.ended = sessionEndOf(e) ?? p.ended;
       break;
   }
 }
 
 /** The state a session's log leads to (client events in sequence order, server checks). */
-export function foldProgression(records: Iterable<{ origin?: unknown; type?: unknown; seq?: unknown; payload?: unknown }>): Progression {
+export function foldProgression(records: Iterable<LoggedEvent>): Progression {
   const p = newProgression();
   let seq = 0;
   for (const r of records) {
-    if (r.origin === 'server') noteServerRecord(p, r as { type: string; payload: unknown });
-    else if (r.origin === 'client' && r.seq === seq + 1) {
+    if (r.origin === 'server') noteServerRecord(p, r);
+    else if (r.seq === seq + 1) {
       seq += 1;
-      apply(p, r as ClientEvent);
+      apply(p, r);
     }
   }
   return p;

@@ -9,24 +9,32 @@ import {
   summarizeSession,
   timeInStep,
   type PoolSequence,
-  type RecordLike,
   type SummaryMeta,
 } from './summary.ts';
+import { parseRecord } from '../log/record.ts';
+import type { LoggedEvent } from '../schema/event.ts';
 
 const T0 = 1_780_000_000_000;
 const meta: SummaryMeta = { session_id: 's1', mode: 'kiosk', label: 'P07', status: 'active', created_at: T0, sequence: ['a', 'b', 'c'], total_steps: 13 };
 
-let seq = 0;
-function client(type: string, step: number, t: number, payload: object, extra: Partial<RecordLike> = {}): RecordLike {
-  seq++;
-  return { origin: 'client', type, step, phase: 'puzzles', puzzle_id: null, position: null, t_server: T0 + t, seq, payload, ...extra } as RecordLike;
+/** A record as the reader gives it (parseRecord checks it against the schema). */
+function read(raw: object): LoggedEvent {
+  const parsed = parseRecord(raw);
+  if (parsed.kind !== 'event') throw new Error(`not a logged event: ${JSON.stringify(parsed)}`);
+  return parsed.event;
 }
-function server(type: string, t: number, payload: object): RecordLike {
-  return { origin: 'server', type, t_server: T0 + t, payload };
+const stamps = { config_hash: 'h', app_version: '0.1.0' };
+let seq = 0;
+function client(type: string, step: number, t: number, payload: object, extra: object = {}): LoggedEvent {
+  seq++;
+  return read({ session_id: 's1', origin: 'client', type, step, phase: 'puzzles', puzzle_id: null, position: null, t_mono: t, t_wall: T0 + t, source: 'mouse', t_server: T0 + t, seq, payload, ...stamps, ...extra });
+}
+function server(type: string, t: number, payload: object): LoggedEvent {
+  return read({ session_id: 's1', origin: 'server', type, t_server: T0 + t, payload, ...stamps });
 }
 
 /** A session that did consent (step 0), then puzzle a at position 1 (step 4): moves, a wrong submit, a hint, solved. */
-function records(): RecordLike[] {
+function records(): LoggedEvent[] {
   const onA = { puzzle_id: 'a', position: 1 };
   return [
     server('session_start', 0, { mode: 'kiosk', sequence: ['a', 'b', 'c'], sequence_id: 7, round: 1 }),
@@ -87,13 +95,17 @@ describe('summarizeSession', () => {
     expect(s).toEqual(copy);
   });
 
-  it('notes completion and a declined consent', () => {
+  it('notes completion, and a session ended at the step_end that declines or screens out (the progression`s rule)', () => {
     const done = summarizeSession(meta, [...records(), server('session_complete', 20_000, { code: 'X' })]);
     expect(done.status).toBe('complete');
     expect(done.completed_at).toBe(T0 + 20_000);
     expect(completion(done)).toBe(1);
-    const declined = summarizeSession(meta, [client('consent', 0, 10, { agreed: false }, { phase: 'consent' })]);
+    const refused = summarizeSession(meta, [client('consent', 0, 10, { agreed: false }, { phase: 'consent' })]);
+    expect(refused.status).toBe('active');
+    const declined = foldRecords(refused, [client('step_end', 0, 20, { kind: 'consent', reason: 'declined' }, { phase: 'consent' })]);
     expect(declined.status).toBe('declined');
+    const screened = summarizeSession(meta, [client('step_end', 2, 30, { kind: 'survey', reason: 'screened_out' }, { phase: 'pre' })]);
+    expect(screened.status).toBe('screened_out');
   });
 
   it('takes the experimenter`s mark from the last session_mark record', () => {
@@ -103,10 +115,9 @@ describe('summarizeSession', () => {
     expect(foldRecords(marked, [server('session_mark', 20, { mark: null })]).flag).toBeNull();
   });
 
-  it('skips records it does not understand', () => {
-    const s = summarizeSession(meta, [{ type: 'move', origin: 'client', payload: null }, { origin: 'client', type: 'step_end', step: 'x' } as RecordLike, {}]);
-    expect(s.moves).toBe(0);
-    expect(s.steps).toEqual([]);
+  it('folds only what the reader gives: records it refuses never reach the fold', () => {
+    for (const bad of [{ type: 'move', origin: 'client', payload: null }, { origin: 'client', type: 'step_end', step: 'x' }, {}])
+      expect(() => read({ session_id: 's1', t_server: T0, ...bad })).toThrow(/not a logged event/);
   });
 });
 

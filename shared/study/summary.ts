@@ -1,6 +1,8 @@
 // Live session summaries for the experimenter dashboard: a session's logged records folded into what a person watching needs.
 //
-// The NDJSON log is the only source: a summary is a left fold over a session's records in log order, so the server can
+// The NDJSON log is the only source: a summary is a left fold over a session's typed records (LoggedEvent, read by
+// shared/log's parseRecord or written by the intake) in log order, with the log's shared rules (board moves, the next
+// step, how a session ends: shared/log/rules.ts), so the server can
 // build one from a file after a restart and then keep it current by folding each newly appended batch (foldRecords is
 // associative over batches: folding a+b equals folding a then b). Times come from the server's receive stamp (t_server),
 // the one clock shared by every session; the client's own clocks are left to the replay. What depends on "now" (time in
@@ -8,13 +10,14 @@
 // passed in, so the browser can keep them ticking between pushes. What the fold cannot know: whether a silent
 // participant is thinking or gone. Silence is all it sees, so the connection state is a judgement by thresholds.
 import { z } from 'zod';
-import { showsBoard } from './phases/index.ts';
+import { SessionFlag, StoredSessionStatus } from '../schema/session.ts';
+import type { LoggedEvent } from '../schema/event.ts';
+import { isBoardMove, sessionEndOf, stepAfter } from '../log/rules.ts';
+
+export { SessionFlag };
 
 export const ConnectionState = z.enum(['active', 'idle', 'disconnected', 'abandoned', 'finished']);
 export type ConnectionState = z.infer<typeof ConnectionState>;
-
-export const SessionFlag = z.enum(['pilot', 'test', 'excluded']);
-export type SessionFlag = z.infer<typeof SessionFlag>;
 
 /** One step of a session as it went (puzzle attempts, but also surveys and practice). */
 export const StepSummary = z.object({
@@ -36,8 +39,8 @@ export const SessionSummary = z.object({
   session_id: z.string(),
   mode: z.string(),
   label: z.string().nullable(),
-  /** The server's status: active, complete, declined, screened_out, abandoned. */
-  status: z.string(),
+  /** The server's status (shared/schema/session.ts). */
+  status: StoredSessionStatus,
   flag: SessionFlag.nullable(),
   sequence: z.array(z.string()),
   total_steps: z.number().int().nonnegative(),
@@ -73,7 +76,7 @@ export interface SummaryMeta {
   session_id: string;
   mode: string;
   label: string | null;
-  status: string;
+  status: StoredSessionStatus;
   created_at: number;
   sequence: readonly string[];
   total_steps: number;
@@ -81,20 +84,6 @@ export interface SummaryMeta {
   extended_until?: number | null;
   ended_at?: number | null;
 }
-
-/** A logged record as read back from NDJSON (loosely typed: the fold skips what it does not understand). */
-export interface RecordLike {
-  origin?: unknown;
-  type?: unknown;
-  step?: unknown;
-  phase?: unknown;
-  puzzle_id?: unknown;
-  position?: unknown;
-  t_server?: unknown;
-  payload?: unknown;
-}
-
-const BOARD_MOVES = new Set(['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset']);
 
 export function emptySummary(meta: SummaryMeta): SessionSummary {
   return {
@@ -126,22 +115,17 @@ export function emptySummary(meta: SummaryMeta): SessionSummary {
   };
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
-
 /** Fold records (in log order) into a copy of the summary. */
-export function foldRecords(summary: SessionSummary, records: readonly RecordLike[]): SessionSummary {
+export function foldRecords(summary: SessionSummary, records: readonly LoggedEvent[]): SessionSummary {
   const s: SessionSummary = { ...summary, steps: summary.steps.map((x) => ({ ...x })) };
   const current = (): StepSummary | undefined => s.steps[s.steps.length - 1];
   for (const r of records) {
-    const t = int(r.t_server);
-    if (t !== null && t > s.last_activity) s.last_activity = t;
-    const at = t ?? s.last_activity;
-    const payload = obj(r.payload);
+    const t = r.t_server;
+    if (t > s.last_activity) s.last_activity = t;
+    const at = t;
     if (r.origin === 'server') {
       if (r.type === 'check') {
-        if (payload.solved === false) {
+        if (!r.payload.solved) {
           s.wrong_submissions++;
           const c = current();
           if (c) c.wrong_submissions++;
@@ -154,26 +138,24 @@ export function foldRecords(summary: SessionSummary, records: readonly RecordLik
         s.completed_at = at;
         s.status = 'complete';
       } else if (r.type === 'session_mark') {
-        const mark = SessionFlag.safeParse(payload.mark);
-        s.flag = mark.success ? mark.data : null;
+        s.flag = r.payload.mark;
       } else if (r.type === 'session_start' || r.type === 'sequence_assigned') {
         // The sequence: named at the start, or leased at consent (sequence_assigned).
-        const seq = payload.sequence;
-        if (Array.isArray(seq) && seq.length > 0 && s.sequence.length === 0) s.sequence = seq.filter((x): x is string => typeof x === 'string');
+        if (r.payload.sequence.length > 0 && s.sequence.length === 0) s.sequence = [...r.payload.sequence];
       }
       continue;
     }
-    const step = int(r.step);
-    if (r.type === 'step_start' && step !== null) {
+    const step = r.step;
+    if (r.type === 'step_start') {
       const c = current();
       if (c && c.ended_at === null && c.step !== step) c.ended_at = at;
       if (!c || c.step !== step) {
         s.steps.push({
           step,
-          kind: str(payload.kind) ?? 'unknown',
-          phase: str(r.phase) ?? '',
-          puzzle_id: str(r.puzzle_id),
-          position: int(r.position),
+          kind: r.payload.kind,
+          phase: r.phase,
+          puzzle_id: r.puzzle_id,
+          position: r.position,
           started_at: at,
           ended_at: null,
           outcome: null,
@@ -184,46 +166,44 @@ export function foldRecords(summary: SessionSummary, records: readonly RecordLik
       }
       if (step !== s.step || s.step_kind === null) s.step_started_at = current()?.started_at ?? at;
       s.step = step;
-      s.step_kind = str(payload.kind);
-      s.phase = str(r.phase);
-      s.puzzle_id = str(r.puzzle_id);
-      s.position = int(r.position);
-    } else if (r.type === 'step_end' && step !== null) {
+      s.step_kind = r.payload.kind;
+      s.phase = r.phase;
+      s.puzzle_id = r.puzzle_id;
+      s.position = r.position;
+    } else if (r.type === 'step_end') {
       const c = s.steps.find((x) => x.step === step);
       if (c) {
         c.ended_at = at;
-        c.outcome = str(payload.reason);
+        c.outcome = r.payload.reason;
       }
-      if (showsBoard(payload.kind)) {
-        if (payload.reason === 'solved' && payload.kind === 'puzzle') s.solved++;
-        if (payload.reason === 'skipped' && payload.kind === 'puzzle') s.skipped++;
+      if (r.payload.kind === 'puzzle') {
+        if (r.payload.reason === 'solved') s.solved++;
+        if (r.payload.reason === 'skipped') s.skipped++;
       }
-      if (step + 1 > s.step) {
-        s.step = step + 1;
+      const next = stepAfter(s.step, r);
+      if (next > s.step) {
+        s.step = next;
         s.step_kind = null;
         s.puzzle_id = null;
         s.position = null;
         s.step_started_at = at;
       }
+      const end = sessionEndOf(r);
+      if (end) s.status = end;
     } else if (r.type === 'move') {
-      const move = obj(payload.move);
-      if (typeof move.type === 'string' && BOARD_MOVES.has(move.type)) {
+      if (isBoardMove(r.payload.move)) {
         s.moves++;
         const c = current();
         if (c && c.step === step) c.moves++;
       }
     } else if (r.type === 'visibility') {
-      s.visible = payload.state !== 'hidden';
-    } else if (r.type === 'consent' && payload.agreed === false) {
-      s.status = 'declined';
-    } else if (r.type === 'step_end' && payload.reason === 'screened_out') {
-      s.status = 'screened_out';
+      s.visible = r.payload.state !== 'hidden';
     }
   }
   return s;
 }
 
-export function summarizeSession(meta: SummaryMeta, records: readonly RecordLike[]): SessionSummary {
+export function summarizeSession(meta: SummaryMeta, records: readonly LoggedEvent[]): SessionSummary {
   return foldRecords(emptySummary(meta), records);
 }
 

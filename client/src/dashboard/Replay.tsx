@@ -64,7 +64,8 @@ export function Replay({ id, step }: { id: string; step: number }) {
     adminApi.records(id).then(setRecords, (err: Error) => setError(err.message));
   }, [id]);
 
-  const puzzleId = records?.find((r) => r.origin === 'client' && r.step === step && r.type === 'step_start')?.puzzle_id ?? null;
+  const startRecord = records?.find((r) => r.origin === 'client' && r.step === step && r.type === 'step_start');
+  const puzzleId = startRecord?.origin === 'client' ? startRecord.puzzle_id : null;
   const puzzle = puzzleId ? puzzleOf(puzzleId) : undefined;
   const tl = useMemo(() => (records && puzzle ? attemptTimeline(records, step, puzzle) : null), [records, puzzle, step]);
   const pauses = useMemo(() => (tl ? longPauses(tl, threshold * 1000) : []), [tl, threshold]);
@@ -77,7 +78,6 @@ export function Replay({ id, step }: { id: string; step: number }) {
   const index = frameAt(tl, playback.t);
   const board = index >= 0 ? tl.frames[index].board : initialBoard(puzzle.width, puzzle.height);
   const wrong = wrongCells(board, puzzle.solution);
-  const errorMoves = tl.frames.filter((f) => f.introduced_error).length;
 
   return (
     <div className="replay" data-testid="replay">
@@ -88,7 +88,7 @@ export function Replay({ id, step }: { id: string; step: number }) {
         Replay: <span className="mono">{puzzle.id}</span> {tl.position ? `at position ${tl.position}` : ''} · {tl.outcome ?? 'unfinished'}
       </h2>
       <p className="muted">
-        {tl.frames.length} moves over {formatDuration(tl.duration)} · {pauses.length} pauses ≥ {threshold} s · {errorMoves} moves made the board wrong
+        {tl.frames.length} moves over {formatDuration(tl.duration)} · {pauses.length} pauses over {threshold} s · {tl.errors} errors (counted as in attempts.csv)
       </p>
       <div className="columns">
         <div>
@@ -102,10 +102,10 @@ export function Replay({ id, step }: { id: string; step: number }) {
           <MiniBoard width={puzzle.width} height={puzzle.height} solution={puzzle.solution} cell={12} />
           <ul className="legend">
             <li>
-              <span className="tl-swatch pause" /> pause ≥ threshold
+              <span className="tl-swatch pause" /> pause over the threshold
             </li>
             <li>
-              <span className="tl-swatch error" /> move that made the board wrong
+              <span className="tl-swatch error" /> move that filled a cell the solution leaves empty
             </li>
             <li>
               <span className="tl-swatch submit" /> wrong submission

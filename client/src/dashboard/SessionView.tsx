@@ -6,7 +6,7 @@ import { RecordsPush, adminApi, sessionLiveUrl } from './adminApi.ts';
 import { formatDuration, useLive, useServerNow } from './liveStore.ts';
 import { stepLabel } from './LiveTable.tsx';
 import { MiniBoard } from './MiniBoard.tsx';
-import { answersOf, attemptsOf, emptyMirror, mirrorRecords, wrongCells, type LogRecord, type Mirror, type PuzzleShape } from './records.ts';
+import { answersOf, attemptsOf, emptyMirror, mirrorRecords, readRecords, wrongCells, type LogRecord, type Mirror, type PuzzleShape } from './records.ts';
 
 interface Feed {
   records: LogRecord[];
@@ -51,7 +51,7 @@ function useSessionFeed(id: string, puzzleOf: (id: string) => PuzzleShape | unde
     const source = new EventSource(sessionLiveUrl(id));
     source.addEventListener('records', (e) => {
       const data = RecordsPush.safeParse(JSON.parse((e as MessageEvent<string>).data));
-      if (data.success) dispatch({ type: 'records', records: data.data.records as LogRecord[], initial: Boolean(data.data.initial), puzzleOf });
+      if (data.success) dispatch({ type: 'records', records: readRecords(data.data.records), initial: Boolean(data.data.initial), puzzleOf });
     });
     source.addEventListener('removed', () => {
       dispatch({ type: 'gone' });

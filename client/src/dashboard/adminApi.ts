@@ -4,7 +4,7 @@ import { StudyConfig } from '../../../shared/schema/config.ts';
 import { Liveness, PoolBalance, PoolSequence, SessionFlag, SessionSummary } from '../../../shared/study/summary.ts';
 import { LookupResponse, RecruitmentState, type RecruitmentUpdate } from '../../../shared/schema/admin.ts';
 import { Funnel } from '../../../shared/study/funnel.ts';
-import type { LogRecord } from './records.ts';
+import { readRecords, type LogRecord } from './records.ts';
 
 export class AdminApiError extends Error {
   constructor(
@@ -75,7 +75,7 @@ export const adminApi = {
   logout: () => call(Ok, 'POST', '/logout', {}),
   overview: () => call(Overview, 'GET', '/overview'),
   sessions: () => call(SessionsResponse, 'GET', '/sessions'),
-  records: async (id: string): Promise<LogRecord[]> => (await call(RecordsResponse, 'GET', `/sessions/${encodeURIComponent(id)}/events`)).records as LogRecord[],
+  records: async (id: string): Promise<LogRecord[]> => readRecords((await call(RecordsResponse, 'GET', `/sessions/${encodeURIComponent(id)}/events`)).records),
   pool: () => call(PoolResponse, 'GET', '/pool'),
   exports: () => call(ExportList, 'GET', '/exports'),
   withdraw: (id: string) => call(Ok, 'POST', `/sessions/${encodeURIComponent(id)}/withdraw`, { confirm: id }),

@@ -2,21 +2,30 @@
 import { describe, expect, it } from 'vitest';
 import { boardRows, replayMoves } from '../../../shared/game/board.ts';
 import type { Move } from '../../../shared/schema/move.ts';
-import { answersOf, attemptTimeline, attemptsOf, emptyMirror, frameAt, longPauses, mirrorRecords, wrongCells, type LogRecord, type PuzzleShape } from './records.ts';
+import { answersOf, attemptTimeline, attemptsOf, emptyMirror, frameAt, longPauses, mirrorRecords, readRecords, wrongCells, type LogRecord, type PuzzleShape } from './records.ts';
 
 const puzzle: PuzzleShape = { id: 'p', width: 3, height: 2, rows: [[2], [1]], cols: [[1], [1], [1]], solution: ['##.', '..#'] };
 
 let seq = 0;
-function rec(type: string, step: number, t_mono: number, payload: Record<string, unknown> = {}, extra: Partial<LogRecord> = {}): LogRecord {
+const stamps = { t_server: 1_780_000_000_000, config_hash: 'h', app_version: '0.1.0' };
+/** A client record as the log's reader gives it (readRecords checks it against the schema). */
+function rec(type: string, step: number, t_mono: number, payload: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): LogRecord {
   seq++;
-  return { origin: 'client', type, seq, step, phase: 'puzzles', puzzle_id: 'p', position: 2, t_mono, t_wall: 1_780_000_000_000 + t_mono, payload, ...extra };
+  const [r] = readRecords([{ session_id: 's1', origin: 'client', source: 'mouse', seq, type, step, phase: 'puzzles', puzzle_id: 'p', position: 2, t_mono, t_wall: 1_780_000_000_000 + t_mono, payload, ...stamps, ...extra }]);
+  if (!r) throw new Error(`invalid record ${type} ${JSON.stringify(payload)}`);
+  return r;
+}
+function server(type: string, payload: Record<string, unknown>): LogRecord {
+  const [r] = readRecords([{ session_id: 's1', origin: 'server', type, payload, ...stamps }]);
+  if (!r) throw new Error(`invalid record ${type}`);
+  return r;
 }
 const move = (step: number, t: number, m: Move) => rec('move', step, t, { move: m });
 
 function session(): LogRecord[] {
   seq = 0;
   return [
-    { origin: 'server', type: 'session_start', payload: {} },
+    server('session_start', { mode: 'general', sequence: ['q', 'p'], sequence_id: 1, round: 1 }),
     rec('step_start', 3, 1_000, { kind: 'rating' }, { puzzle_id: 'q' }),
     rec('step_end', 3, 1_500, { kind: 'rating', reason: 'done' }),
     rec('step_start', 4, 2_000, { kind: 'puzzle' }),
@@ -24,7 +33,7 @@ function session(): LogRecord[] {
     move(4, 6_000, { type: 'fill', row: 0, col: 2 }), // wrong, after a 3.5 s pause
     rec('visibility', 4, 6_100, { state: 'hidden' }),
     move(4, 6_200, { type: 'submit' }),
-    { origin: 'server', type: 'check', payload: { puzzle_id: 'p', position: 2, solved: false, wrong_cells: 1 } },
+    server('check', { puzzle_id: 'p', position: 2, solved: false, wrong_cells: 1 }),
     move(4, 7_000, { type: 'undo' }),
     move(4, 7_500, { type: 'stroke', state: 'filled', cells: [[0, 1]] }),
     move(4, 8_000, { type: 'fill', row: 1, col: 2 }),
@@ -61,13 +70,21 @@ describe('attemptTimeline', () => {
     expect(frameAt(tl, 3_999)).toBe(0);
     expect(frameAt(tl, 99_999)).toBe(5);
     expect(longPauses(tl, 2_360)).toEqual([{ from: 500, to: 4_000, duration: 3_500 }]);
-    expect(longPauses(tl, 400).length).toBe(5); // every gap but the 200 ms one
+    // Gaps run between the participant's actions (the analysis's rule): not from the step's start to the first one.
+    expect(longPauses(tl, 400).length).toBe(4); // every gap but the 200 ms one
+    expect(tl.gaps.map((g) => g.seconds)).toEqual([3.5, 0.2, 0.8, 0.5, 0.5]);
   });
 
   it('keeps time running across a reload, when the monotonic clock restarts', () => {
     seq = 0;
-    const rs = [rec('step_start', 4, 5_000), move(4, 6_000, { type: 'fill', row: 0, col: 0 }), { ...move(4, 100, { type: 'fill', row: 0, col: 1 }), t_wall: 1_780_000_000_000 + 9_000 }];
+    const rs = [rec('step_start', 4, 5_000, { kind: 'puzzle' }), move(4, 6_000, { type: 'fill', row: 0, col: 0 }), { ...move(4, 100, { type: 'fill', row: 0, col: 1 }), t_wall: 1_780_000_000_000 + 9_000 } as LogRecord];
     expect(attemptTimeline(rs, 4, puzzle).frames.map((f) => f.t)).toEqual([1_000, 4_000]);
+    // A reload after which the new page's clock has run past the old one's: the monotonic difference (2 s) is
+    // positive but disagrees with the wall clock (54 s), so the wall clock counts (the one clock rule, shared/log/rules.ts).
+    const later = [rs[0], rs[1], { ...move(4, 8_000, { type: 'fill', row: 0, col: 1 }), t_wall: 1_780_000_000_000 + 60_000 } as LogRecord];
+    const tl = attemptTimeline(later, 4, puzzle);
+    expect(tl.frames.map((f) => f.t)).toEqual([1_000, 55_000]);
+    expect(longPauses(tl, 30_000)).toEqual([{ from: 1_000, to: 55_000, duration: 54_000 }]);
   });
 });
 

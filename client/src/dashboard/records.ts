@@ -1,28 +1,37 @@
 // What the dashboard reads out of a session's logged records: attempt timelines for replay, the live mirror, answers.
 //
+// The records come through the log's one reader (shared/log: parseRecord), typed, and every measure here uses the
+// log's shared rules (shared/log/rules.ts), the same the analysis uses, so a replay shows what attempts.csv counts.
 // A replay is the attempt's moves pushed through the same applyMove the participant's page used, so the board at
-// any moment is exactly the board they saw. Time runs on the client's monotonic clock (precise, immune to wall-clock
-// jumps); a reload mid-attempt restarts that clock, and there the wall-clock difference bridges the gap. Pauses are
-// the gaps between consecutive actions (and from the attempt's start to the first one); errors are judged against
-// the solution, which the dashboard may see because it is behind the experimenter login.
+// any moment is exactly the board they saw. Time runs on the client's clocks by the one clock rule (monotonic when it
+// agrees with the wall clock within a second, else the wall clock: a reload restarts the monotonic clock). Errors are
+// the analysis's (a fill or stroke turning a cell filled where the solution is empty); pauses are its gaps between
+// consecutive participant actions (cell level: the cells of a timed drag are points of their own) longer than the
+// threshold. Wrong cells, shown on the board, are filled where the solution is empty or crossed where it is filled.
+// The solution is visible here because the dashboard is behind the experimenter login.
 import { applyMove, initialBoard, type BoardState } from '../../../shared/game/board.ts';
-import { Move } from '../../../shared/schema/move.ts';
-import { EMPTY, FILLED } from '../../../shared/nonogram/grid.ts';
+import type { Move } from '../../../shared/schema/move.ts';
+import type { LoggedClientEvent, LoggedEvent } from '../../../shared/schema/event.ts';
+import { parseRecord } from '../../../shared/log/record.ts';
 import { showsBoard } from '../../../shared/study/phases/index.ts';
+import { actionGaps, elapsedMs, isBoardMove, isPause, paintedCells, wrongCells, type MoveRecord } from '../../../shared/log/rules.ts';
 
-export interface LogRecord {
-  origin?: string;
-  type?: string;
-  seq?: number;
-  step?: number;
-  phase?: string;
-  puzzle_id?: string | null;
-  position?: number | null;
-  t_mono?: number;
-  t_wall?: number;
-  t_server?: number;
-  payload?: Record<string, unknown>;
-  [key: string]: unknown;
+export { wrongCells };
+
+/** A logged record as the dashboard holds it: typed by the log's reader. */
+export type LogRecord = LoggedEvent;
+
+/**
+ * Records as the server sent them (JSON), through the log's reader: the valid ones, typed. Server records of types
+ * this version does not know, and records the reader refuses (the server wrote them, so none are expected), are left out.
+ */
+export function readRecords(raw: readonly unknown[]): LoggedEvent[] {
+  const out: LoggedEvent[] = [];
+  for (const r of raw) {
+    const parsed = parseRecord(r);
+    if (parsed.kind === 'event') out.push(parsed.event);
+  }
+  return out;
 }
 
 export interface PuzzleShape {
@@ -43,7 +52,9 @@ export interface Frame {
   board: BoardState;
   /** Cells wrong against the solution after this move. */
   wrong: number;
-  /** This move made the board more wrong than before. */
+  /** Errors this move made, as attempts.csv counts them (cells a fill or stroke turned filled where the solution is empty). */
+  errors: number;
+  /** This move made at least one error. */
   introduced_error: boolean;
 }
 
@@ -51,6 +62,12 @@ export interface Mark {
   t: number;
   kind: 'submit_wrong' | 'submit_solved' | 'hint' | 'hidden' | 'visible' | 'skip';
   label: string;
+}
+
+/** A gap between consecutive participant actions (the analysis's gaps), ending at `to` on the replay's time axis. */
+export interface Gap {
+  to: number;
+  seconds: number;
 }
 
 export interface AttemptTimeline {
@@ -61,6 +78,9 @@ export interface AttemptTimeline {
   duration: number;
   frames: Frame[];
   marks: Mark[];
+  gaps: Gap[];
+  /** Errors over the attempt (the sum of the frames' errors), as attempts.csv counts them. */
+  errors: number;
 }
 
 export interface Pause {
@@ -69,98 +89,74 @@ export interface Pause {
   duration: number;
 }
 
-/** Cells wrong against the solution: filled where it is empty, crossed where it is filled (by cell index). */
-export function wrongCells(board: BoardState, solution: readonly string[] | undefined): Set<number> {
-  const wrong = new Set<number>();
-  if (!solution) return wrong;
-  const { width, height, cells } = board.grid;
-  for (let r = 0; r < height; r++)
-    for (let c = 0; c < width; c++) {
-      const v = cells[r * width + c];
-      const want = solution[r]?.[c] === '#';
-      if ((v === FILLED && !want) || (v === EMPTY && want)) wrong.add(r * width + c);
-    }
-  return wrong;
-}
 
-/** A clock over records that keeps going across a reload (monotonic time restarts, wall time bridges). */
-function elapsedClock() {
-  let last: LogRecord | null = null;
-  let t = 0;
-  return (r: LogRecord): number => {
-    if (last) {
-      const dm = (r.t_mono ?? 0) - (last.t_mono ?? 0);
-      const dw = (r.t_wall ?? 0) - (last.t_wall ?? 0);
-      t += dm >= 0 ? dm : Math.max(0, dw);
-    }
-    last = r;
-    return t;
-  };
-}
-
-/** Moves that change the board (hint, submit and skip do not). */
-const BOARD_MOVES = new Set(['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset']);
-
-const client = (records: readonly LogRecord[]) => records.filter((r) => r.origin === 'client');
+const client = (records: readonly LoggedEvent[]): LoggedClientEvent[] => records.filter((r): r is LoggedClientEvent => r.origin === 'client');
 
 /** The steps of a session that were puzzles (attempts), in order: step index, puzzle and how it ended. */
-export function attemptsOf(records: readonly LogRecord[]): { step: number; puzzle_id: string; position: number | null; kind: string; outcome: string | null }[] {
+export function attemptsOf(records: readonly LoggedEvent[]): { step: number; puzzle_id: string; position: number | null; kind: string; outcome: string | null }[] {
   const out = new Map<number, { step: number; puzzle_id: string; position: number | null; kind: string; outcome: string | null }>();
   for (const r of client(records)) {
-    if (r.type === 'step_start' && typeof r.step === 'number' && r.puzzle_id && showsBoard(String(r.payload?.kind)))
-      if (!out.has(r.step)) out.set(r.step, { step: r.step, puzzle_id: r.puzzle_id, position: r.position ?? null, kind: String(r.payload?.kind), outcome: null });
-    if (r.type === 'step_end' && typeof r.step === 'number' && out.has(r.step)) out.get(r.step)!.outcome = String(r.payload?.reason ?? '');
+    if (r.type === 'step_start' && r.puzzle_id && showsBoard(r.payload.kind))
+      if (!out.has(r.step)) out.set(r.step, { step: r.step, puzzle_id: r.puzzle_id, position: r.position, kind: r.payload.kind, outcome: null });
+    if (r.type === 'step_end' && out.has(r.step)) out.get(r.step)!.outcome = r.payload.reason;
   }
   return [...out.values()];
 }
 
 /** Build the replay of one attempt (one step) of a session. */
-export function attemptTimeline(records: readonly LogRecord[], step: number, puzzle: PuzzleShape): AttemptTimeline {
-  const clock = elapsedClock();
+export function attemptTimeline(records: readonly LoggedEvent[], step: number, puzzle: PuzzleShape): AttemptTimeline {
   let board = initialBoard(puzzle.width, puzzle.height);
-  let wrong = 0;
+  let errors = 0;
   const frames: Frame[] = [];
   const marks: Mark[] = [];
   let started = false;
   let outcome: string | null = null;
   let t = 0;
+  let last: LoggedClientEvent | null = null;
   let position: number | null = null;
-  let lastClientT = 0;
+  /** The participant's actions (the system's reveals left out) and where each sits on the time axis. */
+  const actions: MoveRecord[] = [];
+  const actionT: number[] = [];
   for (const r of records) {
     if (r.origin === 'server') {
       // Server records carry no client time: place them at the latest client moment.
       if (!started || outcome !== null) continue;
-      if (r.type === 'check' && r.payload?.puzzle_id === puzzle.id)
-        marks.push(r.payload?.solved ? { t: lastClientT, kind: 'submit_solved', label: 'solved' } : { t: lastClientT, kind: 'submit_wrong', label: `not solved (${String(r.payload?.wrong_cells)} wrong)` });
-      if (r.type === 'hint' && r.payload?.puzzle_id === puzzle.id) marks.push({ t: lastClientT, kind: 'hint', label: `hint: ${String(r.payload?.reasoning ?? '')}` });
+      if (r.type === 'check' && r.payload.puzzle_id === puzzle.id)
+        marks.push(r.payload.solved ? { t, kind: 'submit_solved', label: 'solved' } : { t, kind: 'submit_wrong', label: `not solved (${r.payload.wrong_cells} wrong)` });
+      if (r.type === 'hint' && r.payload.puzzle_id === puzzle.id) marks.push({ t, kind: 'hint', label: `hint: ${r.payload.reasoning}` });
       continue;
     }
     if (r.step !== step) continue;
-    if (!started && r.type !== 'step_start') clock(r); // records before the start still set the clock's origin
     if (r.type === 'step_start' && !started) {
       started = true;
-      position = r.position ?? null;
+      position = r.position;
     }
+    // Records before the start still set the clock's origin.
+    if (started && last) t += elapsedMs(last, r);
+    last = r;
     if (!started) continue;
-    t = clock(r);
-    lastClientT = t;
     if (r.type === 'move') {
-      const parsed = Move.safeParse(r.payload?.move);
-      if (!parsed.success) continue;
-      const move = parsed.data;
-      board = applyMove(board, move);
+      const move = r.payload.move;
+      const next = applyMove(board, move);
+      const made = puzzle.solution ? paintedCells(move, board, next, puzzle.solution).errors.length : 0;
+      board = next;
       const w = wrongCells(board, puzzle.solution).size;
-      frames.push({ t, seq: r.seq ?? null, move, board, wrong: w, introduced_error: w > wrong });
-      wrong = w;
+      errors += made;
+      frames.push({ t, seq: r.seq, move, board, wrong: w, errors: made, introduced_error: made > 0 });
+      if (r.source !== 'system') {
+        actions.push(r);
+        actionT.push(t);
+      }
       if (move.type === 'skip') marks.push({ t, kind: 'skip', label: 'skipped' });
     } else if (r.type === 'visibility') {
-      marks.push({ t, kind: r.payload?.state === 'hidden' ? 'hidden' : 'visible', label: `page ${String(r.payload?.state)}` });
+      marks.push({ t, kind: r.payload.state === 'hidden' ? 'hidden' : 'visible', label: `page ${r.payload.state}` });
     } else if (r.type === 'step_end') {
-      outcome = String(r.payload?.reason ?? '');
+      outcome = r.payload.reason;
       break;
     }
   }
-  return { step, puzzle_id: puzzle.id, position, outcome, duration: t, frames, marks };
+  const gaps = actionGaps(actions).map((g) => ({ to: actionT[g.action - 1] + g.offsetMs, seconds: g.seconds }));
+  return { step, puzzle_id: puzzle.id, position, outcome, duration: t, frames, marks, gaps, errors };
 }
 
 /** Index of the frame showing at time t (-1: the empty board before the first move). */
@@ -178,15 +174,9 @@ export function frameAt(timeline: AttemptTimeline, t: number): number {
   return found;
 }
 
-/** Gaps between consecutive actions (from the attempt's start) of at least `thresholdMs`. */
+/** The attempt's pauses: its gaps longer than `thresholdMs` (the analysis's rule, so they are attempts.csv's pauses). */
 export function longPauses(timeline: AttemptTimeline, thresholdMs: number): Pause[] {
-  const pauses: Pause[] = [];
-  let prev = 0;
-  for (const f of timeline.frames) {
-    if (f.t - prev >= thresholdMs) pauses.push({ from: prev, to: f.t, duration: f.t - prev });
-    prev = f.t;
-  }
-  return pauses;
+  return timeline.gaps.filter((g) => isPause(g.seconds, thresholdMs / 1000)).map((g) => ({ from: g.to - g.seconds * 1000, to: g.to, duration: g.seconds * 1000 }));
 }
 
 /** The live mirror: the board of the step the participant is on, rebuilt record by record with applyMove. */
@@ -201,17 +191,17 @@ export interface Mirror {
 
 export const emptyMirror: Mirror = { step: null, puzzle_id: null, board: null, moves: 0, last_seq: 0 };
 
-export function mirrorRecords(mirror: Mirror, records: readonly LogRecord[], puzzleOf: (id: string) => PuzzleShape | undefined): Mirror {
+export function mirrorRecords(mirror: Mirror, records: readonly LoggedEvent[], puzzleOf: (id: string) => PuzzleShape | undefined): Mirror {
   let m = mirror;
   for (const r of records) {
-    if (r.origin !== 'client' || typeof r.seq !== 'number' || r.seq <= m.last_seq) continue;
+    if (r.origin !== 'client' || r.seq <= m.last_seq) continue;
     m = { ...m, last_seq: r.seq };
     if (r.type === 'step_start' && r.step !== m.step) {
-      const p = r.puzzle_id && showsBoard(String(r.payload?.kind)) ? puzzleOf(r.puzzle_id) : undefined;
-      m = { ...m, step: r.step ?? null, puzzle_id: p ? p.id : null, board: p ? initialBoard(p.width, p.height) : null, moves: 0 };
+      const p = r.puzzle_id && showsBoard(r.payload.kind) ? puzzleOf(r.puzzle_id) : undefined;
+      m = { ...m, step: r.step, puzzle_id: p ? p.id : null, board: p ? initialBoard(p.width, p.height) : null, moves: 0 };
     } else if (r.type === 'move' && r.step === m.step && m.board) {
-      const parsed = Move.safeParse(r.payload?.move);
-      if (parsed.success) m = { ...m, board: applyMove(m.board!, parsed.data), moves: m.moves + (BOARD_MOVES.has(parsed.data.type) ? 1 : 0) };
+      const move = r.payload.move;
+      m = { ...m, board: applyMove(m.board, move), moves: m.moves + (isBoardMove(move) ? 1 : 0) };
     }
   }
   return m;
@@ -232,19 +222,18 @@ function show(value: unknown): string {
 }
 
 /** Every survey answer and rating the participant gave, as text (rendered as text, never as HTML). */
-export function answersOf(records: readonly LogRecord[]): Answer[] {
+export function answersOf(records: readonly LoggedEvent[]): Answer[] {
   const out: Answer[] = [];
   for (const r of client(records)) {
-    const base = { step: r.step ?? null, phase: r.phase ?? '' };
+    const base = { step: r.step, phase: r.phase };
     if (r.type === 'survey_submit') {
-      const answers = (r.payload?.answers ?? {}) as Record<string, unknown>;
-      for (const [item, value] of Object.entries(answers)) out.push({ ...base, source: String(r.payload?.survey_id ?? ''), item, value: show(value) });
+      for (const [item, value] of Object.entries(r.payload.answers)) out.push({ ...base, source: r.payload.survey_id, item, value: show(value) });
     } else if (r.type === 'rating') {
       const at = r.puzzle_id ? `rating of ${r.puzzle_id}` : 'rating';
-      out.push({ ...base, source: at, item: 'difficulty', value: show(r.payload?.difficulty) });
-      out.push({ ...base, source: at, item: 'guessing', value: show(r.payload?.guessing) });
+      out.push({ ...base, source: at, item: 'difficulty', value: show(r.payload.difficulty) });
+      out.push({ ...base, source: at, item: 'guessing', value: show(r.payload.guessing) });
     } else if (r.type === 'rating_revise') {
-      out.push({ ...base, source: `revised rating of ${String(r.payload?.rated_puzzle_id)}`, item: 'difficulty', value: `${show(r.payload?.from)} → ${show(r.payload?.to)}` });
+      out.push({ ...base, source: `revised rating of ${r.payload.rated_puzzle_id}`, item: 'difficulty', value: `${show(r.payload.from)} → ${show(r.payload.to)}` });
     }
   }
   return out;

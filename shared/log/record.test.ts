@@ -1,0 +1,291 @@
+// Tests for the log's reader: parseRecord's results and messages, and its move fast path checked against cases generated from the schema.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ClientEvent, ClientStamps, type LoggedEvent } from '../schema/event.ts';
+import { isValidMoveEvent, isValidMoveRecord, isValidStepRecord, parseRecord } from './record.ts';
+
+const T0 = 1_780_000_000_000;
+
+// ---- cases from the schema -------------------------------------------------------------------------------------
+//
+// The move record's JSON Schema (zod's own export of ClientEvent's move variant with the server's stamps) gives every
+// constraint zod checks but its refinements (a stroke's cell_ms, handled by the fixed cases below). From it: one valid
+// record per move variant and per enum option, then every record with one value broken at one place, by each rule the
+// place has (below a minimum, above a maximum, a fraction for an integer, a string too short or too long or off its
+// pattern, an option not in an enum, another constant, an array too short or too long, a property missing, a wrong
+// type). A tightened schema changes the JSON Schema, so the cases follow it: the fast path can never stay looser.
+
+type Json = { [k: string]: unknown };
+const MOVE_RECORD = (ClientEvent.options.find((o) => o.shape.type.value === 'move') as z.ZodObject).extend(ClientStamps);
+const SCHEMA = z.toJSONSchema(MOVE_RECORD, { unrepresentable: 'any' }) as Json;
+
+/** A valid value for a schema (the smallest one it allows); `choice` picks among an enum's options or anyOf/oneOf branches. */
+function example(s: Json, choice = 0): unknown {
+  if (s.const !== undefined) return s.const;
+  if (Array.isArray(s.enum)) return s.enum[choice % s.enum.length];
+  const branches = (s.anyOf ?? s.oneOf) as Json[] | undefined;
+  if (branches) return example(branches[choice % branches.length]);
+  switch (s.type) {
+    case 'integer':
+    case 'number': {
+      const lo = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 0;
+      return s.type === 'number' && typeof s.maximum === 'number' && lo + 0.5 <= s.maximum ? lo + 0.5 : lo;
+    }
+    case 'string':
+      return 'a'.repeat(Math.max(1, (s.minLength as number | undefined) ?? 1));
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    case 'array': {
+      if (Array.isArray(s.prefixItems)) return (s.prefixItems as Json[]).map((p) => example(p));
+      const n = Math.max(1, (s.minItems as number | undefined) ?? 0);
+      return Array.from({ length: n }, () => example(s.items as Json));
+    }
+    case 'object': {
+      const out: Json = {};
+      for (const [k, v] of Object.entries((s.properties ?? {}) as Record<string, Json>)) if (((s.required ?? []) as string[]).includes(k)) out[k] = example(v, choice);
+      return out;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Values that break `s` (each one alone makes the schema refuse it). */
+function breakers(s: Json): unknown[] {
+  const branches = (s.anyOf ?? s.oneOf) as Json[] | undefined;
+  if (branches) {
+    // Nullable and union values: a value of a type no branch takes, and each branch's own breakers that no other branch accepts.
+    const out: unknown[] = [{ nope: 1 }];
+    const allowsNull = branches.some((b) => b.type === 'null');
+    for (const b of branches) for (const v of breakers(b)) if (!(v === null && allowsNull) && !branches.some((o) => o !== b && accepts(o, v))) out.push(v);
+    return out;
+  }
+  if (s.const !== undefined) return [`${String(s.const)}x`, null, 7];
+  if (Array.isArray(s.enum)) return ['not-an-option', null, 3];
+  switch (s.type) {
+    case 'integer':
+    case 'number': {
+      const out: unknown[] = ['1', null, Number.NaN, Infinity, true];
+      if (typeof s.minimum === 'number') out.push(s.minimum - 1, s.minimum - 0.001);
+      if (typeof s.exclusiveMinimum === 'number') out.push(s.exclusiveMinimum);
+      if (typeof s.maximum === 'number') out.push(s.maximum + 1, s.maximum + 0.001);
+      if (s.type === 'integer') out.push(((typeof s.minimum === 'number' ? s.minimum : 1) as number) + 0.5);
+      return out;
+    }
+    case 'string': {
+      const out: unknown[] = [7, null, ['a']];
+      if (typeof s.minLength === 'number' && s.minLength > 0) out.push('');
+      if (typeof s.maxLength === 'number') out.push('a'.repeat(s.maxLength + 1));
+      if (typeof s.pattern === 'string') out.push('a b', 'a/b', 'ä');
+      return out;
+    }
+    case 'boolean':
+      return ['true', 1, null];
+    case 'array': {
+      const out: unknown[] = ['x', null, { 0: 1 }];
+      const good = example(s) as unknown[];
+      if (typeof s.minItems === 'number' && s.minItems > 0) out.push(good.slice(0, s.minItems - 1));
+      if (typeof s.maxItems === 'number') out.push(Array.from({ length: s.maxItems + 1 }, () => good[0]));
+      if (Array.isArray(s.prefixItems)) out.push(good.slice(0, -1), [...good, good[0]]);
+      return out;
+    }
+    case 'object':
+      return [null, [], 'x'];
+    default:
+      return [];
+  }
+}
+
+/** Whether a value fits a (sub)schema, by zod's own reading of it (used only to keep union breakers honest). */
+function accepts(s: Json, v: unknown): boolean {
+  return z.fromJSONSchema(s as never).safeParse(v).success;
+}
+
+interface Case {
+  what: string;
+  record: Json;
+}
+
+/** Every valid record, and every record broken at one place, from the schema. */
+function generate(): { valid: Case[]; broken: Case[] } {
+  const valid: Case[] = [];
+  const broken: Case[] = [];
+  const moveSchemas = (((SCHEMA.properties as Json).payload as Json).properties as Json).move as Json;
+  const variants = (moveSchemas.oneOf ?? moveSchemas.anyOf) as Json[];
+  const top = SCHEMA.properties as Record<string, Json>;
+  const base = (choice: number): Json => {
+    const r: Json = {};
+    for (const [k, v] of Object.entries(top)) if (k !== 'payload') r[k] = example(v, choice);
+    return r;
+  };
+  variants.forEach((variant, vi) => {
+    const enums = Math.max(1, ...Object.values((variant.properties ?? {}) as Record<string, Json>).map((p) => (Array.isArray(p.enum) ? p.enum.length : 1)));
+    for (let choice = 0; choice < Math.max(enums, 4); choice++) {
+      const move = example(variant, choice) as Json;
+      // Optional properties (a stroke's cell_ms) present too: the smallest valid value the refinements allow.
+      for (const k of Object.keys((variant.properties ?? {}) as Json)) if (!((variant.required ?? []) as string[]).includes(k) && k === 'cell_ms') move[k] = (move.cells as unknown[]).map(() => 0);
+      valid.push({ what: `variant ${vi} choice ${choice}`, record: { ...base(choice), payload: { move } } });
+    }
+    // Break the move, at each of its properties (and drop each required one).
+    const good = example(variant) as Json;
+    for (const [k, p] of Object.entries((variant.properties ?? {}) as Record<string, Json>)) {
+      for (const v of breakers(p)) broken.push({ what: `move ${String(good.type)}.${k} = ${JSON.stringify(v)}`, record: { ...base(0), payload: { move: { ...good, [k]: v } } } });
+      if (p.type === 'array' && p.items) for (const v of breakers(p.items as Json)) broken.push({ what: `move ${String(good.type)}.${k}[0] = ${JSON.stringify(v)}`, record: { ...base(0), payload: { move: { ...good, [k]: [v] } } } });
+      if (Array.isArray(p.prefixItems) || (p.items && Array.isArray((p.items as Json).prefixItems))) {
+        const tuple = (Array.isArray(p.prefixItems) ? p : (p.items as Json)) as Json;
+        (tuple.prefixItems as Json[]).forEach((item, ti) => {
+          for (const v of breakers(item)) {
+            const cell = (example(tuple) as unknown[]).slice();
+            cell[ti] = v;
+            broken.push({ what: `move ${String(good.type)}.${k}[0][${ti}] = ${JSON.stringify(v)}`, record: { ...base(0), payload: { move: { ...good, [k]: Array.isArray(p.prefixItems) ? cell : [cell] } } } });
+          }
+        });
+      }
+      if (((variant.required ?? []) as string[]).includes(k)) {
+        const { [k]: _drop, ...rest } = good;
+        broken.push({ what: `move ${String(good.type)} without ${k}`, record: { ...base(0), payload: { move: rest } } });
+      }
+    }
+  });
+  // Break the envelope and the stamps, on a fill record.
+  const fill = valid[0].record;
+  for (const [k, p] of Object.entries(top)) {
+    if (k === 'payload') continue;
+    for (const v of breakers(p)) broken.push({ what: `${k} = ${JSON.stringify(v)}`, record: { ...fill, [k]: v } });
+    const { [k]: _drop, ...rest } = fill;
+    broken.push({ what: `without ${k}`, record: rest });
+  }
+  for (const v of [null, [], 'x', {}, { move: null }]) broken.push({ what: `payload = ${JSON.stringify(v)}`, record: { ...fill, payload: v } });
+  return { valid, broken };
+}
+
+describe('isValidMoveRecord (the fast path past zod), against cases generated from the schema', () => {
+  const { valid, broken } = generate();
+
+  it('generates a real case list: every move variant, hundreds of broken records', () => {
+    const types = new Set(valid.map((c) => ((c.record.payload as Json).move as Json).type));
+    expect([...types].sort()).toEqual(['clear', 'cross', 'fill', 'hint', 'reset', 'reveal', 'skip', 'stroke', 'submit', 'undo']);
+    expect(broken.length).toBeGreaterThan(250);
+    // Among them, the stroke's cells one by one (the tuple's items), and the reveal's state.
+    expect(broken.some((c) => c.what.startsWith('move stroke.cells[0][1] = 100'))).toBe(true);
+    expect(broken.some((c) => c.what === 'move reveal.state = "not-an-option"')).toBe(true);
+  });
+
+  it('accepts every valid record (so zod is skipped), and zod agrees', () => {
+    for (const c of valid) {
+      expect(MOVE_RECORD.safeParse(c.record).success, `zod: ${c.what} ${JSON.stringify(c.record)}`).toBe(true);
+      expect(isValidMoveRecord(c.record), `${c.what} ${JSON.stringify(c.record)}`).toBe(true);
+    }
+  });
+
+  it('never accepts a record the schema refuses', () => {
+    let refused = 0;
+    for (const c of broken) {
+      if (MOVE_RECORD.safeParse(c.record).success) continue; // (a breaker that happens to fit, e.g. an optional property dropped)
+      refused++;
+      expect(isValidMoveRecord(c.record), c.what).toBe(false);
+      // The same test before the server's stamps (stampClient's fast path) is never looser either.
+      const { origin: _o, t_server: _t, config_hash: _c, app_version: _a, ...event } = c.record;
+      if (!ClientEvent.safeParse(event).success) expect(isValidMoveEvent(event), c.what).toBe(false);
+    }
+    expect(refused).toBeGreaterThan(250);
+  });
+
+  it('never accepts what the refinements refuse (cell_ms: one offset per cell, <= 0, not decreasing)', () => {
+    const stroke = (cell_ms: unknown) => ({ ...valid[0].record, payload: { move: { type: 'stroke', state: 'filled', cells: [[0, 0], [0, 1]], cell_ms } } });
+    for (const ms of [[-10], [-10, 5], [-10, -20], [-10, '0'], 'x', [-700_000, -1]]) {
+      expect(MOVE_RECORD.safeParse(stroke(ms)).success, JSON.stringify(ms)).toBe(false);
+      expect(isValidMoveRecord(stroke(ms)), JSON.stringify(ms)).toBe(false);
+    }
+    expect(isValidMoveRecord(stroke([-40.5, 0]))).toBe(true);
+  });
+});
+
+describe('parseRecord', () => {
+  const stamps = { origin: 'client', t_server: T0 + 5, config_hash: 'h', app_version: '0.1.0' };
+  const envelope = { session_id: 's1', seq: 3, step: 4, phase: 'puzzles', puzzle_id: 'p3', position: 1, t_mono: 10.5, t_wall: T0, source: 'mouse' };
+
+  it('gives a valid record back as written, stamps included', () => {
+    const raw = { ...envelope, ...stamps, type: 'rating', payload: { difficulty: 3, guessing: 'Rarely' } };
+    const parsed = parseRecord(raw);
+    expect(parsed).toEqual({ kind: 'event', event: raw });
+    const e = (parsed as { event: LoggedEvent }).event;
+    expect(e.origin === 'client' && e.type === 'rating' ? e.payload.difficulty : null).toBe(3);
+    const mark = { session_id: 's1', origin: 'server', t_server: T0, config_hash: 'h', app_version: 'v', type: 'session_mark', payload: { mark: 'pilot', by: 'experimenter' } };
+    expect(parseRecord(mark)).toEqual({ kind: 'event', event: mark });
+  });
+
+  it('names the field of a bad record, with or without full validation', () => {
+    expect(parseRecord({ ...envelope, ...stamps, type: 'move', payload: { move: { type: 'fill', row: 100, col: 0 } } })).toMatchObject({ kind: 'error', message: expect.stringMatching(/^client event 'move': .*row/) });
+    expect(parseRecord({ ...envelope, ...stamps, type: 'consent', payload: { agreed: 'yes' } }, { validate: false })).toEqual({ kind: 'error', message: "client event 'consent': payload.agreed: expected a boolean" });
+    expect(parseRecord({ ...envelope, ...stamps, seq: 0, type: 'focus', payload: { focused: true } }, { validate: false })).toMatchObject({ kind: 'error', message: expect.stringContaining('seq') });
+    const mark = { session_id: 's1', origin: 'server', t_server: T0, config_hash: 'h', app_version: 'v', type: 'session_mark', payload: { mark: 'vip' } };
+    expect(parseRecord(mark)).toMatchObject({ kind: 'error', message: expect.stringMatching(/^server event 'session_mark': .*mark/) });
+    expect(parseRecord(mark, { validate: false })).toMatchObject({ kind: 'error', message: expect.stringContaining('payload.mark') });
+    expect(parseRecord([])).toEqual({ kind: 'error', message: 'a record must be a JSON object' });
+    expect(parseRecord({ session_id: 's1' })).toEqual({ kind: 'error', message: 't_server: missing or not a number' });
+    expect(parseRecord({ session_id: 's1', t_server: 1, origin: 'elsewhere' })).toEqual({ kind: 'error', message: `origin: expected 'client' or 'server', got "elsewhere"` });
+  });
+
+  it('leaves a server record of a type it does not know to the caller (a newer log), rather than failing', () => {
+    const raw = { session_id: 's1', origin: 'server', t_server: T0, type: 'future_note', payload: {} };
+    expect(parseRecord(raw)).toEqual({ kind: 'unknown', type: 'future_note', record: raw });
+  });
+});
+
+describe('isValidStepRecord (the fast path past zod for step_start and step_end records)', () => {
+  const base = {
+    session_id: 's1', seq: 3, step: 4, phase: 'puzzles', puzzle_id: 'p3', position: 1, t_mono: 10.5, t_wall: T0, source: 'system',
+    origin: 'client', t_server: T0 + 5, config_hash: 'h', app_version: '0.1.0',
+  };
+  const good = [
+    { type: 'step_start', payload: { kind: 'puzzle' } },
+    { type: 'step_start', payload: { kind: 'x'.repeat(32) } },
+    ...['done', 'solved', 'skipped', 'timeout', 'declined', 'screened_out'].map((reason) => ({ type: 'step_end', payload: { kind: 'puzzle', reason } })),
+    { type: 'step_end', puzzle_id: null, position: null, payload: { kind: 'consent', reason: 'done' } },
+  ];
+  const bad: Record<string, unknown>[] = [
+    { type: 'step_start', payload: { kind: 'x'.repeat(33) } }, { type: 'step_start', payload: {} }, { type: 'step_start', payload: { kind: 3 } },
+    { type: 'step_start', payload: null }, { type: 'step_end', payload: { kind: 'puzzle' } }, { type: 'step_end', payload: { kind: 'puzzle', reason: 'quit' } },
+    { type: 'step_start', seq: 0, payload: { kind: 'puzzle' } }, { type: 'step_start', step: -1, payload: { kind: 'puzzle' } },
+    { type: 'step_start', source: 'pen', payload: { kind: 'puzzle' } }, { type: 'step_start', t_wall: 1, payload: { kind: 'puzzle' } },
+    { type: 'step_start', phase: 'a b', payload: { kind: 'puzzle' } }, { type: 'step_start', position: 0, payload: { kind: 'puzzle' } },
+    { type: 'step_start', t_mono: -1, payload: { kind: 'puzzle' } }, { type: 'step_end', session_id: '', payload: { kind: 'puzzle', reason: 'done' } },
+  ];
+  it('accepts every valid step record (so zod is skipped) and zod agrees', () => {
+    for (const g of good) {
+      const r = { ...base, ...g };
+      expect(isValidStepRecord(r), JSON.stringify(g)).toBe(true);
+      expect(ClientEvent.safeParse(r).success, JSON.stringify(g)).toBe(true);
+    }
+  });
+  it('never accepts a record zod rejects, nor a record of another type', () => {
+    for (const b of bad) {
+      const r = { ...base, ...b };
+      expect(isValidStepRecord(r), JSON.stringify(b)).toBe(false);
+      expect(ClientEvent.safeParse(r).success, JSON.stringify(b)).toBe(false);
+    }
+    expect(isValidStepRecord({ ...base, type: 'consent', payload: { agreed: true } })).toBe(false);
+    expect(isValidStepRecord({ ...base, ...good[0], origin: 'server' })).toBe(false);
+  });
+});
+
+describe('isValidStepRecord against the generated envelope breakers', () => {
+  const { broken } = generate();
+  const STEP_RECORD = ClientEvent.and(z.object(ClientStamps));
+  it('never accepts a step record whose envelope or stamps the schema refuses', () => {
+    let refused = 0;
+    for (const c of broken) {
+      if (c.what.startsWith('move ') || c.what.startsWith('payload')) continue; // (payload breakers are move-specific)
+      for (const step of [{ type: 'step_start', payload: { kind: 'puzzle' } }, { type: 'step_end', payload: { kind: 'puzzle', reason: 'solved' } }]) {
+        const r = { ...c.record, ...step };
+        if (STEP_RECORD.safeParse(r).success) continue;
+        refused++;
+        expect(isValidStepRecord(r), `${step.type}: ${c.what}`).toBe(false);
+      }
+    }
+    expect(refused).toBeGreaterThan(40);
+  });
+});
