@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, playSteps, startTestServer, validAnswers, type TestServer } from './testing.ts';
+import { Participant, event, playSteps, sqliteDb, startTestServer, validAnswers, type TestServer } from './testing.ts';
 import { defaultConfig, writeConfig } from '../tests/support/server.ts';
 
 let server: TestServer | null = null;
@@ -191,7 +191,7 @@ describe('withdrawal', () => {
       expect(bytes.includes(Buffer.from(s.session_id)), file).toBe(false);
       expect(bytes.includes(Buffer.from(marker)), file).toBe(false);
     }
-    const db = server.nonolab.store.db;
+    const db = sqliteDb(server);
     const seqRow = db.prepare("SELECT status, session_id FROM sequences WHERE puzzle_ids = ?").get(JSON.stringify(s.sequence));
     expect(seqRow).toEqual({ status: 'free', session_id: null });
     expect(db.prepare('SELECT action, detail FROM audit').all()).toEqual([{ action: 'withdrawal', detail: 'by participant' }]);

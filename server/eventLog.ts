@@ -23,8 +23,27 @@
 // The server's own records (session start, checks, hints, completion) take the same path (StudyService.appendRecords),
 // so they are ordered with the session's client events and their answers wait for the same fsync.
 // What it cannot do: survive a disk that lies about fsync.
-import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, write, writeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { closeSync, createReadStream, existsSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { StoreOps } from './store.ts';
+
+/**
+ * Where a session's records are kept, whichever store: NDJSON files here (EventLog), rows in PostgreSQL (pgStore.ts).
+ * `appendDurable` resolves once the records are durable and `afterSync` (the owner's bookkeeping: acked seq and
+ * step) has run on the store; PostgreSQL runs both in one transaction.
+ */
+export interface EventStore {
+  appendDurable(sessionId: string, records: readonly object[], afterSync?: (tx: StoreOps) => unknown): Promise<void>;
+  /** Every durable record of a session, in order. */
+  read(sessionId: string): Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
+  /** The records of a session, one at a time (exports). */
+  stream(sessionId: string): AsyncIterable<Record<string, unknown>>;
+  sessionIds(): string[] | Promise<string[]>;
+  /** Delete every record of a session (withdrawal); records still queued for it are rejected with SessionRemovedError. */
+  remove(sessionId: string): void | Promise<void>;
+  close(): void | Promise<void>;
+}
 
 const SESSION_FILE = /^[A-Za-z0-9_-]+\.ndjson$/;
 
@@ -64,7 +83,7 @@ export class AfterSyncError extends Error {
 interface Waiter {
   resolve: () => void;
   reject: (err: unknown) => void;
-  afterSync?: () => void;
+  afterSync?: (tx: StoreOps) => unknown;
 }
 
 interface SessionQueue {
@@ -78,7 +97,7 @@ const writeChunk = (fd: number, buf: Buffer, offset: number): Promise<number> =>
   new Promise((resolve, reject) => write(fd, buf, offset, buf.length - offset, null, (err, n) => (err ? reject(err) : resolve(n))));
 const syncFd = (fd: number): Promise<void> => new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
 
-export class EventLog {
+export class EventLog implements EventStore {
   private fds = new Map<string, number>();
   /** Bytes in each open file (read once when it is opened, then counted as this process writes): no fstat per write. */
   private sizes = new Map<string, number>();
@@ -95,6 +114,8 @@ export class EventLog {
    * Set by the owner; the default just runs it.
    */
   afterSyncGroup: (run: () => void) => void = (run) => run();
+  /** The store operations the after-sync callbacks get (run synchronously inside `afterSyncGroup`). */
+  afterSyncOps: StoreOps | null = null;
 
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -121,7 +142,7 @@ export class EventLog {
    * rejects if the write failed, in which case nothing queued after them for this session was written either, or with
    * AfterSyncError if they are durable but the after-sync work of their commit threw.
    */
-  appendDurable(sessionId: string, records: readonly object[], afterSync?: () => void): Promise<void> {
+  appendDurable(sessionId: string, records: readonly object[], afterSync?: (tx: StoreOps) => unknown): Promise<void> {
     this.pathOf(sessionId);
     return new Promise<void>((resolve, reject) => {
       let q = this.sessions.get(sessionId);
@@ -180,7 +201,7 @@ export class EventLog {
     try {
       if (done.some((d) => d.waiters.some((w) => w.afterSync)))
         this.afterSyncGroup(() => {
-          for (const d of done) for (const w of d.waiters) w.afterSync?.();
+          for (const d of done) for (const w of d.waiters) w.afterSync?.(this.afterSyncOps!);
         });
     } catch (err) {
       afterError = err;
@@ -239,6 +260,13 @@ export class EventLog {
       .split('\n')
       .filter((l) => l.length > 0)
       .map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+
+  async *stream(sessionId: string): AsyncGenerator<Record<string, unknown>> {
+    const path = this.pathOf(sessionId);
+    if (!existsSync(path)) return;
+    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+    for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as Record<string, unknown>;
   }
 
   sessionIds(): string[] {

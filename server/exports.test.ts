@@ -1,6 +1,7 @@
 // Exports: event CSV with formula escaping, the raw NDJSON zip, and a psych-DS dataset.
 import { afterEach, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
+import { join } from 'node:path';
 import JSZip from 'jszip';
 import { Participant, event, startTestServer, type TestServer } from './testing.ts';
 import { EVENT_COLUMNS, exportEvents, exportPsychDs, exportRawZip, toCsv } from './exports.ts';
@@ -76,7 +77,7 @@ describe('exports', () => {
     const zip = await JSZip.loadAsync(await collect((out) => exportRawZip(server!.nonolab.log, ids, out)));
     expect(Object.keys(zip.files).sort()).toEqual(ids.map((id) => `sessions/${id}.ndjson`).sort());
     const { readFileSync } = await import('node:fs');
-    for (const id of ids) expect(await zip.file(`sessions/${id}.ndjson`)!.async('string')).toBe(readFileSync(server!.nonolab.log.pathOf(id), 'utf8'));
+    for (const id of ids) expect(await zip.file(`sessions/${id}.ndjson`)!.async('string')).toBe(readFileSync(join(server!.dataDir, 'sessions', `${id}.ndjson`), 'utf8'));
   });
 
   it('builds a psych-DS dataset with variableMeasured for every column', async () => {

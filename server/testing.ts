@@ -2,11 +2,20 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { createNonolabServer, type NonolabServer } from './app.ts';
+import { SqliteStore } from './store.ts';
 import type { Serving } from './serving.ts';
 import { tempDir } from '../tests/support/tempDirs.ts';
 import type { Phase, StudyConfig } from '../shared/schema/config.ts';
 import { expandSteps, type Step } from '../shared/study/steps.ts';
+
+/** The SQLite database of a test server on the embedded store (tests of SQLite's own rows). */
+export function sqliteDb(server: TestServer): Database.Database {
+  const store = server.nonolab.store;
+  if (!(store instanceof SqliteStore)) throw new Error('this test server does not run on SQLite');
+  return store.db;
+}
 
 export interface TestServer {
   url: string;
@@ -25,10 +34,12 @@ export async function startTestServer(
     logger?: (m: string) => void;
     serving?: Serving;
     staticDir?: string;
+    /** PostgreSQL instead of SQLite + NDJSON (a database of the test cluster: tests/support/postgres.ts). */
+    databaseUrl?: string;
   } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir('nonolab-test-');
-  const nonolab = createNonolabServer({
+  const nonolab = await createNonolabServer({
     dataDir,
     configPath: opts.configPath ?? join(import.meta.dirname, '..', 'study-config', 'study.json'),
     logger: opts.logger ?? (() => {}),
@@ -37,6 +48,7 @@ export async function startTestServer(
     crashPoint: opts.crashPoint,
     serving: opts.serving,
     staticDir: opts.staticDir,
+    databaseUrl: opts.databaseUrl,
   });
   const http: Server = await new Promise((resolve) => {
     const s = createServer(nonolab.handler).listen(0, '127.0.0.1', () => resolve(s));
