@@ -11,6 +11,7 @@ import { CheckRequest, CompleteRequest, HintRequest, ParticipantWithdrawRequest,
 import type { EventStore } from './eventLog.ts';
 import { openStores } from './stores.ts';
 import type { StudyStore } from './store.ts';
+import { PgStore } from './pgStore.ts';
 import { HttpError, StudyService } from './studyService.ts';
 import { loadStudyConfig, type LoadedStudy } from './studyConfig.ts';
 import { createAdminRouter } from './admin/router.ts';
@@ -105,6 +106,29 @@ export function appVersion(): string {
   return pkg.version;
 }
 
+/**
+ * Many processes on one database: the service's feed (the dashboard's live view) carries the other processes' records
+ * and status changes too (LISTEN/NOTIFY), and this process's status changes go out to them. (Records go out with
+ * their commit: pgStore.ts.)
+ */
+async function relayFeed(store: PgStore, service: StudyService): Promise<void> {
+  let relaying = false;
+  service.feed.on('session', (sessionId, status) => {
+    if (!relaying) void store.publishSession(sessionId, status).catch(() => {});
+  });
+  await store.listen({
+    appended: (sessionId, records) => service.feed.emit('appended', sessionId, records),
+    session: (sessionId, status) => {
+      relaying = true;
+      try {
+        service.feed.emit('session', sessionId, status);
+      } finally {
+        relaying = false;
+      }
+    },
+  });
+}
+
 export async function createNonolabServer(opts: ServerOptions): Promise<NonolabServer> {
   const log = opts.logger ?? ((m: string) => console.log(m));
   const study = loadStudyConfig(opts.configPath);
@@ -120,6 +144,7 @@ export async function createNonolabServer(opts: ServerOptions): Promise<NonolabS
     crashPoint: opts.crashPoint,
   });
   for (const message of await service.recover()) log(`recovery: ${message}`);
+  if (store instanceof PgStore) await relayFeed(store, service);
 
   const app = express();
   app.disable('x-powered-by');

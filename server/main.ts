@@ -2,13 +2,15 @@
 // over plain HTTP, its own HTTPS (NONOLAB_TLS_CERT/KEY) or behind a reverse proxy (server/serving.ts); in PostgreSQL
 // when NONOLAB_DATABASE_URL is set, with NONOLAB_WORKERS server processes (node:cluster) sharing it.
 import cluster from 'node:cluster';
-import { readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createNonolabServer } from './app.ts';
+import { AdminAuth } from './admin/auth.ts';
 import { ServingError, servingFromEnv, startupLines, type Serving } from './serving.ts';
 import { ConfigError } from './studyConfig.ts';
 import { StoreError, isPostgresUrl } from './stores.ts';
@@ -59,6 +61,12 @@ function tlsFiles(serving: Serving): { cert: Buffer; key: Buffer } | null {
  * meanwhile: every request finds its session in the shared database), and passes SIGINT/SIGTERM on.
  */
 function runPrimary(workers: number): void {
+  // The experimenter's password is set (or generated and printed) once, here, before the workers share admin.sqlite.
+  mkdirSync(dataDir, { recursive: true });
+  const adminDb = new Database(join(dataDir, 'admin.sqlite'), { timeout: 5000 });
+  adminDb.pragma('journal_mode = WAL');
+  new AdminAuth({ db: adminDb, password: process.env.NONOLAB_ADMIN_PASSWORD, log: (m) => console.log(m) });
+  adminDb.close();
   let stopping = false;
   const fork = (index: number) =>
     cluster.fork({ NONOLAB_WORKER_INDEX: String(index) }).on('exit', (code, signal) => {
@@ -94,6 +102,9 @@ try {
   } else {
     const server = await createNonolabServer({ dataDir, configPath, staticDir: join(root, 'dist', 'client'), serving, databaseUrl });
     const listener = tls ? createTlsServer(tls, server.handler) : createServer(server.handler);
+    // Idle keep-alive connections are kept longer than a load balancer's or proxy's own idle timeout (commonly 60 s):
+    // a connection the server closes just as the other side reuses it fails that request ("socket hang up").
+    listener.keepAliveTimeout = 65_000;
     // A long accept queue: when a study opens (a panel sends hundreds of participants within seconds) connection attempts
     // beyond Node's default of 511 waiting would be dropped by the kernel and retried only after 1 s, 3 s, 7 s.
     // (Capped by net.core.somaxconn.)
