@@ -114,6 +114,7 @@ try {
       const shown = ['127.0.0.1', '::1', '0.0.0.0', '::', 'localhost'].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
       console.log(`nonolab: study '${server.study.config.id}' (config ${server.study.hash}) at ${tls ? 'https' : 'http'}://${shown}:${actual}/  data: ${dataDir}`);
       for (const line of startupLines(serving, { host, port: actual }, networkInterfaces())) console.log(line);
+      if (cluster.isWorker) console.log(`nonolab: worker ${process.env.NONOLAB_WORKER_INDEX} (pid ${process.pid}) serving; store: ${server.store.kind}`);
     });
     // SIGHUP: read the certificate and key again (after a renewal) without dropping a connection.
     if (tls && 'setSecureContext' in http) {
