@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
 import { readCodes, sessionFiles, writeTables } from './io.ts';
 import { extractFiles, startGmmWorker } from './extract.ts';
+import { extractDatabase } from './database.ts';
+import { redactUrl } from '../../server/stores.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
 import { renderReport } from './report.ts';
 
@@ -16,7 +18,9 @@ export { toCsv, parseCsv } from './csv.ts';
 export { extractFiles, fitManyParallel, startGmmWorker, extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
 
 export interface RunOptions {
-  logs: string;
+  /** The logs directory; or, instead, `database`: the PostgreSQL store's URL (events read from it directly). */
+  logs?: string;
+  database?: string;
   puzzles: string;
   out: string;
   pauseThreshold: 'auto' | number;
@@ -61,9 +65,10 @@ export interface RunSummary {
 export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisResult; summary: RunSummary; set: PuzzleSet }> {
   const t0 = performance.now();
   const set = loadPuzzleSet(opts.puzzles);
-  const files = sessionFiles(opts.logs);
-  opts.onFiles?.(files.length);
-  const codesFile = opts.codes ?? (existsSync(join(opts.logs, 'codes.csv')) ? join(opts.logs, 'codes.csv') : undefined);
+  if (!opts.logs === !opts.database) throw new Error('give the logs directory or the database, one of them');
+  const files = opts.logs ? sessionFiles(opts.logs) : [];
+  if (opts.logs) opts.onFiles?.(files.length);
+  const codesFile = opts.codes ?? (opts.logs && existsSync(join(opts.logs, 'codes.csv')) ? join(opts.logs, 'codes.csv') : undefined);
   const codes: CodedAnswer[] | undefined = codesFile ? readCodes(codesFile) : undefined;
   let candidates: AnalyzeOptions['candidates'];
   if (opts.candidates) {
@@ -96,7 +101,10 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   let extractMs = 0;
   let result: AnalysisResult;
   try {
-    const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel, opts.skipBadSessions), { parallel: opts.parallel, onSession: opts.onSession });
+    const ctx = extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel, opts.skipBadSessions);
+    const extracted = opts.database
+      ? await extractDatabase(opts.database, ctx, { onSessions: opts.onFiles, onSession: opts.onSession })
+      : await extractFiles(files, ctx, { parallel: opts.parallel, onSession: opts.onSession });
     extractMs = performance.now() - te;
     result = await analyzeExtracted(extracted, set, options);
   } finally {
@@ -111,7 +119,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   if (opts.report ?? true) {
     opts.onStage?.('report');
     const tr = performance.now();
-    const report = await renderReport(result, { title: `nonolab analysis${set.config ? `: ${set.config.title}` : ''}`, logs: opts.logs, puzzles: opts.puzzles, generated: new Date().toISOString() });
+    const report = await renderReport(result, { title: `nonolab analysis${set.config ? `: ${set.config.title}` : ''}`, logs: opts.logs ?? redactUrl(opts.database!), puzzles: opts.puzzles, generated: new Date().toISOString() });
     writeFileSync(join(opts.out, 'report.html'), report.html);
     written.push('report.html');
     figures = report.figures;
