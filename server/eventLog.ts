@@ -40,6 +40,11 @@ export interface EventStore {
   /** The records of a session, one at a time (exports). */
   stream(sessionId: string): AsyncIterable<Record<string, unknown>>;
   sessionIds(): string[] | Promise<string[]>;
+  /**
+   * How many records a session's log holds, when other processes may append to it too (PostgreSQL): a process checks
+   * its cached view of a session against it. Absent when this process is the only writer (the files).
+   */
+  count?(sessionId: string): Promise<number>;
   /** Delete every record of a session (withdrawal); records still queued for it are rejected with SessionRemovedError. */
   remove(sessionId: string): void | Promise<void>;
   close(): void | Promise<void>;

@@ -451,6 +451,10 @@ export class PgEventStore implements EventStore {
     }
   }
 
+  async count(sessionId: string): Promise<number> {
+    return (await this.store.pool.query('SELECT COALESCE(MAX(n), 0) AS n FROM events WHERE session_id = $1', [sessionId])).rows[0].n as number;
+  }
+
   async sessionIds(): Promise<string[]> {
     return (await this.store.pool.query('SELECT DISTINCT session_id FROM events ORDER BY session_id')).rows.map((r: { session_id: string }) => r.session_id);
   }

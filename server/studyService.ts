@@ -101,7 +101,7 @@ export class StudyService {
   /** Sessions whose batch is leasing at consent (a pause in admission): their next batch waits for it. */
   private readonly admitting = new Map<string, Promise<void>>();
   /** Where each session with recent events is (progression.ts), folded from its log on first use; dropped when idle. */
-  private readonly progressions = new Map<string, { steps: Step[]; state: Progression; acked: number }>();
+  private readonly progressions = new Map<string, { steps: Step[]; state: Progression; acked: number; records: number }>();
   /** Completions whose session_complete record is being made durable: a racing second request waits for it. */
   private readonly completing = new Map<string, Promise<void>>();
 
@@ -135,6 +135,9 @@ export class StudyService {
         throw new HttpError(503, 'the server could not store this; please try again');
       }
     }
+    // (A progression held here counts the records it has seen: another process's records make it stale.)
+    const held = this.progressions.get(sessionId);
+    if (held) held.records += records.length;
     this.feed.emit('appended', sessionId, records);
   }
 
@@ -402,6 +405,7 @@ export class StudyService {
     }
     if (ready.length > 0) {
       intake.queued = acked;
+      progression.records += records.length;
       // The step reached is the progression's (advanced by each step_end it took).
       const step = trial.step;
       const id = row.id;
@@ -466,10 +470,11 @@ export class StudyService {
 
   /**
    * The session's progression, folded from its log when not held (first event since start-up, or after idling) or
-   * when the store says another process took events of this session since (`acked` differs, none in flight here).
+   * when the store says another process took events of this session since (`acked` differs, none in flight here), or
+   * wrote records to it (a check, a hint: the log holds more records than this process has seen).
    * Returns once no lease at consent of this session is under way (`admitting`).
    */
-  private async progressionFor(row: SessionRow): Promise<{ steps: Step[]; state: Progression; acked: number }> {
+  private async progressionFor(row: SessionRow): Promise<{ steps: Step[]; state: Progression; acked: number; records: number }> {
     let loaded = false;
     for (;;) {
       const busy = this.admitting.get(row.id);
@@ -478,12 +483,19 @@ export class StudyService {
         continue;
       }
       const held = this.progressions.get(row.id);
-      if (held && (loaded || this.intake.has(row.id) || held.acked === Math.max(row.acked_seq, this.durableSeq.get(row.id) ?? 0))) return held;
+      if (held && (loaded || this.intake.has(row.id))) return held;
+      if (held && held.acked === Math.max(row.acked_seq, this.durableSeq.get(row.id) ?? 0)) {
+        if (!this.log.count) return held;
+        const records = await this.log.count(row.id);
+        if (this.admitting.has(row.id)) continue;
+        if (this.intake.has(row.id) || records === held.records) return this.progressions.get(row.id) ?? held;
+      }
       const records = await this.log.read(row.id);
       this.progressions.set(row.id, {
         steps: expandSteps(this.study.config.phases, await this.sequenceOf((await this.store.session(row.id)) ?? row)),
         state: foldProgression(records),
         acked: loggedProgress(records).acked_seq,
+        records: records.length,
       });
       loaded = true;
     }

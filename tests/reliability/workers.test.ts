@@ -109,6 +109,29 @@ describe('NONOLAB_WORKERS', () => {
     expect((await p.call('GET', '/api/session')).status).toBe(401);
   });
 
+  it('lets every request of a session go to either of two server processes (no session affinity): bots finish, nothing lost or doubled', async () => {
+    const databaseUrl = (await databaseFor('postgres'))!;
+    const env = { NONOLAB_DATABASE_URL: databaseUrl, NONOLAB_START_LIMIT: '100000' };
+    const a = await startServer({ env });
+    servers.push(a);
+    const b = await startServer({ env });
+    servers.push(b);
+    const clients = [new HttpClient(a.url), new HttpClient(b.url)];
+    // A load balancer without affinity at its worst: each request goes to the other server than the one before.
+    let turn = 0;
+    const alternating = { call: (...args: Parameters<HttpClient['call']>) => clients[turn++ % 2].call(...args) } as unknown as HttpClient;
+    const config = defaultConfig();
+    const stats: BotStats = { acks: [], failures: 0 };
+    const bots = Array.from({ length: 6 }, (_, i) => new Bot({ http: alternating, config, seed: 900 + i, thinkMs: 5, burst: 3, noiseMoves: 4, backoffMs: 50, maxBackoffMs: 400, stats }));
+    await Promise.all(bots.map((bot) => bot.play()));
+    for (const c of clients) c.close();
+    expect(bots.every((bot) => bot.completionCode === config.completion.code)).toBe(true);
+    const logs = await readDbLogs(databaseUrl);
+    expect(verifyBots(logs, bots)).toEqual([]);
+    expect(await verifyDbStore(databaseUrl, logs)).toEqual([]);
+    expect(stats.failures).toBe(0);
+  });
+
   it('feeds the dashboard of one server process with the records another one takes (LISTEN/NOTIFY)', async () => {
     const databaseUrl = (await databaseFor('postgres'))!;
     const env = { NONOLAB_DATABASE_URL: databaseUrl, NONOLAB_ADMIN_PASSWORD: PASSWORD };

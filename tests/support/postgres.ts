@@ -72,7 +72,7 @@ export function postgresCluster(): PostgresCluster {
 }
 
 /** Start a throwaway cluster in a temporary directory (the global setup's; `stop` ends it and removes the directory). */
-export async function startCluster(): Promise<PostgresCluster> {
+export async function startCluster(opts: { fsync?: boolean } = {}): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): apt-get install postgresql, as .ci/run does');
   const dir = mkdtempSync(join(tmpdir(), 'nonolab-pg-'));
@@ -80,7 +80,7 @@ export async function startCluster(): Promise<PostgresCluster> {
   if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()));
   run(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale', 'C']);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300 -c shared_buffers=64MB`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 ${opts.fsync ? '' : '-c fsync=off -c full_page_writes=off '}-c max_connections=300 -c shared_buffers=64MB`;
   run(join(bin, 'pg_ctl'), ['start', '-w', '-t', '60', '-D', data, '-l', join(dir, 'log'), '-o', options]);
   const stop = () => {
     try {
