@@ -353,6 +353,14 @@ export class PgStore extends PgOps implements StudyStore {
   async listen(handlers: { appended: (sessionId: string, records: Record<string, unknown>[]) => void; session: (sessionId: string, status: string) => void }): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
     client.on('error', () => {});
+    // A lost connection (PostgreSQL restarted) is opened again, once a second until it works, while the store is open.
+    client.on('end', () => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      const retry = () =>
+        this.closed || this.listen(handlers).catch(() => setTimeout(retry, 1_000).unref());
+      setTimeout(retry, 1_000).unref();
+    });
     await client.connect();
     client.on('notification', (n) => {
       if (n.channel !== FEED_CHANNEL || !n.payload) return;
@@ -369,7 +377,10 @@ export class PgStore extends PgOps implements StudyStore {
     this.listener = client;
   }
 
+  private closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
     const listener = this.listener;
     this.listener = null;
     await listener?.end().catch(() => {});
