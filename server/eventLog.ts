@@ -28,13 +28,20 @@ import { closeSync, createReadStream, existsSync, fdatasync, fdatasyncSync, fsta
 import { join } from 'node:path';
 import type { StoreOps } from './store.ts';
 
+/** A session's acknowledged seq and step after a batch, stored with it (the store's `updateProgress`). */
+export interface Progress {
+  acked: number;
+  step: number;
+  now: number;
+}
+
 /**
  * Where a session's records are kept, whichever store: NDJSON files here (EventLog), rows in PostgreSQL (pgStore.ts).
- * `appendDurable` resolves once the records are durable and `afterSync` (the owner's bookkeeping: acked seq and
- * step) has run on the store; PostgreSQL runs both in one transaction.
+ * `appendDurable` resolves once the records are durable and `progress` (the acked seq and step they bring) is stored:
+ * after the fsync, in the group's SQLite transaction, here; in the same transaction as the rows on PostgreSQL.
  */
 export interface EventStore {
-  appendDurable(sessionId: string, records: readonly object[], afterSync?: (tx: StoreOps) => unknown): Promise<void>;
+  appendDurable(sessionId: string, records: readonly object[], progress?: Progress): Promise<void>;
   /** Every durable record of a session, in order. */
   read(sessionId: string): Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
   /** The records of a session, one at a time (exports). */
@@ -88,7 +95,7 @@ export class AfterSyncError extends Error {
 interface Waiter {
   resolve: () => void;
   reject: (err: unknown) => void;
-  afterSync?: (tx: StoreOps) => unknown;
+  progress?: Progress;
 }
 
 interface SessionQueue {
@@ -119,7 +126,7 @@ export class EventLog implements EventStore {
    * Set by the owner; the default just runs it.
    */
   afterSyncGroup: (run: () => void) => void = (run) => run();
-  /** The store operations the after-sync callbacks get (run synchronously inside `afterSyncGroup`). */
+  /** The store operations the after-sync work runs on (synchronously, inside `afterSyncGroup`): SQLite's `direct`. */
   afterSyncOps: StoreOps | null = null;
 
   constructor(readonly dir: string) {
@@ -147,13 +154,13 @@ export class EventLog implements EventStore {
    * rejects if the write failed, in which case nothing queued after them for this session was written either, or with
    * AfterSyncError if they are durable but the after-sync work of their commit threw.
    */
-  appendDurable(sessionId: string, records: readonly object[], afterSync?: (tx: StoreOps) => unknown): Promise<void> {
+  appendDurable(sessionId: string, records: readonly object[], progress?: Progress): Promise<void> {
     this.pathOf(sessionId);
     return new Promise<void>((resolve, reject) => {
       let q = this.sessions.get(sessionId);
       if (!q) this.sessions.set(sessionId, (q = { chunks: [], waiters: [], writing: false, scheduled: false }));
       if (records.length > 0) q.chunks.push(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-      q.waiters.push({ resolve, reject, afterSync });
+      q.waiters.push({ resolve, reject, progress });
       if (!q.writing && !q.scheduled) {
         q.scheduled = true;
         // Let the requests already parsed in this turn of the event loop join this write.
@@ -204,9 +211,9 @@ export class EventLog implements EventStore {
     this.synced = [];
     let afterError: unknown;
     try {
-      if (done.some((d) => d.waiters.some((w) => w.afterSync)))
+      if (done.some((d) => d.waiters.some((w) => w.progress)))
         this.afterSyncGroup(() => {
-          for (const d of done) for (const w of d.waiters) w.afterSync?.(this.afterSyncOps!);
+          for (const d of done) for (const w of d.waiters) if (w.progress) void this.afterSyncOps!.updateProgress(d.sessionId, w.progress.acked, w.progress.step, w.progress.now);
         });
     } catch (err) {
       afterError = err;

@@ -18,7 +18,7 @@
 //   the places written; the other processes read those rows and feed them to their dashboards.
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import type { EventStore } from './eventLog.ts';
+import type { EventStore, Progress } from './eventLog.ts';
 import { SessionRemovedError } from './eventLog.ts';
 import type { AuditRow, CompletionRow, LogRepair, PanelRow, PanelSessionRow, SequenceRow, SequenceStatus, SessionRow, SessionStatus, StoreOps, StudyStore } from './store.ts';
 
@@ -102,6 +102,31 @@ CREATE TABLE IF NOT EXISTS events (
   PRIMARY KEY (session_id, n),
   UNIQUE (session_id, seq)
 );
+-- One batch of a session, in one statement (one round trip, its own transaction): lock the session's row, append the
+-- records after its log's last place, notify the other processes, store the acked seq and step. -1: no such session
+-- (withdrawn), nothing written.
+CREATE OR REPLACE FUNCTION nonolab_append(p_session TEXT, p_lines TEXT[], p_seqs INTEGER[], p_acked INTEGER, p_step INTEGER, p_now BIGINT, p_notice TEXT)
+RETURNS INTEGER LANGUAGE plpgsql AS $fn$
+DECLARE
+  st TEXT;
+  base INTEGER;
+  k INTEGER := COALESCE(array_length(p_lines, 1), 0);
+BEGIN
+  SELECT status INTO st FROM sessions WHERE id = p_session FOR UPDATE;
+  IF NOT FOUND OR st = 'withdrawing' THEN RETURN -1; END IF;
+  SELECT COALESCE(MAX(n), 0) INTO base FROM events WHERE session_id = p_session;
+  IF k > 0 THEN
+    INSERT INTO events (session_id, n, seq, record, line)
+      SELECT p_session, base + t.i, t.seq, t.line::jsonb, t.line FROM unnest(p_lines, p_seqs) WITH ORDINALITY AS t(line, seq, i);
+    PERFORM pg_notify('${FEED_CHANNEL}', json_build_object('from', p_notice, 'kind', 'appended', 'session_id', p_session, 'first', base + 1, 'last', base + k)::text);
+  END IF;
+  IF p_acked IS NOT NULL THEN
+    UPDATE sessions SET acked_seq = p_acked, step_started_at = CASE WHEN p_step > step THEN p_now ELSE step_started_at END,
+      step = GREATEST(step, p_step), updated_at = p_now WHERE id = p_session;
+  END IF;
+  RETURN base;
+END
+$fn$;
 `;
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -398,9 +423,9 @@ export class PgEventStore implements EventStore {
 
   constructor(private readonly store: PgStore) {}
 
-  appendDurable(sessionId: string, records: readonly object[], afterSync?: (tx: StoreOps) => unknown): Promise<void> {
+  appendDurable(sessionId: string, records: readonly object[], progress?: Progress): Promise<void> {
     const prev = this.tails.get(sessionId);
-    const write = () => this.write(sessionId, records, afterSync);
+    const write = () => this.write(sessionId, records, progress);
     const p = prev ? prev.then(write) : write();
     this.tails.set(sessionId, p);
     void p
@@ -411,39 +436,20 @@ export class PgEventStore implements EventStore {
     return p;
   }
 
-  private async write(sessionId: string, records: readonly object[], afterSync?: (tx: StoreOps) => unknown): Promise<void> {
-    const client = await this.store.pool.connect();
-    let broken = false;
-    try {
-      await client.query('BEGIN');
-      const locked = await client.query('SELECT status FROM sessions WHERE id = $1 FOR UPDATE', [sessionId]);
-      if (locked.rowCount !== 1 || locked.rows[0].status === 'withdrawing') throw new SessionRemovedError(`session ${sessionId} was removed`);
-      if (records.length > 0) {
-        const base = (await client.query('SELECT COALESCE(MAX(n), 0) AS n FROM events WHERE session_id = $1', [sessionId])).rows[0].n as number;
-        const lines = records.map((r) => JSON.stringify(r));
-        const seqs = records.map((r) => ((r as { origin?: string }).origin === 'client' ? ((r as { seq?: number }).seq ?? null) : null));
-        const message = { from: this.store.processTag, kind: 'appended', session_id: sessionId, first: base + 1, last: base + records.length };
-        await client.query(
-          `WITH ins AS (
-             INSERT INTO events (session_id, n, seq, record, line)
-             SELECT $1, $2 + t.i, t.seq, t.line::jsonb, t.line FROM unnest($3::text[], $4::int[]) WITH ORDINALITY AS t(line, seq, i)
-             RETURNING 1)
-           SELECT pg_notify($5, $6) FROM (SELECT COUNT(*) FROM ins) c`,
-          [sessionId, base, lines, seqs, FEED_CHANNEL, JSON.stringify(message)],
-        );
-      }
-      if (afterSync) await afterSync(new PgOps(client));
-      await client.query('COMMIT');
-    } catch (err) {
-      try {
-        await client.query('ROLLBACK');
-      } catch {
-        broken = true;
-      }
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+  /** One round trip: `nonolab_append` (the schema above) runs the whole batch as one statement, committed synchronously. */
+  private async write(sessionId: string, records: readonly object[], progress?: Progress): Promise<void> {
+    const lines = records.map((r) => JSON.stringify(r));
+    const seqs = records.map((r) => ((r as { origin?: string }).origin === 'client' ? ((r as { seq?: number }).seq ?? null) : null));
+    const result = await this.store.pool.query('SELECT nonolab_append($1, $2::text[], $3::int[], $4, $5, $6, $7) AS base', [
+      sessionId,
+      lines,
+      seqs,
+      progress?.acked ?? null,
+      progress?.step ?? null,
+      progress?.now ?? null,
+      this.store.processTag,
+    ]);
+    if ((result.rows[0] as { base: number }).base < 0) throw new SessionRemovedError(`session ${sessionId} was removed`);
   }
 
   async read(sessionId: string): Promise<Record<string, unknown>[]> {

@@ -409,7 +409,7 @@ export class StudyService {
       // The step reached is the progression's (advanced by each step_end it took).
       const step = trial.step;
       const id = row.id;
-      intake.tail = this.log.appendDurable(id, records, (tx) => tx.updateProgress(id, acked, step, now));
+      intake.tail = this.log.appendDurable(id, records, { acked, step, now });
       const tail = intake.tail;
       const written = async () => {
         this.markDurable(id, acked);
