@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['tests/e2e/**/*.e2e.test.ts'],
     setupFiles: ['tests/support/cleanup.ts'],
+    globalSetup: ['tests/support/postgresSetup.ts'],
     testTimeout: 180_000,
     hookTimeout: 60_000,
     fileParallelism: false,

@@ -14,7 +14,7 @@ import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyConfig } from '../node/studyConfig.ts';
-import { Store, type SessionRow } from '../server/store.ts';
+import { SqliteRows, type SessionRow } from '../server/store.ts';
 import { simulateSessions } from '../analysis/simulate/index.ts';
 import { loggedProgress } from '../shared/study/progress.ts';
 import { startServer } from '../tests/support/server.ts';
@@ -60,7 +60,7 @@ try {
   // (1) The study as the server would have left it.
   let t = performance.now();
   mkdirSync(join(dataDir, 'sessions'));
-  const store = new Store(join(dataDir, 'nonolab.sqlite'));
+  const store = new SqliteRows(join(dataDir, 'nonolab.sqlite'));
   let records = 0;
   const rows: SessionRow[] = [];
   for (const sim of simulateSessions({ participants: N, seed: 20261130, study })) {

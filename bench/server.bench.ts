@@ -19,10 +19,14 @@
 //   parallel   BOTS bare async writers, one file each, write + fdatasync per batch on the libuv pool (the same
 //              UV_THREADPOOL_SIZE as the server), all at once: the disk's limit for per-batch durable appends.
 // The ratio printed is the run's events/s over each ceiling.
+// Then the same bots against the PostgreSQL store (NONOLAB_DATABASE_URL) on a throwaway cluster in a temporary
+// directory (tests/support/postgres.ts, fsync on, synchronous commit), with 1 and with 2 server processes
+// (NONOLAB_WORKERS): events/s, p99, and CPU per server process and of PostgreSQL's processes.
 // Options (env): BOTS, THINK, BURST, NOISE (extra moves per puzzle), RAMP (arrival spread of the paced run, s; the
 // others start every bot at once), CEILING_SECONDS, UV_THREADPOOL_SIZE (default 64, for the server and the ceiling
 // alike), RUNS=paced,lockstep,saturated, PROFILE=dir (the server writes a V8 CPU profile there when it stops),
-// TIMELINE=1 (per-second latencies on stderr).
+// TIMELINE=1 (per-second latencies on stderr), STORES=sqlite,postgres:1,postgres:2 (store:processes; the PostgreSQL
+// setups run PG_RUNS, default paced,saturated).
 import { spawnSync } from 'node:child_process';
 
 if (!process.env.UV_THREADPOOL_SIZE) {
@@ -31,14 +35,15 @@ if (!process.env.UV_THREADPOOL_SIZE) {
   process.exit(run.status ?? 1);
 }
 
-const { closeSync, fdatasync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync, write, writeSync } = await import('node:fs');
+const { closeSync, fdatasync, fdatasyncSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, write, writeSync } = await import('node:fs');
 const { cpus, loadavg, tmpdir, totalmem, type, release } = await import('node:os');
 const { join } = await import('node:path');
 const { execSync } = await import('node:child_process');
 const { monitorEventLoopDelay } = await import('node:perf_hooks');
 const { Bot, HttpClient } = await import('../tests/support/bots.ts');
 const { defaultConfig, startServer } = await import('../tests/support/server.ts');
-const { readLogs, verifyBots, verifyStore } = await import('../tests/reliability/verify.ts');
+const { readDbLogs, readLogs, verifyBots, verifyDbStore, verifyStore } = await import('../tests/reliability/verify.ts');
+const { startCluster } = await import('../tests/support/postgres.ts');
 type BotStats = import('../tests/support/bots.ts').BotStats;
 
 const BOTS = Number(process.env.BOTS ?? 500);
@@ -51,6 +56,16 @@ const RUNS = (process.env.RUNS ?? 'paced,lockstep,saturated').split(',') as Mode
 const POOL = Number(process.env.UV_THREADPOOL_SIZE);
 const PROFILE = process.env.PROFILE;
 const TIMELINE = process.env.TIMELINE === '1';
+interface Setup {
+  store: 'sqlite' | 'postgres';
+  workers: number;
+}
+const SETUPS: Setup[] = (process.env.STORES ?? 'sqlite,postgres:1,postgres:2').split(',').map((s) => {
+  const [store, workers] = s.split(':');
+  if (store !== 'sqlite' && store !== 'postgres') throw new Error(`STORES: unknown store '${store}' (sqlite, postgres:N)`);
+  return { store, workers: Number(workers ?? 1) };
+});
+const PG_RUNS = (process.env.PG_RUNS ?? 'paced,saturated').split(',') as Mode[];
 
 const quantile = (sorted: number[], q: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -67,6 +82,10 @@ function machine(): string {
 
 interface RunResult {
   name: string;
+  setup: Setup;
+  /** CPU over wall time of each server process (its workers with NONOLAB_WORKERS), and of PostgreSQL's processes. */
+  perProcessCpu: number[];
+  databaseCpu: number;
   sessions: number;
   completed: number;
   events: number;
@@ -141,15 +160,47 @@ process.on('exit', () => s.post('Profiler.stop', (err, r) => { if (!err) writeFi
 
 type Mode = 'paced' | 'lockstep' | 'saturated';
 
-async function serverRun(name: Mode): Promise<RunResult> {
+/** The pids of a PostgreSQL cluster's processes: the postmaster (first line of postmaster.pid) and its children. */
+function postgresPids(dataDir: string): number[] {
+  try {
+    const master = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return Number(readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1].split(' ')[1]) === master;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+    return [master, ...children];
+  } catch {
+    return [];
+  }
+}
+
+/** CPU seconds of processes (one that has ended meanwhile counts 0: a PostgreSQL backend that closed). */
+const cpuOf = (pids: number[]) => pids.map((pid) => processCpu(pid)).reduce((s, c) => s + (Number.isFinite(c.user + c.sys) ? c.user + c.sys : 0), 0);
+
+async function serverRun(name: Mode, setup: Setup = { store: 'sqlite', workers: 1 }, database?: { url: string; dataDir: string }): Promise<RunResult> {
   const config = defaultConfig();
   const server = await startServer({
     env: {
       NONOLAB_START_LIMIT: '1000000',
       UV_THREADPOOL_SIZE: String(POOL),
+      NONOLAB_WORKERS: String(setup.workers),
+      ...(database ? { NONOLAB_DATABASE_URL: database.url } : {}),
       ...(PROFILE ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${profilerModule(PROFILE)}`.trim() } : {}),
     },
   });
+  // Every worker listening before the bots come (each prints its pid once).
+  const workerPids = (): number[] => [...server.output().matchAll(/nonolab: worker \d+ \(pid (\d+)\) serving/g)].map((m) => Number(m[1]));
+  while (setup.workers > 1 && workerPids().length < setup.workers) await new Promise((r) => setTimeout(r, 50));
+  const serverPids = setup.workers > 1 ? workerPids() : [server.process.pid!];
+  const dbPids = database ? postgresPids(database.dataDir) : [];
+  const perProcess0 = serverPids.map((pid) => cpuOf([pid]));
+  const db0 = cpuOf(dbPids);
   const http = new HttpClient(server.url, { maxSockets: BOTS * 2, timeoutMs: 60_000 });
   const stats: BotStats = { acks: [], failures: 0 };
   const bots = Array.from({ length: BOTS }, (_, i) => new Bot({ http, config, seed: 1 + i, thinkMs: name === 'paced' ? THINK : 0, lockstep: name === 'lockstep', burst: BURST, noiseMoves: NOISE, stats }));
@@ -181,6 +232,8 @@ async function serverRun(name: Mode): Promise<RunResult> {
   clearInterval(progress);
   const t1 = performance.now();
   const serverCpu = processCpu(server.process.pid);
+  const perProcessCpu = serverPids.map((pid, i) => (cpuOf([pid]) - perProcess0[i]) / ((t1 - t0) / 1000));
+  const databaseCpu = (cpuOf(dbPids) - db0) / ((t1 - t0) / 1000);
   const cpu = { user: serverCpu.user - cpu0.server.user, sys: serverCpu.sys - cpu0.server.sys, bots: cpuSeconds(process.cpuUsage()) - cpu0.bots };
   const tcp1 = tcpCounters();
   const load = loadavg()[0];
@@ -189,8 +242,8 @@ async function serverRun(name: Mode): Promise<RunResult> {
   http.close();
   await server.stop();
   const problems = results.flatMap((r, i) => (r.status === 'rejected' ? [`bot ${i}: ${String(r.reason)}`] : []));
-  const logs = readLogs(server.dataDir);
-  problems.push(...verifyBots(logs, bots), ...verifyStore(server.dataDir, logs));
+  const logs = database ? await readDbLogs(database.url) : readLogs(server.dataDir);
+  problems.push(...verifyBots(logs, bots), ...(database ? await verifyDbStore(database.url, logs) : verifyStore(server.dataDir, logs)));
   rmSync(server.dataDir, { recursive: true, force: true });
 
   // Steady state: from the moment every bot has its session to the moment the first one finishes (all BOTS playing).
@@ -218,6 +271,9 @@ async function serverRun(name: Mode): Promise<RunResult> {
   }
   return {
     name,
+    setup,
+    perProcessCpu,
+    databaseCpu,
     sessions: bots.filter((b) => b.sessionId).length,
     completed: bots.filter((b) => b.completionCode).length,
     events,
@@ -299,7 +355,10 @@ async function parallelCeiling(dir: string, batches: { events: number; bytes: nu
   return { appendsPerSecond: n / s, eventsPerSecond: events / s };
 }
 
+const setupName = (s: Setup) => (s.store === 'sqlite' ? 'SQLite' : `PostgreSQL, ${s.workers} process${s.workers > 1 ? 'es' : ''}`);
+
 function printRun(r: RunResult): void {
+  if (r.setup.store !== 'sqlite' || r.setup.workers > 1) console.log(`[${setupName(r.setup)}]`);
   console.log(
     `${r.name.padEnd(10)} sessions started ${r.sessions}, completed ${r.completed}; ${fmt(r.events)} events in ${fmt(r.requests)} requests ` +
       `(mean batch ${fmt(r.meanBatch, 1)}) over ${fmt(r.seconds, 1)} s with all bots playing: ${fmt(r.eventsPerSecond)} events/s; ack latency p50 ${fmt(r.p50, 1)} ms, ` +
@@ -310,18 +369,50 @@ function printRun(r: RunResult): void {
       `bots' event-loop delay p50 ${fmt(r.botLoop.p50, 1)} ms, p99 ${fmt(r.botLoop.p99, 1)} ms; bots made ${fmt(r.offered)} events/s over the whole run; ` +
       `tcp: ${r.listenOverflows} connections dropped by a full listen queue, ${r.synRetrans} SYN retransmissions`,
   );
+  console.log(
+    `  cpu per server process: ${r.perProcessCpu.map((c) => `${fmt(c * 100)}%`).join(', ')} of one core${r.setup.store === 'postgres' ? `; PostgreSQL's processes ${fmt(r.databaseCpu * 100)}%` : ''}`,
+  );
   if (r.problems.length > 0) console.log(`  PROBLEMS (${r.problems.length}):\n  ${r.problems.slice(0, 10).join('\n  ')}`);
+  else if (r.setup.store === 'postgres') console.log(`  verified: every acknowledged event in PostgreSQL once and in order, records parse, the rows agree`);
   else console.log(`  verified: every acknowledged event in the NDJSON once and in order, files parse, SQLite agrees`);
 }
 
 console.log(`machine: ${machine()}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log(`bots: ${BOTS}; paced: ${BURST} events every ~${THINK} ms per bot; ${NOISE} extra moves per puzzle; UV_THREADPOOL_SIZE=${POOL}`);
 const runs: RunResult[] = [];
-for (const name of RUNS) {
-  if (!['paced', 'lockstep', 'saturated'].includes(name)) throw new Error(`RUNS: unknown run '${name}' (paced, lockstep, saturated)`);
-  const r = await serverRun(name);
-  runs.push(r);
-  printRun(r);
+const allRuns: RunResult[] = [];
+for (const name of [...RUNS, ...PG_RUNS])
+  if (!['paced', 'lockstep', 'saturated'].includes(name)) throw new Error(`RUNS/PG_RUNS: unknown run '${name}' (paced, lockstep, saturated)`);
+if (SETUPS.some((s) => s.store === 'sqlite'))
+  for (const name of RUNS) {
+    const r = await serverRun(name);
+    runs.push(r);
+    allRuns.push(r);
+    printRun(r);
+  }
+const pgSetups = SETUPS.filter((s) => s.store === 'postgres');
+if (pgSetups.length > 0) {
+  // One throwaway cluster, fsync on (durable commits, as in production), a fresh database per run.
+  const cluster = await startCluster({ fsync: true });
+  process.env.NONOLAB_TEST_DATABASE_URL = cluster.url;
+  try {
+    for (const setup of pgSetups)
+      for (const name of PG_RUNS) {
+        const r = await serverRun(name, setup, { url: await cluster.database(), dataDir: join(cluster.dir, 'data') });
+        allRuns.push(r);
+        printRun(r);
+      }
+  } finally {
+    cluster.stop();
+  }
+}
+if (allRuns.length > 1) {
+  console.log('store      run        events/s   p99 ms   cpu per server process      PostgreSQL cpu');
+  for (const r of allRuns)
+    console.log(
+      `${(r.setup.store === 'sqlite' ? 'sqlite' : `pg x${r.setup.workers}`).padEnd(10)} ${r.name.padEnd(10)} ${fmt(r.eventsPerSecond).padStart(8)} ${fmt(r.p99, 1).padStart(8)}   ` +
+        `${r.perProcessCpu.map((c) => `${fmt(c * 100)}%`).join(' + ').padEnd(27)} ${r.setup.store === 'postgres' ? `${fmt(r.databaseCpu * 100)}%` : '-'}`,
+    );
 }
 // The ceiling for each run, replaying that run's own batch sizes (events and bytes) on the same disk.
 const dir = mkdtempSync(join(tmpdir(), 'nonolab-ceiling-'));
@@ -353,4 +444,4 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-if (runs.some((r) => r.problems.length > 0)) process.exit(1);
+if (allRuns.some((r) => r.problems.length > 0)) process.exit(1);

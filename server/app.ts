@@ -8,8 +8,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { CheckRequest, CompleteRequest, HintRequest, ParticipantWithdrawRequest, StartSessionRequest } from '../shared/schema/api.ts';
-import { EventLog } from './eventLog.ts';
-import { Store } from './store.ts';
+import type { EventStore } from './eventLog.ts';
+import { openStores } from './stores.ts';
+import type { StudyStore } from './store.ts';
+import { PgStore } from './pgStore.ts';
 import { HttpError } from './httpError.ts';
 import { StudyService } from './studyService.ts';
 import { loadStudyConfig, type LoadedStudy } from '../node/studyConfig.ts';
@@ -42,6 +44,8 @@ export interface ServerOptions {
   crashPoint?: (point: string) => void;
   /** How the browser reaches the server (server/serving.ts): headers, cookie flags, trusted proxies. Plain HTTP if not given. */
   serving?: Serving;
+  /** `postgres://…`: sessions, pool and events in PostgreSQL (NONOLAB_DATABASE_URL); otherwise SQLite + NDJSON in dataDir. */
+  databaseUrl?: string;
 }
 
 export interface NonolabServer {
@@ -49,8 +53,8 @@ export interface NonolabServer {
   handler: RequestListener;
   app: express.Express;
   service: StudyService;
-  store: Store;
-  log: EventLog;
+  store: StudyStore;
+  log: EventStore;
   study: LoadedStudy;
   /** Closes the logs and the database; resolves once nothing more is written into the data directory. */
   close(): Promise<void>;
@@ -99,13 +103,34 @@ export function cacheControlFor(path: string): string {
   return /[\\/]assets[\\/][^\\/]+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+(\.(br|gz))?$/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
-export function createNonolabServer(opts: ServerOptions): NonolabServer {
+/**
+ * Many processes on one database: the service's feed (the dashboard's live view) carries the other processes' records
+ * and status changes too (LISTEN/NOTIFY), and this process's status changes go out to them. (Records go out with
+ * their commit: pgStore.ts.)
+ */
+async function relayFeed(store: PgStore, service: StudyService): Promise<void> {
+  let relaying = false;
+  service.feed.on('session', (sessionId, status) => {
+    if (!relaying) void store.publishSession(sessionId, status).catch(() => {});
+  });
+  await store.listen({
+    appended: (sessionId, records) => service.feed.emit('appended', sessionId, records),
+    session: (sessionId, status) => {
+      relaying = true;
+      try {
+        service.feed.emit('session', sessionId, status);
+      } finally {
+        relaying = false;
+      }
+    },
+  });
+}
+
+export async function createNonolabServer(opts: ServerOptions): Promise<NonolabServer> {
   const log = opts.logger ?? ((m: string) => console.log(m));
   const study = loadStudyConfig(opts.configPath);
-  const store = new Store(join(opts.dataDir, 'nonolab.sqlite'));
-  store.startCheckpointer();
-  const events = new EventLog(join(opts.dataDir, 'sessions'));
-  const marks = new AdminMarks(store.db);
+  const { store, events, adminDb, close: closeStores } = await openStores({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
+  const marks = new AdminMarks(adminDb);
   const service = new StudyService({
     study,
     store,
@@ -115,7 +140,8 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     leftOutOfBalance: () => marks.flagged(),
     crashPoint: opts.crashPoint,
   });
-  for (const message of service.recover()) log(`recovery: ${message}`);
+  for (const message of await service.recover()) log(`recovery: ${message}`);
+  if (store instanceof PgStore) await relayFeed(store, service);
 
   const app = express();
   app.disable('x-powered-by');
@@ -141,8 +167,8 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
   });
 
   // Whether new visitors may start (no counts): the participant page asks before a kiosk label or after a refused start.
-  app.get('/api/recruitment', (_req, res) => {
-    const { accepting, closed_title, closed_message } = recruitmentState(store, study.config, () => marks.flagged(), { count: false });
+  app.get('/api/recruitment', async (_req, res) => {
+    const { accepting, closed_title, closed_message } = await recruitmentState(store, study.config, () => marks.flagged(), { count: false });
     res.json({ accepting, closed_title, closed_message });
   });
 
@@ -163,41 +189,41 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     res.status(201).json(state);
   });
 
-  app.get('/api/session', (req, res) => {
-    res.json(service.stateOf(service.sessionForToken(token(req))));
+  app.get('/api/session', async (req, res) => {
+    res.json(await service.stateOf(await service.sessionForToken(token(req))));
   });
 
   // The first visit asks this one: no token is no session yet (200, not an error); a token the server does not know is 401.
-  app.get('/api/session/current', (req, res) => {
+  app.get('/api/session/current', async (req, res) => {
     const t = token(req);
-    res.json({ session: !t ? null : service.stateOf(service.sessionForToken(t)) });
+    res.json({ session: !t ? null : await service.stateOf(await service.sessionForToken(t)) });
   });
 
   // Each answer below goes out only after the server record it depends on is fsync'd (group commit, not blocking).
   app.post('/api/session/check', async (req, res) => {
-    const row = service.sessionForToken(token(req));
+    const row = await service.sessionForToken(token(req));
     res.json(await service.check(row, parseBody(CheckRequest, req.body)));
   });
 
   app.post('/api/session/hint', async (req, res) => {
-    const row = service.sessionForToken(token(req));
+    const row = await service.sessionForToken(token(req));
     res.json(await service.hint(row, parseBody(HintRequest, req.body)));
   });
 
   app.post('/api/session/complete', async (req, res) => {
-    const row = service.sessionForToken(token(req));
+    const row = await service.sessionForToken(token(req));
     res.json(await service.complete(row, parseBody(CompleteRequest, req.body).last_seq));
   });
 
-  app.post('/api/session/withdraw', (req, res) => {
-    const row = service.sessionForToken(token(req));
+  app.post('/api/session/withdraw', async (req, res) => {
+    const row = await service.sessionForToken(token(req));
     parseBody(ParticipantWithdrawRequest, req.body ?? {});
-    service.withdraw(row.id, 'participant');
+    await service.withdraw(row.id, 'participant');
     res.clearCookie(TOKEN_COOKIE, { path: '/', secure: serving.secure });
     res.json({ withdrawn: true, code: study.config.completion.withdrawn_code ?? null });
   });
 
-  app.use('/api/admin', createAdminRouter({ service, store, study, dataDir: opts.dataDir, eventLog: events, log, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock, secureCookies: serving.secure }));
+  app.use('/api/admin', createAdminRouter({ service, store, adminDb, study, dataDir: opts.dataDir, eventLog: events, log, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock, secureCookies: serving.secure }));
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'no such API route')));
   // Paths that only normalise to /api (//api/x) are API misses too, not the participant page.
   app.use((req, _res, next) => next(/^\/{2,}api(?:\/|$)/.test(req.path) ? new HttpError(404, 'no such API route') : undefined));
@@ -248,9 +274,6 @@ export function createNonolabServer(opts: ServerOptions): NonolabServer {
     store,
     log: events,
     study,
-    close() {
-      events.close();
-      return store.close();
-    },
+    close: closeStores,
   };
 }

@@ -23,9 +23,40 @@
 // The server's own records (session start, checks, hints, completion) take the same path (StudyService.appendRecords),
 // so they are ordered with the session's client events and their answers wait for the same fsync.
 // What it cannot do: survive a disk that lies about fsync.
-import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, write, writeSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { closeSync, createReadStream, existsSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoggedEvent } from '../shared/schema/event.ts';
+import type { StoreOps } from './store.ts';
+
+/** A session's acknowledged seq and step after a batch, stored with it (the store's `updateProgress`). */
+export interface Progress {
+  acked: number;
+  step: number;
+  now: number;
+}
+
+/**
+ * Where a session's records are kept, whichever store: NDJSON files here (EventLog), rows in PostgreSQL (pgStore.ts).
+ * `appendDurable` resolves once the records are durable and `progress` (the acked seq and step they bring) is stored:
+ * after the fsync, in the group's SQLite transaction, here; in the same transaction as the rows on PostgreSQL.
+ */
+export interface EventStore {
+  appendDurable(sessionId: string, records: readonly LoggedEvent[], progress?: Progress): Promise<void>;
+  /** Every durable record of a session, in order. */
+  read(sessionId: string): LoggedEvent[] | Promise<LoggedEvent[]>;
+  /** The records of a session, one at a time (exports). */
+  stream(sessionId: string): AsyncIterable<Record<string, unknown>>;
+  sessionIds(): string[] | Promise<string[]>;
+  /**
+   * How many records a session's log holds, when other processes may append to it too (PostgreSQL): a process checks
+   * its cached view of a session against it. Absent when this process is the only writer (the files).
+   */
+  count?(sessionId: string): Promise<number>;
+  /** Delete every record of a session (withdrawal); records still queued for it are rejected with SessionRemovedError. */
+  remove(sessionId: string): void | Promise<void>;
+  close(): void | Promise<void>;
+}
 
 const SESSION_FILE = /^[A-Za-z0-9_-]+\.ndjson$/;
 
@@ -65,7 +96,7 @@ export class AfterSyncError extends Error {
 interface Waiter {
   resolve: () => void;
   reject: (err: unknown) => void;
-  afterSync?: () => void;
+  progress?: Progress;
 }
 
 interface SessionQueue {
@@ -79,7 +110,7 @@ const writeChunk = (fd: number, buf: Buffer, offset: number): Promise<number> =>
   new Promise((resolve, reject) => write(fd, buf, offset, buf.length - offset, null, (err, n) => (err ? reject(err) : resolve(n))));
 const syncFd = (fd: number): Promise<void> => new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
 
-export class EventLog {
+export class EventLog implements EventStore {
   private fds = new Map<string, number>();
   /** Bytes in each open file (read once when it is opened, then counted as this process writes): no fstat per write. */
   private sizes = new Map<string, number>();
@@ -96,6 +127,8 @@ export class EventLog {
    * Set by the owner; the default just runs it.
    */
   afterSyncGroup: (run: () => void) => void = (run) => run();
+  /** The store operations the after-sync work runs on (synchronously, inside `afterSyncGroup`): SQLite's `direct`. */
+  afterSyncOps: StoreOps | null = null;
 
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -122,13 +155,13 @@ export class EventLog {
    * rejects if the write failed, in which case nothing queued after them for this session was written either, or with
    * AfterSyncError if they are durable but the after-sync work of their commit threw.
    */
-  appendDurable(sessionId: string, records: readonly LoggedEvent[], afterSync?: () => void): Promise<void> {
+  appendDurable(sessionId: string, records: readonly LoggedEvent[], progress?: Progress): Promise<void> {
     this.pathOf(sessionId);
     return new Promise<void>((resolve, reject) => {
       let q = this.sessions.get(sessionId);
       if (!q) this.sessions.set(sessionId, (q = { chunks: [], waiters: [], writing: false, scheduled: false }));
       if (records.length > 0) q.chunks.push(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
-      q.waiters.push({ resolve, reject, afterSync });
+      q.waiters.push({ resolve, reject, progress });
       if (!q.writing && !q.scheduled) {
         q.scheduled = true;
         // Let the requests already parsed in this turn of the event loop join this write.
@@ -179,9 +212,9 @@ export class EventLog {
     this.synced = [];
     let afterError: unknown;
     try {
-      if (done.some((d) => d.waiters.some((w) => w.afterSync)))
+      if (done.some((d) => d.waiters.some((w) => w.progress)))
         this.afterSyncGroup(() => {
-          for (const d of done) for (const w of d.waiters) w.afterSync?.();
+          for (const d of done) for (const w of d.waiters) if (w.progress) void this.afterSyncOps!.updateProgress(d.sessionId, w.progress.acked, w.progress.step, w.progress.now);
         });
     } catch (err) {
       afterError = err;
@@ -241,6 +274,13 @@ export class EventLog {
       .split('\n')
       .filter((l) => l.length > 0)
       .map((l) => JSON.parse(l) as LoggedEvent);
+  }
+
+  async *stream(sessionId: string): AsyncGenerator<Record<string, unknown>> {
+    const path = this.pathOf(sessionId);
+    if (!existsSync(path)) return;
+    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+    for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as Record<string, unknown>;
   }
 
   sessionIds(): string[] {

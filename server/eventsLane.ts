@@ -65,7 +65,7 @@ export function eventsLane(opts: EventsLaneOptions): (req: IncomingMessage, res:
   };
   const handle = async (req: IncomingMessage, res: ServerResponse, since: number) => {
     // The token first: a request that names no session is answered without reading its body.
-    const row = opts.service.sessionForToken(cookieValue(req, opts.tokenCookie));
+    const row = await opts.service.sessionForToken(cookieValue(req, opts.tokenCookie));
     const body = await readJsonBody(req, opts.bodyLimit);
     let batch: EventBatch;
     try {

@@ -1,12 +1,14 @@
-// Exports: event CSV with formula escaping, the raw NDJSON zip, and a psych-DS dataset.
+// Exports: event CSV with formula escaping, the raw NDJSON zip, and a psych-DS dataset; from either store.
 import { afterEach, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
+import { join } from 'node:path';
 import JSZip from 'jszip';
 import { Participant, event, startTestServer, type TestServer } from '../tests/support/testServer.ts';
 import { receiveClient } from '../shared/schema/stamp.ts';
 import type { ClientEvent } from '../shared/schema/event.ts';
 import { EVENT_COLUMNS, exportEvents, exportPsychDs, exportRawZip, toCsv } from './exports.ts';
 import { strictCsv } from '../tests/support/strictCsv.ts';
+import { STORES, type StoreKind } from '../tests/support/postgres.ts';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -23,8 +25,8 @@ async function collect(run: (out: PassThrough) => Promise<void>): Promise<Buffer
   return Buffer.concat(chunks);
 }
 
-async function twoSessions(): Promise<string[]> {
-  server = await startTestServer();
+async function twoSessions(store: StoreKind): Promise<string[]> {
+  server = await startTestServer({ store });
   const ids: string[] = [];
   for (let i = 0; i < 2; i++) {
     const p = new Participant(server.url);
@@ -58,9 +60,9 @@ describe('toCsv', () => {
   });
 });
 
-describe('exports', () => {
+describe.each(STORES)('exports on %s', (store) => {
   it('writes one CSV row per event with formulae neutralised', async () => {
-    const ids = await twoSessions();
+    const ids = await twoSessions(store);
     const csv = (await collect((out) => exportEvents(server!.nonolab.log, ids, out))).toString('utf8');
     const parsed = strictCsv(csv, 'events.csv');
     expect(parsed.header).toEqual(Object.keys(EVENT_COLUMNS));
@@ -73,16 +75,28 @@ describe('exports', () => {
     expect(csv).toContain('=HYPERLINK'); // kept, but inside an escaped cell
   });
 
-  it('zips the raw NDJSON files byte for byte', async () => {
-    const ids = await twoSessions();
+  it('zips the raw NDJSON logs byte for byte (the files, or the lines the database holds)', async () => {
+    const ids = await twoSessions(store);
     const zip = await JSZip.loadAsync(await collect((out) => exportRawZip(server!.nonolab.log, ids, out)));
     expect(Object.keys(zip.files).sort()).toEqual(ids.map((id) => `sessions/${id}.ndjson`).sort());
     const { readFileSync } = await import('node:fs');
-    for (const id of ids) expect(await zip.file(`sessions/${id}.ndjson`)!.async('string')).toBe(readFileSync(server!.nonolab.log.pathOf(id), 'utf8'));
+    for (const id of ids) {
+      const text = await zip.file(`sessions/${id}.ndjson`)!.async('string');
+      if (store === 'sqlite') expect(text).toBe(readFileSync(join(server!.dataDir, 'sessions', `${id}.ndjson`), 'utf8'));
+      else {
+        const { default: pg } = await import('pg');
+        const client = new pg.Client({ connectionString: server!.databaseUrl });
+        await client.connect();
+        const lines = (await client.query('SELECT line FROM events WHERE session_id = $1 ORDER BY n', [id])).rows.map((r: { line: string }) => `${r.line}\n`);
+        await client.end();
+        expect(lines).toHaveLength(4);
+        expect(text).toBe(lines.join(''));
+      }
+    }
   });
 
   it('builds a psych-DS dataset with variableMeasured for every column', async () => {
-    const ids = await twoSessions();
+    const ids = await twoSessions(store);
     const study = { id: 'nonogram-difficulty', title: 'How hard are Nonograms?', config_hash: 'abc' };
     const zip = await JSZip.loadAsync(await collect((out) => exportPsychDs(server!.nonolab.log, ids, study, out)));
     const description = JSON.parse(await zip.file('dataset_description.json')!.async('string'));

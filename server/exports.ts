@@ -1,13 +1,12 @@
 // Exports for experimenters, streamed session by session: the event trajectory as CSV, raw NDJSON as a zip, a psych-DS
 // dataset, the wide participant table with its codebook. No export holds the study's events in memory (the participant
 // table keeps one small row per participant); CSV goes through papaparse with formula escaping.
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import Papa from 'papaparse';
 import { ZipArchive } from 'archiver';
-import type { EventLog } from './eventLog.ts';
+import { EventLog, type EventStore } from './eventLog.ts';
 import type { StudyConfig } from '../shared/schema/config.ts';
 import { AttemptRow, sessionFromRecords, sessionSignals, type SignalPuzzle } from '../shared/signals/index.ts';
 import { CODEBOOK_COLUMNS, addExpertiseZMean, participantCodebook, wideParticipantRow, type ParticipantMeta, type WideRow } from '../shared/signals/participantTable.ts';
@@ -80,15 +79,13 @@ async function write(out: Writable, chunk: string | Buffer): Promise<void> {
   if (!out.write(chunk)) await once(out, 'drain');
 }
 
-async function* records(log: EventLog, sessionId: string): AsyncGenerator<Record<string, any>> {
-  const path = log.pathOf(sessionId);
-  if (!existsSync(path)) return;
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as Record<string, any>;
+/** A session's records, one at a time, from whichever store holds them. */
+function records(log: EventStore, sessionId: string): AsyncIterable<Record<string, any>> {
+  return log.stream(sessionId);
 }
 
 /** Stream the event CSV of the given sessions (one file after another, in bounded chunks). */
-export async function exportEvents(log: EventLog, sessionIds: Iterable<string>, out: Writable): Promise<void> {
+export async function exportEvents(log: EventStore, sessionIds: Iterable<string>, out: Writable): Promise<void> {
   const columns = Object.keys(EVENT_COLUMNS);
   await write(out, toCsv([], columns, true));
   for (const id of sessionIds) {
@@ -116,7 +113,7 @@ function guessingOptions(config: StudyConfig): readonly string[] | undefined {
   return phase?.kind === 'puzzles' ? phase.rating.guessing_options : undefined;
 }
 
-async function sessionLog(log: EventLog, id: string) {
+async function sessionLog(log: EventStore, id: string) {
   const all: Record<string, any>[] = [];
   for await (const r of records(log, id)) all.push(r);
   return all.length ? sessionFromRecords(all, `${id}.ndjson`) : null;
@@ -126,7 +123,7 @@ async function sessionLog(log: EventLog, id: string) {
  * One row per study attempt (warmup and tutorial left out), computed by the same signal functions the analysis
  * uses. Pauses need a threshold: pass one (e.g. from `nonolab analyze`), or the pause columns stay empty.
  */
-export async function exportAttempts(log: EventLog, sessionIds: Iterable<string>, config: StudyConfig, out: Writable, opts: { pauseThresholdS?: number | null } = {}): Promise<void> {
+export async function exportAttempts(log: EventStore, sessionIds: Iterable<string>, config: StudyConfig, out: Writable, opts: { pauseThresholdS?: number | null } = {}): Promise<void> {
   const columns = Object.keys(AttemptRow.shape);
   const puzzles = signalPuzzles(config);
   await write(out, toCsv([], columns, true));
@@ -139,7 +136,7 @@ export async function exportAttempts(log: EventLog, sessionIds: Iterable<string>
 }
 
 /** Looks up what SQLite knows of a session (link type, label, status); absent, the log's own record is used. */
-export type MetaOf = (sessionId: string) => ParticipantMeta | undefined;
+export type MetaOf = (sessionId: string) => ParticipantMeta | undefined | Promise<ParticipantMeta | undefined>;
 
 /** Builds wide participant rows from sessions' records, one session at a time; `rows()` fills in the z-mean. */
 class ParticipantTable {
@@ -151,11 +148,11 @@ class ParticipantTable {
   ) {
     this.puzzles = signalPuzzles(config);
   }
-  add(id: string, records: readonly Record<string, any>[]): void {
+  async add(id: string, records: readonly Record<string, any>[]): Promise<void> {
     if (records.length === 0) return;
     const session = sessionFromRecords(records, `${id}.ndjson`);
     const { attempts } = sessionSignals(session, this.puzzles, { guessingOptions: guessingOptions(this.config) });
-    this.built.push(wideParticipantRow(session, attempts, this.config, this.metaOf(id)));
+    this.built.push(wideParticipantRow(session, attempts, this.config, await this.metaOf(id)));
   }
   rows(): WideRow[] {
     addExpertiseZMean(this.built, this.config);
@@ -164,12 +161,12 @@ class ParticipantTable {
 }
 
 /** The wide participant rows of the given sessions, z-mean filled in (one small row per participant in memory). */
-export async function participantRows(log: EventLog, sessionIds: Iterable<string>, config: StudyConfig, metaOf?: MetaOf): Promise<WideRow[]> {
+export async function participantRows(log: EventStore, sessionIds: Iterable<string>, config: StudyConfig, metaOf?: MetaOf): Promise<WideRow[]> {
   const table = new ParticipantTable(config, metaOf);
   for (const id of sessionIds) {
     const all: Record<string, any>[] = [];
     for await (const r of records(log, id)) all.push(r);
-    table.add(id, all);
+    await table.add(id, all);
   }
   return table.rows();
 }
@@ -179,7 +176,7 @@ export async function participantRows(log: EventLog, sessionIds: Iterable<string
  * and post-survey item by its config id, per puzzle position the puzzle, outcome, time, difficulty, guessing and why,
  * the expertise items coded as numbers and their z-mean. `codebookCsv` describes every column.
  */
-export async function exportParticipants(log: EventLog, sessionIds: Iterable<string>, config: StudyConfig, out: Writable, metaOf?: MetaOf): Promise<void> {
+export async function exportParticipants(log: EventStore, sessionIds: Iterable<string>, config: StudyConfig, out: Writable, metaOf?: MetaOf): Promise<void> {
   const columns = participantCodebook(config).map((c) => c.column);
   const rows = await participantRows(log, sessionIds, config, metaOf);
   await write(out, toCsv([], columns, true));
@@ -208,7 +205,7 @@ async function finishZip(zip: ZipArchive, out: Writable): Promise<void> {
 }
 
 /** The raw NDJSON files, one per session, as a zip, with the participant table's codebook beside them. */
-export async function exportRawZip(log: EventLog, sessionIds: Iterable<string>, out: Writable, config?: StudyConfig): Promise<void> {
+export async function exportRawZip(log: EventStore, sessionIds: Iterable<string>, out: Writable, config?: StudyConfig): Promise<void> {
   const zip = new ZipArchive({ zlib: { level: 6 } });
   zip.pipe(out);
   if (config) {
@@ -217,10 +214,20 @@ export async function exportRawZip(log: EventLog, sessionIds: Iterable<string>, 
     await entry;
   }
   for (const id of sessionIds) {
-    if (!existsSync(log.pathOf(id))) continue;
-    const entry = once(zip, 'entry');
-    zip.file(log.pathOf(id), { name: `sessions/${id}.ndjson` });
-    await entry;
+    if (log instanceof EventLog) {
+      if (!existsSync(log.pathOf(id))) continue;
+      const entry = once(zip, 'entry');
+      zip.file(log.pathOf(id), { name: `sessions/${id}.ndjson` });
+      await entry;
+    } else {
+      // A database's rows, written out as the NDJSON file the embedded store would hold (the same bytes).
+      const lines: string[] = [];
+      for await (const r of records(log, id)) lines.push(`${JSON.stringify(r)}\n`);
+      if (lines.length === 0) continue;
+      const entry = once(zip, 'entry');
+      zip.append(lines.join(''), { name: `sessions/${id}.ndjson` });
+      await entry;
+    }
   }
   await finishZip(zip, out);
 }
@@ -245,7 +252,7 @@ function codebookDescription(c: { question: string; type: string; options: strin
  * trajectory file per session), and, given the config, data/study-<id>_table-participants_data.csv with codebook.csv.
  */
 export async function exportPsychDs(
-  log: EventLog,
+  log: EventStore,
   sessionIds: Iterable<string>,
   study: { id: string; title: string; config_hash: string },
   out: Writable,
@@ -275,7 +282,7 @@ export async function exportPsychDs(
       rows.push(eventRow(r));
       if (table) all.push(r);
     }
-    table?.add(id, all);
+    await table?.add(id, all);
     const entry = once(zip, 'entry');
     zip.append(toCsv(rows, columns, true), { name: `data/study-${keyword(study.id)}_subject-${keyword(id)}_data.csv` });
     await entry; // one session in flight at a time: memory stays bounded however large the study

@@ -2,7 +2,7 @@
 // rule, claim time that has not passed, write after the end, drain the pool with bare starts, or grow the server's
 // memory with events far ahead of a gap.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Participant, event, playSteps, startTestServer, validAnswers, type TestServer } from '../tests/support/testServer.ts';
+import { Participant, event, playSteps, sqliteDb, startTestServer, validAnswers, type TestServer } from '../tests/support/testServer.ts';
 import { defaultConfig, writeConfig } from '../tests/support/server.ts';
 import { MAX_SEQ_AHEAD } from './studyService.ts';
 import { setFlagsFromString } from 'node:v8';
@@ -137,7 +137,7 @@ describe('the sequence pool against bare starts', () => {
     const config = defaultConfig();
     config.assignment.when_exhausted = 'refuse';
     server = await startTestServer({ configPath: writeConfig(config), clock: () => now, startLimitPerMinute: 10_000 });
-    const leased = () => (server!.nonolab.store.db.prepare("SELECT COUNT(*) AS n FROM sequences WHERE status = 'leased'").get() as { n: number }).n;
+    const leased = () => (sqliteDb(server!).prepare("SELECT COUNT(*) AS n FROM sequences WHERE status = 'leased'").get() as { n: number }).n;
     for (let i = 0; i < 125; i++) {
       const bare = await fetch(`${server.url}/api/sessions`, { method: 'POST', ...(i % 2 ? { body: 'hello', headers: { 'content-type': 'text/plain' } } : {}) });
       expect(bare.status).toBe(415);
@@ -155,7 +155,7 @@ describe('the sequence pool against bare starts', () => {
     expect(s.sequence).toHaveLength(3);
     expect(leased()).toBe(1);
     now += 4 * 60_000;
-    expect(server.nonolab.service.sweepInactive()).toHaveLength(125);
+    expect(await server.nonolab.service.sweepInactive()).toHaveLength(125);
     expect(leased()).toBe(0 + 1);
   });
 
@@ -212,7 +212,7 @@ describe('bounded memory', () => {
     await send(p, [event(id, 3), event(id, 4)]);
     expect(server!.nonolab.service.heldEvents()).toBe(2);
     now += 6 * 60_000;
-    server!.nonolab.service.sweepInactive();
+    await server!.nonolab.service.sweepInactive();
     expect(server!.nonolab.service.heldEvents()).toBe(0);
     // Never acknowledged, so nothing is lost: the client sends them again.
     expect((await send(p, [event(id, 2), event(id, 3), event(id, 4)])).json.acked_seq).toBe(4);

@@ -1,20 +1,38 @@
 // `npm start`: serve the study (built client + API) on PORT (default 8080) with data under NONOLAB_DATA_DIR (default logs/),
-// over plain HTTP, its own HTTPS (NONOLAB_TLS_CERT/KEY) or behind a reverse proxy (server/serving.ts).
-import { readFileSync } from 'node:fs';
+// over plain HTTP, its own HTTPS (NONOLAB_TLS_CERT/KEY) or behind a reverse proxy (server/serving.ts); in PostgreSQL
+// when NONOLAB_DATABASE_URL is set, with NONOLAB_WORKERS server processes (node:cluster) sharing it.
+import cluster from 'node:cluster';
+import Database from 'better-sqlite3';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createNonolabServer } from './app.ts';
+import { AdminAuth } from './admin/auth.ts';
 import { ServingError, servingFromEnv, startupLines, type Serving } from './serving.ts';
 import { ConfigError } from '../node/studyConfig.ts';
+import { StoreError, isPostgresUrl } from './stores.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const port = Number(process.env.PORT ?? 8080);
 const dataDir = resolve(process.env.NONOLAB_DATA_DIR ?? join(root, 'logs'));
 const configPath = resolve(process.env.NONOLAB_CONFIG ?? join(root, 'study-config', 'study.json'));
 const host = process.env.HOST ?? '127.0.0.1';
+const databaseUrl = process.env.NONOLAB_DATABASE_URL || undefined;
+
+/** NONOLAB_WORKERS: how many server processes (default 1); above 1 only with PostgreSQL (SQLite has one writer). */
+function workerCount(): number {
+  const raw = process.env.NONOLAB_WORKERS ?? '1';
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || n < 1 || n > 256) throw new ServingError(`NONOLAB_WORKERS: expected a whole number from 1 to 256, got '${raw}'`);
+  if (n > 1 && !isPostgresUrl(databaseUrl))
+    throw new ServingError(
+      `NONOLAB_WORKERS=${n} needs a shared database: the embedded SQLite store has one writer (one process owns the files). Set NONOLAB_DATABASE_URL=postgres://… or run one worker.`,
+    );
+  return n;
+}
 
 /**
  * The certificate and key, read and tried (files that are not a matching PEM pair fail here, before the data
@@ -38,43 +56,92 @@ function tlsFiles(serving: Serving): { cert: Buffer; key: Buffer } | null {
   return pair;
 }
 
-try {
-  const serving = servingFromEnv(process.env);
-  const tls = tlsFiles(serving);
-  const server = createNonolabServer({ dataDir, configPath, staticDir: join(root, 'dist', 'client'), serving });
-  const listener = tls ? createTlsServer(tls, server.handler) : createServer(server.handler);
-  // A long accept queue: when a study opens (a panel sends hundreds of participants within seconds) connection attempts
-  // beyond Node's default of 511 waiting would be dropped by the kernel and retried only after 1 s, 3 s, 7 s.
-  // (Capped by net.core.somaxconn.)
-  const http = listener.listen({ port, host, backlog: Number(process.env.NONOLAB_BACKLOG ?? 4096) }, () => {
-    const address = http.address();
-    const actual = typeof address === 'object' && address ? address.port : port;
-    const shown = ['127.0.0.1', '::1', '0.0.0.0', '::', 'localhost'].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-    console.log(`nonolab: study '${server.study.config.id}' (config ${server.study.hash}) at ${tls ? 'https' : 'http'}://${shown}:${actual}/  data: ${dataDir}`);
-    for (const line of startupLines(serving, { host, port: actual }, networkInterfaces())) console.log(line);
-  });
-  // SIGHUP: read the certificate and key again (after a renewal) without dropping a connection.
-  if (tls && 'setSecureContext' in http) {
-    process.on('SIGHUP', () => {
-      try {
-        http.setSecureContext({ ...tlsFiles(serving)! });
-        console.log('nonolab: certificate and key read again');
-      } catch (err) {
-        console.error(`nonolab: kept the old certificate: ${(err as Error).message}`);
+/**
+ * The primary of N workers: forks them, starts a new one when one dies (its participants carry on through the others
+ * meanwhile: every request finds its session in the shared database), and passes SIGINT/SIGTERM on.
+ */
+function runPrimary(workers: number): void {
+  // The experimenter's password is set (or generated and printed) once, here, before the workers share admin.sqlite.
+  mkdirSync(dataDir, { recursive: true });
+  const adminDb = new Database(join(dataDir, 'admin.sqlite'), { timeout: 5000 });
+  adminDb.pragma('journal_mode = WAL');
+  new AdminAuth({ db: adminDb, password: process.env.NONOLAB_ADMIN_PASSWORD, log: (m) => console.log(m) });
+  adminDb.close();
+  let stopping = false;
+  const fork = (index: number) =>
+    cluster.fork({ NONOLAB_WORKER_INDEX: String(index) }).on('exit', (code, signal) => {
+      if (stopping) return;
+      // A worker that refused to start (a bad config or database URL: exit 2) would refuse again: stop them all.
+      if (code === 2) {
+        stopping = true;
+        for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+        process.exitCode = 2;
+        return;
       }
+      console.error(`nonolab: worker ${index} ended (${signal ?? code}); starting another`);
+      fork(index);
     });
-  }
-  const sweep = setInterval(() => server.service.sweepInactive(), 60_000);
-  sweep.unref();
+  for (let i = 0; i < workers; i++) fork(i);
   const stop = () => {
-    http.close();
-    // The last checkpoint finishes before the process ends (at most a few seconds).
-    void Promise.race([server.close(), new Promise((r) => setTimeout(r, 5_000).unref())]).then(() => process.exit(0));
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+    const done = () => Object.keys(cluster.workers ?? {}).length === 0 && process.exit(0);
+    cluster.on('exit', done);
+    done();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+try {
+  const workers = workerCount();
+  const serving = servingFromEnv(process.env);
+  const tls = tlsFiles(serving);
+  if (workers > 1 && cluster.isPrimary) {
+    runPrimary(workers);
+  } else {
+    const server = await createNonolabServer({ dataDir, configPath, staticDir: join(root, 'dist', 'client'), serving, databaseUrl });
+    const listener = tls ? createTlsServer(tls, server.handler) : createServer(server.handler);
+    // Idle keep-alive connections are kept longer than a load balancer's or proxy's own idle timeout (commonly 60 s):
+    // a connection the server closes just as the other side reuses it fails that request ("socket hang up").
+    listener.keepAliveTimeout = 65_000;
+    // A long accept queue: when a study opens (a panel sends hundreds of participants within seconds) connection attempts
+    // beyond Node's default of 511 waiting would be dropped by the kernel and retried only after 1 s, 3 s, 7 s.
+    // (Capped by net.core.somaxconn.)
+    const http = listener.listen({ port, host, backlog: Number(process.env.NONOLAB_BACKLOG ?? 4096) }, () => {
+      const address = http.address();
+      const actual = typeof address === 'object' && address ? address.port : port;
+      const shown = ['127.0.0.1', '::1', '0.0.0.0', '::', 'localhost'].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+      console.log(`nonolab: study '${server.study.config.id}' (config ${server.study.hash}) at ${tls ? 'https' : 'http'}://${shown}:${actual}/  data: ${dataDir}`);
+      for (const line of startupLines(serving, { host, port: actual }, networkInterfaces())) console.log(line);
+      if (cluster.isWorker) console.log(`nonolab: worker ${process.env.NONOLAB_WORKER_INDEX} (pid ${process.pid}) serving; store: ${server.store.kind}`);
+    });
+    // SIGHUP: read the certificate and key again (after a renewal) without dropping a connection.
+    if (tls && 'setSecureContext' in http) {
+      process.on('SIGHUP', () => {
+        try {
+          http.setSecureContext({ ...tlsFiles(serving)! });
+          console.log('nonolab: certificate and key read again');
+        } catch (err) {
+          console.error(`nonolab: kept the old certificate: ${(err as Error).message}`);
+        }
+      });
+    }
+    // One process sweeps inactive sessions (the first worker; with one process, it).
+    if ((process.env.NONOLAB_WORKER_INDEX ?? '0') === '0') {
+      const sweep = setInterval(() => void server.service.sweepInactive().catch((err: unknown) => console.error(`nonolab: sweep failed: ${(err as Error).message}`)), 60_000);
+      sweep.unref();
+    }
+    const stop = () => {
+      http.close();
+      // The last checkpoint finishes before the process ends (at most a few seconds).
+      void Promise.race([server.close(), new Promise((r) => setTimeout(r, 5_000).unref())]).then(() => process.exit(0));
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  }
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof ServingError) {
+  if (err instanceof ConfigError || err instanceof ServingError || err instanceof StoreError) {
     console.error(`nonolab: ${err.message}`);
     process.exit(2);
   }

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, playSteps, startTestServer, validAnswers, type TestServer } from '../tests/support/testServer.ts';
+import { Participant, event, playSteps, sqliteDb, startTestServer, validAnswers, type TestServer } from '../tests/support/testServer.ts';
 import { defaultConfig, writeConfig } from '../tests/support/server.ts';
 
 let server: TestServer | null = null;
@@ -32,7 +32,7 @@ describe('panel and kiosk starts', () => {
     server = await startTestServer();
     expect((await new Participant(server.url).call('POST', '/api/sessions', { mode: 'kiosk' })).status).toBe(400);
     expect((await new Participant(server.url).call('POST', '/api/sessions', { mode: 'kiosk', label: 'P-017' })).status).toBe(201);
-    expect(server.nonolab.store.sessions()[0].label).toBe('P-017');
+    expect((await server.nonolab.store.sessions())[0].label).toBe('P-017');
   });
 
   it('substitutes the completion code into the panel redirect URL', async () => {
@@ -80,8 +80,8 @@ describe('inactivity', () => {
     const lateId = lateSession.session_id;
     const lastSeq = await playSteps(late, lateSession, defaultConfig(), 6); // finished the first puzzle
     now += 31 * 60_000;
-    expect(server.nonolab.service.sweepInactive().sort()).toEqual([earlyId, lateId].sort());
-    const db = server.nonolab.store.db;
+    expect((await server.nonolab.service.sweepInactive()).sort()).toEqual([earlyId, lateId].sort());
+    const db = sqliteDb(server);
     const leaseOf = (id: string) => db.prepare('SELECT s.status FROM sequences s JOIN sessions x ON x.sequence_id = s.id WHERE x.id = ?').get(id) as { status: string };
     expect(leaseOf(earlyId).status).toBe('free');
     expect(leaseOf(lateId).status).toBe('leased');
@@ -116,7 +116,7 @@ describe('flagged sessions and the balance', () => {
         return s;
       };
       const pilot = await consented();
-      const marks = new AdminMarks(server.nonolab.store.db);
+      const marks = new AdminMarks(sqliteDb(server));
       marks.set(pilot.session_id, { flag: 'pilot' }, 0);
       const next = await consented();
       if (next.sequence.some((id: string) => pilot.sequence.includes(id))) overlaps++;
@@ -153,7 +153,7 @@ describe('participants who end early', () => {
     await expect.poll(async () => (await p.call('GET', '/api/session')).json.status).toBe('screened_out');
     expect((await p.call('GET', '/api/session')).json.completion_code).toBe('NOT-ELIGIBLE-7');
     expect((await p.call('POST', '/api/session/complete', { last_seq: seq })).json).toEqual({ code: 'NOT-ELIGIBLE-7', redirect_url: null });
-    const lease = server.nonolab.store.db.prepare('SELECT status, session_id FROM sequences WHERE puzzle_ids = ?').get(JSON.stringify(s.sequence));
+    const lease = sqliteDb(server).prepare('SELECT status, session_id FROM sequences WHERE puzzle_ids = ?').get(JSON.stringify(s.sequence));
     expect(lease).toEqual({ status: 'free', session_id: null });
   });
 
@@ -167,6 +167,6 @@ describe('participants who end early', () => {
     await p.call('POST', '/api/session/events', { events: [event(s.session_id, 2, { type: 'step_end', payload: { kind: 'consent', reason: 'declined' } })] });
     await expect.poll(async () => (await p.call('GET', '/api/session')).json.status).toBe('declined');
     expect((await p.call('GET', '/api/session')).json.sequence).toEqual([]);
-    expect(server.nonolab.store.allSequences().filter((q) => q.status !== 'free')).toEqual([]);
+    expect((await server.nonolab.store.allSequences()).filter((q) => q.status !== 'free')).toEqual([]);
   });
 });

@@ -107,11 +107,11 @@ describe('server records through the group commit', () => {
     const r = await p.call('POST', '/api/sessions', {});
     expect(r.status).toBe(503);
     expect(p.cookie).toBe('');
-    expect(server.nonolab.store.sessions()).toEqual([]);
-    expect(server.nonolab.store.allSequences().filter((s) => s.status !== 'free')).toEqual([]);
-    expect(server.nonolab.log.sessionIds()).toEqual([]);
+    expect(await server.nonolab.store.sessions()).toEqual([]);
+    expect((await server.nonolab.store.allSequences()).filter((s) => s.status !== 'free')).toEqual([]);
+    expect(await server.nonolab.log.sessionIds()).toEqual([]);
     expect((await p.call('POST', '/api/sessions', {})).status).toBe(201);
-    expect(server.nonolab.store.sessions()).toHaveLength(1);
+    expect(await server.nonolab.store.sessions()).toHaveLength(1);
   });
 
   it("answers a start only after its lease is fsync'd in SQLite's WAL and then its record, serving others meanwhile", async () => {
@@ -125,7 +125,7 @@ describe('server records through the group commit', () => {
       return r;
     });
     await until(() => control.heldPaths.some((path) => path.endsWith('nonolab.sqlite-wal')));
-    const id = server.nonolab.store.sessions().find((s) => s.id !== a.id)!.id;
+    const id = (await server.nonolab.store.sessions()).find((s) => s.id !== a.id)!.id;
     // The lease is committed but not yet known durable: no record written, no answer; the event loop is free.
     expect(existsSync(join(server.dataDir, 'sessions', `${id}.ndjson`))).toBe(false);
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);

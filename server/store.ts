@@ -1,4 +1,5 @@
-// SQLite state (better-sqlite3): sessions, the sequence pool and an audit trail. The NDJSON files hold the events.
+// The study's state behind one async interface (StudyStore): sessions, the sequence pool, panel ids, completions, audit;
+// the embedded SQLite implementation (better-sqlite3; the NDJSON files hold the events) lives here, PostgreSQL in pgStore.ts.
 import Database from 'better-sqlite3';
 import { close, fdatasync, mkdirSync, open } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -73,14 +74,96 @@ export interface CompletionRow {
 export interface SequenceRow {
   id: number;
   round: number;
-  puzzle_ids: string;
+  puzzle_ids: string[];
   status: SequenceStatus;
   session_id: string | null;
   /** 1, 2, 3, ... in the order sequences were leased (the latest lease of a sequence given out again). */
   lease_order: number | null;
 }
 
-export class Store {
+/** The synchronous SQLite rows (better-sqlite3); the async StudyStore over them is SqliteStore below. */
+type StoredSequence = Omit<SequenceRow, 'puzzle_ids'> & { puzzle_ids: string };
+const decodeSequence = (r: StoredSequence): SequenceRow => ({ ...r, puzzle_ids: JSON.parse(r.puzzle_ids) as string[] });
+
+export interface AuditRow {
+  at: number;
+  action: string;
+  detail: string;
+}
+
+export type PanelSessionRow = PanelRow & { status: SessionStatus; created_at: number; updated_at: number; completion_code: string | null; completed_at: number | null };
+
+/**
+ * What the service, the dashboard and the exports ask of the store, whichever database is underneath. Every method is
+ * async (PostgreSQL answers over the network); inside `transaction` the same methods run on the transaction.
+ */
+export interface StoreOps {
+  insertSession(row: SessionRow): Promise<void>;
+  sessionByToken(tokenHash: string): Promise<SessionRow | undefined>;
+  session(id: string): Promise<SessionRow | undefined>;
+  sessions(): Promise<SessionRow[]>;
+  updateProgress(id: string, ackedSeq: number, step: number, now: number): Promise<void>;
+  setProgress(id: string, ackedSeq: number, step: number): Promise<void>;
+  unusedSince(before: number): Promise<SessionRow[]>;
+  inactiveSince(before: number): Promise<SessionRow[]>;
+  insertPanel(sessionId: string, p: { provider: string; participant_id: string; study_id?: string; session_id?: string }): Promise<void>;
+  sessionOfPanel(provider: string, participantId: string): Promise<string | undefined>;
+  panelOf(sessionId: string): Promise<PanelRow | undefined>;
+  panelsByParticipant(participantId: string): Promise<PanelRow[]>;
+  panelSessions(): Promise<PanelSessionRow[]>;
+  setCompletion(sessionId: string, code: string, completedAt: number): Promise<void>;
+  clearCompletion(sessionId: string): Promise<void>;
+  completionOf(sessionId: string): Promise<CompletionRow | undefined>;
+  completionsByCode(code: string): Promise<CompletionRow[]>;
+  allCompletions(): Promise<CompletionRow[]>;
+  countByStatus(status: SessionStatus): Promise<number>;
+  recruitmentSetting(): Promise<{ open: boolean; target_completed: number | null; updated_at: number } | undefined>;
+  setRecruitment(open: boolean, targetCompleted: number | null, now: number): Promise<void>;
+  setSessionSequence(id: string, sequenceId: number): Promise<void>;
+  addToken(id: string, tokenHash: string): Promise<void>;
+  setStatus(id: string, status: SessionStatus, now: number): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  currentRound(): Promise<number>;
+  sequencesOfRound(round: number): Promise<SequenceRow[]>;
+  allSequences(): Promise<SequenceRow[]>;
+  sequence(id: number): Promise<SequenceRow | undefined>;
+  insertRound(round: number, sequences: string[][]): Promise<void>;
+  setSequence(id: number, status: SequenceStatus, sessionId: string | null): Promise<void>;
+  leaseSequenceTo(id: number, sessionId: string): Promise<void>;
+  /**
+   * Inside a transaction: hold the pool until it commits, so that two processes never read the same free sequences
+   * and hand one ordering to two sessions (PostgreSQL: a transaction-level advisory lock; SQLite has one writer).
+   */
+  lockPool(): Promise<void>;
+  insertLogRepair(r: LogRepair): Promise<void>;
+  logRepairs(): Promise<LogRepair[]>;
+  audit(at: number, action: string, detail: string): Promise<void>;
+  auditRows(): Promise<AuditRow[]>;
+}
+
+const OPS: readonly (keyof StoreOps)[] = [
+  'insertSession', 'sessionByToken', 'session', 'sessions', 'updateProgress', 'setProgress', 'unusedSince', 'inactiveSince',
+  'insertPanel', 'sessionOfPanel', 'panelOf', 'panelsByParticipant', 'panelSessions', 'setCompletion', 'clearCompletion',
+  'completionOf', 'completionsByCode', 'allCompletions', 'countByStatus', 'recruitmentSetting', 'setRecruitment',
+  'setSessionSequence', 'addToken', 'setStatus', 'deleteSession', 'currentRound', 'sequencesOfRound', 'allSequences',
+  'sequence', 'insertRound', 'setSequence', 'leaseSequenceTo', 'lockPool', 'insertLogRepair', 'logRepairs', 'audit', 'auditRows',
+];
+
+export interface StudyStore extends StoreOps {
+  readonly kind: 'sqlite' | 'postgres';
+  /** Run `fn` in one transaction (committed durably: SQLite synchronous = FULL, PostgreSQL synchronous commit). */
+  transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T>;
+  /**
+   * A transaction whose result may be used before it is durable; `durable` resolves once it is (SQLite: the WAL's
+   * fsync off the event loop, shared by a burst of commits; PostgreSQL: at once, its commit was synchronous).
+   */
+  transactionDeferred<T>(fn: (tx: StoreOps) => Promise<T>): Promise<{ result: T; durable: Promise<void> }>;
+  /** After a withdrawal: make sure no copy of deleted rows lingers (SQLite: truncate the WAL). */
+  scrub(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class SqliteRows {
   readonly db: Database.Database;
   /** Every statement is prepared once (preparing costs more than running these small queries). */
   private readonly statements = new Map<string, Database.Statement>();
@@ -202,7 +285,7 @@ export class Store {
    * Set `PRAGMA synchronous` (FULL: a commit waits for the WAL's fsync; NORMAL: it does not, WAL keeps it atomic)
    * with a cached statement.
    */
-  private setSynchronous(mode: 'FULL' | 'NORMAL'): void {
+  setSynchronous(mode: 'FULL' | 'NORMAL'): void {
     this.stmt(`PRAGMA synchronous = ${mode}`).run();
   }
 
@@ -255,11 +338,16 @@ export class Store {
 
   transaction<T>(fn: () => T): T {
     const result = this.db.transaction(fn)();
+    this.counted();
+    return result;
+  }
+
+  /** One more transaction committed: every CHECKPOINT_EVERY, the checkpointer copies the WAL into the database. */
+  counted(): void {
     if (this.checkpointer && ++this.transactionsSinceCheckpoint >= CHECKPOINT_EVERY) {
       this.transactionsSinceCheckpoint = 0;
       this.checkpointer.postMessage('checkpoint');
     }
-    return result;
   }
 
   insertSession(row: SessionRow): void {
@@ -324,7 +412,7 @@ export class Store {
   }
 
   /** Every panel row joined with its session and completion, oldest session first (the panel-ids export). */
-  panelSessions(): (PanelRow & { status: SessionStatus; created_at: number; updated_at: number; completion_code: string | null; completed_at: number | null })[] {
+  panelSessions(): PanelSessionRow[] {
     return this.stmt(
       `SELECT p.*, s.status, s.created_at, s.updated_at, c.code AS completion_code, c.completed_at
        FROM panel_ids p JOIN sessions s ON s.id = p.session_id LEFT JOIN completions c ON c.session_id = p.session_id
@@ -398,15 +486,24 @@ export class Store {
   }
 
   sequencesOfRound(round: number): SequenceRow[] {
-    return this.stmt('SELECT * FROM sequences WHERE round = ? ORDER BY id').all(round) as SequenceRow[];
+    return (this.stmt('SELECT * FROM sequences WHERE round = ? ORDER BY id').all(round) as StoredSequence[]).map(decodeSequence);
   }
 
   allSequences(): SequenceRow[] {
-    return this.stmt('SELECT * FROM sequences ORDER BY id').all() as SequenceRow[];
+    return (this.stmt('SELECT * FROM sequences ORDER BY id').all() as StoredSequence[]).map(decodeSequence);
   }
 
   sequence(id: number): SequenceRow | undefined {
-    return this.stmt('SELECT * FROM sequences WHERE id = ?').get(id) as SequenceRow | undefined;
+    const row = this.stmt('SELECT * FROM sequences WHERE id = ?').get(id) as StoredSequence | undefined;
+    return row && decodeSequence(row);
+  }
+
+  /** The pool is leased by one process (this one): nothing to lock. */
+  lockPool(): void {}
+
+  /** Audit rows, oldest first. */
+  auditRows(): AuditRow[] {
+    return this.stmt('SELECT at, action, detail FROM audit ORDER BY id').all() as AuditRow[];
   }
 
   insertRound(round: number, sequences: string[][]): void {
@@ -447,5 +544,112 @@ export class Store {
     worker?.postMessage('close');
     this.db.close();
     return exited;
+  }
+}
+
+
+/** `StoreOps` run at once on SQLite's connection: each call does its work when called (a throw is synchronous too). */
+function directOps(rows: SqliteRows): StoreOps {
+  const ops = {} as Record<string, unknown>;
+  for (const name of OPS) {
+    const method = (rows[name] as (...a: unknown[]) => unknown).bind(rows);
+    ops[name] = (...args: unknown[]) => Promise.resolve(method(...args));
+  }
+  return ops as unknown as StoreOps;
+}
+
+export interface SqliteStore extends StoreOps {}
+
+/**
+ * The embedded store: SQLite in the data directory. One writer (this process). An async transaction holds a lock
+ * while it is open: other calls wait for it instead of running inside it (better-sqlite3 has one connection).
+ */
+export class SqliteStore implements StudyStore {
+  readonly kind = 'sqlite' as const;
+  readonly rows: SqliteRows;
+  /** The operations without waiting for the lock: for a transaction's body (and the event log's group commit). */
+  readonly direct: StoreOps;
+  private lock: Promise<void> | null = null;
+
+  constructor(path: string) {
+    this.rows = new SqliteRows(path);
+    this.direct = directOps(this.rows);
+    for (const name of OPS) {
+      const run = this.direct[name] as (...a: unknown[]) => Promise<unknown>;
+      (this as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => (this.lock ? this.afterLock(() => run(...args)) : run(...args));
+    }
+  }
+
+  get db(): Database.Database {
+    return this.rows.db;
+  }
+
+  startCheckpointer(): void {
+    this.rows.startCheckpointer();
+  }
+
+  private async afterLock<T>(fn: () => Promise<T>): Promise<T> {
+    while (this.lock) await this.lock;
+    return fn();
+  }
+
+  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+    while (this.lock) await this.lock;
+    let release!: () => void;
+    this.lock = new Promise<void>((r) => (release = r));
+    try {
+      return await fn();
+    } finally {
+      this.lock = null;
+      release();
+    }
+  }
+
+  private async run<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
+    const db = this.rows.db;
+    db.exec('BEGIN IMMEDIATE');
+    let result: T;
+    try {
+      result = await fn(this.direct);
+    } catch (err) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw err;
+    }
+    db.exec('COMMIT');
+    this.rows.counted();
+    return result;
+  }
+
+  transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
+    return this.locked(() => this.run(fn));
+  }
+
+  transactionDeferred<T>(fn: (tx: StoreOps) => Promise<T>): Promise<{ result: T; durable: Promise<void> }> {
+    return this.locked(async () => {
+      this.rows.setSynchronous('NORMAL');
+      try {
+        const result = await this.run(fn);
+        return { result, durable: this.rows.syncWal() };
+      } finally {
+        this.rows.setSynchronous('FULL');
+      }
+    });
+  }
+
+  /**
+   * The event log's group commit: `run` calls `direct` operations synchronously, in one transaction that commits
+   * without its own fsync (the events were fsync'd in their files first; these columns only mirror them).
+   */
+  commitUnsyncedNow(run: () => void): void {
+    if (this.lock) throw new Error('the store is in a transaction');
+    this.rows.commitUnsynced(run);
+  }
+
+  async scrub(): Promise<void> {
+    await this.afterLock(async () => void this.rows.db.pragma('wal_checkpoint(TRUNCATE)'));
+  }
+
+  close(): Promise<void> {
+    return this.rows.close();
   }
 }

@@ -3,8 +3,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { LoadedStudy } from '../shared/study/config.ts';
 import { HttpError } from './httpError.ts';
-import { AfterSyncError, SessionRemovedError, type EventLog } from './eventLog.ts';
-import type { SessionRow, Store } from './store.ts';
+import { AfterSyncError, EventLog, SessionRemovedError, type EventStore } from './eventLog.ts';
+import type { SessionRow, StoreOps, StudyStore } from './store.ts';
 import type { ClientEvent, LoggedClientEvent, LoggedEvent, LoggedServerEvent, ServerEvent } from '../shared/schema/event.ts';
 import { receiveClient, stampServer } from '../shared/schema/stamp.ts';
 import type { StoredSessionStatus } from '../shared/schema/session.ts';
@@ -39,8 +39,8 @@ const storeFailed = (): never => {
 
 export interface StudyServiceOptions {
   study: LoadedStudy;
-  store: Store;
-  log: EventLog;
+  store: StudyStore;
+  log: EventStore;
   appVersion: string;
   clock?: () => number;
   rng?: Rng;
@@ -65,8 +65,8 @@ export class StudyService {
   /** Live feed for the experimenter dashboard: subscribe with service.feed.on('appended', ...). */
   readonly feed = new EventEmitter<StudyServiceEvents>();
   private readonly study: LoadedStudy;
-  private readonly store: Store;
-  private readonly log: EventLog;
+  private readonly store: StudyStore;
+  private readonly log: EventStore;
   private readonly appVersion: string;
   private readonly clock: () => number;
   private readonly rng: Rng;
@@ -84,9 +84,11 @@ export class StudyService {
    */
   private readonly durableSeq = new Map<string, number>();
   /** Per session with event writes in flight: highest seq queued and the session's latest write (the step reached is the progression's). */
-  private readonly intake = new Map<string, { queued: number; tail: Promise<void> | null }>();
+  private readonly intake = new Map<string, { queued: number; tail: Promise<void> | null; ended?: Promise<void> }>();
+  /** Sessions whose batch is leasing at consent (a pause in admission): their next batch waits for it. */
+  private readonly admitting = new Map<string, Promise<void>>();
   /** Where each session with recent events is (progression.ts), folded from its log on first use; dropped when idle. */
-  private readonly progressions = new Map<string, { steps: Step[]; state: Progression }>();
+  private readonly progressions = new Map<string, { steps: Step[]; state: Progression; acked: number; records: number }>();
   /** Completions whose session_complete record is being made durable: a racing second request waits for it. */
   private readonly completing = new Map<string, Promise<void>>();
 
@@ -103,7 +105,6 @@ export class StudyService {
     this.leaseAtConsent = kinds.includes('consent') && kinds.includes('puzzles') && kinds.indexOf('consent') < kinds.indexOf('puzzles');
     for (const p of [...this.study.config.puzzles, ...this.study.config.practice_puzzles])
       if (p.solution) this.puzzlesById.set(p.id, { ...p, solution: p.solution });
-    this.log.afterSyncGroup = this.progressCommit;
   }
 
   /**
@@ -121,6 +122,9 @@ export class StudyService {
         throw new HttpError(503, 'the server could not store this; please try again');
       }
     }
+    // (A progression held here counts the records it has seen: another process's records make it stale.)
+    const held = this.progressions.get(sessionId);
+    if (held) held.records += records.length;
     this.feed.emit('appended', sessionId, records);
   }
 
@@ -129,51 +133,53 @@ export class StudyService {
   }
 
   /** 409 when every sequence is used and the config says refuse (checked without leasing). */
-  private refuseWhenFull(): void {
+  private async refuseWhenFull(tx: StoreOps): Promise<void> {
     if (this.study.config.assignment.when_exhausted !== 'refuse') return;
-    const round = this.store.currentRound();
-    if (round > 0 && !this.store.sequencesOfRound(round).some((r) => r.status === 'free')) throw new HttpError(409, 'every sequence of this study has been used; the study is full');
+    const round = await tx.currentRound();
+    if (round > 0 && !(await tx.sequencesOfRound(round)).some((r) => r.status === 'free')) throw new HttpError(409, 'every sequence of this study has been used; the study is full');
   }
 
   /**
    * The lease at consent: the session's sequence (its own if a lease survived a failed write of this batch), committed
    * with a full fsync before the record that names it is written, so a log never names a sequence SQLite lost.
    */
-  private leaseOnConsent(sessionId: string): { id: number; puzzles: string[]; round: number } {
-    return this.store.transaction(() => {
-      const row = this.store.session(sessionId)!;
-      const held = this.store.sequence(row.sequence_id);
-      if (held && held.session_id === sessionId) return { id: held.id, puzzles: JSON.parse(held.puzzle_ids) as string[], round: held.round };
-      const lease = this.leaseSequence(sessionId);
-      this.store.setSessionSequence(sessionId, lease.id);
+  private leaseOnConsent(sessionId: string): Promise<{ id: number; puzzles: string[]; round: number }> {
+    return this.store.transaction(async (tx) => {
+      const row = await tx.session(sessionId);
+      if (!row) throw new HttpError(410, 'this session was withdrawn');
+      const held = await tx.sequence(row.sequence_id);
+      if (held && held.session_id === sessionId) return { id: held.id, puzzles: held.puzzle_ids, round: held.round };
+      const lease = await this.leaseSequence(tx, sessionId);
+      await tx.setSessionSequence(sessionId, lease.id);
       return lease;
     });
   }
 
   /** Lease a free sequence, balanced; opens a new round when the pool is used up (or refuses, per config). */
-  private leaseSequence(sessionId: string): { id: number; puzzles: string[]; round: number } {
+  private async leaseSequence(tx: StoreOps, sessionId: string): Promise<{ id: number; puzzles: string[]; round: number }> {
+    // One lease at a time over every process sharing the store: the pool is read after the lock is held.
+    await tx.lockPool();
     const poolIds = this.study.config.puzzles.map((p) => p.id);
     const k = sequenceLength(this.study.config.phases);
-    let round = this.store.currentRound();
+    let round = await tx.currentRound();
     if (round === 0) {
       round = 1;
-      this.store.insertRound(round, orderedSequences(poolIds, k));
+      await tx.insertRound(round, orderedSequences(poolIds, k));
     }
-    let rows = this.store.sequencesOfRound(round);
+    let rows = await tx.sequencesOfRound(round);
     let free = rows.filter((r) => r.status === 'free');
     if (free.length === 0) {
       if (this.study.config.assignment.when_exhausted === 'refuse') throw new HttpError(409, 'every sequence of this study has been used; the study is full');
       round += 1;
-      this.store.insertRound(round, orderedSequences(poolIds, k));
-      rows = this.store.sequencesOfRound(round);
+      await tx.insertRound(round, orderedSequences(poolIds, k));
+      rows = await tx.sequencesOfRound(round);
       free = rows;
     }
     const flagged = this.leftOutOfBalance();
-    const taken = rows.filter((r) => r.status !== 'free' && !(r.session_id && flagged.has(r.session_id))).map((r) => JSON.parse(r.puzzle_ids) as string[]);
-    const freeSeqs = free.map((r) => JSON.parse(r.puzzle_ids) as string[]);
-    const pick = free[chooseBalanced(freeSeqs, taken, poolIds, this.rng)];
-    this.store.leaseSequenceTo(pick.id, sessionId);
-    return { id: pick.id, puzzles: JSON.parse(pick.puzzle_ids) as string[], round };
+    const taken = rows.filter((r) => r.status !== 'free' && !(r.session_id && flagged.has(r.session_id))).map((r) => r.puzzle_ids);
+    const pick = free[chooseBalanced(free.map((r) => r.puzzle_ids), taken, poolIds, this.rng)];
+    await tx.leaseSequenceTo(pick.id, sessionId);
+    return { id: pick.id, puzzles: pick.puzzle_ids, round };
   }
 
   /**
@@ -182,7 +188,7 @@ export class StudyService {
    * If that write fails, the session and its lease are undone (nobody got the token) and the answer is 503.
    */
   async startSession(req: StartSessionRequest): Promise<{ token: string; state: SessionState }> {
-    const begun = this.beginSession(req);
+    const begun = await this.beginSession(req);
     if ('state' in begun) return begun;
     try {
       // The lease's commit first, then the start record: both fsync'd off the event loop, so a burst of starts does
@@ -190,48 +196,48 @@ export class StudyService {
       await begun.durable.catch(storeFailed);
       await this.appendRecords(begun.id, [begun.record]);
     } catch (err) {
-      this.store.transaction(() => {
-        const row = this.store.session(begun.id);
-        const seq = row && this.store.sequence(row.sequence_id);
-        if (seq && seq.session_id === begun.id) this.store.setSequence(seq.id, 'free', null);
-        this.store.deleteSession(begun.id);
+      await this.store.transaction(async (tx) => {
+        const row = await tx.session(begun.id);
+        const seq = row && (await tx.sequence(row.sequence_id));
+        if (seq && seq.session_id === begun.id) await tx.setSequence(seq.id, 'free', null);
+        await tx.deleteSession(begun.id);
       });
-      this.log.remove(begun.id);
+      await this.log.remove(begun.id);
       throw err;
     }
     this.feed.emit('session', begun.id, 'active');
-    return { token: begun.token, state: this.stateOf(this.store.session(begun.id)!) };
+    return { token: begun.token, state: await this.stateOf((await this.store.session(begun.id))!) };
   }
 
   /**
    * The SQLite half of a start: lease and row in one transaction, committed without waiting for its fsync (`durable`
    * resolves once it is on disk); the record still to be written.
    */
-  private beginSession(
+  private async beginSession(
     req: StartSessionRequest,
-  ): { token: string; state: SessionState } | { token: string; id: string; record: LoggedServerEvent; durable: Promise<void> } {
+  ): Promise<{ token: string; state: SessionState } | { token: string; id: string; record: LoggedServerEvent; durable: Promise<void> }> {
     const token = randomBytes(24).toString('base64url');
     if (req.panel) {
       // A panel participant reopening the study (another browser, cleared cookies) gets their own session back,
       // with a fresh token; they never get a second sequence. The first browser's token stays valid: its unsent
       // events are still the participant's, and must reach the log (the server drops what it already holds).
-      const existing = this.store.sessionOfPanel(req.panel.provider, req.panel.participant_id);
+      const existing = await this.store.sessionOfPanel(req.panel.provider, req.panel.participant_id);
       if (existing) {
-        this.store.addToken(existing, hashToken(token));
-        return { token, state: this.stateOf(this.store.session(existing)!) };
+        await this.store.addToken(existing, hashToken(token));
+        return { token, state: await this.stateOf((await this.store.session(existing))!) };
       }
     }
     // Recruitment closed or its target reached: new visitors are turned away (a returning one got theirs back above).
-    const recruitment = recruitmentState(this.store, this.study.config, this.leftOutOfBalance, { count: false });
+    const recruitment = await recruitmentState(this.store, this.study.config, this.leftOutOfBalance, { count: false });
     if (!recruitment.accepting) throw new HttpError(403, recruitment.closed_message, [`recruitment: ${recruitment.reason}`]);
     const id = `s${randomBytes(8).toString('hex')}`;
     const now = this.clock();
-    const { result: lease, durable } = this.store.commitDeferred(() => {
+    const { result: lease, durable } = await this.store.transactionDeferred(async (tx) => {
       // With a consent step before the puzzles, the sequence is leased when the participant consents (a start that
       // goes no further, a crawler's or a script's, holds nothing); the pool being used up is still said at once.
-      if (this.leaseAtConsent) this.refuseWhenFull();
-      const lease = this.leaseAtConsent ? { id: NO_SEQUENCE, puzzles: [] as string[], round: 0 } : this.leaseSequence(id);
-      this.store.insertSession({
+      if (this.leaseAtConsent) await this.refuseWhenFull(tx);
+      const lease = this.leaseAtConsent ? { id: NO_SEQUENCE, puzzles: [] as string[], round: 0 } : await this.leaseSequence(tx, id);
+      await tx.insertSession({
         id,
         token_hash: hashToken(token),
         mode: req.mode,
@@ -245,7 +251,7 @@ export class StudyService {
         sequence_id: lease.id,
         config_hash: this.study.hash,
       });
-      if (req.panel) this.store.insertPanel(id, req.panel);
+      if (req.panel) await tx.insertPanel(id, req.panel);
       return lease;
     });
     const record = this.serverRecord({
@@ -256,23 +262,24 @@ export class StudyService {
     return { token, id, record, durable };
   }
 
-  sessionForToken(token: string | undefined): SessionRow {
+  async sessionForToken(token: string | undefined): Promise<SessionRow> {
     if (!token) throw new HttpError(401, 'no participant session: start the study from its link');
-    const row = this.store.sessionByToken(hashToken(token));
+    const row = await this.store.sessionByToken(hashToken(token));
     if (!row) throw new HttpError(401, 'unknown or expired participant token');
     return row;
   }
 
-  private sequenceOf(row: SessionRow): string[] {
-    const seq = this.store.sequence(row.sequence_id);
-    return seq ? (JSON.parse(seq.puzzle_ids) as string[]) : [];
+  private async sequenceOf(row: SessionRow): Promise<string[]> {
+    const seq = await this.store.sequence(row.sequence_id);
+    return seq ? seq.puzzle_ids : [];
   }
 
-  stateOf(row: SessionRow): SessionState {
-    const progress = sessionProgress(this.log.read(row.id));
+  async stateOf(row: SessionRow): Promise<SessionState> {
+    const progress = sessionProgress(await this.log.read(row.id));
+    const completion = row.status === 'complete' ? await this.store.completionOf(row.id) : undefined;
     return {
       session_id: row.id,
-      sequence: this.sequenceOf(row),
+      sequence: await this.sequenceOf(row),
       step: row.step,
       acked_seq: row.acked_seq,
       status: row.status === 'withdrawing' ? 'withdrawn' : row.status,
@@ -282,7 +289,7 @@ export class StudyService {
       outcomes: progress.outcomes,
       completion_code:
         row.status === 'complete'
-          ? (this.store.completionOf(row.id)?.code ?? this.study.config.completion.code ?? null)
+          ? (completion?.code ?? this.study.config.completion.code ?? null)
           : row.status === 'screened_out'
             ? (this.study.config.completion.screened_out_code ?? null)
             : null,
@@ -292,13 +299,6 @@ export class StudyService {
   private markDurable(sessionId: string, seq: number): void {
     if (seq > (this.durableSeq.get(sessionId) ?? 0)) this.durableSeq.set(sessionId, seq);
   }
-
-  /**
-   * The SQLite side of one group commit: every session's acked_seq and step in one transaction. These columns only
-   * mirror the NDJSON files (start-up recovery recomputes them from the files), so this commit need not wait for its
-   * own fsync (synchronous = NORMAL for it alone; WAL keeps it atomic): the events were fsync'd in their files first.
-   */
-  private readonly progressCommit = (run: () => void): void => this.store.commitUnsynced(run);
 
   /**
    * Take a batch: drop duplicates (seq already held), hold events beyond a gap, queue the contiguous run for the
@@ -314,9 +314,9 @@ export class StudyService {
     if (row.status === 'complete' || row.status === 'declined' || row.status === 'screened_out')
       throw new HttpError(409, `this session has ended (${row.status.replace('_', ' ')}); no more events are taken`, undefined, { status: row.status });
     if (row.status === 'abandoned') {
-      const lease = this.store.sequence(row.sequence_id);
+      const lease = await this.store.sequence(row.sequence_id);
       if (lease?.session_id !== row.id) throw new HttpError(410, 'this session expired after a long inactivity; please contact the experimenter');
-      this.store.setStatus(row.id, 'active', this.clock());
+      await this.store.setStatus(row.id, 'active', this.clock());
       this.feed.emit('session', row.id, 'active');
     }
     const foreign = events.find((e) => e.session_id !== row.id);
@@ -324,8 +324,11 @@ export class StudyService {
     const now = this.clock();
     const future = events.find((e) => e.t_wall > now + MAX_CLOCK_AHEAD_MS);
     if (future) throw new HttpError(400, `event seq ${future.seq}: t_wall ${future.t_wall} is more than a day ahead of the server's clock`, [`events.seq ${future.seq}.t_wall: not plausible`], { seq: future.seq });
+    // From here to the queued write runs without a pause (another request of this session must not admit the same
+    // events), except for a lease at consent, which holds `admitting` meanwhile.
+    const progression = await this.progressionFor(row);
     let intake = this.intake.get(row.id);
-    const queued = intake?.queued ?? Math.max(row.acked_seq, this.durableSeq.get(row.id) ?? 0);
+    const queued = intake?.queued ?? Math.max(row.acked_seq, this.durableSeq.get(row.id) ?? 0, progression.acked);
     // Held events cost memory until the gap before them fills: only so far ahead, and only so many.
     const far = events.find((e) => e.seq > queued + MAX_SEQ_AHEAD);
     if (far) throw new HttpError(409, `event seq ${far.seq} is too far ahead of the acknowledged seq ${queued}; send the events in order`, undefined, { acked_seq: queued, seq: far.seq });
@@ -333,7 +336,6 @@ export class StudyService {
     let pending = this.pending.get(row.id);
     if (!pending) this.pending.set(row.id, (pending = new Map()));
     for (const e of events) if (e.seq > intake.queued && !pending.has(e.seq)) pending.set(e.seq, e);
-    const progression = this.progressionOf(row);
     const trial = copyProgression(progression.state);
     const serverElapsed = this.study.config.timing.trust_client_clock ? null : now - row.created_at;
     // A refused run (or a lease that could not be taken) leaves nothing: held events go too (never acknowledged, the
@@ -345,6 +347,8 @@ export class StudyService {
     const ready: LoggedClientEvent[] = [];
     let acked = intake.queued;
     const stamp = { t_server: now, config_hash: this.study.hash, app_version: this.appVersion };
+    let releaseAdmitting: (() => void) | null = null;
+    try {
     /** The sequence leased at consent in this run, written right after the consent's step_end. */
     let assigned: LoggedServerEvent | null = null;
     let assignedAfter = 0;
@@ -360,8 +364,9 @@ export class StudyService {
       // Consent given: the session's sequence is leased now, and the record naming it follows the step_end.
       if (e.type === 'step_end' && e.payload.kind === 'consent' && e.payload.reason === 'done' && !trial.assigned) {
         let lease: { id: number; puzzles: string[]; round: number };
+        if (!releaseAdmitting) this.admitting.set(row.id, new Promise<void>((r) => (releaseAdmitting = r)));
         try {
-          lease = this.leaseOnConsent(row.id);
+          lease = await this.leaseOnConsent(row.id);
         } catch (err) {
           dropRun();
           throw err instanceof HttpError ? new HttpError(err.status, err.message, err.issues, { ...err.details, seq: e.seq, study_full: true }) : err;
@@ -380,6 +385,7 @@ export class StudyService {
     const ended = progression.state.ended === null ? trial.ended : null;
     if (pending.size === 0) this.pending.delete(row.id);
     progression.state = trial;
+    progression.acked = acked;
     let records: readonly (LoggedClientEvent | LoggedServerEvent)[] = ready;
     if (assigned) {
       const at = ready.findIndex((r) => r.seq === assignedAfter) + 1;
@@ -387,41 +393,49 @@ export class StudyService {
     }
     if (ready.length > 0) {
       intake.queued = acked;
+      progression.records += records.length;
       // The step reached is the progression's (advanced by each step_end it took).
       const step = trial.step;
       const id = row.id;
-      intake.tail = this.log.appendDurable(id, records, () => {
-        this.markDurable(id, acked);
-        this.store.updateProgress(id, acked, step, now);
-      });
+      intake.tail = this.log.appendDurable(id, records, { acked, step, now });
       const tail = intake.tail;
-      const written = () => {
+      const written = async () => {
+        this.markDurable(id, acked);
         if (ended) {
           const status = ended;
-          this.store.transaction(() => {
-            this.store.setStatus(id, status, now);
+          await this.store.transaction(async (tx) => {
+            await tx.setStatus(id, status, now);
             // (The row as it is now: the sequence may have been leased at consent in this very batch.)
-            const lease = this.store.sequence(this.store.session(id)?.sequence_id ?? NO_SEQUENCE);
-            if (lease?.session_id === id && lease.status === 'leased') this.store.setSequence(lease.id, 'free', null);
+            const lease = await tx.sequence((await tx.session(id))?.sequence_id ?? NO_SEQUENCE);
+            if (lease?.session_id === id && lease.status === 'leased') await tx.setSequence(lease.id, 'free', null);
           });
           this.feed.emit('session', id, status);
         }
         this.feed.emit('appended', id, records);
       };
       // (Off the request's path: an error here, say a throwing feed listener, must not become an unhandled rejection.)
-      void tail
+      intake.ended = tail
         .then(written, (err) => {
-          if (err instanceof AfterSyncError) written();
+          if (err instanceof AfterSyncError) return written();
         })
         .catch(() => {});
     }
+    } finally {
+      if (releaseAdmitting) {
+        this.admitting.delete(row.id);
+        (releaseAdmitting as () => void)();
+      }
+    }
     const tail = intake.tail;
+    const ending = intake.ended;
     if (!tail) {
       this.intake.delete(row.id);
       return acked;
     }
     try {
       await tail;
+      // (A batch that ends the session answers once its status is stored.)
+      await ending;
     } catch (err) {
       if (err instanceof AfterSyncError) {
         // The events are durable in the file (the acknowledgement's promise); only SQLite's copy of acked_seq lags, and
@@ -442,14 +456,37 @@ export class StudyService {
     return acked;
   }
 
-  /** The session's progression, folded from its log when not held (first event since start-up, or after idling). */
-  private progressionOf(row: SessionRow): { steps: Step[]; state: Progression } {
-    let p = this.progressions.get(row.id);
-    if (!p) {
-      p = { steps: expandSteps(this.study.config.phases, this.sequenceOf(row)), state: foldProgression(this.log.read(row.id)) };
-      this.progressions.set(row.id, p);
+  /**
+   * The session's progression, folded from its log when not held (first event since start-up, or after idling) or
+   * when the store says another process took events of this session since (`acked` differs, none in flight here), or
+   * wrote records to it (a check, a hint: the log holds more records than this process has seen).
+   * Returns once no lease at consent of this session is under way (`admitting`).
+   */
+  private async progressionFor(row: SessionRow): Promise<{ steps: Step[]; state: Progression; acked: number; records: number }> {
+    let loaded = false;
+    for (;;) {
+      const busy = this.admitting.get(row.id);
+      if (busy) {
+        await busy;
+        continue;
+      }
+      const held = this.progressions.get(row.id);
+      if (held && (loaded || this.intake.has(row.id))) return held;
+      if (held && held.acked === Math.max(row.acked_seq, this.durableSeq.get(row.id) ?? 0)) {
+        if (!this.log.count) return held;
+        const records = await this.log.count(row.id);
+        if (this.admitting.has(row.id)) continue;
+        if (this.intake.has(row.id) || records === held.records) return this.progressions.get(row.id) ?? held;
+      }
+      const records = await this.log.read(row.id);
+      this.progressions.set(row.id, {
+        steps: expandSteps(this.study.config.phases, await this.sequenceOf((await this.store.session(row.id)) ?? row)),
+        state: foldProgression(records),
+        acked: loggedProgress(records).acked_seq,
+        records: records.length,
+      });
+      loaded = true;
     }
-    return p;
   }
 
   /** Events held beyond a gap, over all sessions (bounded: MAX_SEQ_AHEAD per session, dropped when it goes idle). */
@@ -465,10 +502,10 @@ export class StudyService {
    * period; checked only when the server already knows the participant is on that step (a client can be ahead of its
    * acknowledged events).
    */
-  private sessionPuzzle(row: SessionRow, puzzleId: string): Puzzle & { solution: string[] } {
+  private async sessionPuzzle(row: SessionRow, puzzleId: string): Promise<Puzzle & { solution: string[] }> {
     const puzzle = this.puzzlesById.get(puzzleId);
     if (!puzzle) throw new HttpError(404, `no puzzle '${puzzleId}' in this study`);
-    const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
+    const steps = expandSteps(this.study.config.phases, await this.sequenceOf(row));
     if (!steps.some((s) => s.puzzle_id === puzzleId)) throw new HttpError(403, `puzzle '${puzzleId}' is not part of this session`);
     const current = steps[row.step];
     if (current?.puzzle_id === puzzleId) {
@@ -482,7 +519,7 @@ export class StudyService {
   /** Check a board against the solution; answers once the check record is durable. */
   async check(row: SessionRow, req: CheckRequest): Promise<{ solved: boolean }> {
     if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
-    const { solution } = this.sessionPuzzle(row, req.puzzle_id);
+    const { solution } = await this.sessionPuzzle(row, req.puzzle_id);
     const solved = matchesSolution(req.rows, solution);
     const wrong = countWrongCells(req.rows, solution);
     const record = this.serverRecord({ type: 'check', session_id: row.id, payload: { puzzle_id: req.puzzle_id, position: req.position, solved, wrong_cells: wrong } });
@@ -498,7 +535,7 @@ export class StudyService {
     if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
     const policy = this.study.config.hints.policy;
     if (policy === 'off') throw new HttpError(403, 'hints are turned off in this study');
-    const puzzle = this.sessionPuzzle(row, req.puzzle_id);
+    const puzzle = await this.sessionPuzzle(row, req.puzzle_id);
     const board = gridFromBoardRows(req.rows, puzzle.width, puzzle.height);
     const found = engineHint({ rows: puzzle.rows, cols: puzzle.cols }, board, gridFromRows(puzzle.solution), policy);
     if (found)
@@ -534,18 +571,18 @@ export class StudyService {
       if (!screened) throw new HttpError(404, 'this study gives no code to participants who are not eligible');
       return { code: screened, redirect_url: null };
     }
-    const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
+    const steps = expandSteps(this.study.config.phases, await this.sequenceOf(row));
     const completeStep = steps.findIndex((s) => s.kind === 'complete');
     if (completeStep < 0 || row.step < completeStep) throw new HttpError(409, 'the study is not finished yet');
     const { code_mode, code_prefix } = this.study.config.completion;
     let code = code_mode === 'per_participant' ? newCompletionCode(code_prefix) : this.study.config.completion.code!;
     if (row.status !== 'complete') {
       const now = this.clock();
-      const lease = this.store.sequence(row.sequence_id);
-      const { durable } = this.store.commitDeferred(() => {
-        this.store.setStatus(row.id, 'complete', now);
-        this.store.setCompletion(row.id, code, now);
-        this.store.setSequence(row.sequence_id, 'used', row.id);
+      const lease = await this.store.sequence(row.sequence_id);
+      const { durable } = await this.store.transactionDeferred(async (tx) => {
+        await tx.setStatus(row.id, 'complete', now);
+        await tx.setCompletion(row.id, code, now);
+        await tx.setSequence(row.sequence_id, 'used', row.id);
       });
       // The code goes out once the completion's commit and then its record are on disk (fsync'd off the event loop);
       // if either fails, the record is not in the file and the completion is undone below.
@@ -557,12 +594,12 @@ export class StudyService {
         await written;
       } catch (err) {
         // The record is not in the file: undo the completion, so the client's retry completes it properly.
-        if (this.store.session(row.id))
-          this.store.transaction(() => {
-            this.store.setStatus(row.id, row.status, now);
-            this.store.clearCompletion(row.id);
-            if (lease) this.store.setSequence(lease.id, lease.status, lease.session_id);
-          });
+        await this.store.transaction(async (tx) => {
+          if (!(await tx.session(row.id))) return;
+          await tx.setStatus(row.id, row.status, now);
+          await tx.clearCompletion(row.id);
+          if (lease) await tx.setSequence(lease.id, lease.status, lease.session_id);
+        });
         throw err;
       } finally {
         if (this.completing.get(row.id) === written) this.completing.delete(row.id);
@@ -570,10 +607,10 @@ export class StudyService {
       this.feed.emit('session', row.id, 'complete');
     } else {
       await this.completing.get(row.id);
-      code = this.store.completionOf(row.id)?.code ?? code;
+      code = (await this.store.completionOf(row.id))?.code ?? code;
     }
     const redirect = this.study.config.completion.redirect_url;
-    const panelId = this.store.panelOf(row.id)?.participant_id ?? '';
+    const panelId = (await this.store.panelOf(row.id))?.participant_id ?? '';
     return { code, redirect_url: redirect ? redirect.replaceAll('{code}', encodeURIComponent(code)).replaceAll('{panel_id}', encodeURIComponent(panelId)) : null };
   }
 
@@ -582,27 +619,27 @@ export class StudyService {
    * first study puzzle gives its sequence back to the pool (if the config says so); it can still come back while
    * nobody else has taken that sequence.
    */
-  sweepInactive(): string[] {
+  async sweepInactive(): Promise<string[]> {
     const now = this.clock();
     const { inactivity_minutes, return_lease_if_no_puzzle_done } = this.study.config.timing;
     const swept: string[] = [];
     // Starts that never sent an event (a page opened by a crawler, a link preview, a script) return their lease soon.
-    for (const row of this.store.unusedSince(now - this.study.config.timing.unused_start_minutes * 60_000)) {
+    for (const row of await this.store.unusedSince(now - this.study.config.timing.unused_start_minutes * 60_000)) {
       if (this.intake.has(row.id) || this.pending.has(row.id)) continue;
-      this.store.transaction(() => {
-        this.store.setStatus(row.id, 'abandoned', now);
-        const lease = this.store.sequence(row.sequence_id);
-        if (lease?.session_id === row.id && lease.status === 'leased') this.store.setSequence(lease.id, 'free', null);
+      await this.store.transaction(async (tx) => {
+        await tx.setStatus(row.id, 'abandoned', now);
+        const lease = await tx.sequence(row.sequence_id);
+        if (lease?.session_id === row.id && lease.status === 'leased') await tx.setSequence(lease.id, 'free', null);
       });
       this.feed.emit('session', row.id, 'abandoned');
       swept.push(row.id);
     }
-    for (const row of this.store.inactiveSince(now - inactivity_minutes * 60_000)) {
-      const steps = expandSteps(this.study.config.phases, this.sequenceOf(row));
+    for (const row of await this.store.inactiveSince(now - inactivity_minutes * 60_000)) {
+      const steps = expandSteps(this.study.config.phases, await this.sequenceOf(row));
       const firstPuzzle = steps.findIndex((s) => s.kind === 'puzzle');
-      this.store.transaction(() => {
-        this.store.setStatus(row.id, 'abandoned', now);
-        if (return_lease_if_no_puzzle_done && firstPuzzle >= 0 && row.step <= firstPuzzle) this.store.setSequence(row.sequence_id, 'free', null);
+      await this.store.transaction(async (tx) => {
+        await tx.setStatus(row.id, 'abandoned', now);
+        if (return_lease_if_no_puzzle_done && firstPuzzle >= 0 && row.step <= firstPuzzle) await tx.setSequence(row.sequence_id, 'free', null);
       });
       this.feed.emit('session', row.id, 'abandoned');
       swept.push(row.id);
@@ -611,7 +648,7 @@ export class StudyService {
     // their progression is folded again from the log if they come back.
     for (const id of [...this.pending.keys(), ...this.progressions.keys()]) {
       if (this.intake.has(id)) continue;
-      const row = this.store.session(id);
+      const row = await this.store.session(id);
       if (!row || row.status !== 'active' || row.updated_at < now - IDLE_MS) {
         this.pending.delete(id);
         this.progressions.delete(id);
@@ -624,53 +661,56 @@ export class StudyService {
    * Withdraw a session: its NDJSON file and SQLite row are deleted (SQLite overwrites freed pages, and the WAL is
    * truncated), its sequence goes back to the pool, and the audit table records only that a withdrawal happened.
    */
-  withdraw(sessionId: string, by: 'participant' | 'experimenter'): void {
-    const row = this.store.session(sessionId);
+  async withdraw(sessionId: string, by: 'participant' | 'experimenter'): Promise<void> {
+    const row = await this.store.session(sessionId);
     if (!row) throw new HttpError(404, `no session '${sessionId}'`);
     const now = this.clock();
     this.pending.delete(sessionId);
     this.progressions.delete(sessionId);
     // In three durable steps, so that a crash at any point leaves either the whole session or, at start-up, a
     // withdrawal to finish: the intent (and the audit row), then the file (unlinked, directory fsync'd), then the rows.
-    this.store.transaction(() => {
-      this.store.setStatus(sessionId, 'withdrawing', now);
-      this.store.audit(now, 'withdrawal', `by ${by}`);
+    await this.store.transaction(async (tx) => {
+      await tx.setStatus(sessionId, 'withdrawing', now);
+      await tx.audit(now, 'withdrawal', `by ${by}`);
     });
     this.crashPoint('withdraw:marked');
-    this.log.remove(sessionId);
+    await this.log.remove(sessionId);
     this.crashPoint('withdraw:unlinked');
-    this.finishWithdrawal(sessionId);
+    await this.finishWithdrawal(sessionId);
     this.crashPoint('withdraw:deleted');
-    this.store.db.pragma('wal_checkpoint(TRUNCATE)');
+    await this.store.scrub();
     this.feed.emit('session', sessionId, 'withdrawn');
   }
 
   /** The rows of a withdrawn session go, its sequence back to the pool (its file is gone already). */
-  private finishWithdrawal(sessionId: string): void {
-    this.store.transaction(() => {
-      const row = this.store.session(sessionId);
-      const seq = row && this.store.sequence(row.sequence_id);
-      if (seq && seq.session_id === sessionId) this.store.setSequence(seq.id, 'free', null);
-      this.store.deleteSession(sessionId);
+  private finishWithdrawal(sessionId: string): Promise<void> {
+    return this.store.transaction(async (tx) => {
+      const row = await tx.session(sessionId);
+      const seq = row && (await tx.sequence(row.sequence_id));
+      if (seq && seq.session_id === sessionId) await tx.setSequence(seq.id, 'free', null);
+      await tx.deleteSession(sessionId);
     });
   }
 
   /**
    * After a restart: cut torn lines, then make SQLite agree with the files (each file read and parsed once, by the
    * event log's recovery): acknowledged sequence and step, starts that never reached their file, completions whose
-   * record never did.
+   * record never did. With a database holding the events (PostgreSQL) only an interrupted withdrawal is left to finish:
+   * rows and records are committed together.
    */
-  recover(): string[] {
-    const rows = new Map(this.store.sessions().map((r) => [r.id, r]));
+  async recover(): Promise<string[]> {
+    const rows = new Map((await this.store.sessions()).map((r) => [r.id, r]));
     const messages: string[] = [];
     // A withdrawal a crash interrupted: finish it (the file first, then the rows).
     for (const row of [...rows.values()].filter((r) => r.status === 'withdrawing')) {
       rows.delete(row.id);
-      this.log.remove(row.id);
-      this.finishWithdrawal(row.id);
+      await this.log.remove(row.id);
+      await this.finishWithdrawal(row.id);
       messages.push(`session ${row.id}: a withdrawal was interrupted by a crash; finished it (file and rows deleted)`);
     }
+    if (!(this.log instanceof EventLog)) return messages;
     const orphans: string[] = [];
+    const found: { row: SessionRow; records: number; completed: boolean; acked: number; step: number }[] = [];
     const reports = this.log.recover((id, records) => {
       const row = rows.get(id);
       if (!row) {
@@ -678,21 +718,23 @@ export class StudyService {
         return;
       }
       rows.delete(id);
-      this.recoverSession(row, records, messages);
+      const { acked_seq: acked, step } = loggedProgress(records);
+      found.push({ row, records: records.length, completed: records.some((r) => r.origin === 'server' && r.type === 'session_complete'), acked, step });
     });
     // A file without a row: its session was withdrawn (the row goes last) or never started; nothing may keep it.
     for (const id of orphans) {
       this.log.remove(id);
       messages.push(`session ${id}: a log file without a session row (a withdrawal or a failed start cut short by a crash); deleted it`);
     }
+    for (const f of found) await this.recoverSession(f, messages);
     // Rows without a file at all.
-    for (const row of rows.values()) this.recoverSession(row, [], messages);
+    for (const row of rows.values()) await this.recoverSession({ row, records: 0, completed: false, acked: 0, step: 0 }, messages);
     const now = this.clock();
     const notes: string[] = [];
     for (const r of reports) {
       if (r.kind === 'torn') notes.push(`cut a torn last line (${r.cut_bytes} bytes) from ${r.file}`);
-      else if (this.store.session(r.session_id)) {
-        this.store.insertLogRepair({ session_id: r.session_id, at: now, bad_lines: r.bad_lines ?? [], kept_lines: r.lines, quarantine: r.quarantine ?? '' });
+      else if (await this.store.session(r.session_id)) {
+        await this.store.insertLogRepair({ session_id: r.session_id, at: now, bad_lines: r.bad_lines ?? [], kept_lines: r.lines, quarantine: r.quarantine ?? '' });
         notes.push(
           `WARNING: session ${r.session_id}: ${r.bad_lines?.length} damaged line(s) (${r.bad_lines?.join(', ')}) of ${r.file} do not parse; kept its ${r.lines} valid records, copied the original to ${r.quarantine}; the dashboard flags it`,
         );
@@ -701,33 +743,35 @@ export class StudyService {
     return [...notes, ...messages];
   }
 
-  private recoverSession(row: SessionRow, records: readonly LoggedEvent[], messages: string[]): void {
-    if (records.length === 0) {
+  private async recoverSession(
+    { row, records, completed, acked, step }: { row: SessionRow; records: number; completed: boolean; acked: number; step: number },
+    messages: string[],
+  ): Promise<void> {
+    if (records === 0) {
       // A crash between the start's SQLite commit and its session_start record: the participant never got the
       // token (the answer goes out after the record), so the start did not happen; give the sequence back.
-      this.store.transaction(() => {
-        const seq = this.store.sequence(row.sequence_id);
-        if (seq && seq.session_id === row.id) this.store.setSequence(seq.id, 'free', null);
-        this.store.deleteSession(row.id);
+      await this.store.transaction(async (tx) => {
+        const seq = await tx.sequence(row.sequence_id);
+        if (seq && seq.session_id === row.id) await tx.setSequence(seq.id, 'free', null);
+        await tx.deleteSession(row.id);
       });
-      this.log.remove(row.id);
+      await this.log.remove(row.id);
       messages.push(`session ${row.id}: its start never reached the log (a crash); removed it and returned sequence ${row.sequence_id}`);
       return;
     }
-    if (row.status === 'complete' && !records.some((r) => r.origin === 'server' && r.type === 'session_complete')) {
+    if (row.status === 'complete' && !completed) {
       // A crash between the completion's commit and its record: the code never went out (it waits for the record),
       // so the session is not complete; the participant's retry completes it again.
-      this.store.transaction(() => {
-        this.store.setStatus(row.id, 'active', this.clock());
-        this.store.clearCompletion(row.id);
-        const seq = this.store.sequence(row.sequence_id);
-        if (seq && seq.session_id === row.id) this.store.setSequence(seq.id, 'leased', row.id);
+      await this.store.transaction(async (tx) => {
+        await tx.setStatus(row.id, 'active', this.clock());
+        await tx.clearCompletion(row.id);
+        const seq = await tx.sequence(row.sequence_id);
+        if (seq && seq.session_id === row.id) await tx.setSequence(seq.id, 'leased', row.id);
       });
       messages.push(`session ${row.id}: marked complete, but its completion never reached the log (a crash); active again`);
     }
-    const { acked_seq: acked, step } = loggedProgress(records);
     if (acked !== row.acked_seq || step !== row.step) {
-      this.store.setProgress(row.id, acked, step);
+      await this.store.setProgress(row.id, acked, step);
       messages.push(`session ${row.id}: SQLite said seq ${row.acked_seq}/step ${row.step}, the log says ${acked}/${step}; using the log`);
     }
   }

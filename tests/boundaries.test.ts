@@ -32,6 +32,11 @@ const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
   bench: LAYERS,
   scripts: ['scripts'],
 };
+/**
+ * The one crossing allowed between server and analysis: the CLI's store commands (`analyze --database`, `migrate`)
+ * open the server's store through its two entry points, so that one implementation reads and writes it.
+ */
+const ANALYSIS_MAY_OPEN_STORE = ['server/stores.ts', 'server/migrate.ts'];
 
 function sourceFiles(dir: string, withTests = false): string[] {
   const out: string[] = [];
@@ -136,7 +141,11 @@ describe('the import graph follows the layers', () => {
     for (const [file, deps] of graph) {
       if (isTest(file)) continue;
       const allowed = MAY_IMPORT[layerOf(file)];
-      for (const dep of deps) if (graph.has(dep) && !allowed.includes(layerOf(dep))) wrong.push(`${rel(file)} -> ${rel(dep)}`);
+      for (const dep of deps) {
+        if (!graph.has(dep) || allowed.includes(layerOf(dep))) continue;
+        if (layerOf(file) === 'analysis' && ANALYSIS_MAY_OPEN_STORE.includes(rel(dep))) continue;
+        wrong.push(`${rel(file)} -> ${rel(dep)}`);
+      }
     }
     expect(wrong).toEqual([]);
   });

@@ -2,9 +2,11 @@
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runAnalysis } from '../pipeline/index.ts';
+import { isPostgresUrl, redactUrl } from '../../server/stores.ts';
 
 interface Flags {
-  logs: string;
+  logs?: string;
+  database?: string;
   puzzles: string;
   out: string;
   pauseThreshold: string;
@@ -24,7 +26,8 @@ export function registerAnalyze(program: Command): void {
   program
     .command('analyze')
     .description('analyse a study: NDJSON logs + puzzle set -> tables (CSV/JSON) and a self-contained report.html')
-    .requiredOption('--logs <dir>', 'logs directory (the server data dir with sessions/, or a folder of .ndjson files)')
+    .option('--logs <dir>', 'logs directory (the server data dir with sessions/, or a folder of .ndjson files)')
+    .option('--database <url>', 'instead of --logs: the PostgreSQL store (postgres://…, as NONOLAB_DATABASE_URL) whose events are read directly')
     .requiredOption('--puzzles <file>', 'study config (study-config/study.json) or a JSON/NDJSON puzzle list with solutions and metrics')
     .requiredOption('--out <dir>', 'output directory')
     .option('--pause-threshold <auto|seconds>', 'pause threshold: auto (Gaussian mixture on log gaps) or seconds', 'auto')
@@ -39,6 +42,16 @@ export function registerAnalyze(program: Command): void {
     .option('--no-report', 'skip report.html')
     .option('--no-validate', 'skip zod validation of every record (faster on huge studies)')
     .action(async (flags: Flags) => {
+      if (!flags.logs === !flags.database) {
+        console.error(`nonolab analyze: give --logs <dir> or --database <postgres://…>, ${flags.logs ? 'not both' : 'one of them'}`);
+        process.exitCode = 2;
+        return;
+      }
+      if (flags.database && !isPostgresUrl(flags.database)) {
+        console.error(`nonolab analyze: --database: expected postgres://user:password@host:port/database, got '${redactUrl(flags.database)}'`);
+        process.exitCode = 2;
+        return;
+      }
       let threshold: 'auto' | number = 'auto';
       if (flags.pauseThreshold !== 'auto') {
         threshold = Number(flags.pauseThreshold);
@@ -59,6 +72,7 @@ export function registerAnalyze(program: Command): void {
       try {
         const { summary } = await runAnalysis({
           logs: flags.logs,
+          database: flags.database,
           puzzles: flags.puzzles,
           out: flags.out,
           pauseThreshold: threshold,

@@ -11,6 +11,7 @@ import { registerGenerate } from './generate.ts';
 import { registerSolve } from './solve.ts';
 import { registerFromImage } from './fromImage.ts';
 import { registerPack } from './pack.ts';
+import { registerMigrate } from './migrate.ts';
 
 export function registerAll(program: Command): void {
   registerValidateConfig(program);
@@ -24,4 +25,5 @@ export function registerAll(program: Command): void {
   registerSolve(program);
   registerFromImage(program);
   registerPack(program);
+  registerMigrate(program);
 }

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
 import { gapRowKeys, readCodes, sessionFiles, writeTables } from './io.ts';
 import { extractFiles, startGmmWorker } from './workers.ts';
+import { extractDatabase } from './database.ts';
+import { redactUrl } from '../../server/stores.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
 import { renderReport } from './report.ts';
 
@@ -18,7 +20,9 @@ export { extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted
 export { extractFiles, startGmmWorker, startWorker } from './workers.ts';
 
 export interface RunOptions {
-  logs: string;
+  /** The logs directory; or, instead, `database`: the PostgreSQL store's URL (events read from it directly). */
+  logs?: string;
+  database?: string;
   puzzles: string;
   out: string;
   pauseThreshold: 'auto' | number;
@@ -63,9 +67,10 @@ export interface RunSummary {
 export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisResult; summary: RunSummary; set: PuzzleSet }> {
   const t0 = performance.now();
   const set = loadPuzzleSet(opts.puzzles);
-  const files = sessionFiles(opts.logs);
-  opts.onFiles?.(files.length);
-  const codesFile = opts.codes ?? (existsSync(join(opts.logs, 'codes.csv')) ? join(opts.logs, 'codes.csv') : undefined);
+  if (!opts.logs === !opts.database) throw new Error('give the logs directory or the database, one of them');
+  const files = opts.logs ? sessionFiles(opts.logs) : [];
+  if (opts.logs) opts.onFiles?.(files.length);
+  const codesFile = opts.codes ?? (opts.logs && existsSync(join(opts.logs, 'codes.csv')) ? join(opts.logs, 'codes.csv') : undefined);
   const codes: CodedAnswer[] | undefined = codesFile ? readCodes(codesFile) : undefined;
   let candidates: AnalyzeOptions['candidates'];
   if (opts.candidates) {
@@ -97,7 +102,10 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   let written: string[];
   let figures: string[] = [];
   try {
-    const extracted = await extractFiles(files, extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel, opts.skipBadSessions), { parallel: opts.parallel, onSession: opts.onSession });
+    const ctx = extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel, opts.skipBadSessions);
+    const extracted = opts.database
+      ? await extractDatabase(opts.database, ctx, { onSessions: opts.onFiles, onSession: opts.onSession })
+      : await extractFiles(files, ctx, { parallel: opts.parallel, onSession: opts.onSession });
     const extractMs = performance.now() - te;
     const ta = performance.now();
     result = await analyzeExtracted(extracted, set, options);
@@ -117,7 +125,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     if (opts.report ?? true) {
       opts.onStage?.('report');
       const tr = performance.now();
-      const report = await renderReport(result, { title: `nonolab analysis${set.config ? `: ${set.config.title}` : ''}`, logs: opts.logs, puzzles: opts.puzzles, generated: new Date().toISOString() });
+      const report = await renderReport(result, { title: `nonolab analysis${set.config ? `: ${set.config.title}` : ''}`, logs: opts.logs ?? redactUrl(opts.database!), puzzles: opts.puzzles, generated: new Date().toISOString() });
       writeFileSync(join(opts.out, 'report.html'), report.html);
       written.push('report.html');
       figures = report.figures;

@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, playSteps, startTestServer, type TestServer } from '../../tests/support/testServer.ts';
+import { Participant, event, playSteps, sqliteDb, startTestServer, type TestServer } from '../../tests/support/testServer.ts';
 import { defaultConfig } from '../../tests/support/server.ts';
-import { Store } from '../store.ts';
+import { SqliteRows } from '../store.ts';
 import { AdminAuth, hashPassword, verifyPassword } from './auth.ts';
 import { parseSessionNdjson } from '../../shared/signals/session.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
@@ -122,7 +122,7 @@ describe('the password', () => {
 
   it('is generated and printed once at first start when none is given; a given one replaces it', () => {
     const dir = tempDir('nonolab-auth-');
-    const store = new Store(join(dir, 'db.sqlite'));
+    const store = new SqliteRows(join(dir, 'db.sqlite'));
     const printed: string[] = [];
     const first = new AdminAuth({ db: store.db, log: (m) => printed.push(m) });
     expect(printed).toHaveLength(1);
@@ -243,7 +243,7 @@ describe('pool and actions', () => {
     const after = (await e.call('GET', '/api/admin/pool')).json;
     expect(after.sequences.find((s: any) => s.id === seqA.id)).toMatchObject({ status: 'free', session_id: null });
     expect((await e.call('GET', '/api/admin/sessions')).json.sessions.some((s: any) => s.session_id === a.id)).toBe(false);
-    expect(server.nonolab.store.db.prepare('SELECT COUNT(*) AS n FROM admin_marks WHERE session_id = ?').get(a.id)).toEqual({ n: 0 });
+    expect(sqliteDb(server).prepare('SELECT COUNT(*) AS n FROM admin_marks WHERE session_id = ?').get(a.id)).toEqual({ n: 0 });
     expect((await e.call('GET', `/api/admin/sessions/${a.id}`)).status).toBe(404);
   });
 

@@ -4,9 +4,9 @@
 // each appended batch, so a busy study costs one fold per batch, not a re-read. Summary pushes are coalesced: a
 // session that logs twenty events in a second is sent once per flush interval, so many participants cannot make a
 // storm on the experimenter's connection. Record pushes for a watched session (the live mirror) go out at once.
-import type { EventLog } from '../eventLog.ts';
+import type { EventStore } from '../eventLog.ts';
 import type { StudyService } from '../studyService.ts';
-import type { Store } from '../store.ts';
+import type { StudyStore } from '../store.ts';
 import type { LoadedStudy } from '../../shared/study/config.ts';
 import type { AdminMarks } from './marks.ts';
 import { expandSteps } from '../../shared/study/steps.ts';
@@ -19,9 +19,9 @@ export type RecordListener = (records: readonly LoggedEvent[]) => void;
 
 export interface LiveOptions {
   service: StudyService;
-  store: Store;
+  store: StudyStore;
   study: LoadedStudy;
-  log: EventLog;
+  log: EventStore;
   marks: AdminMarks;
   flushMs?: number;
   clock?: () => number;
@@ -45,8 +45,8 @@ export class LiveSummaries {
       // The sequence leased at consent: the timeline (and its length) now has the puzzles.
       if (folded.sequence.length > 0 && s.sequence.length === 0) folded.total_steps = this.totalSteps(folded.sequence);
       this.cache.set(sessionId, folded);
-    } else this.load(sessionId); // new session: its log already holds these records
-    this.markDirty(sessionId);
+      this.markDirty(sessionId);
+    } else void this.load(sessionId).then(() => this.markDirty(sessionId)); // new session: its log already holds these records
   };
   private readonly onSession = (sessionId: string, status: StoredSessionStatus) => {
     if (status === 'withdrawn') {
@@ -60,7 +60,7 @@ export class LiveSummaries {
     }
     // A participant coming back to a session ended by hand makes it live again.
     if (status === 'active' && this.opts.marks.of(sessionId).ended_at !== null) this.opts.marks.set(sessionId, { ended_at: null }, (this.opts.clock ?? Date.now)());
-    this.refresh(sessionId);
+    void this.refresh(sessionId);
   };
 
   constructor(private readonly opts: LiveOptions) {
@@ -74,15 +74,16 @@ export class LiveSummaries {
   }
 
   /** Build one session's summary from its SQLite row, marks and NDJSON log. */
-  private load(sessionId: string): SessionSummary | undefined {
-    const row = this.opts.store.session(sessionId);
+  private async load(sessionId: string): Promise<SessionSummary | undefined> {
+    const row = await this.opts.store.session(sessionId);
     if (!row) return undefined;
-    const seq = this.opts.store.sequence(row.sequence_id);
-    const sequence = seq ? (JSON.parse(seq.puzzle_ids) as string[]) : [];
+    const seq = await this.opts.store.sequence(row.sequence_id);
+    const sequence = seq ? seq.puzzle_ids : [];
+    const records = await this.opts.log.read(sessionId);
     const marks = this.opts.marks.of(sessionId);
     const summary = summarizeSession(
       { session_id: row.id, mode: row.mode, label: row.label, status: row.status, created_at: row.created_at, sequence, total_steps: this.totalSteps(sequence), ...marks },
-      this.opts.log.read(sessionId),
+      records,
     );
     summary.status = row.status;
     this.cache?.set(sessionId, summary);
@@ -97,10 +98,10 @@ export class LiveSummaries {
   ready(): Promise<void> {
     if (!this.loading) {
       const cache = (this.cache = new Map());
-      const ids = this.opts.store.sessions().map((r) => r.id);
       this.loading = (async () => {
+        const ids = (await this.opts.store.sessions()).map((r) => r.id);
         for (let i = 0; i < ids.length; i++) {
-          if (!cache.has(ids[i])) this.load(ids[i]);
+          if (!cache.has(ids[i])) await this.load(ids[i]);
           if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
         }
       })();
@@ -113,17 +114,17 @@ export class LiveSummaries {
     return [...(this.cache?.values() ?? [])].sort((a, b) => a.created_at - b.created_at);
   }
 
-  get(sessionId: string): SessionSummary | undefined {
+  async get(sessionId: string): Promise<SessionSummary | undefined> {
     return this.cache?.get(sessionId) ?? this.load(sessionId);
   }
 
   /** Re-read a session's row and marks (status changes, flags) and push the result. */
-  refresh(sessionId: string): void {
+  async refresh(sessionId: string): Promise<void> {
     if (!this.cache) return;
-    const s = this.cache.get(sessionId);
-    const row = this.opts.store.session(sessionId);
+    const row = await this.opts.store.session(sessionId);
     if (!row) return;
-    if (!s) this.load(sessionId);
+    const s = this.cache.get(sessionId);
+    if (!s) await this.load(sessionId);
     else this.cache.set(sessionId, { ...s, status: row.status, label: row.label, ...this.opts.marks.of(sessionId) });
     this.markDirty(sessionId);
   }

@@ -95,8 +95,8 @@ describe('per-participant completion codes', () => {
     expect(codes.size).toBe(1);
     const [code] = codes;
     expect(code).toMatch(CODE);
-    expect(server!.nonolab.store.completionOf(bot.sessionId)?.code).toBe(code);
-    const log = server!.nonolab.log.read(bot.sessionId) as { type: string; payload?: { code?: string } }[];
+    expect((await server!.nonolab.store.completionOf(bot.sessionId))?.code).toBe(code);
+    const log = (await server!.nonolab.log.read(bot.sessionId)) as { type: string; payload?: { code?: string } }[];
     expect(log.filter((r) => r.type === 'session_complete').map((r) => r.payload?.code)).toEqual([code]);
   });
 
@@ -151,7 +151,7 @@ describe('panel ids', () => {
     expect((await admin.call('POST', `/api/admin/sessions/${bot.sessionId}/withdraw`, { confirm: bot.sessionId })).status).toBe(200);
     expect((await admin.call('GET', `/api/admin/lookup?q=${pid}`)).json.matches).toEqual([]);
     expect(strictCsv((await download(admin, 'panel-ids', '?include_flagged=1')).text).rows).toEqual([]);
-    expect(server!.nonolab.store.panelsByParticipant(pid)).toEqual([]);
+    expect(await server!.nonolab.store.panelsByParticipant(pid)).toEqual([]);
     expect((await admin.call('GET', `/api/admin/lookup?q=${other.sessionId}`)).json.matches[0].matched_by).toBe('session_id');
   });
 
@@ -180,7 +180,7 @@ describe('recruitment', () => {
     const refused = await new Participant(admin.base).call('POST', '/api/sessions', {});
     expect(refused.status).toBe(403);
     expect(refused.json).toEqual({ error: 'We have all the participants we need. Thank you!', issues: ['recruitment: closed'] });
-    expect(server!.nonolab.store.sessions()).toHaveLength(2); // nothing leased for the refused visitor
+    expect(await server!.nonolab.store.sessions()).toHaveLength(2); // nothing leased for the refused visitor
 
     // The panel participant comes back from another browser: same session. The started one finishes.
     const back = await new Participant(admin.base).call('POST', '/api/sessions', { mode: 'panel', panel: { provider: 'prolific', participant_id: 'returner1' } });

@@ -7,14 +7,14 @@ import { expandSteps } from '../../shared/study/steps.ts';
 import { normaliseCode } from '../completionCode.ts';
 import { recruitmentState } from '../recruitment.ts';
 import { parseBody } from '../requestBody.ts';
-import type { Store } from '../store.ts';
+import type { StudyStore } from '../store.ts';
 import type { LoadedStudy } from '../../shared/study/config.ts';
 import { HttpError } from '../httpError.ts';
 import type { LiveSummaries } from './live.ts';
 import type { AdminMarks } from './marks.ts';
 
 export interface PanelRoutesOptions {
-  store: Store;
+  store: StudyStore;
   study: LoadedStudy;
   marks: AdminMarks;
   live: LiveSummaries;
@@ -39,14 +39,14 @@ export function panelRoutes(opts: PanelRoutesOptions) {
     const count = phase?.kind === 'puzzles' ? phase.count : 0;
     return expandSteps(study.config.phases, study.config.puzzles.slice(0, count).map((p) => p.id));
   };
-  const recruitment = (): RecruitmentState => recruitmentState(store, study.config, () => marks.flagged());
+  const recruitment = (): Promise<RecruitmentState> => recruitmentState(store, study.config, () => marks.flagged());
 
   /** One session as a lookup match: its status, code, panel ids and mark. */
-  const match = (sessionId: string, matchedBy: LookupMatch['matched_by']): LookupMatch | null => {
-    const row = store.session(sessionId);
+  const match = async (sessionId: string, matchedBy: LookupMatch['matched_by']): Promise<LookupMatch | null> => {
+    const row = await store.session(sessionId);
     if (!row) return null;
-    const completion = store.completionOf(sessionId);
-    const panel = store.panelOf(sessionId);
+    const completion = await store.completionOf(sessionId);
+    const panel = await store.panelOf(sessionId);
     return {
       matched_by: matchedBy,
       session_id: row.id,
@@ -63,17 +63,17 @@ export function panelRoutes(opts: PanelRoutesOptions) {
   };
 
   /** Sessions a text names: as a panel participant id, a completion code (case and spaces forgiven) or a session id. */
-  const lookup = (q: string): LookupMatch[] => {
+  const lookup = async (q: string): Promise<LookupMatch[]> => {
     const found = new Map<string, LookupMatch>();
-    const add = (id: string, by: LookupMatch['matched_by']) => {
+    const add = async (id: string, by: LookupMatch['matched_by']) => {
       if (found.size >= LOOKUP_LIMIT || found.has(id)) return;
-      const m = match(id, by);
+      const m = await match(id, by);
       if (m) found.set(id, m);
     };
-    for (const p of store.panelsByParticipant(q)) add(p.session_id, 'panel_id');
+    for (const p of await store.panelsByParticipant(q)) await add(p.session_id, 'panel_id');
     const codes = new Set([q, normaliseCode(q)]);
-    for (const code of codes) for (const c of store.completionsByCode(code)) add(c.session_id, 'completion_code');
-    if (/^[A-Za-z0-9_-]{1,64}$/.test(q)) add(q, 'session_id');
+    for (const code of codes) for (const c of await store.completionsByCode(code)) await add(c.session_id, 'completion_code');
+    if (/^[A-Za-z0-9_-]{1,64}$/.test(q)) await add(q, 'session_id');
     return [...found.values()];
   };
 
@@ -88,33 +88,33 @@ export function panelRoutes(opts: PanelRoutesOptions) {
     lookup,
 
     mount(router: express.Router): void {
-      router.get('/recruitment', (_req, res) => {
-        res.json(recruitment());
+      router.get('/recruitment', async (_req, res) => {
+        res.json(await recruitment());
       });
 
       /** Open or close recruitment, set or clear the target: kept in SQLite (survives restarts), audited. */
-      router.post('/recruitment', (req, res) => {
+      router.post('/recruitment', async (req, res) => {
         const update = parseBody(RecruitmentUpdate, req.body ?? {});
-        const now = recruitment();
+        const now = await recruitment();
         const open = update.open ?? now.open;
         const target = update.target_completed === undefined ? now.target_completed : update.target_completed;
-        store.transaction(() => {
-          store.setRecruitment(open, target, clock());
-          store.audit(clock(), 'recruitment', `open=${open} target=${target ?? 'none'}`);
+        await store.transaction(async (tx) => {
+          await tx.setRecruitment(open, target, clock());
+          await tx.audit(clock(), 'recruitment', `open=${open} target=${target ?? 'none'}`);
         });
-        res.json(recruitment());
+        res.json(await recruitment());
       });
 
-      router.get('/lookup', (req, res) => {
+      router.get('/lookup', async (req, res) => {
         const q = LookupQuery.safeParse(typeof req.query.q === 'string' ? req.query.q : '');
         if (!q.success) throw new HttpError(400, q.error.issues[0]?.message ?? 'bad query');
-        const body: LookupResponse = { query: q.data, matches: lookup(q.data) };
+        const body: LookupResponse = { query: q.data, matches: await lookup(q.data) };
         res.json(body);
       });
 
       router.get('/funnel', async (req, res) => {
         const flagged = marks.flagged();
-        const ids = req.query.include_flagged === '1' ? null : new Set(store.sessions().map((r) => r.id).filter((id) => !flagged.has(id)));
+        const ids = req.query.include_flagged === '1' ? null : new Set((await store.sessions()).map((r) => r.id).filter((id) => !flagged.has(id)));
         res.json(await funnel(ids));
       });
     },
@@ -125,13 +125,13 @@ export function panelRoutes(opts: PanelRoutesOptions) {
     },
 
     codeColumns: CODE_COLUMNS,
-    codeRows(ids: readonly string[]): Row[] {
+    async codeRows(ids: readonly string[]): Promise<Row[]> {
       const wanted = new Set(ids);
-      return store
-        .allCompletions()
+      const sessions = new Map((await store.sessions()).map((r) => [r.id, r]));
+      return (await store.allCompletions())
         .filter((c) => wanted.has(c.session_id))
         .map((c) => {
-          const row = store.session(c.session_id);
+          const row = sessions.get(c.session_id);
           return {
             completion_code: c.code,
             session_id: c.session_id,
@@ -145,10 +145,9 @@ export function panelRoutes(opts: PanelRoutesOptions) {
     },
 
     panelColumns: PANEL_COLUMNS,
-    panelRows(ids: readonly string[]): Row[] {
+    async panelRows(ids: readonly string[]): Promise<Row[]> {
       const wanted = new Set(ids);
-      return store
-        .panelSessions()
+      return (await store.panelSessions())
         .filter((p) => wanted.has(p.session_id))
         .map((p) => ({
           provider: p.provider,

@@ -7,10 +7,11 @@ import { expandSteps } from '../../shared/study/steps.ts';
 import type { LoggedEvent } from '../../shared/schema/event.ts';
 import { stampServer } from '../../shared/schema/stamp.ts';
 import { DEFAULT_LIVENESS, SessionFlag, connectionState, poolBalance, type Liveness, type PoolSequence, type SessionSummary } from '../../shared/study/summary.ts';
-import { EventLog } from '../eventLog.ts';
+import { EventLog, type EventStore } from '../eventLog.ts';
 import { exportEvents, exportPsychDs, exportRawZip, exportAttempts, exportParticipants, exportRows, codebookCsv, type MetaOf } from '../exports.ts';
 import { panelRoutes } from './panels.ts';
-import type { Store } from '../store.ts';
+import type { StudyStore } from '../store.ts';
+import type Database from 'better-sqlite3';
 import type { LoadedStudy } from '../../shared/study/config.ts';
 import { HttpError } from '../httpError.ts';
 import type { StudyService } from '../studyService.ts';
@@ -23,7 +24,9 @@ export const ADMIN_COOKIE = 'nonolab_admin';
 
 export interface AdminRouterOptions {
   service: StudyService;
-  store: Store;
+  store: StudyStore;
+  /** The SQLite database of the experimenter's login and marks (the store's own when it is SQLite). */
+  adminDb: Database.Database;
   study: LoadedStudy;
   dataDir: string;
   /** The experimenter password; defaults to NONOLAB_ADMIN_PASSWORD, else one is generated and printed once. */
@@ -34,7 +37,7 @@ export interface AdminRouterOptions {
   /** Failed logins allowed per client address per 15 minutes. */
   loginLimit?: number;
   /** The server's event log (reads then stop at what is durable); one of the router's own otherwise. */
-  eventLog?: EventLog;
+  eventLog?: EventStore;
   /** Mark the login cookie `Secure` (the browser talks https: server/serving.ts). */
   secureCookies?: boolean;
 }
@@ -60,8 +63,8 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   const { service, store, study } = opts;
   const clock = opts.clock ?? Date.now;
   const log = opts.log ?? ((m: string) => console.log(m));
-  const auth = new AdminAuth({ db: store.db, password: opts.password ?? process.env.NONOLAB_ADMIN_PASSWORD, log, clock });
-  const marks = new AdminMarks(store.db);
+  const auth = new AdminAuth({ db: opts.adminDb, password: opts.password ?? process.env.NONOLAB_ADMIN_PASSWORD, log, clock });
+  const marks = new AdminMarks(opts.adminDb);
   const ownLog = opts.eventLog === undefined;
   const events = opts.eventLog ?? new EventLog(join(opts.dataDir, 'sessions'));
   const live = new LiveSummaries({ service, store, study, log: events, marks, clock });
@@ -70,8 +73,8 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   const puzzleIds = study.config.puzzles.map((p) => p.id);
   const studyInfo = { id: study.config.id, title: study.config.title, config_hash: study.hash };
 
-  const metaOf: MetaOf = (id) => {
-    const row = store.session(id);
+  const metaOf: MetaOf = async (id) => {
+    const row = await store.session(id);
     return row && { mode: row.mode, label: row.label, status: row.status };
   };
   const panels = panelRoutes({ store, study, marks, live, clock });
@@ -84,8 +87,8 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     { id: 'participants', label: 'Participants (one wide row each: every survey item, ratings, expertise, code)', filename: 'participants.csv', content_type: csv, run: (ids, out) => exportParticipants(events, ids, study.config, out, metaOf) },
     { id: 'codebook', label: 'Codebook of the participant table (item, question, options, scale)', filename: 'codebook.csv', content_type: csv, run: async (_ids, out) => void out.write(codebookCsv(study.config)) },
     { id: 'funnel', label: 'Drop-out funnel (one row per step)', filename: 'funnel.csv', content_type: csv, run: async (ids, out) => exportRows(await panels.funnelRows(ids), panels.funnelColumns, out) },
-    { id: 'codes', label: 'Completion codes (code to session)', filename: 'completion-codes.csv', content_type: csv, run: async (ids, out) => exportRows(panels.codeRows(ids), panels.codeColumns, out) },
-    { id: 'panel-ids', label: 'Panel IDs (admin only: Prolific/SONA ids to sessions, for approvals and bonuses)', filename: 'panel-ids.csv', content_type: csv, run: async (ids, out) => exportRows(panels.panelRows(ids), panels.panelColumns, out) },
+    { id: 'codes', label: 'Completion codes (code to session)', filename: 'completion-codes.csv', content_type: csv, run: async (ids, out) => exportRows(await panels.codeRows(ids), panels.codeColumns, out) },
+    { id: 'panel-ids', label: 'Panel IDs (admin only: Prolific/SONA ids to sessions, for approvals and bonuses)', filename: 'panel-ids.csv', content_type: csv, run: async (ids, out) => exportRows(await panels.panelRows(ids), panels.panelColumns, out) },
   ];
 
   /**
@@ -160,7 +163,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   router.get('/overview', async (_req, res) => {
     await live.ready();
     const by_status: Record<string, number> = {};
-    for (const row of store.sessions()) by_status[row.status] = (by_status[row.status] ?? 0) + 1;
+    for (const row of await store.sessions()) by_status[row.status] = (by_status[row.status] ?? 0) + 1;
     const now = clock();
     const by_connection: Record<string, number> = {};
     let flagged = 0;
@@ -175,7 +178,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
       counts: { by_status, by_connection, flagged },
       liveness,
       server_now: now,
-      log_repairs: store.logRepairs(),
+      log_repairs: await store.logRepairs(),
     });
   });
 
@@ -184,21 +187,22 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     res.json({ server_now: clock(), liveness, sessions: live.all().map(brief) });
   });
 
-  const sessionParam = (req: Request): string => {
+  const sessionParam = async (req: Request): Promise<string> => {
     const id = SessionId.safeParse(req.params.id);
     if (!id.success) throw new HttpError(400, 'session id: letters, digits, _ and - only');
-    if (!store.session(id.data)) throw new HttpError(404, `no session '${id.data}'`);
+    if (!(await store.session(id.data))) throw new HttpError(404, `no session '${id.data}'`);
     return id.data;
   };
 
-  router.get('/sessions/:id', (req, res) => {
-    const id = sessionParam(req);
-    res.json({ server_now: clock(), liveness, summary: live.get(id) ?? null, steps: expandSteps(study.config.phases, live.get(id)?.sequence ?? []) });
+  router.get('/sessions/:id', async (req, res) => {
+    const id = await sessionParam(req);
+    const summary = await live.get(id);
+    res.json({ server_now: clock(), liveness, summary: summary ?? null, steps: expandSteps(study.config.phases, summary?.sequence ?? []) });
   });
 
-  router.get('/sessions/:id/events', (req, res) => {
-    const id = sessionParam(req);
-    res.json({ session_id: id, records: events.read(id) });
+  router.get('/sessions/:id/events', async (req, res) => {
+    const id = await sessionParam(req);
+    res.json({ session_id: id, records: await events.read(id) });
   });
 
   /**
@@ -240,8 +244,9 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   });
 
   /** One session's records: everything so far, then each batch as it is made durable (the live mirror). */
-  router.get('/sessions/:id/live', (req, res) => {
-    const id = sessionParam(req);
+  router.get('/sessions/:id/live', async (req, res) => {
+    const id = await sessionParam(req);
+    const initial = await events.read(id);
     let unwatch = () => {};
     const send = openStream(req, res, () => unwatch());
     unwatch = live.watch(id, (records) => {
@@ -250,15 +255,15 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
         res.end();
       } else send('records', { records });
     });
-    send('records', { records: events.read(id), initial: true });
+    send('records', { records: initial, initial: true });
   });
 
-  router.get('/pool', (_req, res) => {
+  router.get('/pool', async (_req, res) => {
     const flags = marks.all();
-    const sequences: PoolSequence[] = store.allSequences().map((s) => ({
+    const sequences: PoolSequence[] = (await store.allSequences()).map((s) => ({
       id: s.id,
       round: s.round,
-      puzzle_ids: JSON.parse(s.puzzle_ids) as string[],
+      puzzle_ids: s.puzzle_ids,
       status: s.status,
       session_id: s.session_id,
       flag: (s.session_id && flags.get(s.session_id)?.flag) || null,
@@ -266,57 +271,57 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     res.json({ balance: poolBalance(sequences, puzzleIds), sequences });
   });
 
-  router.post('/sessions/:id/withdraw', (req, res) => {
-    const id = sessionParam(req);
+  router.post('/sessions/:id/withdraw', async (req, res) => {
+    const id = await sessionParam(req);
     if (parseBody(WithdrawRequest, req.body ?? {}).confirm !== id) throw new HttpError(400, 'to withdraw, confirm with the session id');
     marks.remove(id);
-    service.withdraw(id, 'experimenter');
+    await service.withdraw(id, 'experimenter');
     res.json({ withdrawn: true, session_id: id });
   });
 
   router.post('/sessions/:id/flag', async (req, res) => {
-    const id = sessionParam(req);
+    const id = await sessionParam(req);
     const { flag } = parseBody(FlagRequest, req.body ?? {});
     marks.set(id, { flag }, clock());
     // The log is the complete record: the analysis and the dashboard read marks from `session_mark` records (the last one holds).
     const wrote = await appendToLog(id, [
       stampServer({ type: 'session_mark', session_id: id, payload: { mark: flag, by: 'experimenter' } }, { t_server: clock(), config_hash: study.hash, app_version: opts.appVersion ?? 'unknown' }),
     ]);
-    live.refresh(id);
+    await live.refresh(id);
     res.json({ session_id: id, flag, logged: wrote });
   });
 
   /** Give an inactive session more time: a fresh inactivity clock, and an abandoned one comes back if its lease is still its own. */
-  router.post('/sessions/:id/extend', (req, res) => {
-    const id = sessionParam(req);
+  router.post('/sessions/:id/extend', async (req, res) => {
+    const id = await sessionParam(req);
     const { minutes } = parseBody(ExtendRequest, req.body ?? {});
-    const row = store.session(id)!;
+    const row = (await store.session(id))!;
     if (row.status !== 'active' && row.status !== 'abandoned') throw new HttpError(409, `the session is ${row.status}; only an unfinished session can be extended`);
     const now = clock();
-    const lease = store.sequence(row.sequence_id);
+    const lease = await store.sequence(row.sequence_id);
     const status = row.status === 'abandoned' && lease?.session_id === id && lease.status === 'leased' ? 'active' : row.status;
     if (row.status === 'abandoned' && status !== 'active') throw new HttpError(409, 'the session gave its sequence back to the pool; it cannot be resumed');
-    store.setStatus(id, status, now);
+    await store.setStatus(id, status, now);
     const extended_until = now + minutes * 60_000;
     marks.set(id, { extended_until, ended_at: null }, now);
-    live.refresh(id);
+    await live.refresh(id);
     res.json({ session_id: id, status, extended_until });
   });
 
   /** End an inactive session by hand: abandoned, as after the inactivity timeout (lease rule included). */
-  router.post('/sessions/:id/end', (req, res) => {
-    const id = sessionParam(req);
-    const row = store.session(id)!;
+  router.post('/sessions/:id/end', async (req, res) => {
+    const id = await sessionParam(req);
+    const row = (await store.session(id))!;
     if (row.status !== 'active') throw new HttpError(409, `the session is ${row.status}; only an active session can be ended`);
     const now = clock();
-    const steps = expandSteps(study.config.phases, live.get(id)?.sequence ?? []);
+    const steps = expandSteps(study.config.phases, (await live.get(id))?.sequence ?? []);
     const firstPuzzle = steps.findIndex((s) => s.kind === 'puzzle');
     const returnLease = timing.return_lease_if_no_puzzle_done && firstPuzzle >= 0 && row.step <= firstPuzzle;
-    store.transaction(() => {
-      store.setStatus(id, 'abandoned', now);
-      if (returnLease) store.setSequence(row.sequence_id, 'free', null);
-      marks.set(id, { ended_at: now, extended_until: null }, now);
+    await store.transaction(async (tx) => {
+      await tx.setStatus(id, 'abandoned', now);
+      if (returnLease) await tx.setSequence(row.sequence_id, 'free', null);
     });
+    marks.set(id, { ended_at: now, extended_until: null }, now);
     service.feed.emit('session', id, 'abandoned');
     res.json({ session_id: id, status: 'abandoned', lease_returned: returnLease });
   });
@@ -332,8 +337,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     const def = exportsAvailable.find((e) => e.id === req.params.name);
     if (!def) throw new HttpError(404, `no export '${req.params.name}'; try ${exportsAvailable.map((e) => e.id).join(', ')}`);
     const flagged = req.query.include_flagged === '1' ? new Set<string>() : marks.flagged();
-    const ids = store
-      .sessions()
+    const ids = (await store.sessions())
       .map((r) => r.id)
       .filter((id) => !flagged.has(id));
     const stamp = new Date(clock()).toISOString().slice(0, 10);

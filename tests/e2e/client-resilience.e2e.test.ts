@@ -99,7 +99,7 @@ describe('the participant client keeps every action', () => {
     });
     await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status')).toBe('saved');
 
-    const log = study.readLog(await sessionId(page));
+    const log = await study.readLog(await sessionId(page));
     expectExactlyOnce(log, played);
     expect(log.filter((e) => e.type === 'client_start')).toHaveLength(3);
     expect(log.filter((e) => e.type === 'step_start' && e.phase === 'warmup')).toHaveLength(1);
@@ -136,7 +136,7 @@ describe('the participant client keeps every action', () => {
     await new Driver(first, 'mouse').cross(0, 2);
     played.moves.push('cross');
     await expect.poll(() => first.getByTestId('save-status').getAttribute('data-status')).toBe('saved');
-    expectExactlyOnce(study.readLog(await sessionId(first)), played);
+    expectExactlyOnce(await study.readLog(await sessionId(first)), played);
     await context.close();
   });
 
@@ -180,7 +180,7 @@ describe('the participant client keeps every action', () => {
     // Restore: the outbox drains with its retries; the study.server keeps each event once.
     await page.unroute('**/api/session/events', cut);
     await expect.poll(() => page.getByTestId('save-status').getAttribute('data-status'), { timeout: 20_000 }).toBe('saved');
-    const log = study.readLog(id);
+    const log = await study.readLog(id);
     expectExactlyOnce(log, played);
     expect(log.some((e) => e.type === 'resize' && e.payload.width === 1100)).toBe(true);
 
@@ -204,7 +204,7 @@ describe('the participant client keeps every action', () => {
     expect(await page.getByTestId('completion-code').count()).toBe(0);
     await page.unroute('**/api/session/events', cut);
     await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 20_000 }).toBe(study.config.completion.code);
-    const final = study.readLog(id);
+    const final = await study.readLog(id);
     expectExactlyOnce(final, played);
     expect(final.at(-1)!.type).toBe('session_complete');
     expect(final.filter((e) => e.type === 'rating')).toHaveLength(2);

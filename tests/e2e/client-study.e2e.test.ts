@@ -152,7 +152,7 @@ describe('the whole study in the browser', () => {
       const traffic = recordTraffic(page);
       const pages: string[] = [];
       const { sessionId, played } = await playWhole(page, mode, pages);
-      checkLog(study.readLog(sessionId), played, mode);
+      checkLog(await study.readLog(sessionId), played, mode);
       expectNoSolution([...traffic, ...pages]);
       expect(errors).toEqual([]);
       await context.close();

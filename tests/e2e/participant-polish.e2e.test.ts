@@ -187,9 +187,9 @@ describe('participant polish', () => {
     await expect.poll(() => page.getByTestId(`cell-0-${wrongCol}`).getAttribute('data-state')).toBe('crossed');
     expect(await fix.count()).toBe(0);
     await expect
-      .poll(() => study.readLog(sessionId).some((e) => e.type === 'move' && e.payload.move.type === 'reveal' && e.source === 'mouse' && e.payload.move.col === wrongCol))
+      .poll(async () => (await study.readLog(sessionId)).some((e) => e.type === 'move' && e.payload.move.type === 'reveal' && e.source === 'mouse' && e.payload.move.col === wrongCol))
       .toBe(true);
-    const shown = study.readLog(sessionId).filter((e) => e.type === 'hint_shown').pop();
+    const shown = (await study.readLog(sessionId)).filter((e) => e.type === 'hint_shown').pop();
     expect(shown?.payload.explanation).toBe(text);
 
     await driver.confirmed('skip');

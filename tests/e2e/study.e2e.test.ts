@@ -1,18 +1,18 @@
-// End to end: a participant walks the whole default study in real Chromium against the real server; the NDJSON log
-// then holds every action in order with its stamps, and no solution ever reached the browser.
+// End to end: a participant walks the whole default study in real Chromium against the real server; the log (NDJSON
+// files, or PostgreSQL's rows: the suite runs on both stores) then holds every action in order with its stamps, and no
+// solution ever reached the browser.
 import { describe, expect, it } from 'vitest';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { studyFixture } from '../support/study.ts';
+import { studyFixture, type StudyFixture } from '../support/study.ts';
+import { STORES } from '../support/postgres.ts';
 import { Driver, answerSurvey, doTutorial, solveBoard, waitForStep, type Played } from '../support/participant.ts';
 
-const study = studyFixture((c) => {
+const tweak = (c: StudyFixture['config']) => {
   for (const phase of c.phases) {
     if (phase.kind === 'warmup') phase.cap_seconds = 3;
     if (phase.kind === 'puzzles') phase.skip_min_seconds = 0;
   }
-});
+};
 
 
 /** Record every API response body so the test can prove no solution left the study.server. */
@@ -30,7 +30,7 @@ function recordResponses(page: Page): string[] {
 }
 
 
-async function playSession(page: Page, skipPosition: number | null): Promise<{ sessionId: string; played: Played; sequence: string[] }> {
+async function playSession(study: StudyFixture, page: Page, skipPosition: number | null): Promise<{ sessionId: string; played: Played; sequence: string[] }> {
   const played: Played = { moves: [] };
   await page.goto(study.server.url);
   await page.getByTestId('consent-agree').click();
@@ -130,12 +130,14 @@ function checkLog(log: Record<string, any>[], played: Played, sessionId: string)
   expect(log.at(-1)!.type).toBe('session_complete');
 }
 
-describe('a whole participant session', () => {
+describe.each(STORES)('a whole participant session on %s', (store) => {
+  const study = studyFixture(tweak, { store });
+
   it('solves all three puzzles and logs every action', async () => {
     const page = await study.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const bodies = recordResponses(page);
-    const { sessionId, played } = await playSession(page, null);
-    const log = study.readLog(sessionId);
+    const { sessionId, played } = await playSession(study, page, null);
+    const log = await study.readLog(sessionId);
     checkLog(log, played, sessionId);
     const checks = log.filter((e) => e.type === 'check' && e.payload.position !== null);
     expect(checks.filter((e) => e.payload.solved)).toHaveLength(3);
@@ -164,15 +166,15 @@ describe('a whole participant session', () => {
   it('skips a puzzle, rates it N/A, and still completes', async () => {
     const context = await study.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const { sessionId, played, sequence } = await playSession(page, 2);
-    const log = study.readLog(sessionId);
+    const { sessionId, played, sequence } = await playSession(study, page, 2);
+    const log = await study.readLog(sessionId);
     checkLog(log, played, sessionId);
     const ends = log.filter((e) => e.type === 'step_end' && e.payload.kind === 'puzzle');
     expect(ends.map((e) => e.payload.reason)).toEqual(['solved', 'skipped', 'solved']);
     expect(ends[1].puzzle_id).toBe(sequence[1]);
     const ratings = log.filter((e) => e.type === 'rating').map((e) => e.payload.difficulty);
     expect(ratings).toEqual([2, null, 4]);
-    expect(readdirSync(join(study.server.dataDir, 'sessions'))).toHaveLength(2);
+    expect(await study.sessionIds()).toHaveLength(2);
     await context.close();
   });
 });

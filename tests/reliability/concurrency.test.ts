@@ -1,13 +1,16 @@
 // Concurrency test: 300 simultaneous participants against the real server process, starting and then consenting at
 // once (the sequence is leased at consent), take the 120 ordered sequences without sharing one, keep the per-puzzle
-// balance at every moment, then follow the configured overflow policy.
+// balance at every moment, then follow the configured overflow policy: on SQLite with one process, and on PostgreSQL
+// with two server processes (NONOLAB_WORKERS=2) leasing from the one pool.
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpClient } from '../support/bots.ts';
 import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
-import { readLogs, verifyStore } from './verify.ts';
+import { readDbLogs, readLogs, verifyDbStore, verifyStore } from './verify.ts';
+import pg from 'pg';
+import { databaseFor, type StoreKind } from '../support/postgres.ts';
 import { event } from '../support/testServer.ts';
 
 const STARTS = 300;
@@ -21,6 +24,19 @@ interface Lease {
   sequence_id: number;
   round: number;
   puzzle_ids: string;
+}
+
+const LEASES_SQL = 'SELECT s.sequence_id, q.round, q.puzzle_ids FROM sessions s JOIN sequences q ON q.id = s.sequence_id ORDER BY q.lease_order';
+
+/** Leases in the order the server made them (`sequences.lease_order`), from the PostgreSQL database. */
+async function dbLeasesInOrder(databaseUrl: string): Promise<Lease[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query(LEASES_SQL.replace('q.puzzle_ids', 'q.puzzle_ids::text AS puzzle_ids'))).rows as Lease[];
+  } finally {
+    await client.end();
+  }
 }
 
 /** Leases in the order the server made them (`sequences.lease_order`). */
@@ -69,13 +85,22 @@ async function startMany(url: string): Promise<{ status: number; json: any }[]> 
   }
 }
 
-describe('simultaneous starts', () => {
+const SETUPS: { store: StoreKind; workers: number }[] = [
+  { store: 'sqlite', workers: 1 },
+  { store: 'postgres', workers: 2 },
+];
+
+describe.each(SETUPS)('simultaneous starts on $store with $workers process(es)', ({ store, workers }) => {
   for (const policy of ['refuse', 'new-round'] as const) {
     it(`gives ${STARTS} simultaneous starts 120 distinct balanced sequences, then ${policy === 'refuse' ? 'refuses' : 'opens a new round'}`, async () => {
       const config = defaultConfig();
       config.assignment.when_exhausted = policy;
       const puzzles = config.puzzles.map((p) => p.id);
-      server = await startServer({ configPath: writeConfig(config), env: { NONOLAB_START_LIMIT: '10000' } });
+      const databaseUrl = await databaseFor(store);
+      const env: Record<string, string> = { NONOLAB_START_LIMIT: '10000', NONOLAB_WORKERS: String(workers) };
+      if (databaseUrl) env.NONOLAB_DATABASE_URL = databaseUrl;
+      server = await startServer({ configPath: writeConfig(config), env });
+      if (workers > 1) await waitForWorkers(server, workers);
       const answers = await startMany(server.url);
       const ok = answers.filter((a) => a.status === 200);
       const refused = answers.filter((a) => a.status !== 200);
@@ -91,7 +116,7 @@ describe('simultaneous starts', () => {
       const dataDir = server.dataDir;
       server = null;
 
-      const leases = leasesInOrder(dataDir);
+      const leases = databaseUrl ? await dbLeasesInOrder(databaseUrl) : leasesInOrder(dataDir);
       expect(leases).toHaveLength(ok.length);
       expect(new Set(leases.map((l) => l.sequence_id)).size).toBe(leases.length);
       const round1 = leases.filter((l) => l.round === 1);
@@ -112,8 +137,18 @@ describe('simultaneous starts', () => {
         }
         expect(worstSpread(leases, puzzles)).toBeLessThanOrEqual(2);
       }
-      expect(verifyStore(dataDir, readLogs(dataDir))).toEqual([]);
+      if (databaseUrl) expect(await verifyDbStore(databaseUrl, await readDbLogs(databaseUrl))).toEqual([]);
+      else expect(verifyStore(dataDir, readLogs(dataDir))).toEqual([]);
       rmSync(dataDir, { recursive: true, force: true });
     });
   }
 });
+
+/** Every worker of a NONOLAB_WORKERS server is listening (each prints its address once). */
+async function waitForWorkers(s: RunningServer, n: number): Promise<void> {
+  const started = Date.now();
+  while ((s.output().match(/ at https?:\/\/localhost:\d+\//g) ?? []).length < n) {
+    if (Date.now() - started > 30_000) throw new Error(`${n} workers did not start:\n${s.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -2,6 +2,7 @@
 // fdatasync that covers the events has returned, nothing served before it either, and a failed write leaves no
 // hole (its retry is stored exactly once). A SIGKILL cannot show the first of these (the page cache outlives the
 // process), so these tests hold fdatasync back and fail writes on purpose.
+import type { SqliteStore } from '../../server/store.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -89,7 +90,7 @@ describe('group commit', () => {
     server = await startTestServer();
     const p = new Participant(server.url);
     const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
-    const spy = vi.spyOn(server.nonolab.store, 'updateProgress').mockImplementationOnce(() => {
+    const spy = vi.spyOn((server.nonolab.store as SqliteStore).direct, 'updateProgress').mockImplementationOnce(() => {
       throw new Error('disk I/O error');
     });
     expect((await p.call('POST', '/api/session/events', { events: [event(id, 1), event(id, 2), event(id, 3)] })).json.acked_seq).toBe(3);

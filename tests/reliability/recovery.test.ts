@@ -27,15 +27,15 @@ describe('start-up recovery', () => {
     // The crash came after the SQLite commit and before the record: no file, or an empty one.
     rmSync(join(dataDir, 'sessions', `${lost}.ndjson`));
     server = await startTestServer({ dataDir });
-    expect(server.nonolab.store.session(lost)).toBeUndefined();
-    expect(server.nonolab.store.allSequences().filter((s) => s.status !== 'free').map((s) => s.session_id)).toEqual([keptId]);
+    expect(await server.nonolab.store.session(lost)).toBeUndefined();
+    expect((await server.nonolab.store.allSequences()).filter((s) => s.status !== 'free').map((s) => s.session_id)).toEqual([keptId]);
     const back = new Participant(server.url);
     back.cookie = kept.cookie;
     expect((await back.call('GET', '/api/session')).json.session_id).toBe(keptId);
     await server.close();
     writeFileSync(join(dataDir, 'sessions', `${keptId}.ndjson`), '');
     server = await startTestServer({ dataDir });
-    expect(server.nonolab.store.sessions()).toEqual([]);
+    expect(await server.nonolab.store.sessions()).toEqual([]);
     await server.close();
     server = null;
     expect(verifyStore(dataDir, readLogs(dataDir))).toEqual([]);
@@ -79,15 +79,15 @@ describe('start-up recovery', () => {
     expect(JSON.parse(lines.at(-1)!).type).toBe('session_complete');
     writeFileSync(file, lines.slice(0, -1).join('\n') + '\n');
     server = await startTestServer({ dataDir });
-    expect(server.nonolab.store.session(bot.sessionId)!.status).toBe('active');
-    expect(server.nonolab.store.completionOf(bot.sessionId)).toBeUndefined(); // the stored code goes with the status
-    expect(server.nonolab.store.allSequences().find((s) => s.session_id === bot.sessionId)!.status).toBe('leased');
+    expect((await server.nonolab.store.session(bot.sessionId))!.status).toBe('active');
+    expect(await server.nonolab.store.completionOf(bot.sessionId)).toBeUndefined(); // the stored code goes with the status
+    expect((await server.nonolab.store.allSequences()).find((s) => s.session_id === bot.sessionId)!.status).toBe('leased');
     const back = new Participant(server.url);
     back.cookie = bot.cookie;
     const done = await back.call('POST', '/api/session/complete', { last_seq: bot.events.length });
     expect(done.json.code).toBe(bot.completionCode);
-    expect(server.nonolab.store.session(bot.sessionId)!.status).toBe('complete');
-    expect(server.nonolab.store.completionOf(bot.sessionId)?.code).toBe(bot.completionCode);
+    expect((await server.nonolab.store.session(bot.sessionId))!.status).toBe('complete');
+    expect((await server.nonolab.store.completionOf(bot.sessionId))?.code).toBe(bot.completionCode);
     await server.close();
     server = null;
     const logs = readLogs(dataDir);

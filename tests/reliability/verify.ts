@@ -1,6 +1,7 @@
-// Reliability checks on a server's data directory: files parse, bots' acknowledged events are there once and in order,
-// no sequence went to two sessions, SQLite agrees with the NDJSON files.
+// Reliability checks on a server's data directory (or its PostgreSQL database): records parse, bots' acknowledged events
+// are there once and in order, no sequence went to two sessions, the rows agree with the logs.
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -10,6 +11,40 @@ import type { Bot } from '../support/bots.ts';
 export interface LogFile {
   sessionId: string;
   records: Record<string, any>[];
+}
+
+/** A logged line as a LoggedEvent; throws naming where it came from if it is not one. */
+function parsedRecord(line: string, where: string): Record<string, any> {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw new Error(`${where}: not JSON: ${line.slice(0, 80)}`);
+  }
+  const parsed = LoggedEvent.safeParse(value);
+  if (!parsed.success) throw new Error(`${where}: not a LoggedEvent: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
+  return value as Record<string, any>;
+}
+
+/** Every session's records from a PostgreSQL database's events table, in log order (places 1..n, no gap). */
+export async function readDbLogs(databaseUrl: string): Promise<Map<string, LogFile>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const rows = (await client.query('SELECT session_id, n, seq, line FROM events ORDER BY session_id, n')).rows as { session_id: string; n: number; seq: number | null; line: string }[];
+    const out = new Map<string, LogFile>();
+    for (const r of rows) {
+      let file = out.get(r.session_id);
+      if (!file) out.set(r.session_id, (file = { sessionId: r.session_id, records: [] }));
+      if (r.n !== file.records.length + 1) throw new Error(`${r.session_id}: place ${r.n} follows ${file.records.length} (a gap in the log)`);
+      const record = parsedRecord(r.line, `${r.session_id} place ${r.n}`);
+      if ((record.origin === 'client' ? record.seq : null) !== r.seq) throw new Error(`${r.session_id} place ${r.n}: seq column ${r.seq}, record ${record.seq}`);
+      file.records.push(record);
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
 }
 
 /** Read every session file; throws naming file and line if a line is torn or not a valid LoggedEvent. */
@@ -23,17 +58,7 @@ export function readLogs(dataDir: string): Map<string, LogFile> {
     const records = text
       .split('\n')
       .filter((l) => l.length > 0)
-      .map((line, i) => {
-        let value: unknown;
-        try {
-          value = JSON.parse(line);
-        } catch {
-          throw new Error(`${name} line ${i + 1}: not JSON: ${line.slice(0, 80)}`);
-        }
-        const parsed = LoggedEvent.safeParse(value);
-        if (!parsed.success) throw new Error(`${name} line ${i + 1}: not a LoggedEvent: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
-        return value as Record<string, any>;
-      });
+      .map((line, i) => parsedRecord(line, `${name} line ${i + 1}`));
     const sessionId = name.slice(0, -'.ndjson'.length);
     out.set(sessionId, { sessionId, records });
   }
@@ -68,19 +93,47 @@ export function verifyBots(logs: Map<string, LogFile>, bots: readonly Bot[]): st
   return problems;
 }
 
+interface SessionFacts {
+  id: string;
+  acked_seq: number;
+  step: number;
+  status: string;
+  sequence_id: number;
+}
+interface SequenceFacts {
+  id: number;
+  status: string;
+  session_id: string | null;
+}
+
 /** Sequences, SQLite rows and files agree. Open after the server has stopped (or read-only while it runs). */
 export function verifyStore(dataDir: string, logs: Map<string, LogFile>): string[] {
-  const problems: string[] = [];
   const db = new Database(join(dataDir, 'nonolab.sqlite'), { readonly: true });
   try {
-    const sessions = db.prepare('SELECT id, acked_seq, step, status, sequence_id FROM sessions').all() as {
-      id: string;
-      acked_seq: number;
-      step: number;
-      status: string;
-      sequence_id: number;
-    }[];
-    const sequences = db.prepare('SELECT id, status, session_id FROM sequences').all() as { id: number; status: string; session_id: string | null }[];
+    const sessions = db.prepare('SELECT id, acked_seq, step, status, sequence_id FROM sessions').all() as SessionFacts[];
+    const sequences = db.prepare('SELECT id, status, session_id FROM sequences').all() as SequenceFacts[];
+    return verifyRows(sessions, sequences, logs);
+  } finally {
+    db.close();
+  }
+}
+
+/** The same checks on a PostgreSQL database (its sessions and sequences rows against its events). */
+export async function verifyDbStore(databaseUrl: string, logs: Map<string, LogFile>): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const sessions = (await client.query('SELECT id, acked_seq, step, status, sequence_id FROM sessions')).rows as SessionFacts[];
+    const sequences = (await client.query('SELECT id, status, session_id FROM sequences')).rows as SequenceFacts[];
+    return verifyRows(sessions, sequences, logs);
+  } finally {
+    await client.end();
+  }
+}
+
+function verifyRows(sessions: SessionFacts[], sequences: SequenceFacts[], logs: Map<string, LogFile>): string[] {
+  const problems: string[] = [];
+  {
     const seqOwner = new Map<number, string>();
     for (const s of sessions) {
       if (s.sequence_id === 0) continue; // no sequence yet: leased at consent
@@ -130,8 +183,6 @@ export function verifyStore(dataDir: string, logs: Map<string, LogFile>): string
       const consented = file.records.some((r) => r.origin === 'client' && r.type === 'step_end' && r.payload?.kind === 'consent' && r.payload?.reason === 'done');
       if (named !== null ? named !== s.sequence_id : consented && s.sequence_id !== 0) problems.push(`${s.id}: SQLite sequence ${s.sequence_id}, the file ${named}`);
     }
-  } finally {
-    db.close();
   }
   return problems;
 }

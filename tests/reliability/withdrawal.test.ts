@@ -30,19 +30,19 @@ describe('withdrawal under a crash', () => {
       const other = new Participant(server.url);
       const kept = (await other.call('POST', '/api/sessions', {})).json.session_id;
       armed = true;
-      expect(() => server!.nonolab.service.withdraw(s.session_id, 'participant')).toThrow(Crash);
+      await expect(server!.nonolab.service.withdraw(s.session_id, 'participant')).rejects.toThrow(Crash);
       // The process dies here: nothing more of it runs.
       await server.close();
       const logs: string[] = [];
       server = await startTestServer({ dataDir, logger: (m) => logs.push(m) });
       const store = server.nonolab.store;
       expect(existsSync(join(dataDir, 'sessions', `${s.session_id}.ndjson`))).toBe(false);
-      expect(store.session(s.session_id)).toBeUndefined();
-      expect(store.sessionOfPanel('prolific', 'PID-withdraw-1')).toBeUndefined();
-      expect(store.allSequences().filter((q) => q.session_id === s.session_id)).toEqual([]);
-      expect(store.db.prepare("SELECT COUNT(*) AS n FROM audit WHERE action = 'withdrawal'").get()).toEqual({ n: 1 });
+      expect(await store.session(s.session_id)).toBeUndefined();
+      expect(await store.sessionOfPanel('prolific', 'PID-withdraw-1')).toBeUndefined();
+      expect((await store.allSequences()).filter((q) => q.session_id === s.session_id)).toEqual([]);
+      expect((await store.auditRows()).filter((a) => a.action === 'withdrawal')).toHaveLength(1);
       // The other participant is untouched.
-      expect(store.session(kept)?.status).toBe('active');
+      expect((await store.session(kept))?.status).toBe('active');
       if (point !== 'withdraw:deleted') expect(logs.join('\n')).toContain(s.session_id);
       // The withdrawn token is gone too.
       const again = new Participant(server.url);
@@ -88,11 +88,11 @@ describe('a damaged line in the middle of a log', () => {
     expect(copies).toHaveLength(1);
     expect(readFileSync(join(quarantine, copies[0]), 'utf8')).toBe(original);
     expect(logs.join('\n')).toMatch(/WARNING: session .*damaged line.*4/);
-    expect(server.nonolab.store.logRepairs()).toMatchObject([{ session_id: id, bad_lines: [4], kept_lines: 20 }]);
+    expect(await server.nonolab.store.logRepairs()).toMatchObject([{ session_id: id, bad_lines: [4], kept_lines: 20 }]);
     // The acknowledged sequence stops before the hole; the session goes on from there, nothing written twice.
-    expect(server.nonolab.store.session(id)!.acked_seq).toBe(2);
+    expect((await server.nonolab.store.session(id))!.acked_seq).toBe(2);
     // Withdrawing the session also removes the quarantined copy.
-    server.nonolab.service.withdraw(id, 'experimenter');
+    await server.nonolab.service.withdraw(id, 'experimenter');
     expect(readdirSync(quarantine)).toEqual([]);
   });
 
@@ -106,7 +106,7 @@ describe('a damaged line in the middle of a log', () => {
     appendFileSync(join(dataDir, 'sessions', `${id}.ndjson`), '{"half":');
     server = await startTestServer({ dataDir });
     expect(existsSync(join(dataDir, 'sessions', 'quarantine'))).toBe(false);
-    expect(server.nonolab.store.logRepairs()).toEqual([]);
+    expect(await server.nonolab.store.logRepairs()).toEqual([]);
     expect(readFileSync(join(dataDir, 'sessions', `${id}.ndjson`), 'utf8').endsWith('}\n')).toBe(true);
   });
 });

@@ -2,16 +2,28 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { createNonolabServer, type NonolabServer } from '../../server/app.ts';
+import { SqliteStore } from '../../server/store.ts';
 import type { Serving } from '../../server/serving.ts';
 import { tempDir } from './tempDirs.ts';
+import { databaseFor, type StoreKind } from './postgres.ts';
 import type { Phase, StudyConfig } from '../../shared/schema/config.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
 import { firstChoice, surveyAnswers } from '../../shared/study/phases/simulate.ts';
 
+/** The SQLite database of a test server on the embedded store (tests of SQLite's own rows). */
+export function sqliteDb(server: TestServer): Database.Database {
+  const store = server.nonolab.store;
+  if (!(store instanceof SqliteStore)) throw new Error('this test server does not run on SQLite');
+  return store.db;
+}
+
 export interface TestServer {
   url: string;
   dataDir: string;
+  /** The PostgreSQL database it runs on (undefined: SQLite + NDJSON in dataDir). */
+  databaseUrl?: string;
   nonolab: NonolabServer;
   close(): Promise<void>;
 }
@@ -26,10 +38,14 @@ export async function startTestServer(
     logger?: (m: string) => void;
     serving?: Serving;
     staticDir?: string;
+    /** PostgreSQL instead of SQLite + NDJSON: a database URL, or 'postgres' for a fresh database of the test cluster. */
+    databaseUrl?: string;
+    store?: StoreKind;
   } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir('nonolab-test-');
-  const nonolab = createNonolabServer({
+  const databaseUrl = opts.databaseUrl ?? (opts.store ? await databaseFor(opts.store) : undefined);
+  const nonolab = await createNonolabServer({
     dataDir,
     configPath: opts.configPath ?? join(import.meta.dirname, '..', '..', 'study-config', 'study.json'),
     logger: opts.logger ?? (() => {}),
@@ -38,6 +54,7 @@ export async function startTestServer(
     crashPoint: opts.crashPoint,
     serving: opts.serving,
     staticDir: opts.staticDir,
+    databaseUrl,
   });
   const http: Server = await new Promise((resolve) => {
     const s = createServer(nonolab.handler).listen(0, '127.0.0.1', () => resolve(s));
@@ -47,6 +64,7 @@ export async function startTestServer(
   return {
     url: `http://127.0.0.1:${port}`,
     dataDir,
+    databaseUrl,
     nonolab,
     close: () =>
       new Promise<void>((resolve) => {
@@ -164,4 +182,22 @@ export async function playSteps(p: Participant, session: { session_id: string; s
   }
   await send();
   return seq;
+}
+
+/** Every row of every table of a PostgreSQL database whose text contains `needle` (a withdrawal must leave none). */
+export async function rowsMentioning(databaseUrl: string, needle: string): Promise<string[]> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const tables = (await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).rows.map((r: { table_name: string }) => r.table_name);
+    const found: string[] = [];
+    for (const t of tables) {
+      const rows = await client.query(`SELECT t::text AS row FROM "${t}" t WHERE strpos(t::text, $1) > 0`, [needle]);
+      for (const r of rows.rows as { row: string }[]) found.push(`${t}: ${r.row}`);
+    }
+    return found;
+  } finally {
+    await client.end();
+  }
 }

@@ -1,0 +1,38 @@
+// `nonolab migrate --from DATA_DIR --to postgres://…`: a study's SQLite + NDJSON data into PostgreSQL (server/migrate.ts).
+import type { Command } from 'commander';
+import { copyAdminTables, migrate } from '../../server/migrate.ts';
+import { isPostgresUrl, redactUrl } from '../../server/stores.ts';
+
+export function registerMigrate(program: Command): void {
+  program
+    .command('migrate')
+    .description('copy a study from its data directory (SQLite + NDJSON) into PostgreSQL: idempotent, resumable, verified by counts and hashes')
+    .requiredOption('--from <dir>', 'the data directory (NONOLAB_DATA_DIR: nonolab.sqlite and sessions/)')
+    .requiredOption('--to <url>', 'the PostgreSQL database (postgres://user:password@host:port/database), as NONOLAB_DATABASE_URL will name it')
+    .action(async (flags: { from: string; to: string }) => {
+      if (!isPostgresUrl(flags.to)) {
+        console.error(`nonolab migrate: --to: expected postgres://user:password@host:port/database, got '${redactUrl(flags.to)}'`);
+        process.exitCode = 2;
+        return;
+      }
+      try {
+        const report = await migrate({ from: flags.from, to: flags.to, log: (m) => console.error(`migrate: ${m}`) });
+        const admin = copyAdminTables(flags.from);
+        console.log(
+          `migrate: ${report.sessions} sessions, ${report.sequences} sequences, ${report.events_total} events (${report.events_copied} copied by this run)` +
+            `${report.sessions_removed.length ? `, ${report.sessions_removed.length} withdrawn session(s) removed` : ''}; experimenter login and marks: ${admin} row(s) into ${flags.from}/admin.sqlite`,
+        );
+        for (const [table, c] of Object.entries(report.counts)) console.log(`  ${table}: ${c.source} -> ${c.target}`);
+        if (report.mismatches.length > 0) {
+          for (const m of report.mismatches) console.error(`migrate: MISMATCH ${m}`);
+          console.error('migrate: the copy does not agree with the data directory (was the server still writing?); stop the server and run it again');
+          process.exitCode = 1;
+          return;
+        }
+        console.log(`migrate: verified: every table's count and every session log's SHA-256 agree. Start the server with NONOLAB_DATABASE_URL=${redactUrl(flags.to)}`);
+      } catch (err) {
+        console.error(`nonolab migrate: ${(err as Error).message}`);
+        process.exitCode = 1;
+      }
+    });
+}

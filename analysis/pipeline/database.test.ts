@@ -1,0 +1,41 @@
+// `analyze --database`: the events read straight from the PostgreSQL store give the same tables as the NDJSON files.
+import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadStudyConfig } from '../../node/studyConfig.ts';
+import { PgStore } from '../../server/pgStore.ts';
+import { simulateToDir } from '../simulate/index.ts';
+import { runAnalysis, sessionFiles } from './index.ts';
+import { tempDir } from '../../tests/support/tempDirs.ts';
+import { databaseFor } from '../../tests/support/postgres.ts';
+
+const configPath = join(import.meta.dirname, 'fixtures', 'study.json');
+
+describe('analyze --database', () => {
+  it('reads the events from PostgreSQL and writes the same tables as from the files', async () => {
+    const dir = tempDir('nonolab-anadb-');
+    const logs = join(dir, 'logs');
+    simulateToDir({ participants: 12, seed: 77, study: loadStudyConfig(configPath) }, logs);
+    const url = (await databaseFor('postgres'))!;
+    await (await PgStore.open(url)).close(); // the store's tables
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    for (const file of sessionFiles(logs)) {
+      const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0);
+      const id = JSON.parse(lines[0]).session_id as string;
+      const seqs = lines.map((l) => (JSON.parse(l).origin === 'client' ? JSON.parse(l).seq : null));
+      await client.query('INSERT INTO events (session_id, n, seq, record, line) SELECT $1, t.i, t.seq, t.line::jsonb, t.line FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS t(line, seq, i)', [id, lines, seqs]);
+    }
+    await client.end();
+    const fromFiles = await runAnalysis({ logs, puzzles: configPath, out: join(dir, 'files'), pauseThreshold: 'auto', report: false });
+    // (The coding file sits in the logs directory; with the database it is named.)
+    const codes = existsSync(join(logs, 'codes.csv')) ? join(logs, 'codes.csv') : undefined;
+    const fromDb = await runAnalysis({ database: url, codes, puzzles: configPath, out: join(dir, 'db'), pauseThreshold: 'auto', report: false });
+    expect(fromDb.summary.sessions).toEqual(fromFiles.summary.sessions);
+    expect(fromDb.result.attempts.length).toBeGreaterThan(0);
+    for (const table of readdirSync(join(dir, 'files')).filter((f) => f.endsWith('.csv')))
+      expect(readFileSync(join(dir, 'db', table), 'utf8'), table).toBe(readFileSync(join(dir, 'files', table), 'utf8'));
+    await expect(runAnalysis({ database: url, logs, puzzles: configPath, out: join(dir, 'x'), pauseThreshold: 'auto' })).rejects.toThrow(/one of them/);
+  });
+});

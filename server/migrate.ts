@@ -1,0 +1,223 @@
+// `nonolab migrate --from DATA_DIR --to postgres://…`: a study's embedded store (SQLite + NDJSON files) copied into
+// PostgreSQL, idempotent and resumable, then verified by counts and hashes.
+//
+// How: the rows (sessions, the sequence pool with its ids and lease order, panel ids, completions, recruitment, tokens,
+// audit, log repairs) are upserted, so a second run brings over whatever changed since the first. Each session's events
+// go over in one transaction per session: the rows already in the database must be the file's first lines, byte for byte
+// (else the run stops: the target is not this study's copy), and only the lines after them are inserted, so a run cut
+// short resumes where it stopped and a rerun after more play copies the new events. The target mirrors the source:
+// sessions the source no longer has (withdrawn since the last run) are deleted there too. Verification reads both sides
+// again: counts of every table, and per session the SHA-256 of its log (the NDJSON lines in order) must agree.
+// What it cannot do: catch events written to the files while it runs (run it again after stopping the server: the
+// last run is the one that counts, and it says when everything agrees).
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PgStore } from './pgStore.ts';
+
+export interface MigrationReport {
+  sessions: number;
+  sequences: number;
+  events_copied: number;
+  events_total: number;
+  sessions_removed: string[];
+  /** Problems found by the verification (empty: counts and hashes agree). */
+  mismatches: string[];
+  /** Per table: rows in the source and in the target after the run. */
+  counts: Record<string, { source: number; target: number }>;
+}
+
+const TABLES = ['sessions', 'sequences', 'panel_ids', 'completions', 'recruitment', 'session_tokens', 'audit', 'log_repairs'] as const;
+
+/** A session file's whole lines (a torn last line, a crash's, is not copied: the server cuts it at start-up too). */
+function fileLines(path: string): string[] {
+  if (!existsSync(path)) return [];
+  const text = readFileSync(path, 'utf8');
+  const end = text.lastIndexOf('\n') + 1;
+  return text
+    .slice(0, end)
+    .split('\n')
+    .filter((l) => l.length > 0);
+}
+
+const hashLines = (lines: readonly string[]): string => {
+  const h = createHash('sha256');
+  for (const l of lines) h.update(l).update('\n');
+  return h.digest('hex');
+};
+
+type Row = Record<string, unknown>;
+
+export async function migrate(opts: { from: string; to: string; log?: (m: string) => void }): Promise<MigrationReport> {
+  const log = opts.log ?? (() => {});
+  const dbPath = join(opts.from, 'nonolab.sqlite');
+  if (!existsSync(dbPath)) throw new Error(`--from ${opts.from}: no nonolab.sqlite there (not a nonolab data directory)`);
+  const src = new Database(dbPath, { readonly: true, fileMustExist: true });
+  const store = await PgStore.open(opts.to, { max: 2 });
+  const pool = store.pool;
+  try {
+    const all = (sql: string): Row[] => src.prepare(sql).all() as Row[];
+    const sessions = all('SELECT * FROM sessions ORDER BY created_at, id');
+    const sequences = all('SELECT * FROM sequences ORDER BY id');
+    const hasTable = (name: string) => !!src.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
+    const rowsOf = (name: string): Row[] => (hasTable(name) ? all(`SELECT * FROM ${name}`) : []);
+
+    // The rows, upserted (a rerun takes every change), all in one transaction.
+    let removed: string[] = [];
+    const tx = await pool.connect();
+    try {
+      await tx.query('BEGIN');
+      for (const s of sessions)
+        await tx.query(
+          `INSERT INTO sessions (id, token_hash, mode, label, status, created_at, updated_at, step, step_started_at, acked_seq, sequence_id, config_hash)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+           ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, mode = excluded.mode, label = excluded.label, status = excluded.status,
+             created_at = excluded.created_at, updated_at = excluded.updated_at, step = excluded.step, step_started_at = excluded.step_started_at,
+             acked_seq = excluded.acked_seq, sequence_id = excluded.sequence_id, config_hash = excluded.config_hash`,
+          [s.id, s.token_hash, s.mode, s.label, s.status, s.created_at, s.updated_at, s.step, s.step_started_at ?? 0, s.acked_seq, s.sequence_id, s.config_hash],
+        );
+      for (const q of sequences)
+        await tx.query(
+          `INSERT INTO sequences (id, round, puzzle_ids, status, session_id, lease_order) VALUES ($1, $2, $3::jsonb, $4, $5, $6)
+           ON CONFLICT (id) DO UPDATE SET round = excluded.round, puzzle_ids = excluded.puzzle_ids, status = excluded.status, session_id = excluded.session_id, lease_order = excluded.lease_order`,
+          [q.id, q.round, q.puzzle_ids, q.status, q.session_id, q.lease_order ?? null],
+        );
+      if (sequences.length > 0) await tx.query("SELECT setval(pg_get_serial_sequence('sequences', 'id'), (SELECT MAX(id) FROM sequences))");
+      const ids = sessions.map((s) => s.id as string);
+      // Mirror: what the source no longer has (withdrawn since the last run) goes from the target too.
+      const gone = (await tx.query('SELECT id FROM sessions WHERE NOT (id = ANY($1::text[]))', [ids])).rows.map((r: { id: string }) => r.id);
+      for (const table of ['panel_ids', 'completions', 'session_tokens', 'log_repairs', 'events'])
+        await tx.query(`DELETE FROM ${table} WHERE NOT (session_id = ANY($1::text[]))`, [ids]);
+      await tx.query('DELETE FROM sessions WHERE NOT (id = ANY($1::text[]))', [ids]);
+      await tx.query('UPDATE sequences SET status = $1, session_id = NULL WHERE session_id IS NOT NULL AND NOT (session_id = ANY($2::text[]))', ['free', ids]);
+      for (const p of rowsOf('panel_ids'))
+        await tx.query(
+          `INSERT INTO panel_ids (session_id, provider, participant_id, study_id, panel_session_id) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (session_id) DO UPDATE SET provider = excluded.provider, participant_id = excluded.participant_id, study_id = excluded.study_id, panel_session_id = excluded.panel_session_id`,
+          [p.session_id, p.provider, p.participant_id, p.study_id, p.panel_session_id],
+        );
+      await tx.query('DELETE FROM completions');
+      for (const c of rowsOf('completions')) await tx.query('INSERT INTO completions (session_id, code, completed_at) VALUES ($1, $2, $3)', [c.session_id, c.code, c.completed_at]);
+      for (const r of rowsOf('recruitment'))
+        await tx.query(
+          'INSERT INTO recruitment (id, open, target_completed, updated_at) VALUES (1, $1, $2, $3) ON CONFLICT (id) DO UPDATE SET open = excluded.open, target_completed = excluded.target_completed, updated_at = excluded.updated_at',
+          [r.open === 1, r.target_completed, r.updated_at],
+        );
+      for (const t of rowsOf('session_tokens'))
+        await tx.query('INSERT INTO session_tokens (token_hash, session_id) VALUES ($1, $2) ON CONFLICT (token_hash) DO UPDATE SET session_id = excluded.session_id', [t.token_hash, t.session_id]);
+      for (const a of rowsOf('audit')) await tx.query('INSERT INTO audit (id, at, action, detail) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING', [a.id, a.at, a.action, a.detail]);
+      await tx.query("SELECT setval(pg_get_serial_sequence('audit', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM audit), 1))");
+      for (const r of rowsOf('log_repairs'))
+        await tx.query('INSERT INTO log_repairs (id, session_id, at, bad_lines, kept_lines, quarantine) VALUES ($1, $2, $3, $4::jsonb, $5, $6) ON CONFLICT (id) DO NOTHING', [
+          r.id,
+          r.session_id,
+          r.at,
+          r.bad_lines,
+          r.kept_lines,
+          r.quarantine,
+        ]);
+      await tx.query("SELECT setval(pg_get_serial_sequence('log_repairs', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM log_repairs), 1))");
+      await tx.query('COMMIT');
+      if (gone.length) log(`removed ${gone.length} session(s) the data directory no longer has (withdrawn since the last run)`);
+      removed = gone;
+    } catch (err) {
+      await tx.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      tx.release();
+    }
+
+    // The events, one transaction per session: check the prefix already there, insert the rest.
+    let copied = 0;
+    let total = 0;
+    const dir = join(opts.from, 'sessions');
+    for (const [i, s] of sessions.entries()) {
+      const id = s.id as string;
+      const lines = fileLines(join(dir, `${id}.ndjson`));
+      total += lines.length;
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const have = (await client.query('SELECT line FROM events WHERE session_id = $1 ORDER BY n', [id])).rows.map((r: { line: string }) => r.line);
+        if (have.length > lines.length || hashLines(have) !== hashLines(lines.slice(0, have.length)))
+          throw new Error(`session ${id}: the database holds ${have.length} record(s) that are not the first lines of its file; is ${opts.to.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')} this study's copy?`);
+        const rest = lines.slice(have.length);
+        if (rest.length > 0) {
+          const seqs = rest.map((l) => {
+            const r = JSON.parse(l) as { origin?: string; seq?: number };
+            return r.origin === 'client' ? (r.seq ?? null) : null;
+          });
+          await client.query(
+            'INSERT INTO events (session_id, n, seq, record, line) SELECT $1, $2 + t.i, t.seq, t.line::jsonb, t.line FROM unnest($3::text[], $4::int[]) WITH ORDINALITY AS t(line, seq, i)',
+            [id, have.length, rest, seqs],
+          );
+        }
+        await client.query('COMMIT');
+        copied += rest.length;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+      if ((i + 1) % 500 === 0) log(`events: ${i + 1}/${sessions.length} sessions`);
+    }
+    const orphanFiles = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.ndjson') && !sessions.some((s) => `${s.id}.ndjson` === f)) : [];
+    if (orphanFiles.length) log(`left out ${orphanFiles.length} log file(s) without a session row (the server deletes them at start-up)`);
+
+    // Verification: counts of every table, and each session's log hash, read again from both sides.
+    const mismatches: string[] = [];
+    const counts: MigrationReport['counts'] = {};
+    for (const table of TABLES) {
+      const source = hasTable(table) ? (src.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n : 0;
+      const target = Number((await pool.query(`SELECT COUNT(*) AS n FROM ${table}`)).rows[0].n);
+      counts[table] = { source, target };
+      if (source !== target) mismatches.push(`${table}: ${source} row(s) in the data directory, ${target} in the database`);
+    }
+    const dbEvents = new Map<string, string[]>();
+    for (const r of (await pool.query('SELECT session_id, line FROM events ORDER BY session_id, n')).rows as { session_id: string; line: string }[]) {
+      let list = dbEvents.get(r.session_id);
+      if (!list) dbEvents.set(r.session_id, (list = []));
+      list.push(r.line);
+    }
+    let eventsInDb = 0;
+    for (const list of dbEvents.values()) eventsInDb += list.length;
+    counts.events = { source: total, target: eventsInDb };
+    if (total !== eventsInDb) mismatches.push(`events: ${total} line(s) in the session files, ${eventsInDb} row(s) in the database`);
+    for (const s of sessions) {
+      const id = s.id as string;
+      const want = hashLines(fileLines(join(dir, `${id}.ndjson`)));
+      const got = hashLines(dbEvents.get(id) ?? []);
+      if (want !== got) mismatches.push(`session ${id}: its log's SHA-256 differs (file ${want.slice(0, 12)}, database ${got.slice(0, 12)})`);
+    }
+    return { sessions: sessions.length, sequences: sequences.length, events_copied: copied, events_total: total, sessions_removed: removed, mismatches, counts };
+  } finally {
+    src.close();
+    await store.close();
+  }
+}
+
+/** The experimenter's login and marks (admin_* tables) into the data directory's admin.sqlite, where a server on PostgreSQL keeps them. */
+export function copyAdminTables(dataDir: string): number {
+  const src = new Database(join(dataDir, 'nonolab.sqlite'), { readonly: true, fileMustExist: true });
+  const tables = (src.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name LIKE 'admin\\_%' ESCAPE '\\'").all() as { name: string; sql: string }[]);
+  src.close();
+  if (tables.length === 0) return 0;
+  const admin = new Database(join(dataDir, 'admin.sqlite'), { timeout: 5000 });
+  try {
+    admin.pragma('journal_mode = WAL');
+    admin.exec(`ATTACH DATABASE '${join(dataDir, 'nonolab.sqlite').replaceAll("'", "''")}' AS src`);
+    let n = 0;
+    admin.transaction(() => {
+      for (const t of tables) {
+        admin.exec(t.sql.replace(/^CREATE TABLE\s+/i, 'CREATE TABLE IF NOT EXISTS '));
+        n += admin.prepare(`INSERT OR REPLACE INTO main.${t.name} SELECT * FROM src.${t.name}`).run().changes;
+      }
+    })();
+    admin.exec('DETACH DATABASE src');
+    return n;
+  } finally {
+    admin.close();
+  }
+}

@@ -1,0 +1,67 @@
+// Opens the store a server runs on: the embedded SQLite + NDJSON files in the data directory (the default), or
+// PostgreSQL when a database URL is given (NONOLAB_DATABASE_URL=postgres://…). Nothing above this file knows which.
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { EventLog, type EventStore } from './eventLog.ts';
+import { SqliteStore, type StudyStore } from './store.ts';
+import { PgEventStore, PgStore } from './pgStore.ts';
+
+export interface OpenStores {
+  store: StudyStore;
+  events: EventStore;
+  /** The experimenter's login and marks (server/admin): the SQLite database of the data directory. */
+  adminDb: Database.Database;
+  close(): Promise<void>;
+}
+
+/** True when `url` names a PostgreSQL database. */
+export function isPostgresUrl(url: string | undefined): url is string {
+  return !!url && /^postgres(ql)?:\/\//.test(url);
+}
+
+/** The database named cannot be used (a bad URL, a server that does not answer, refused credentials). */
+export class StoreError extends Error {}
+
+/** A URL as it may be printed: the password left out. */
+export const redactUrl = (url: string): string => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+
+export async function openStores(opts: { dataDir: string; databaseUrl?: string }): Promise<OpenStores> {
+  const url = opts.databaseUrl;
+  if (url !== undefined && url !== '' && !isPostgresUrl(url)) throw new StoreError(`NONOLAB_DATABASE_URL: expected postgres://user:password@host:port/database, got '${redactUrl(url)}'`);
+  if (isPostgresUrl(url)) {
+    let store: PgStore;
+    try {
+      store = await PgStore.open(url);
+    } catch (err) {
+      throw new StoreError(`NONOLAB_DATABASE_URL: cannot use the database at ${redactUrl(url)}: ${(err as Error).message}`);
+    }
+    mkdirSync(opts.dataDir, { recursive: true });
+    const adminDb = new Database(join(opts.dataDir, 'admin.sqlite'), { timeout: 5000 });
+    adminDb.pragma('journal_mode = WAL');
+    return {
+      store,
+      events: new PgEventStore(store),
+      adminDb,
+      async close() {
+        await store.close();
+        adminDb.close();
+      },
+    };
+  }
+  const store = new SqliteStore(join(opts.dataDir, 'nonolab.sqlite'));
+  store.startCheckpointer();
+  const events = new EventLog(join(opts.dataDir, 'sessions'));
+  // The acked seq and step of every session written in one flush: one SQLite transaction, run synchronously.
+  events.afterSyncGroup = (run) => store.commitUnsyncedNow(run);
+  events.afterSyncOps = store.direct;
+  return {
+    store,
+    events,
+    adminDb: store.db,
+    close() {
+      events.close();
+      return store.close();
+    },
+  };
+}
