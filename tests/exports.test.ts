@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { readFileSync } from 'node:fs';
 import { simulateToDir } from '../analysis/simulate/index.ts';
+import { runAnalysis } from '../analysis/pipeline/index.ts';
 import { loadStudyConfig } from '../node/studyConfig.ts';
 import { EventLog } from '../server/eventLog.ts';
 import { exportAttempts, exportParticipants } from '../server/exports.ts';
@@ -64,5 +66,38 @@ describe('attempt and participant exports', () => {
       const zs = z.filter((col) => col !== null).map((col) => col![i]);
       expect(Number(p.expertise_z_mean)).toBeCloseTo(zs.reduce((s, v) => s + v, 0) / zs.length, 9);
     });
+  });
+
+  it('agree with the analysis: the same attempts, value for value, as `nonolab analyze` writes at the same pause threshold', async () => {
+    const studyFile = join(import.meta.dirname, '..', 'study-config', 'study.json');
+    const study = loadStudyConfig(studyFile);
+    const dir = tempDir('nonolab-export-');
+    simulateToDir({ participants: 8, seed: 11, study }, dir);
+    const ids = readdirSync(join(dir, 'sessions')).map((f) => f.replace('.ndjson', ''));
+    const exported = await csv((out) => exportAttempts(new EventLog(join(dir, 'sessions')), ids, study.config, out, { pauseThresholdS: 2.36 }));
+    const out = tempDir('nonolab-export-analysis-');
+    await runAnalysis({ logs: dir, puzzles: studyFile, out, pauseThreshold: 2.36, report: false, parallel: 1 });
+    const analysed = strictCsv(readFileSync(join(out, 'attempts.csv'), 'utf8')).rows;
+    expect(analysed).toHaveLength(exported.length);
+    const key = (r: Record<string, string>) => `${r.participant_id}/${r.position}`;
+    const byKey = new Map(analysed.map((r) => [key(r), r]));
+    const shared = Object.keys(exported[0]).filter((c) => c in analysed[0]);
+    // Every column of the export is one the analysis writes too, and the measures that matter are among them.
+    expect(shared).toEqual(Object.keys(exported[0]));
+    for (const col of ['time_s', 'pauses', 'pause_time_s', 'errors', 'moves', 'difficulty']) expect(shared).toContain(col);
+    let compared = 0;
+    for (const e of exported) {
+      const a = byKey.get(key(e));
+      expect(a, key(e)).toBeDefined();
+      for (const col of shared) {
+        const [x, y] = [e[col], a![col]];
+        if (x !== '' && y !== '' && Number.isFinite(Number(x)) && Number.isFinite(Number(y))) expect(Number(y), `${key(e)} ${col}`).toBeCloseTo(Number(x), 6);
+        else expect(y, `${key(e)} ${col}`).toBe(x);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(8 * 3 * 10);
+    // Not vacuous: the simulated participants paused and erred.
+    expect(exported.some((e) => Number(e.pauses) > 0)).toBe(true);
   });
 });
