@@ -81,3 +81,15 @@ export function metricValueOf(p: Puzzle, m: Metric): number | null {
   const v = block !== null && typeof block === 'object' ? (block as Record<string, unknown>)[m.path[1]] : undefined;
   return typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'boolean' ? Number(v) : null;
 }
+
+/** A command's metric option read with metricOf: the metric, or null once the error is printed (exit code 2). */
+export function metricOption(flag: string, spelling: string): Metric | null {
+  try {
+    return metricOf(spelling);
+  } catch (err) {
+    if (!(err instanceof MetricNameError)) throw err;
+    console.error(`${flag}: ${err.message}`);
+    process.exitCode = 2;
+    return null;
+  }
+}

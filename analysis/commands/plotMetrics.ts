@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { TopLevelSpec } from 'vega-lite';
 import { loadPuzzles } from '../puzzleFile.ts';
 import { selectFromPuzzles } from './select.ts';
-import { metricOf, metricValueOf, MetricNameError, type Metric } from '../metric.ts';
+import { metricOption, metricValueOf } from '../metric.ts';
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   // Loaded on first use: Vega is a megabyte of code that every other command (and `--help`) need not parse.
@@ -24,15 +24,8 @@ export function registerPlotMetrics(program: Command): void {
     .option('--bins <n>', 'maximum number of bins', '40')
     .option('--out <file>', 'SVG file (default: stdout)')
     .action(async (file: string, opts: { metric: string; bins: string; out?: string }) => {
-      let metric: Metric;
-      try {
-        metric = metricOf(opts.metric);
-      } catch (err) {
-        if (!(err instanceof MetricNameError)) throw err;
-        console.error(`--metric: ${err.message}`);
-        process.exitCode = 2;
-        return;
-      }
+      const metric = metricOption('--metric', opts.metric);
+      if (!metric) return;
       const puzzles = loadPuzzles(file);
       if (!puzzles) return;
       const selection = selectFromPuzzles(file, puzzles, metric);

@@ -5,7 +5,7 @@ import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { selectPaper, type Selection } from '../../shared/sat/index.ts';
 import { loadPuzzles } from '../puzzleFile.ts';
 import { configWithPuzzles } from './configOut.ts';
-import { metricOf, metricValueOf, MetricNameError, type Metric } from '../metric.ts';
+import { metricOption, metricValueOf, type Metric } from '../metric.ts';
 
 /** Selects with the paper's scheme; prints an error naming the puzzle and field and returns null if a metric is missing. */
 export function selectFromPuzzles(file: string, puzzles: Puzzle[], metric: Metric): Selection | null {
@@ -48,15 +48,8 @@ export function registerSelect(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      let metric: Metric;
-      try {
-        metric = metricOf(opts.metric);
-      } catch (err) {
-        if (!(err instanceof MetricNameError)) throw err;
-        console.error(`--metric: ${err.message}`);
-        process.exitCode = 2;
-        return;
-      }
+      const metric = metricOption('--metric', opts.metric);
+      if (!metric) return;
       const puzzles = loadPuzzles(opts.in);
       if (!puzzles) return;
       const selection = selectFromPuzzles(opts.in, puzzles, metric);

@@ -8,6 +8,7 @@ import { SqliteRows } from '../store.ts';
 import { AdminAuth, hashPassword, verifyPassword } from './auth.ts';
 import { parseSessionNdjson } from '../../shared/signals/session.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
+import { readSse } from '../../tests/support/sse.ts';
 
 const PASSWORD = 'correct horse battery staple';
 process.env.NONOLAB_ADMIN_PASSWORD = PASSWORD;
@@ -43,28 +44,6 @@ async function startParticipant(label?: string): Promise<{ p: Participant; id: s
   return { p, id: res.json.session_id, sequence: res.json.sequence, seq };
 }
 
-/** Read server-sent events from a streaming response until `until` says stop. */
-async function readSse(res: Response, until: (events: { event: string; data: any }[]) => boolean): Promise<{ event: string; data: any }[]> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const got: { event: string; data: any }[] = [];
-  while (!until(got)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const chunk = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const ev = /^event: (.*)$/m.exec(chunk)?.[1];
-      const data = /^data: (.*)$/m.exec(chunk)?.[1];
-      if (ev && data) got.push({ event: ev, data: JSON.parse(data) });
-    }
-  }
-  await reader.cancel();
-  return got;
-}
 
 describe('the login boundary', () => {
   const routes: [string, string][] = [

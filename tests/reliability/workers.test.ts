@@ -7,6 +7,7 @@ import { createRng } from '../../shared/random.ts';
 import { Bot, HttpClient, type BotStats } from '../support/bots.ts';
 import { defaultConfig, startServer, type RunningServer } from '../support/server.ts';
 import { databaseFor } from '../support/postgres.ts';
+import { readSse } from '../support/sse.ts';
 import { Participant, event, rowsMentioning } from '../support/testServer.ts';
 import { readDbLogs, verifyBots, verifyDbStore } from './verify.ts';
 
@@ -34,27 +35,6 @@ async function waitFor(condition: () => boolean, what: string, ms = 30_000): Pro
   }
 }
 
-async function readSse(res: Response, until: (events: { event: string; data: any }[]) => boolean): Promise<{ event: string; data: any }[]> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const got: { event: string; data: any }[] = [];
-  while (!until(got)) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const chunk = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const ev = /^event: (.*)$/m.exec(chunk)?.[1];
-      const data = /^data: (.*)$/m.exec(chunk)?.[1];
-      if (ev && data) got.push({ event: ev, data: JSON.parse(data) });
-    }
-  }
-  await reader.cancel();
-  return got;
-}
 
 describe('NONOLAB_WORKERS', () => {
   it('is refused with the embedded SQLite store, naming the variable that would allow it', async () => {
