@@ -19,7 +19,7 @@ import { stampClient } from '../../shared/schema/stamp.ts';
 import type { StudyConfig } from '../../shared/schema/config.ts';
 import type { Rng } from '../../shared/random.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
-import { moduleOf } from '../../shared/study/phases/index.ts';
+import { simulatorOf } from '../../shared/study/phases/bots.ts';
 import { normal } from '../../shared/study/phases/simulate.ts';
 import { gridFromRows } from '../../shared/nonogram/grid.ts';
 import { hint as engineHint } from '../../shared/nonogram/hint.ts';
@@ -112,7 +112,7 @@ export function botSession(opts: BotOptions): BotSession {
     page.wait(200 + rng.int(300));
     page.log('step_start', { kind: step.kind });
     const phase = config.phases.find((p) => p.id === step.phase_id)!;
-    moduleOf(phase).simulate({ config, phase, step, steps, puzzle, rng, page, who, memory });
+    simulatorOf(phase)({ config, phase, step, steps, puzzle, rng, page, who, memory });
   }
   return { session_id: opts.session_id, skill, events: page.events, calls: page.calls, codes: memory.codes };
 }

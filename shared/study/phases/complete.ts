@@ -1,6 +1,6 @@
 // Phase kind 'complete': the end; the completion code is asked for (POST /api/session/complete), no step_end is logged.
 import { CompletePhase } from '../../schema/config.ts';
-import { noClock, singleStep, type PhaseModule } from './types.ts';
+import { noClock, singleStep, type PhaseModule, type PhaseSimulate } from './types.ts';
 
 export const completeKind: PhaseModule<'complete'> = {
   kind: 'complete',
@@ -12,9 +12,10 @@ export const completeKind: PhaseModule<'complete'> = {
   records: { complete: [] },
   timed: [],
   end: () => 'the last step does not end; ask for the completion code',
-  /** Asks for the completion code once everything before was sent. */
-  simulate({ page }) {
-    page.wait(300);
-    page.calls.push({ type: 'complete', after_seq: page.seq, t_wall: page.wall, last_seq: page.seq });
-  },
+};
+
+/** Asks for the completion code once everything before was sent. */
+export const simulateComplete: PhaseSimulate<'complete'> = ({ page }) => {
+  page.wait(300);
+  page.calls.push({ type: 'complete', after_seq: page.seq, t_wall: page.wall, last_seq: page.seq });
 };

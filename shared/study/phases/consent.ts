@@ -1,7 +1,7 @@
 // Phase kind 'consent': one step; ends 'done' after the participant agreed, 'declined' after they did not.
 import { ConsentPhase } from '../../schema/config.ts';
 import { logNormal } from './simulate.ts';
-import { noClock, reasons, singleStep, type PhaseModule } from './types.ts';
+import { noClock, reasons, singleStep, type PhaseModule, type PhaseSimulate } from './types.ts';
 
 export const consentKind: PhaseModule<'consent'> = {
   kind: 'consent',
@@ -20,10 +20,11 @@ export const consentKind: PhaseModule<'consent'> = {
     if (reason === 'declined' && facts.consent) return 'the participant agreed';
     return null;
   },
-  /** Reads the form for about 15 s and agrees. */
-  simulate({ page, rng }) {
-    page.wait(logNormal(rng, 15_000, 0.4));
-    page.log('consent', { agreed: true }, 'mouse');
-    page.log('step_end', { kind: page.step.kind, reason: 'done' });
-  },
+};
+
+/** Reads the form for about 15 s and agrees. */
+export const simulateConsent: PhaseSimulate<'consent'> = ({ page, rng }) => {
+  page.wait(logNormal(rng, 15_000, 0.4));
+  page.log('consent', { agreed: true }, 'mouse');
+  page.log('step_end', { kind: page.step.kind, reason: 'done' });
 };

@@ -9,7 +9,7 @@ import { puzzlesKind } from './puzzles.ts';
 import { postSurveyKind } from './postSurvey.ts';
 import { completeKind } from './complete.ts';
 
-export type { EndContext, PhaseModule, PhaseOf, PhaseRules, StepFacts, Step, StepKind, SimulateContext } from './types.ts';
+export type { EndContext, PhaseModule, PhaseOf, PhaseRules, PhaseSimulate, StepFacts, Step, StepKind, SimulateContext } from './types.ts';
 export { CLOCK_TOLERANCE_MS } from './types.ts';
 
 export const phaseKinds: { [K in PhaseKind]: PhaseModule<K> } = {

@@ -2,7 +2,7 @@
 import { PostSurveyPhase } from '../../schema/config.ts';
 import type { Rng } from '../../random.ts';
 import { answerItem, clamp, logNormal, pick, surveyAnswers } from './simulate.ts';
-import { noClock, reasons, singleStep, type PhaseModule } from './types.ts';
+import { noClock, reasons, singleStep, type PhaseModule, type PhaseSimulate } from './types.ts';
 
 export const postSurveyKind: PhaseModule<'post_survey'> = {
   kind: 'post_survey',
@@ -16,35 +16,36 @@ export const postSurveyKind: PhaseModule<'post_survey'> = {
   end({ reason, facts }) {
     return reasons(['done'], reason) ?? (facts.survey ? null : 'the survey has not been submitted');
   },
-  /**
-   * Looks back at each puzzle: now and then revises its rating by one point, and says why it was easy or hard (a
-   * free-text answer `why_<puzzle>` whose themes are kept as a simulated coder's codes); then answers the items.
-   */
-  simulate({ phase, steps, page, rng, who, memory }) {
-    const { ratings, outcomes } = memory;
-    const whys: Record<string, string> = {};
-    for (const s of steps.filter((x) => x.kind === 'puzzle')) {
-      const id = s.puzzle_id!;
-      if (ratings[id] !== null && ratings[id] !== undefined && rng.next() < 0.15) {
-        const to = clamp(ratings[id]! + (rng.next() < 0.5 ? -1 : 1), 1, 5);
-        if (to !== ratings[id]) {
-          page.wait(logNormal(rng, 3_000, 0.4));
-          page.log('rating_revise', { rated_puzzle_id: id, from: ratings[id], to }, 'mouse');
-          ratings[id] = to;
-        }
+};
+
+/**
+ * Looks back at each puzzle: now and then revises its rating by one point, and says why it was easy or hard (a
+ * free-text answer `why_<puzzle>` whose themes are kept as a simulated coder's codes); then answers the items.
+ */
+export const simulatePostSurvey: PhaseSimulate<'post_survey'> = ({ phase, steps, page, rng, who, memory }) => {
+  const { ratings, outcomes } = memory;
+  const whys: Record<string, string> = {};
+  for (const s of steps.filter((x) => x.kind === 'puzzle')) {
+    const id = s.puzzle_id!;
+    if (ratings[id] !== null && ratings[id] !== undefined && rng.next() < 0.15) {
+      const to = clamp(ratings[id]! + (rng.next() < 0.5 ? -1 : 1), 1, 5);
+      if (to !== ratings[id]) {
+        page.wait(logNormal(rng, 3_000, 0.4));
+        page.log('rating_revise', { rated_puzzle_id: id, from: ratings[id], to }, 'mouse');
+        ratings[id] = to;
       }
-      const why = whyAnswer(ratings[id] ?? null, outcomes[id]?.hints ?? 0, outcomes[id]?.errors ?? false, rng);
-      whys[`why_${id}`] = why.text;
-      memory.codes.push({ puzzle_id: id, codes: why.codes });
-      page.wait(logNormal(rng, 20_000, 0.5));
     }
-    const items = surveyAnswers(phase, (item) => {
-      page.wait(logNormal(rng, 6_000, 0.5));
-      return item.id === 'strategies' ? 'I started with the lines whose clues filled most of the line, then crossed out the rest.' : answerItem(item, who.skill, rng);
-    });
-    page.log('survey_submit', { survey_id: phase.id, answers: { ...whys, ...items } }, 'mouse');
-    page.log('step_end', { kind: page.step.kind, reason: 'done' });
-  },
+    const why = whyAnswer(ratings[id] ?? null, outcomes[id]?.hints ?? 0, outcomes[id]?.errors ?? false, rng);
+    whys[`why_${id}`] = why.text;
+    memory.codes.push({ puzzle_id: id, codes: why.codes });
+    page.wait(logNormal(rng, 20_000, 0.5));
+  }
+  const items = surveyAnswers(phase, (item) => {
+    page.wait(logNormal(rng, 6_000, 0.5));
+    return item.id === 'strategies' ? 'I started with the lines whose clues filled most of the line, then crossed out the rest.' : answerItem(item, who.skill, rng);
+  });
+  page.log('survey_submit', { survey_id: phase.id, answers: { ...whys, ...items } }, 'mouse');
+  page.log('step_end', { kind: page.step.kind, reason: 'done' });
 };
 
 const WHY: Record<string, string[]> = {

@@ -6,7 +6,7 @@
 // b_skill·s + b_interaction·m·s + ε) clamped to 1..5, N/A when the puzzle was not solved.
 import { PuzzlesPhase } from '../../schema/config.ts';
 import { clamp, logNormal, normal, playBoard, type Tempo } from './simulate.ts';
-import { CLOCK_TOLERANCE_MS, reasons, type PhaseModule, type PhaseOf, type SimulateContext } from './types.ts';
+import { CLOCK_TOLERANCE_MS, reasons, type PhaseModule, type PhaseSimulate, type PhaseOf, type SimulateContext } from './types.ts';
 
 export const puzzlesKind: PhaseModule<'puzzles'> = {
   kind: 'puzzles',
@@ -38,8 +38,9 @@ export const puzzlesKind: PhaseModule<'puzzles'> = {
     if (limit === undefined) return 'this puzzle has no time limit';
     return elapsedMs >= limit * 1000 - CLOCK_TOLERANCE_MS ? null : `the puzzle's ${limit} s are not over`;
   },
-  simulate: (ctx) => (ctx.step.kind === 'rating' ? simulateRating(ctx) : simulatePuzzle(ctx)),
 };
+
+export const simulatePuzzles: PhaseSimulate<'puzzles'> = (ctx) => (ctx.step.kind === 'rating' ? simulateRating(ctx) : simulatePuzzle(ctx));
 
 /**
  * Plays the puzzle at a tempo set by its planted metric m and the bot's skill: more pauses, errors and hints on hard

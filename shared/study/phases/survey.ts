@@ -3,7 +3,7 @@
 import { SurveyPhase } from '../../schema/config.ts';
 import { isEligible } from '../eligibility.ts';
 import { answerItem, logNormal, surveyAnswers } from './simulate.ts';
-import { noClock, reasons, singleStep, type PhaseModule } from './types.ts';
+import { noClock, reasons, singleStep, type PhaseModule, type PhaseSimulate } from './types.ts';
 
 export const surveyKind: PhaseModule<'survey'> = {
   kind: 'survey',
@@ -23,13 +23,14 @@ export const surveyKind: PhaseModule<'survey'> = {
     if (reason === 'screened_out' && eligible) return "the answers meet the study's criteria";
     return null;
   },
-  /** Answers each item after about 4 s (a noisy reading of the bot's skill), submits, and goes on. */
-  simulate({ phase, page, rng, who }) {
-    const answers = surveyAnswers(phase, (item) => {
-      page.wait(logNormal(rng, 4_000, 0.4));
-      return answerItem(item, who.skill, rng);
-    });
-    page.log('survey_submit', { survey_id: phase.id, answers }, 'mouse');
-    page.log('step_end', { kind: page.step.kind, reason: 'done' });
-  },
+};
+
+/** Answers each item after about 4 s (a noisy reading of the bot's skill), submits, and goes on. */
+export const simulateSurvey: PhaseSimulate<'survey'> = ({ phase, page, rng, who }) => {
+  const answers = surveyAnswers(phase, (item) => {
+    page.wait(logNormal(rng, 4_000, 0.4));
+    return answerItem(item, who.skill, rng);
+  });
+  page.log('survey_submit', { survey_id: phase.id, answers }, 'mouse');
+  page.log('step_end', { kind: page.step.kind, reason: 'done' });
 };

@@ -1,7 +1,7 @@
 // Phase kind 'tutorial': a practice board without a clock; the participant moves on when they are ready.
 import { TutorialPhase } from '../../schema/config.ts';
 import { deliberateGap, practiceBoard } from './simulate.ts';
-import { noClock, reasons, type PhaseModule } from './types.ts';
+import { noClock, reasons, type PhaseModule, type PhaseSimulate } from './types.ts';
 
 export const tutorialKind: PhaseModule<'tutorial'> = {
   kind: 'tutorial',
@@ -13,6 +13,7 @@ export const tutorialKind: PhaseModule<'tutorial'> = {
   records: { tutorial: ['move', 'submit_result', 'hint_shown'] },
   timed: [],
   end: ({ reason }) => reasons(['done', 'solved'], reason),
-  /** Fills the board (no submission), pauses, and goes on. */
-  simulate: (ctx) => practiceBoard(ctx, null, false, () => ctx.page.wait(deliberateGap(ctx.rng))),
 };
+
+/** Fills the board (no submission), pauses, and goes on. */
+export const simulateTutorial: PhaseSimulate<'tutorial'> = (ctx) => practiceBoard(ctx, null, false, () => ctx.page.wait(deliberateGap(ctx.rng)));

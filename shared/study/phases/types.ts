@@ -60,8 +60,11 @@ export interface EndContext<K extends PhaseKind> {
  *   logs, and the page's visibility/focus/resize records),
  * - `end`: whether a step may end with this reason now; null when it may, else why not (in the participant's terms),
  * - `timed`: the end reasons whose rule depends on elapsed time (the server bounds the client's clock for those),
- * - `simulate`: what a bot participant does on one of its steps, written through a `SimulateContext` (simulate.ts);
- *   the driver that walks a whole session lives in analysis/simulate/.
+ * Beside the module, in the same file, each kind exports its `simulate<Kind>` (a `PhaseSimulate`): what a bot
+ * participant does on one of its steps, written through a `SimulateContext` (simulate.ts). It is a separate export,
+ * not a member, so that the participant's bundle, which imports the modules, leaves the bots out (tree-shaking drops
+ * an unused export, never an object's member); `bots.ts` gathers them, and the driver that walks a whole session lives
+ * in analysis/simulate/.
  * The client adds only the screen (client/src/phases/<kind>.tsx).
  */
 export interface PhaseModule<K extends PhaseKind> {
@@ -74,8 +77,10 @@ export interface PhaseModule<K extends PhaseKind> {
   records: Partial<Record<StepKind, readonly ClientEventType[]>>;
   end(ctx: EndContext<K>): string | null;
   timed: readonly EndReason[];
-  simulate(ctx: SimulateContext<PhaseOf<K>>): void;
 }
+
+/** What a bot participant does on one step of a phase of kind K. */
+export type PhaseSimulate<K extends PhaseKind> = (ctx: SimulateContext<PhaseOf<K>>) => void;
 
 // ---- what a phase kind's simulate() is given (the driver, analysis/simulate/bot.ts, provides it) ----
 

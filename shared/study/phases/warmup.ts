@@ -2,7 +2,7 @@
 // cap runs out (the client moves on by itself; the server refuses checks and hints past the cap plus its grace).
 import { WarmupPhase } from '../../schema/config.ts';
 import { practiceBoard } from './simulate.ts';
-import { CLOCK_TOLERANCE_MS, reasons, type PhaseModule } from './types.ts';
+import { CLOCK_TOLERANCE_MS, reasons, type PhaseModule, type PhaseSimulate } from './types.ts';
 
 export const warmupKind: PhaseModule<'warmup'> = {
   kind: 'warmup',
@@ -19,6 +19,7 @@ export const warmupKind: PhaseModule<'warmup'> = {
     if (reason === 'timeout' && elapsedMs < phase.cap_seconds * 1000 - CLOCK_TOLERANCE_MS) return `the warmup's ${phase.cap_seconds} s are not over`;
     return null;
   },
-  /** Fills and submits the board until it is solved or the cap runs out. */
-  simulate: (ctx) => practiceBoard(ctx, warmupKind.capSeconds(ctx.phase, ctx.step), true),
 };
+
+/** Fills and submits the board until it is solved or the cap runs out. */
+export const simulateWarmup: PhaseSimulate<'warmup'> = (ctx) => practiceBoard(ctx, warmupKind.capSeconds(ctx.phase, ctx.step), true);
