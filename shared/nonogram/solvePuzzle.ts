@@ -51,7 +51,7 @@
 import { cloneGrid, cluesOf, createGrid, EMPTY, FILLED, UNKNOWN } from './grid.ts';
 import type { Clues, Grid } from './grid.ts';
 import { canonicalClues } from './id.ts';
-import { countSolutions, propagateInPlace, unknownCount } from './solver.ts';
+import { countSolutions, probeUntil, propagateInPlace, unknownCount } from './solver.ts';
 import { emitLineGac } from '../sat/lineGac.ts';
 import { L_FALSE, L_TRUE, Solver, fromDimacs } from '../sat/solver.ts';
 
@@ -121,37 +121,6 @@ class Budget {
   }
 }
 
-/**
- * Probing under a budget, in place: for each unknown cell and value, propagate; a failure forces
- * the other value. Returns 'contradiction', 'done' (fixpoint reached) or 'budget' (stopped early).
- * Pre: `grid` is at the line fixpoint.
- */
-function probeWithBudget(clues: Clues, grid: Grid, maxProbes: number, budget: Budget, stats: SolvePuzzleStats): 'contradiction' | 'done' | 'budget' {
-  const test = cloneGrid(grid);
-  const cells = grid.cells;
-  let progress = true;
-  while (progress) {
-    progress = false;
-    for (let i = 0; i < cells.length; i++) {
-      if (cells[i] !== UNKNOWN) continue;
-      for (const value of [FILLED, EMPTY]) {
-        if (stats.probes >= maxProbes || ((stats.probes & 63) === 0 && budget.expired())) return 'budget';
-        test.cells.set(cells);
-        test.cells[i] = value;
-        stats.probes++;
-        if (!propagateInPlace(clues, test, 'complete', undefined, i)) {
-          stats.probeHits++;
-          cells[i] = value === FILLED ? EMPTY : FILLED;
-          if (!propagateInPlace(clues, grid, 'complete', undefined, i)) return 'contradiction';
-          progress = true;
-          break;
-        }
-      }
-    }
-  }
-  return 'done';
-}
-
 /** Count the solutions of `clues` up to `limit`, exactly, by the chosen engine (see the essay above). */
 export function solvePuzzle(clues: Clues, options: SolvePuzzleOptions = {}): SolvePuzzleResult {
   const limit = options.limit ?? 2;
@@ -182,7 +151,7 @@ export function solvePuzzle(clues: Clues, options: SolvePuzzleOptions = {}): Sol
     // propagation already does line logic at every node.
     const foothold = engine === 'line' || stats.knownCells > 0;
     const maxProbes = engine === 'line' ? Infinity : foothold ? (options.probeBudget ?? 2 * n) : 0;
-    const probed = probeWithBudget(clues, grid, maxProbes, budget, stats);
+    const probed = probeUntil(clues, grid, () => stats.probes >= maxProbes || ((stats.probes & 63) === 0 && budget.expired()), undefined, stats);
     if (probed === 'contradiction') return done(true, 'probe');
     stats.knownCells = n - unknownCount(grid);
     if (stats.knownCells === n) {

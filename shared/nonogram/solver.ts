@@ -133,6 +133,15 @@ export interface ProbeStats {
  * contradiction. Pre: `grid` is already at the line-propagation fixpoint.
  */
 export function probeInPlace(clues: Clues, grid: Grid, stats?: PropagationStats, probeStats?: ProbeStats): boolean {
+  return probeUntil(clues, grid, undefined, stats, probeStats) !== 'contradiction';
+}
+
+/**
+ * The probing loop, optionally under a budget: for each unknown cell and value, propagate; a failure forces the other
+ * value. `stop`, asked before each probe, ends it early ('budget'); otherwise 'contradiction' or 'done' (fixpoint).
+ * Pre: `grid` is already at the line-propagation fixpoint.
+ */
+export function probeUntil(clues: Clues, grid: Grid, stop: (() => boolean) | undefined, stats?: PropagationStats, probeStats?: ProbeStats): 'contradiction' | 'done' | 'budget' {
   const test = cloneGrid(grid);
   const cells = grid.cells;
   let progress = true;
@@ -141,20 +150,21 @@ export function probeInPlace(clues: Clues, grid: Grid, stats?: PropagationStats,
     for (let i = 0; i < cells.length; i++) {
       if (cells[i] !== UNKNOWN) continue;
       for (const value of [FILLED, EMPTY]) {
+        if (stop?.()) return 'budget';
         test.cells.set(cells);
         test.cells[i] = value;
         if (probeStats) probeStats.probes++;
         if (!propagateInPlace(clues, test, 'complete', undefined, i)) {
           if (probeStats) probeStats.probeHits++;
           cells[i] = value === FILLED ? EMPTY : FILLED;
-          if (!propagateInPlace(clues, grid, 'complete', stats, i)) return false;
+          if (!propagateInPlace(clues, grid, 'complete', stats, i)) return 'contradiction';
           progress = true;
           break;
         }
       }
     }
   }
-  return true;
+  return 'done';
 }
 
 export interface CountOptions {
