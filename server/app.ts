@@ -4,7 +4,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 import expressStaticGzip from 'express-static-gzip';
 import compression from 'compression';
 import { rateLimit } from 'express-rate-limit';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { CheckRequest, CompleteRequest, HintRequest, ParticipantWithdrawRequest, StartSessionRequest } from '../shared/schema/api.ts';

@@ -1,10 +1,9 @@
 // `nonolab measure FILE`: add SAT metrics (block-start and DFA) and, where missing, human metrics to puzzle records.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { difficulty } from '../../shared/nonogram/index.ts';
 import { loadPuzzles } from '../puzzleFile.ts';
-import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { encodeBlockStart, satMetrics, satMetricsRecord, writeDimacs } from '../../shared/sat/index.ts';
 import { checkSolvers, runExternalSolver, SOLVER_NAMES } from '../sat/external.ts';
 

@@ -434,14 +434,6 @@ export class Solver {
   }
 
   // ---- activities ----
-  private varBumpActivity(v: number): void {
-    const act = this.activity;
-    if ((act[v] += this.varInc) > 1e100) {
-      for (let i = 0; i < this.nv; i++) act[i] *= 1e-100;
-      this.varInc *= 1e-100;
-    }
-    if (this.heapIdx[v] >= 0) this.percolateUp(this.heapIdx[v]);
-  }
   private claBumpActivity(cr: number): void {
     const caf = this.caf;
     const a = (caf[cr - 1] = Math.fround(caf[cr - 1] + this.claInc));
@@ -856,7 +848,7 @@ export class Solver {
         const q = ca[k];
         const v = q >> 1;
         if (seen[v] === 0 && level[v] > 0) {
-          // varBumpActivity, inlined.
+          // Bump the variable's activity (MiniSat's varBumpActivity), inlined on this hot path.
           const act = this.activity;
           if ((act[v] += this.varInc) > 1e100) {
             for (let i = 0; i < this.nv; i++) act[i] *= 1e-100;
