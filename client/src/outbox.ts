@@ -61,6 +61,15 @@ export class Outbox {
     return `nonolab.${this.sessionId}.${what}`;
   }
 
+  /**
+   * What this browser holds for a session before any outbox of this page exists: its queue (events not yet
+   * acknowledged, as another window's outbox may be sending them right now) and the last seq used.
+   */
+  static stored(sessionId: string, storage: OutboxStorage = localStorage): { queue: ClientEvent[]; lastSeq: number } {
+    const queue = storage.getItem(`nonolab.${sessionId}.queue`);
+    return { queue: queue ? (JSON.parse(queue) as ClientEvent[]) : [], lastSeq: Number(storage.getItem(`nonolab.${sessionId}.seq`) ?? 0) };
+  }
+
   /** The last sequence number used: local events may be ahead of the server's acknowledgement. */
   lastSeq(): number {
     return Math.max(this.acked, Number(this.storage.getItem(this.key('seq')) ?? 0), this.queue.at(-1)?.seq ?? 0);

@@ -572,6 +572,13 @@ export async function boot(): Promise<void> {
         return;
       }
     }
+    // A returning session whose events another window of this browser may be sending right now: read this browser's
+    // queue first and the server's view after it, so that an event acknowledged in between is in the server's view,
+    // and one still unacknowledged is in the queue read before (read the other way round, an event acknowledged
+    // between the two reads is in neither, and the board is missing a move).
+    const stored = Outbox.stored(session.session_id);
+    if (stored.lastSeq > session.acked_seq) session = (await api.current()) ?? session;
+    const current = session;
     outbox = new Outbox(session.session_id, session.acked_seq, async (events) => (await api.sendEvents(events)).acked_seq, (err) => {
       // The server will never take these events (a withdrawn or expired session): say so instead of retrying.
       if (err instanceof ApiError && (err.status === 410 || err.status === 401 || err.status === 403)) {
@@ -598,7 +605,7 @@ export async function boot(): Promise<void> {
     seq = outbox.lastSeq();
     const steps = expandSteps(session.study.phases, session.sequence);
     // Events still in the outbox (not yet acknowledged) are ahead of the server's view: replay them on top.
-    const local = outbox.pending();
+    const local = stored.queue.filter((e) => e.seq > current.acked_seq);
     const ahead = sessionProgress(local);
     const movesByStep: Record<number, Move[]> = {};
     for (const [k, v] of Object.entries(session.moves_by_step)) movesByStep[Number(k)] = [...v];
