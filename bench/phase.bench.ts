@@ -1,10 +1,11 @@
 // Benchmark: forced-cell inference per random board (the `nonolab phase` unit of work), fast vs the one-cell-at-a-time reference, by size.
 /*
- * Boards are `nonolab phase`'s own (seed 1, block-start): for each size N and density d, boards
- * 0..B-1, timed one by one (wall clock, one process, nothing else in it). Part 1 runs both the fast
- * inference (shared/sat/infer.ts `forcedCells`) and the reference loop it replaced on the same
- * 20x20 boards at d = 0.40 and prints the median ratio; the answers must agree cell for cell
- * (`PHASE_BENCH_PART1=0` skips it).
+ * Boards are `nonolab phase`'s own (seed 1): for each size N and density d, boards 0..B-1, timed
+ * one by one (wall clock, one process, nothing else in it). Part 1 runs the fast inference
+ * (shared/sat/infer.ts `forcedCells`) on the line-GAC encoding (`phase`'s default), the same on the
+ * block-start encoding, and the reference loop it replaced (block-start) on the same 20x20 boards
+ * at d = 0.40 and prints the median ratios; the answers must agree cell for cell
+ * (`PHASE_BENCH_PART1=0` skips it). Part 2 uses `PHASE_BENCH_ENCODING` (default line-gac).
  * Part 2 times the fast inference alone, board by board, each in a child stopped at a wall-clock
  * limit (`PHASE_BENCH_SIZES`, default 20,30,40; `PHASE_BENCH_DENSITIES`, default 0.40, comma-
  * separated; `PHASE_BENCH_BOARDS`, default 3; `PHASE_BENCH_LIMIT_S`, default 120), and prints
@@ -19,7 +20,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { cluesOf, createGrid, EMPTY, FILLED, hash53, probeInPlace, propagateInPlace } from '../shared/nonogram/index.ts';
 import { createRng } from '../shared/random.ts';
-import { forcedCells, forcedCellsReference } from '../shared/sat/index.ts';
+import { forcedCells, forcedCellsReference, type Encoding } from '../shared/sat/index.ts';
 
 function board(size: number, density: number, b: number) {
   const rng = createRng(hash53(`phase:1:${size}:${density}:${b}`)[1]);
@@ -43,36 +44,42 @@ const time = <T>(f: () => T): [T, number] => {
 
 if (process.argv[2] === '--one') {
   // Child: one board, fast inference; prints seconds and counts as JSON.
-  const [size, density, b] = process.argv.slice(3).map(Number);
+  const [size, density, b] = process.argv.slice(3, 6).map(Number);
+  const encoding = process.argv[6] as Encoding;
   const { clues, known } = board(size, density, b);
-  const [r, s] = time(() => forcedCells(clues, { known }));
+  const [r, s] = time(() => forcedCells(clues, { known, encoding }));
   console.log(JSON.stringify({ seconds: s, forced_filled: r.forcedFilled, forced_empty: r.forcedEmpty, solves: r.solves, conflicts: r.stats.conflicts }));
   process.exit(0);
 }
 
 if (process.env.PHASE_BENCH_PART1 !== '0') {
-  console.log('part 1: 20x20 at d = 0.40, fast vs reference (same boards, same process)');
+  console.log('part 1: 20x20 at d = 0.40, fast on line-gac vs fast on block-start vs reference (same boards, same process)');
   const ratios: number[] = [];
+  const gacRatios: number[] = [];
   const fastTimes: number[] = [];
   for (let b = 0; b < 8; b++) {
     const { clues, known } = board(20, 0.4, b);
     const [ref, tr] = time(() => forcedCellsReference(clues, { known }));
     const [fast, tf] = time(() => forcedCells(clues, { known }));
+    const [gac, tg] = time(() => forcedCells(clues, { known, encoding: 'line-gac' }));
     if (fast.grid.cells.some((c, i) => c !== ref.grid.cells[i])) throw new Error(`board ${b}: fast and reference inference disagree`);
+    if (gac.grid.cells.some((c, i) => c !== ref.grid.cells[i])) throw new Error(`board ${b}: line-gac and reference inference disagree`);
     ratios.push(tr / tf);
-    fastTimes.push(tf);
-    console.log(`  board ${b}: reference ${tr.toFixed(2)} s (${ref.solves} calls), fast ${tf.toFixed(2)} s (${fast.solves} calls), ratio ${(tr / tf).toFixed(2)}`);
+    gacRatios.push(tf / tg);
+    fastTimes.push(tg);
+    console.log(`  board ${b}: reference ${tr.toFixed(2)} s (${ref.solves} calls), fast block-start ${tf.toFixed(2)} s (${fast.solves} calls, ${fast.stats.conflicts} conflicts), fast line-gac ${tg.toFixed(2)} s (${gac.solves} calls, ${gac.stats.conflicts} conflicts)`);
   }
-  console.log(`  median: fast ${median(fastTimes).toFixed(2)} s a board, ${median(ratios).toFixed(2)}x faster than the reference`);
+  console.log(`  median: line-gac ${median(fastTimes).toFixed(2)} s a board, ${median(gacRatios).toFixed(2)}x faster than block-start; block-start ${median(ratios).toFixed(2)}x faster than the reference`);
 }
 
 const sizes = (process.env.PHASE_BENCH_SIZES ?? '20,30,40').split(',').map(Number);
 const densities = (process.env.PHASE_BENCH_DENSITIES ?? process.env.PHASE_BENCH_DENSITY ?? '0.40').split(',').map(Number);
 const boards = Number(process.env.PHASE_BENCH_BOARDS ?? 3);
 const limit = Number(process.env.PHASE_BENCH_LIMIT_S ?? 120);
+const encoding = process.env.PHASE_BENCH_ENCODING ?? 'line-gac';
 const self = fileURLToPath(import.meta.url);
 const load = () => loadavg().map((x) => x.toFixed(2)).join(', ');
-console.log(`part 2: fast inference per board (each in a child stopped at ${limit} s), sizes ${sizes.join(', ')}, densities ${densities.join(', ')}, boards 0..${boards - 1}; load average at start ${load()} (${cpus().length} cores)`);
+console.log(`part 2: fast inference on ${encoding} per board (each in a child stopped at ${limit} s), sizes ${sizes.join(', ')}, densities ${densities.join(', ')}, boards 0..${boards - 1}; load average at start ${load()} (${cpus().length} cores)`);
 const perSize = new Map<number, number[]>();
 let target: string | undefined;
 for (const size of sizes) {
@@ -80,7 +87,7 @@ for (const size of sizes) {
     console.log(`  ${size}x${size} at d = ${density}`);
     const secs: number[] = [];
     for (let b = 0; b < boards; b++) {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', self, '--one', String(size), String(density), String(b)], { encoding: 'utf8', timeout: limit * 1000 });
+      const run = spawnSync(process.execPath, ['--import', 'tsx', self, '--one', String(size), String(density), String(b), encoding], { encoding: 'utf8', timeout: limit * 1000 });
       if (run.status === 0) {
         const r = JSON.parse(run.stdout.trim().split('\n').pop() as string);
         secs.push(r.seconds);

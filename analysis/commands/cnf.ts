@@ -1,8 +1,8 @@
-// `nonolab cnf PUZZLE.json [--encoding block-start|dfa]`: a Nonogram's CNF as DIMACS on stdout.
+// `nonolab cnf PUZZLE.json [--encoding block-start|dfa|line-gac]`: a Nonogram's CNF as DIMACS on stdout.
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { encodeBlockStart, encodeDfa, writeDimacs, type Encoding } from '../../shared/sat/index.ts';
+import { encode, writeDimacs, type Encoding } from '../../shared/sat/index.ts';
 
 /** What the SAT commands read: bare clues or any puzzle record (extra fields are kept, not checked). */
 export const ClueInput = z
@@ -56,7 +56,7 @@ export function readPuzzles(file: string): ClueInput[] {
 }
 
 export function parseEncoding(value: string): Encoding {
-  if (value !== 'block-start' && value !== 'dfa') throw new InputError(`--encoding must be block-start or dfa, got '${value}'`);
+  if (value !== 'block-start' && value !== 'dfa' && value !== 'line-gac') throw new InputError(`--encoding must be block-start, dfa or line-gac, got '${value}'`);
   return value;
 }
 
@@ -65,7 +65,7 @@ export function registerCnf(program: Command): void {
     .command('cnf')
     .description('write the CNF encoding of a Nonogram as DIMACS (cells are variables r*C+c+1)')
     .argument('<puzzle>', 'puzzle JSON: {"rows":[[..]],"cols":[[..]]} or a puzzle record (the first of an array/NDJSON unless --index)')
-    .option('--encoding <name>', 'block-start (the paper, Appendix A) or dfa (Foote & Krizanc)', 'block-start')
+    .option('--encoding <name>', 'block-start (the paper, Appendix A), dfa (Foote & Krizanc) or line-gac (unit propagation = complete line solving)', 'block-start')
     .option('--index <n>', 'which puzzle of an array/NDJSON file', '0')
     .action((file: string, opts: { encoding: string; index: string }) => {
       try {
@@ -76,7 +76,7 @@ export function registerCnf(program: Command): void {
         const p = puzzles[index];
         let cnf;
         try {
-          cnf = encoding === 'dfa' ? encodeDfa(p) : encodeBlockStart(p);
+          cnf = encode(p, encoding);
         } catch (err) {
           throw new InputError(`${file}: ${(err as Error).message}`);
         }

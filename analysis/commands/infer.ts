@@ -9,7 +9,7 @@ export function registerInfer(program: Command): void {
     .command('infer')
     .description('list the cells forced filled and forced empty (SAT under the assumption of each value); one JSON line per puzzle')
     .argument('<puzzle>', 'puzzle JSON, JSON array or NDJSON of puzzles ({"rows","cols"} or puzzle records)')
-    .option('--encoding <name>', 'block-start or dfa', 'block-start')
+    .option('--encoding <name>', 'block-start, dfa or line-gac', 'block-start')
     .option('--conflict-budget <n>', 'conflicts allowed per solver call (a cell whose call runs out is undecided)')
     .action((file: string, opts: { encoding: string; conflictBudget?: string }) => {
       try {

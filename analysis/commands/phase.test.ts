@@ -37,8 +37,10 @@ describe('runBoard counts', () => {
       const cells = new Uint8Array(size * size);
       for (let i = 0; i < cells.length; i++) cells[i] = rng.next() < density ? FILLED : EMPTY;
       const ref = forcedCellsReference(cluesOf({ width: size, height: size, cells }));
-      const row = runBoard(size, density, b, 1, 'block-start', undefined);
-      expect([row.forced_filled, row.forced_empty, row.undecided, row.unique, row.first_result]).toEqual([ref.forcedFilled, ref.forcedEmpty, 0, ref.unique, 'SAT']);
+      for (const encoding of ['block-start', 'dfa', 'line-gac'] as const) {
+        const row = runBoard(size, density, b, 1, encoding, undefined);
+        expect([row.forced_filled, row.forced_empty, row.undecided, row.unique, row.first_result]).toEqual([ref.forcedFilled, ref.forcedEmpty, 0, ref.unique, 'SAT']);
+      }
     }
   });
 });

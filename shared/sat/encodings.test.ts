@@ -161,7 +161,7 @@ describe('dfa', () => {
 });
 
 describe('forcedCells (SAT under assumptions)', () => {
-  for (const encoding of ['block-start', 'dfa'] as const) {
+  for (const encoding of ['block-start', 'dfa', 'line-gac'] as const) {
     it(`equals the cells shared by all brute-force solutions (${encoding})`, () => {
       for (const { clues, h, w } of smallCases) {
         const sols = [...bruteSolutions(clues)];

@@ -20,7 +20,7 @@ describe('forcedCells (fast) equals the reference', () => {
   cases.push([15, 0.4, 7], [15, 0.45, 8], [15, 0.55, 9]);
   it.each(cases)('size %i, density %f, seed %i', (size, density, seed) => {
     const clues = randomClues(size, density, seed);
-    for (const encoding of ['block-start', 'dfa'] as const) {
+    for (const encoding of ['block-start', 'dfa', 'line-gac'] as const) {
       const ref = forcedCellsReference(clues, { encoding });
       const fast = forcedCells(clues, { encoding });
       expect(Array.from(fast.grid.cells)).toEqual(Array.from(ref.grid.cells));
@@ -31,6 +31,7 @@ describe('forcedCells (fast) equals the reference', () => {
       const withKnown = forcedCells(clues, { encoding, known });
       expect(Array.from(withKnown.grid.cells)).toEqual(Array.from(ref.grid.cells));
       // The first call is the plain solve: MiniSat's statistics of the board's CNF.
+      if (encoding === 'line-gac') continue; // satMetrics measures the study's two encodings only
       expect(withKnown.firstSolve).toEqual(satMetrics(clues, encoding));
       expect(fast.firstSolve).toEqual(satMetrics(clues, encoding));
     }

@@ -29,9 +29,10 @@
 import { EMPTY, FILLED, UNKNOWN, type Clues, type Grid } from '../nonogram/grid.ts';
 import { encodeBlockStart } from './blockStart.ts';
 import { encodeDfa } from './dfa.ts';
+import { encodeLineGac } from './lineGac.ts';
 import { L_FALSE, L_TRUE, L_UNDEF, fromDimacs, loadCnf, type SatResult, type SolverStats } from './solver.ts';
 
-export type Encoding = 'block-start' | 'dfa';
+export type Encoding = 'block-start' | 'dfa' | 'line-gac';
 
 export interface ForcedCellsOptions {
   encoding?: Encoding;
@@ -69,7 +70,7 @@ export interface ForcedCellsResult {
 }
 
 export function encode(clues: Clues, encoding: Encoding = 'block-start') {
-  return encoding === 'dfa' ? encodeDfa(clues) : encodeBlockStart(clues);
+  return encoding === 'dfa' ? encodeDfa(clues) : encoding === 'line-gac' ? encodeLineGac(clues) : encodeBlockStart(clues);
 }
 
 /** Per-cell state of the inference. */
