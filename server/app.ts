@@ -41,7 +41,7 @@ export interface ServerOptions {
   /** Session starts allowed per IP per minute (NONOLAB_START_LIMIT). */
   startLimitPerMinute?: number;
   /** Tests of crash safety: a throw at a named durable step stands for the process dying there (StudyService). */
-  crashPoint?: (point: string) => void;
+  crashPoint?: (point: string) => void | Promise<void>;
   /** How the browser reaches the server (server/serving.ts): headers, cookie flags, trusted proxies. Plain HTTP if not given. */
   serving?: Serving;
   /** `postgres://…`: sessions, pool and events in PostgreSQL (NONOLAB_DATABASE_URL); otherwise SQLite + NDJSON in dataDir. */

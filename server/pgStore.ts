@@ -135,7 +135,11 @@ type Queryable = pg.Pool | pg.PoolClient;
 
 /** The store operations in SQL, over the pool (each its own transaction) or over one transaction's client. */
 class PgOps implements StoreOps {
-  constructor(protected readonly q: Queryable) {}
+  constructor(
+    protected readonly q: Queryable,
+    /** This process on the feed channel (its own notifications are not fed back to it). */
+    readonly processTag: string,
+  ) {}
 
   private async rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     return (await this.q.query(sql, params)).rows as T[];
@@ -304,6 +308,13 @@ class PgOps implements StoreOps {
   auditRows(): Promise<AuditRow[]> {
     return this.rows('SELECT at, action, detail FROM audit ORDER BY id');
   }
+  /** `nonolab_append` on this connection: inside a transaction, the records commit with the rest of it. */
+  async appendLog(sessionId: string, records: readonly object[]): Promise<void> {
+    const lines = records.map((r) => JSON.stringify(r));
+    const seqs = records.map((r) => ((r as { origin?: string }).origin === 'client' ? ((r as { seq?: number }).seq ?? null) : null));
+    const result = await this.q.query('SELECT nonolab_append($1, $2::text[], $3::int[], NULL, NULL, NULL, $4) AS base', [sessionId, lines, seqs, this.processTag]);
+    if ((result.rows[0] as { base: number }).base < 0) throw new SessionRemovedError(`session ${sessionId} was removed`);
+  }
 }
 
 /** A message on the feed channel: records committed or a session's status changed, by process `from`. */
@@ -311,15 +322,13 @@ type FeedMessage = { from: string; kind: 'appended'; session_id: string; first: 
 
 export class PgStore extends PgOps implements StudyStore {
   readonly kind = 'postgres' as const;
-  /** This process on the feed channel (its own notifications are not fed back to it). */
-  readonly processTag = `${process.pid}-${randomBytes(4).toString('hex')}`;
   private listener: pg.Client | null = null;
 
   private constructor(
     readonly pool: pg.Pool,
     private readonly url: string,
   ) {
-    super(pool);
+    super(pool, `${process.pid}-${randomBytes(4).toString('hex')}`);
   }
 
   /** Connect and create the tables (once, whichever process comes first). */
@@ -347,9 +356,16 @@ export class PgStore extends PgOps implements StudyStore {
   async transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
+    // A connection lost while the transaction waits on this process (PostgreSQL restarted, the connection cut) is an
+    // 'error' event on the checked-out client: without a listener it would end the process. The transaction is
+    // aborted by PostgreSQL; its next statement fails, and the client is discarded below.
+    const lost = () => {
+      broken = true;
+    };
+    client.on('error', lost);
     try {
       await client.query('BEGIN');
-      const result = await fn(new PgOps(client));
+      const result = await fn(new PgOps(client, this.processTag));
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -360,6 +376,7 @@ export class PgStore extends PgOps implements StudyStore {
       }
       throw err;
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   }
