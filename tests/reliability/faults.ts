@@ -68,8 +68,9 @@ export async function holdCommits(databaseUrl: string): Promise<{ waiting: () =>
     waiting: async () =>
       Number((await client.query("SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = $1", [key])).rows[0].n),
     release: async () => {
-      await client.query('DROP TRIGGER IF EXISTS test_hold ON events');
+      // Unlock first: dropping the trigger waits for the held transactions (they hold the events table), which wait for the lock.
       await client.query(`SELECT pg_advisory_unlock(${key})`);
+      await client.query('DROP TRIGGER IF EXISTS test_hold ON events');
       await client.end();
     },
   };
