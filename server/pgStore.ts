@@ -133,6 +133,23 @@ $fn$;
 
 type Queryable = pg.Pool | pg.PoolClient;
 
+/**
+ * An error that says the database could not be reached or went away (PostgreSQL restarted or crashed, the connection
+ * cut, too many connections), not that a request was wrong: the route answers 503 and the client retries. SQLSTATE
+ * class 08 (connection exception), 57P01-57P03 (shut down, crashed, starting up), 53300 (too many connections), and
+ * node-postgres's and the socket's own errors for a lost connection.
+ */
+export const STORE_UNAVAILABLE = "the study's database cannot be reached just now; nothing of this request was stored, please try again";
+
+export function storeUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /^Connection terminated|^Client has encountered a connection error|timeout exceeded when trying to connect/.test(message);
+}
+
 /** The store operations in SQL, over the pool (each its own transaction) or over one transaction's client. */
 class PgOps implements StoreOps {
   constructor(

@@ -4,8 +4,10 @@
 // table of the PostgreSQL database).
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { postgresBinDir, type PostgresCluster } from '../support/postgres.ts';
 import { rowsMentioning, type TestServer } from '../support/testServer.ts';
 
 /** Run SQL on a PostgreSQL database with a connection of its own. */
@@ -136,4 +138,23 @@ export async function tracesOf(server: Pick<TestServer, 'dataDir' | 'databaseUrl
   };
   walk(join(server.dataDir, 'sessions'));
   return found;
+}
+
+/**
+ * PostgreSQL itself crashes and comes back: `pg_ctl stop -m immediate` (every server process killed, no checkpoint:
+ * the next start replays the WAL, as after a power cut with fsync on), `downMs` of downtime, then a start with the
+ * cluster's options. Only for a cluster of the test's own (startCluster), never the run's shared one.
+ */
+export async function crashCluster(cluster: PostgresCluster, downMs: number): Promise<void> {
+  const bin = postgresBinDir()!;
+  const data = join(cluster.dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  const run = (tool: string, args: string[]) => {
+    const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
+    execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  };
+  run('pg_ctl', ['stop', '-m', 'immediate', '-D', data]);
+  await new Promise((r) => setTimeout(r, downMs));
+  const options = `-p ${cluster.port} -k ${cluster.dir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=64MB`;
+  run('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', join(cluster.dir, 'log'), '-o', options]);
 }
