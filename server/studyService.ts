@@ -629,11 +629,22 @@ export class StudyService {
       const lease = await this.store.sequence(row.sequence_id);
       const record = this.serverRecord({ type: 'session_complete', session_id: row.id, payload: { code } });
       let recorded = false;
+      let earlier = false;
       // Where the events live in the same database (PostgreSQL), the record commits with the completion: a crash
       // leaves both or neither. Otherwise the code goes out once the completion's commit and then its record are on
       // disk (fsync'd off the event loop); if either fails, the record is not in the file and the completion is undone below.
+      // A completion of this session already under way in this process (its record perhaps not yet durable).
+      const previous = this.completing.get(row.id);
       const written = this.transactionOr503(async (tx) => {
+        // (This update holds the session's row until the commit: a completion racing in another process waits here
+        // and then finds this one's code, which it hands out too, writing no second record.)
         await tx.setStatus(row.id, 'complete', now);
+        const done = await tx.completionOf(row.id);
+        if (done) {
+          code = done.code;
+          earlier = true;
+          return;
+        }
         await tx.setCompletion(row.id, code, now);
         await tx.setSequence(row.sequence_id, 'used', row.id);
         if (tx.appendLog) {
@@ -642,6 +653,7 @@ export class StudyService {
           recorded = true;
         }
       }, true).then(async ({ durable }) => {
+        if (earlier) return previous;
         if (recorded) return this.noteAppended(row.id, [record]);
         await durable.catch(storeFailed);
         await this.dieAt('complete:status');
@@ -651,9 +663,9 @@ export class StudyService {
       try {
         await written;
       } catch (err) {
-        if (this.crashes.has(err as object)) throw err;
-        // The record is not in the log: undo the completion (a no-op where both were one transaction that failed
-        // whole), so the client's retry completes it properly.
+        // (Where rows and record are one transaction, a failure left nothing to undo.)
+        if (this.crashes.has(err as object) || this.store.appendLog) throw err;
+        // The record is not in the log: undo the completion, so the client's retry completes it properly.
         await this.store.transaction(async (tx) => {
           if (!(await tx.session(row.id))) return;
           await tx.setStatus(row.id, row.status, now);

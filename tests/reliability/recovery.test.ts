@@ -10,7 +10,7 @@ import { Participant, event, playSteps, startTestServer, type TestServer } from 
 import { STORES } from '../support/postgres.ts';
 import { readDbLogs, readLogs, verifyDbStore, verifyStore } from './verify.ts';
 import { clearTrigger, dropConnections, eventsTrigger, loggedSeqs, loggedTypes, sql, tracesOf } from './faults.ts';
-import { defaultConfig } from '../support/server.ts';
+import { defaultConfig, writeConfig } from '../support/server.ts';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -125,6 +125,31 @@ describe.each(STORES)('start-up recovery on %s', (store) => {
     await server!.close();
     server = null;
     expect(await verified(at)).toEqual([]);
+  });
+
+  it('hands out one code and writes one session_complete record when completions of one session race (on PostgreSQL through two servers)', async () => {
+    const config = defaultConfig();
+    config.completion = { ...config.completion, code_mode: 'per_participant', code_prefix: 'R-' } as typeof config.completion;
+    const configPath = writeConfig(config);
+    server = await startTestServer({ store, configPath });
+    // PostgreSQL: a second server process on the same database (as behind a load balancer); the file store has one.
+    const other = server.databaseUrl ? await startTestServer({ configPath, databaseUrl: server.databaseUrl }) : null;
+    try {
+      const p = new Participant(server.url);
+      const s = (await p.call('POST', '/api/sessions', {})).json;
+      const last = await playSteps(p, s, config, 11);
+      const twin = new Participant(other?.url ?? server.url);
+      twin.cookie = p.cookie;
+      const answers = await Promise.all([p, twin, p, twin].map((who) => who.call('POST', '/api/session/complete', { last_seq: last })));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      const codes = new Set(answers.map((a) => a.json.code));
+      expect(codes.size).toBe(1);
+      expect([...codes][0]).toMatch(/^R-/);
+      expect((await server.nonolab.store.completionOf(s.session_id))?.code).toBe([...codes][0]);
+      expect((await loggedTypes(server, s.session_id)).filter((t) => t === 'session_complete')).toHaveLength(1);
+    } finally {
+      await other?.close();
+    }
   });
 
   it('keeps only whole records of a batch a crash cut in its middle, and takes the retry once', async () => {
