@@ -75,6 +75,8 @@ export class StudyService {
   private readonly rng: Rng;
   private readonly leftOutOfBalance: () => ReadonlySet<string>;
   private readonly crashPoint: (point: string) => void | Promise<void>;
+  /** A test gave crash points (the events' hot path asks only then). */
+  private readonly crashTests: boolean;
   /** Errors thrown by `crashPoint`: the process died there, so no undo runs after them. */
   private readonly crashes = new WeakSet<object>();
   /** The study has a consent step before its puzzles: sequences are leased at consent, not at the start. */
@@ -106,6 +108,7 @@ export class StudyService {
     this.rng = opts.rng ?? createRng(randomBytes(4).readUInt32LE(0));
     this.leftOutOfBalance = opts.leftOutOfBalance ?? (() => new Set());
     this.crashPoint = opts.crashPoint ?? (() => {});
+    this.crashTests = opts.crashPoint !== undefined;
     const kinds = this.study.config.phases.map((p) => p.kind);
     this.leaseAtConsent = kinds.includes('consent') && kinds.includes('puzzles') && kinds.indexOf('consent') < kinds.indexOf('puzzles');
     for (const p of [...this.study.config.puzzles, ...this.study.config.practice_puzzles])
@@ -501,6 +504,7 @@ export class StudyService {
     }
     // Once the session's latest write is durable and nothing newer is queued, SQLite holds the truth again.
     if (this.intake.get(row.id) === intake && intake.tail === tail && !this.pending.has(row.id)) this.intake.delete(row.id);
+    if (this.crashTests) await this.dieAt('events:written');
     return acked;
   }
 

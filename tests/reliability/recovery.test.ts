@@ -127,6 +127,27 @@ describe.each(STORES)('start-up recovery on %s', (store) => {
     expect(await verified(at)).toEqual([]);
   });
 
+  it('keeps a batch cut after it was made durable but before the answer, and drops the resent events as held', async () => {
+    const { state, at, restart } = await crashingServer('events:written');
+    const p = new Participant(server!.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id;
+    expect((await p.call('POST', '/api/session/events', { events: [event(id, 1)] })).json.acked_seq).toBe(1);
+    state.armed = true;
+    // Written and committed (fsync'd), then the process dies: the client never got the answer.
+    expect((await p.call('POST', '/api/session/events', { events: [event(id, 2), event(id, 3)] })).status).toBe(500);
+    expect(state.crashed).toBe(1);
+    await restart();
+    const back = new Participant(server!.url);
+    back.cookie = p.cookie;
+    expect((await back.call('GET', '/api/session')).json.acked_seq).toBe(3);
+    // The client resends from its last acknowledged seq (1): 2 and 3 are dropped as held, 4 is taken.
+    expect((await back.call('POST', '/api/session/events', { events: [event(id, 2), event(id, 3), event(id, 4)] })).json.acked_seq).toBe(4);
+    expect(await loggedSeqs(server!, id)).toEqual([1, 2, 3, 4]);
+    await server!.close();
+    server = null;
+    expect(await verified(at)).toEqual([]);
+  });
+
   it('hands out one code and writes one session_complete record when completions of one session race (on PostgreSQL through two servers)', async () => {
     const config = defaultConfig();
     config.completion = { ...config.completion, code_mode: 'per_participant', code_prefix: 'R-' } as typeof config.completion;
