@@ -1,6 +1,7 @@
 // Start-up recovery cases a crash can leave behind, made deterministically on both stores: a start or a completion cut
-// between its rows and its record, a completion cut after its record but before the answer, and a batch cut in its
-// middle (a torn chunk in the NDJSON file; on PostgreSQL a transaction whose connection dropped mid-insert).
+// between its rows and its record, a completion or a batch cut after it was made durable but before the answer, and a
+// batch cut in its middle (a torn chunk in the NDJSON file; on PostgreSQL a transaction whose connection dropped
+// mid-insert); and completions of one session racing (on PostgreSQL in two server processes).
 // A crash point's throw stands for the process dying there; on PostgreSQL the dying process's connections are
 // dropped first, so PostgreSQL aborts whatever transaction it had open, as it would for a SIGKILLed process.
 import { afterEach, describe, expect, it } from 'vitest';
