@@ -8,6 +8,9 @@
 // - A session's writes are serialised across processes by a row lock (`SELECT … FOR UPDATE` on its sessions row):
 //   the next place n is read after the lock is held, so a log only grows in order, by whole batches. The acked seq
 //   and step are updated in the same transaction, so they can never disagree with the rows.
+// - A start's rows and its session_start record, and a completion's rows and its session_complete record, are one
+//   transaction (`appendLog` inside `transaction`): a crash leaves the whole change or none of it, so start-up has
+//   nothing to repair but an interrupted withdrawal. A connection lost mid-transaction aborts it; the route answers 503.
 // - Leases: every lease takes a transaction-level advisory lock on the pool first (pg_advisory_xact_lock) and reads
 //   the pool after holding it, so two processes can never hand one ordering to two sessions, and the balanced draw
 //   sees every earlier lease (SKIP LOCKED would hand out distinct rows too, but could not balance over the ones
