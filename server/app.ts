@@ -11,7 +11,7 @@ import { CheckRequest, CompleteRequest, HintRequest, ParticipantWithdrawRequest,
 import type { EventStore } from './eventLog.ts';
 import { openStores } from './stores.ts';
 import type { StudyStore } from './store.ts';
-import { PgStore } from './pgStore.ts';
+import { PgStore, STORE_UNAVAILABLE, storeUnavailable } from './pgStore.ts';
 import { HttpError } from './httpError.ts';
 import { StudyService } from './studyService.ts';
 import { loadStudyConfig, type LoadedStudy } from '../node/studyConfig.ts';
@@ -41,7 +41,7 @@ export interface ServerOptions {
   /** Session starts allowed per IP per minute (NONOLAB_START_LIMIT). */
   startLimitPerMinute?: number;
   /** Tests of crash safety: a throw at a named durable step stands for the process dying there (StudyService). */
-  crashPoint?: (point: string) => void;
+  crashPoint?: (point: string) => void | Promise<void>;
   /** How the browser reaches the server (server/serving.ts): headers, cookie flags, trusted proxies. Plain HTTP if not given. */
   serving?: Serving;
   /** `postgres://…`: sessions, pool and events in PostgreSQL (NONOLAB_DATABASE_URL); otherwise SQLite + NDJSON in dataDir. */
@@ -257,6 +257,11 @@ export async function createNonolabServer(opts: ServerOptions): Promise<NonolabS
     const e = err as { status?: number; message?: string };
     if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
       sendError(req, res, e.status, { error: e.message ?? 'bad request' });
+      return;
+    }
+    if (storeUnavailable(err)) {
+      log(`warning: ${req.method} ${req.path}: the database is unreachable (${(err as Error).message}); answered 503`);
+      sendError(req, res, 503, { error: STORE_UNAVAILABLE });
       return;
     }
     log(`error: ${(err as Error)?.stack ?? String(err)}`);

@@ -11,6 +11,7 @@ import { EventBatch } from '../shared/schema/api.ts';
 import { ClientEvent } from '../shared/schema/event.ts';
 import { cookieValue, endAnswer, parseBody, readJsonBody } from './requestBody.ts';
 import { HttpError } from './httpError.ts';
+import { STORE_UNAVAILABLE, storeUnavailable } from './pgStore.ts';
 import { type StudyService } from './studyService.ts';
 
 export const EVENTS_PATH = '/api/session/events';
@@ -84,6 +85,11 @@ export function eventsLane(opts: EventsLaneOptions): (req: IncomingMessage, res:
       if (res.headersSent) return;
       if (err instanceof HttpError) {
         reply(req, res, err.status, err.body(), since);
+        return;
+      }
+      if (storeUnavailable(err)) {
+        opts.log(`warning: POST /api/session/events: the database is unreachable (${(err as Error).message}); answered 503`);
+        reply(req, res, 503, { error: STORE_UNAVAILABLE }, since);
         return;
       }
       opts.log(`error: ${(err as Error)?.stack ?? String(err)}`);

@@ -8,6 +8,9 @@
 // - A session's writes are serialised across processes by a row lock (`SELECT … FOR UPDATE` on its sessions row):
 //   the next place n is read after the lock is held, so a log only grows in order, by whole batches. The acked seq
 //   and step are updated in the same transaction, so they can never disagree with the rows.
+// - A start's rows and its session_start record, and a completion's rows and its session_complete record, are one
+//   transaction (`appendLog` inside `transaction`): a crash leaves the whole change or none of it, so start-up has
+//   nothing to repair but an interrupted withdrawal. A connection lost mid-transaction aborts it; the route answers 503.
 // - Leases: every lease takes a transaction-level advisory lock on the pool first (pg_advisory_xact_lock) and reads
 //   the pool after holding it, so two processes can never hand one ordering to two sessions, and the balanced draw
 //   sees every earlier lease (SKIP LOCKED would hand out distinct rows too, but could not balance over the ones
@@ -133,9 +136,30 @@ $fn$;
 
 type Queryable = pg.Pool | pg.PoolClient;
 
+/**
+ * An error that says the database could not be reached or went away (PostgreSQL restarted or crashed, the connection
+ * cut, too many connections), not that a request was wrong: the route answers 503 and the client retries. SQLSTATE
+ * class 08 (connection exception), 57P01-57P03 (shut down, crashed, starting up), 53300 (too many connections), and
+ * node-postgres's and the socket's own errors for a lost connection.
+ */
+export const STORE_UNAVAILABLE = "the study's database cannot be reached just now; nothing of this request was stored, please try again";
+
+export function storeUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code)) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /^Connection terminated|^Client has encountered a connection error|timeout exceeded when trying to connect/.test(message);
+}
+
 /** The store operations in SQL, over the pool (each its own transaction) or over one transaction's client. */
 class PgOps implements StoreOps {
-  constructor(protected readonly q: Queryable) {}
+  constructor(
+    protected readonly q: Queryable,
+    /** This process on the feed channel (its own notifications are not fed back to it). */
+    readonly processTag: string,
+  ) {}
 
   private async rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
     return (await this.q.query(sql, params)).rows as T[];
@@ -304,6 +328,13 @@ class PgOps implements StoreOps {
   auditRows(): Promise<AuditRow[]> {
     return this.rows('SELECT at, action, detail FROM audit ORDER BY id');
   }
+  /** `nonolab_append` on this connection: inside a transaction, the records commit with the rest of it. */
+  async appendLog(sessionId: string, records: readonly object[]): Promise<void> {
+    const lines = records.map((r) => JSON.stringify(r));
+    const seqs = records.map((r) => ((r as { origin?: string }).origin === 'client' ? ((r as { seq?: number }).seq ?? null) : null));
+    const result = await this.q.query('SELECT nonolab_append($1, $2::text[], $3::int[], NULL, NULL, NULL, $4) AS base', [sessionId, lines, seqs, this.processTag]);
+    if ((result.rows[0] as { base: number }).base < 0) throw new SessionRemovedError(`session ${sessionId} was removed`);
+  }
 }
 
 /** A message on the feed channel: records committed or a session's status changed, by process `from`. */
@@ -311,15 +342,13 @@ type FeedMessage = { from: string; kind: 'appended'; session_id: string; first: 
 
 export class PgStore extends PgOps implements StudyStore {
   readonly kind = 'postgres' as const;
-  /** This process on the feed channel (its own notifications are not fed back to it). */
-  readonly processTag = `${process.pid}-${randomBytes(4).toString('hex')}`;
   private listener: pg.Client | null = null;
 
   private constructor(
     readonly pool: pg.Pool,
     private readonly url: string,
   ) {
-    super(pool);
+    super(pool, `${process.pid}-${randomBytes(4).toString('hex')}`);
   }
 
   /** Connect and create the tables (once, whichever process comes first). */
@@ -347,9 +376,16 @@ export class PgStore extends PgOps implements StudyStore {
   async transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken = false;
+    // A connection lost while the transaction waits on this process (PostgreSQL restarted, the connection cut) is an
+    // 'error' event on the checked-out client: without a listener it would end the process. The transaction is
+    // aborted by PostgreSQL; its next statement fails, and the client is discarded below.
+    const lost = () => {
+      broken = true;
+    };
+    client.on('error', lost);
     try {
       await client.query('BEGIN');
-      const result = await fn(new PgOps(client));
+      const result = await fn(new PgOps(client, this.processTag));
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -360,6 +396,7 @@ export class PgStore extends PgOps implements StudyStore {
       }
       throw err;
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   }

@@ -139,9 +139,16 @@ export interface StoreOps {
   logRepairs(): Promise<LogRepair[]>;
   audit(at: number, action: string, detail: string): Promise<void>;
   auditRows(): Promise<AuditRow[]>;
+  /**
+   * Only where the events live in the same database (PostgreSQL): append server records to a session's log in this
+   * transaction, so that a change and the record saying so (a start and its session_start, a completion and its
+   * session_complete) commit together or not at all. Absent on the embedded store (its log is the NDJSON files,
+   * written after the SQLite commit; start-up recovery settles a crash between the two).
+   */
+  appendLog?(sessionId: string, records: readonly object[]): Promise<void>;
 }
 
-const OPS: readonly (keyof StoreOps)[] = [
+const OPS: readonly Exclude<keyof StoreOps, 'appendLog'>[] = [
   'insertSession', 'sessionByToken', 'session', 'sessions', 'updateProgress', 'setProgress', 'unusedSince', 'inactiveSince',
   'insertPanel', 'sessionOfPanel', 'panelOf', 'panelsByParticipant', 'panelSessions', 'setCompletion', 'clearCompletion',
   'completionOf', 'completionsByCode', 'allCompletions', 'countByStatus', 'recruitmentSetting', 'setRecruitment',

@@ -46,8 +46,11 @@ export interface StudyServiceOptions {
   rng?: Rng;
   /** Sessions the experimenter flagged (pilot, test, excluded): their attempts do not count in the balanced draw. */
   leftOutOfBalance?: () => ReadonlySet<string>;
-  /** Tests of crash safety: called at each durable step of a multi-step change; a throw stands for the process dying there. */
-  crashPoint?: (point: string) => void;
+  /**
+   * Tests of crash safety: called (and awaited) at each durable step of a multi-step change; a throw stands for the
+   * process dying there (nothing of the change runs after it, not even the undo of a failure).
+   */
+  crashPoint?: (point: string) => void | Promise<void>;
 }
 
 export function hashToken(token: string): string {
@@ -71,7 +74,11 @@ export class StudyService {
   private readonly clock: () => number;
   private readonly rng: Rng;
   private readonly leftOutOfBalance: () => ReadonlySet<string>;
-  private readonly crashPoint: (point: string) => void;
+  private readonly crashPoint: (point: string) => void | Promise<void>;
+  /** A test gave crash points (the events' hot path asks only then). */
+  private readonly crashTests: boolean;
+  /** Errors thrown by `crashPoint`: the process died there, so no undo runs after them. */
+  private readonly crashes = new WeakSet<object>();
   /** The study has a consent step before its puzzles: sequences are leased at consent, not at the start. */
   private readonly leaseAtConsent: boolean;
   /** Study and practice puzzles with their solutions (the config validates that every one has a solution). */
@@ -101,6 +108,7 @@ export class StudyService {
     this.rng = opts.rng ?? createRng(randomBytes(4).readUInt32LE(0));
     this.leftOutOfBalance = opts.leftOutOfBalance ?? (() => new Set());
     this.crashPoint = opts.crashPoint ?? (() => {});
+    this.crashTests = opts.crashPoint !== undefined;
     const kinds = this.study.config.phases.map((p) => p.kind);
     this.leaseAtConsent = kinds.includes('consent') && kinds.includes('puzzles') && kinds.indexOf('consent') < kinds.indexOf('puzzles');
     for (const p of [...this.study.config.puzzles, ...this.study.config.practice_puzzles])
@@ -122,6 +130,11 @@ export class StudyService {
         throw new HttpError(503, 'the server could not store this; please try again');
       }
     }
+    this.noteAppended(sessionId, records);
+  }
+
+  /** Records of a session just made durable (by the log's group commit, or in a store transaction with its rows). */
+  private noteAppended(sessionId: string, records: readonly LoggedEvent[]): void {
     // (A progression held here counts the records it has seen: another process's records make it stale.)
     const held = this.progressions.get(sessionId);
     if (held) held.records += records.length;
@@ -190,32 +203,64 @@ export class StudyService {
   async startSession(req: StartSessionRequest): Promise<{ token: string; state: SessionState }> {
     const begun = await this.beginSession(req);
     if ('state' in begun) return begun;
-    try {
-      // The lease's commit first, then the start record: both fsync'd off the event loop, so a burst of starts does
-      // not stall everyone else's requests (and their WAL fsyncs are shared).
-      await begun.durable.catch(storeFailed);
-      await this.appendRecords(begun.id, [begun.record]);
-    } catch (err) {
-      await this.store.transaction(async (tx) => {
-        const row = await tx.session(begun.id);
-        const seq = row && (await tx.sequence(row.sequence_id));
-        if (seq && seq.session_id === begun.id) await tx.setSequence(seq.id, 'free', null);
-        await tx.deleteSession(begun.id);
-      });
-      await this.log.remove(begun.id);
-      throw err;
-    }
+    if (begun.recorded) this.noteAppended(begun.id, [begun.record]);
+    else
+      try {
+        // The lease's commit first, then the start record: both fsync'd off the event loop, so a burst of starts does
+        // not stall everyone else's requests (and their WAL fsyncs are shared).
+        await begun.durable.catch(storeFailed);
+        await this.dieAt('start:row');
+        await this.appendRecords(begun.id, [begun.record]);
+      } catch (err) {
+        if (this.crashes.has(err as object)) throw err;
+        await this.store.transaction(async (tx) => {
+          const row = await tx.session(begun.id);
+          const seq = row && (await tx.sequence(row.sequence_id));
+          if (seq && seq.session_id === begun.id) await tx.setSequence(seq.id, 'free', null);
+          await tx.deleteSession(begun.id);
+        });
+        await this.log.remove(begun.id);
+        throw err;
+      }
     this.feed.emit('session', begun.id, 'active');
     return { token: begun.token, state: await this.stateOf((await this.store.session(begun.id))!) };
   }
 
+  /** A test's crash point (see StudyServiceOptions.crashPoint); what it throws is marked as the process dying. */
+  private async dieAt(point: string): Promise<void> {
+    try {
+      await this.crashPoint(point);
+    } catch (err) {
+      if (typeof err === 'object' && err !== null) this.crashes.add(err);
+      throw err;
+    }
+  }
+
   /**
-   * The SQLite half of a start: lease and row in one transaction, committed without waiting for its fsync (`durable`
-   * resolves once it is on disk); the record still to be written.
+   * A store's transaction that fails before it commits: nothing of it stays, and the answer is 503 (a dropped
+   * connection, a failing statement); a refusal (HttpError) and a crash point pass through as they are.
+   */
+  private transactionOr503<T>(fn: (tx: StoreOps) => Promise<T>, deferred: true): Promise<{ result: T; durable: Promise<void> }>;
+  private transactionOr503<T>(fn: (tx: StoreOps) => Promise<T>, deferred?: false): Promise<T>;
+  private async transactionOr503<T>(fn: (tx: StoreOps) => Promise<T>, deferred = false): Promise<T | { result: T; durable: Promise<void> }> {
+    try {
+      return deferred ? await this.store.transactionDeferred(fn) : await this.store.transaction(fn);
+    } catch (err) {
+      if (err instanceof HttpError || this.crashes.has(err as object)) throw err;
+      if (err instanceof SessionRemovedError) throw new HttpError(410, 'this session was withdrawn');
+      throw new HttpError(503, 'the server could not store this; please try again');
+    }
+  }
+
+  /**
+   * The rows of a start: lease and row in one transaction, committed without waiting for its fsync (`durable`
+   * resolves once it is on disk); the record still to be written (`recorded` false). Where the events live in the same
+   * database (PostgreSQL) the session_start record is written in that transaction too (`recorded`): a crash leaves the
+   * whole start or nothing of it.
    */
   private async beginSession(
     req: StartSessionRequest,
-  ): Promise<{ token: string; state: SessionState } | { token: string; id: string; record: LoggedServerEvent; durable: Promise<void> }> {
+  ): Promise<{ token: string; state: SessionState } | { token: string; id: string; record: LoggedServerEvent; durable: Promise<void>; recorded: boolean }> {
     const token = randomBytes(24).toString('base64url');
     if (req.panel) {
       // A panel participant reopening the study (another browser, cleared cookies) gets their own session back,
@@ -232,7 +277,8 @@ export class StudyService {
     if (!recruitment.accepting) throw new HttpError(403, recruitment.closed_message, [`recruitment: ${recruitment.reason}`]);
     const id = `s${randomBytes(8).toString('hex')}`;
     const now = this.clock();
-    const { result: lease, durable } = await this.store.transactionDeferred(async (tx) => {
+    let recorded = false;
+    const { result: record, durable } = await this.transactionOr503(async (tx) => {
       // With a consent step before the puzzles, the sequence is leased when the participant consents (a start that
       // goes no further, a crawler's or a script's, holds nothing); the pool being used up is still said at once.
       if (this.leaseAtConsent) await this.refuseWhenFull(tx);
@@ -252,14 +298,19 @@ export class StudyService {
         config_hash: this.study.hash,
       });
       if (req.panel) await tx.insertPanel(id, req.panel);
-      return lease;
-    });
-    const record = this.serverRecord({
-      type: 'session_start',
-      session_id: id,
-      payload: { mode: req.mode, sequence: lease.puzzles, sequence_id: lease.id, round: lease.round },
-    });
-    return { token, id, record, durable };
+      const record = this.serverRecord({
+        type: 'session_start',
+        session_id: id,
+        payload: { mode: req.mode, sequence: lease.puzzles, sequence_id: lease.id, round: lease.round },
+      });
+      if (tx.appendLog) {
+        await this.dieAt('start:row');
+        await tx.appendLog(id, [record]);
+        recorded = true;
+      }
+      return record;
+    }, true);
+    return { token, id, record, durable, recorded };
   }
 
   async sessionForToken(token: string | undefined): Promise<SessionRow> {
@@ -453,6 +504,7 @@ export class StudyService {
     }
     // Once the session's latest write is durable and nothing newer is queued, SQLite holds the truth again.
     if (this.intake.get(row.id) === intake && intake.tail === tail && !this.pending.has(row.id)) this.intake.delete(row.id);
+    if (this.crashTests) await this.dieAt('events:written');
     return acked;
   }
 
@@ -579,21 +631,45 @@ export class StudyService {
     if (row.status !== 'complete') {
       const now = this.clock();
       const lease = await this.store.sequence(row.sequence_id);
-      const { durable } = await this.store.transactionDeferred(async (tx) => {
+      const record = this.serverRecord({ type: 'session_complete', session_id: row.id, payload: { code } });
+      let recorded = false;
+      let earlier = false;
+      // Where the events live in the same database (PostgreSQL), the record commits with the completion: a crash
+      // leaves both or neither. Otherwise the code goes out once the completion's commit and then its record are on
+      // disk (fsync'd off the event loop); if either fails, the record is not in the file and the completion is undone below.
+      // A completion of this session already under way in this process (its record perhaps not yet durable).
+      const previous = this.completing.get(row.id);
+      const written = this.transactionOr503(async (tx) => {
+        // (This update holds the session's row until the commit: a completion racing in another process waits here
+        // and then finds this one's code, which it hands out too, writing no second record.)
         await tx.setStatus(row.id, 'complete', now);
+        const done = await tx.completionOf(row.id);
+        if (done) {
+          code = done.code;
+          earlier = true;
+          return;
+        }
         await tx.setCompletion(row.id, code, now);
         await tx.setSequence(row.sequence_id, 'used', row.id);
+        if (tx.appendLog) {
+          await this.dieAt('complete:status');
+          await tx.appendLog(row.id, [record]);
+          recorded = true;
+        }
+      }, true).then(async ({ durable }) => {
+        if (earlier) return previous;
+        if (recorded) return this.noteAppended(row.id, [record]);
+        await durable.catch(storeFailed);
+        await this.dieAt('complete:status');
+        await this.appendRecords(row.id, [record]);
       });
-      // The code goes out once the completion's commit and then its record are on disk (fsync'd off the event loop);
-      // if either fails, the record is not in the file and the completion is undone below.
-      const written = durable
-        .catch(storeFailed)
-        .then(() => this.appendRecords(row.id, [this.serverRecord({ type: 'session_complete', session_id: row.id, payload: { code } })]));
       this.completing.set(row.id, written);
       try {
         await written;
       } catch (err) {
-        // The record is not in the file: undo the completion, so the client's retry completes it properly.
+        // (Where rows and record are one transaction, a failure left nothing to undo.)
+        if (this.crashes.has(err as object) || this.store.appendLog) throw err;
+        // The record is not in the log: undo the completion, so the client's retry completes it properly.
         await this.store.transaction(async (tx) => {
           if (!(await tx.session(row.id))) return;
           await tx.setStatus(row.id, row.status, now);
@@ -604,6 +680,7 @@ export class StudyService {
       } finally {
         if (this.completing.get(row.id) === written) this.completing.delete(row.id);
       }
+      await this.dieAt('complete:recorded');
       this.feed.emit('session', row.id, 'complete');
     } else {
       await this.completing.get(row.id);
@@ -673,11 +750,11 @@ export class StudyService {
       await tx.setStatus(sessionId, 'withdrawing', now);
       await tx.audit(now, 'withdrawal', `by ${by}`);
     });
-    this.crashPoint('withdraw:marked');
+    await this.dieAt('withdraw:marked');
     await this.log.remove(sessionId);
-    this.crashPoint('withdraw:unlinked');
+    await this.dieAt('withdraw:unlinked');
     await this.finishWithdrawal(sessionId);
-    this.crashPoint('withdraw:deleted');
+    await this.dieAt('withdraw:deleted');
     await this.store.scrub();
     this.feed.emit('session', sessionId, 'withdrawn');
   }

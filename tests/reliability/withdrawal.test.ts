@@ -1,9 +1,12 @@
 // Withdrawal and damaged logs at unlucky moments: a crash at each durable step of a withdrawal leaves either the whole
-// session or nothing of it after start-up; a damaged line in the middle of a log costs no valid record.
+// session or nothing of it after start-up, on both stores (nothing that names the session anywhere: rows of every
+// table, files); a damaged line in the middle of a log costs no valid record (the file store's own damage).
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Participant, event, startTestServer, type TestServer } from '../support/testServer.ts';
+import { STORES } from '../support/postgres.ts';
+import { dropConnections, tracesOf } from './faults.ts';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -13,36 +16,46 @@ afterEach(async () => {
 
 class Crash extends Error {}
 
-describe('withdrawal under a crash', () => {
+describe.each(STORES)('withdrawal under a crash on %s', (store) => {
+  // (On PostgreSQL 'unlinked' means the session's event rows are deleted and committed; the process's connections are
+  // dropped as it dies, so a transaction it had open is aborted.)
   for (const point of ['withdraw:marked', 'withdraw:unlinked', 'withdraw:deleted']) {
     it(`a kill at ${point} leaves nothing of the session after start-up, and the sequence back in the pool`, async () => {
       let armed = false;
       server = await startTestServer({
-        crashPoint: (at) => {
-          if (armed && at === point) throw new Crash(at);
+        store,
+        crashPoint: async (at) => {
+          if (!armed || at !== point) return;
+          if (server?.databaseUrl) await dropConnections(server.databaseUrl);
+          throw new Crash(at);
         },
       });
       const dataDir = server.dataDir;
+      const databaseUrl = server.databaseUrl;
       const p = new Participant(server.url);
       const panel = { provider: 'prolific', participant_id: 'PID-withdraw-1' };
       const s = (await p.call('POST', '/api/sessions', { mode: 'panel', panel })).json;
       expect((await p.call('POST', '/api/session/events', { events: [event(s.session_id, 1), event(s.session_id, 2)] })).json.acked_seq).toBe(2);
       const other = new Participant(server.url);
       const kept = (await other.call('POST', '/api/sessions', {})).json.session_id;
+      expect((await tracesOf(server, s.session_id)).length).toBeGreaterThan(0);
       armed = true;
       await expect(server!.nonolab.service.withdraw(s.session_id, 'participant')).rejects.toThrow(Crash);
       // The process dies here: nothing more of it runs.
       await server.close();
       const logs: string[] = [];
-      server = await startTestServer({ dataDir, logger: (m) => logs.push(m) });
-      const store = server.nonolab.store;
+      server = await startTestServer({ dataDir, databaseUrl, logger: (m) => logs.push(m) });
+      const rows = server.nonolab.store;
       expect(existsSync(join(dataDir, 'sessions', `${s.session_id}.ndjson`))).toBe(false);
-      expect(await store.session(s.session_id)).toBeUndefined();
-      expect(await store.sessionOfPanel('prolific', 'PID-withdraw-1')).toBeUndefined();
-      expect((await store.allSequences()).filter((q) => q.session_id === s.session_id)).toEqual([]);
-      expect((await store.auditRows()).filter((a) => a.action === 'withdrawal')).toHaveLength(1);
+      expect(await server.nonolab.log.read(s.session_id)).toEqual([]);
+      expect(await rows.session(s.session_id)).toBeUndefined();
+      expect(await rows.sessionOfPanel('prolific', 'PID-withdraw-1')).toBeUndefined();
+      expect((await rows.allSequences()).filter((q) => q.session_id === s.session_id)).toEqual([]);
+      // The audit row says only that a withdrawal happened (by whom), never which session: no row, no file names it.
+      expect((await rows.auditRows()).filter((a) => a.action === 'withdrawal').map((a) => a.detail)).toEqual(['by participant']);
+      expect(await tracesOf(server, s.session_id)).toEqual([]);
       // The other participant is untouched.
-      expect((await store.session(kept))?.status).toBe('active');
+      expect((await rows.session(kept))?.status).toBe('active');
       if (point !== 'withdraw:deleted') expect(logs.join('\n')).toContain(s.session_id);
       // The withdrawn token is gone too.
       const again = new Participant(server.url);
@@ -50,6 +63,11 @@ describe('withdrawal under a crash', () => {
       expect((await again.call('GET', '/api/session')).status).toBe(401);
     });
   }
+});
+
+// The file store only: a log file without a row is debris of the embedded store's two halves (PostgreSQL deletes a
+// withdrawn session's events and rows in the database itself; there is no file to leave behind).
+describe('withdrawal debris in the file store', () => {
 
   it('deletes a log file without a session row at start-up, and says so', async () => {
     server = await startTestServer();
@@ -64,6 +82,8 @@ describe('withdrawal under a crash', () => {
   });
 });
 
+// The file store only: damage to an NDJSON file (a disk, an editor); PostgreSQL's rows are checksummed pages that a
+// transaction writes whole, with no line to quarantine.
 describe('a damaged line in the middle of a log', () => {
   it('keeps every valid record, copies the original to quarantine/, flags the session and logs loudly', async () => {
     server = await startTestServer();

@@ -10,6 +10,7 @@ import { databaseFor } from '../support/postgres.ts';
 import { readSse } from '../support/sse.ts';
 import { Participant, event, rowsMentioning } from '../support/testServer.ts';
 import { readDbLogs, verifyBots, verifyDbStore } from './verify.ts';
+import { tracesOf } from './faults.ts';
 
 const BOTS = Number(process.env.NONOLAB_WORKERS_BOTS ?? 16);
 const PASSWORD = 'workers test password';
@@ -50,7 +51,12 @@ describe('NONOLAB_WORKERS', () => {
     const config = defaultConfig();
     const http = new HttpClient(server.url, { timeoutMs: 5_000 });
     const stats: BotStats = { acks: [], failures: 0 };
-    const bots = Array.from({ length: BOTS }, (_, i) => new Bot({ http, config, seed: 7000 + i, thinkMs: 12, burst: 3, noiseMoves: 6, backoffMs: 50, maxBackoffMs: 800, stats }));
+    // Bot 0 comes from a panel (its panel id is one more row a withdrawal must remove).
+    const panel = { provider: 'prolific', participant_id: 'PID-workers-0' };
+    const bots = Array.from(
+      { length: BOTS },
+      (_, i) => new Bot({ http, config, seed: 7000 + i, thinkMs: 12, burst: 3, noiseMoves: 6, backoffMs: 50, maxBackoffMs: 800, stats, ...(i === 0 ? { startBody: { mode: 'panel', panel } } : {}) }),
+    );
     let playing = true;
     const plays = Promise.all(bots.map((b) => b.play())).finally(() => (playing = false));
     // Kill worker 0 once the bots are well under way (among their requests), then let them finish.
@@ -60,14 +66,20 @@ describe('NONOLAB_WORKERS', () => {
     expect(playing).toBe(true);
     const victim = workerPids(server.output()).get('0')!;
     const acksAtKill = stats.acks.length;
+    const killedAt = performance.now();
     process.kill(victim, 'SIGKILL');
+    // When the primary's new worker 0 starts serving: until then every request went to worker 1.
+    let replacedAt = Infinity;
+    const watching = waitFor(() => (workerPids(server.output()).get('0') ?? victim) !== victim, 'a new worker 0', 120_000).then(() => (replacedAt = performance.now()));
     await plays;
     http.close();
-
-    // The primary started another worker 0; the bots never needed it to finish.
-    await waitFor(() => (workerPids(server.output()).get('0') ?? victim) !== victim, 'a new worker 0');
+    await watching;
     expect(server.output()).toMatch(/worker 0 ended \(SIGKILL\); starting another/);
     expect(stats.acks.length).toBeGreaterThan(acksAtKill);
+    // The participants carried on through the other worker: batches were acknowledged after the kill and before a
+    // new worker 0 was serving (worker 1 alone answered them).
+    const throughTheOther = stats.acks.filter((a) => a.at > killedAt && a.at < replacedAt).length;
+    expect(throughTheOther).toBeGreaterThan(0);
     expect(bots.every((b) => b.completionCode === config.completion.code)).toBe(true);
     const logs = await readDbLogs(databaseUrl);
     expect(verifyBots(logs, bots)).toEqual([]);
@@ -77,7 +89,30 @@ describe('NONOLAB_WORKERS', () => {
       expect(bot.ackedSeq).toBe(bot.events.length);
     }
     expect(server.output()).not.toMatch(/internal server error|error: /);
-    console.log(`workers test: ${stats.acks.length} acknowledged batches (${acksAtKill} before the SIGKILL of worker 0), ${stats.failures} failed requests retried`);
+    console.log(
+      `workers test: ${stats.acks.length} acknowledged batches (${acksAtKill} before the SIGKILL of worker 0, ${throughTheOther} by worker 1 alone ` +
+        `in the ${Math.round(replacedAt - killedAt)} ms before a new worker 0 served), ${stats.failures} failed requests retried`,
+    );
+
+    // A session that played through the SIGKILL (a panel participant, completed, with a second browser's token)
+    // withdrawn by the experimenter: no row anywhere names it, in the database or in the data directory's files.
+    const played = bots[0];
+    const second = new Participant(server.url);
+    expect((await second.call('POST', '/api/sessions', { mode: 'panel', panel })).json.session_id).toBe(played.sessionId);
+    const experimenter = new Participant(server.url);
+    expect((await experimenter.call('POST', '/api/admin/login', { password: PASSWORD })).status).toBe(200);
+    const before = await rowsMentioning(databaseUrl, played.sessionId);
+    for (const table of ['sessions', 'events', 'session_tokens', 'panel_ids', 'completions', 'sequences']) expect(before.some((r) => r.startsWith(`${table}:`)), table).toBe(true);
+    const withdrawn = await experimenter.call('POST', `/api/admin/sessions/${played.sessionId}/withdraw`, { confirm: played.sessionId });
+    expect(withdrawn.json).toEqual({ withdrawn: true, session_id: played.sessionId });
+    expect(await rowsMentioning(databaseUrl, played.sessionId)).toEqual([]);
+    expect(await rowsMentioning(databaseUrl, panel.participant_id)).toEqual([]);
+    expect(await tracesOf({ dataDir: server.dataDir }, played.sessionId)).toEqual([]);
+    for (const cookie of [second.cookie, played.cookie]) {
+      const again = new Participant(server.url);
+      again.cookie = cookie;
+      expect((await again.call('GET', '/api/session')).status).toBe(401);
+    }
 
     // A withdrawal through either worker leaves no row of the session anywhere in the database.
     const p = new Participant(server.url);

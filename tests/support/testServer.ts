@@ -34,7 +34,7 @@ export async function startTestServer(
     dataDir?: string;
     clock?: () => number;
     startLimitPerMinute?: number;
-    crashPoint?: (point: string) => void;
+    crashPoint?: (point: string) => void | Promise<void>;
     logger?: (m: string) => void;
     serving?: Serving;
     staticDir?: string;
