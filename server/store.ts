@@ -5,7 +5,7 @@ import { close, fdatasync, mkdirSync, open } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { StoredSessionStatus } from '../shared/schema/session.ts';
+import type { SessionFlag, StoredSessionStatus } from '../shared/schema/session.ts';
 
 /**
  * The background checkpointer: its own connection to the same database, in a worker thread, copying the WAL into the
@@ -91,6 +91,13 @@ export interface AuditRow {
   detail: string;
 }
 
+/** The experimenter's marks on a session (server/admin/marks.ts): a flag, an extension, an end by hand. */
+export interface SessionMarks {
+  flag: SessionFlag | null;
+  extended_until: number | null;
+  ended_at: number | null;
+}
+
 export type PanelSessionRow = PanelRow & { status: SessionStatus; created_at: number; updated_at: number; completion_code: string | null; completed_at: number | null };
 
 /**
@@ -139,6 +146,28 @@ export interface StoreOps {
   logRepairs(): Promise<LogRepair[]>;
   audit(at: number, action: string, detail: string): Promise<void>;
   auditRows(): Promise<AuditRow[]>;
+  // The experimenter's state (server/admin): one password, login sessions, marks. In the shared store, so that every
+  // process and machine on one database sees the same password, logins and flags.
+  /** The stored password hash (`scrypt$…`), if any. */
+  adminPasswordHash(): Promise<string | undefined>;
+  /** Store a new password hash and end every login, atomically. */
+  setAdminPassword(hash: string, now: number): Promise<void>;
+  /** Store a first password hash unless one is stored already (many processes starting at once): true when this one was stored. */
+  initAdminPassword(hash: string, now: number): Promise<boolean>;
+  /** A new login (its token's hash); expired logins are dropped on the way. */
+  insertAdminLogin(tokenHash: string, createdAt: number, expiresAt: number): Promise<void>;
+  /** The expiry of the login with this token hash, if there is one. */
+  adminLoginExpiry(tokenHash: string): Promise<number | undefined>;
+  deleteAdminLogin(tokenHash: string): Promise<void>;
+  marksOf(sessionId: string): Promise<SessionMarks | undefined>;
+  allMarks(): Promise<(SessionMarks & { session_id: string })[]>;
+  /** Session ids flagged pilot, test or excluded. */
+  flaggedSessions(): Promise<string[]>;
+  /**
+   * Change the given marks of a session (the others stay) and return them all; undefined, and nothing stored, when
+   * the session is gone or being withdrawn. (deleteSession deletes a session's marks with it.)
+   */
+  setMarks(sessionId: string, change: Partial<SessionMarks>, now: number): Promise<SessionMarks | undefined>;
 }
 
 const OPS: readonly (keyof StoreOps)[] = [
@@ -147,6 +176,8 @@ const OPS: readonly (keyof StoreOps)[] = [
   'completionOf', 'completionsByCode', 'allCompletions', 'countByStatus', 'recruitmentSetting', 'setRecruitment',
   'setSessionSequence', 'addToken', 'setStatus', 'deleteSession', 'currentRound', 'sequencesOfRound', 'allSequences',
   'sequence', 'insertRound', 'setSequence', 'leaseSequenceTo', 'lockPool', 'insertLogRepair', 'logRepairs', 'audit', 'auditRows',
+  'adminPasswordHash', 'setAdminPassword', 'initAdminPassword', 'insertAdminLogin', 'adminLoginExpiry', 'deleteAdminLogin',
+  'marksOf', 'allMarks', 'flaggedSessions', 'setMarks',
 ];
 
 export interface StudyStore extends StoreOps {
@@ -241,6 +272,15 @@ export class SqliteRows {
         bad_lines TEXT NOT NULL,
         kept_lines INTEGER NOT NULL,
         quarantine TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS admin_credentials (id INTEGER PRIMARY KEY CHECK (id = 1), password_hash TEXT NOT NULL, set_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS admin_sessions (token_hash TEXT PRIMARY KEY, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS admin_marks (
+        session_id TEXT PRIMARY KEY,
+        flag TEXT,
+        extended_until INTEGER,
+        ended_at INTEGER,
+        updated_at INTEGER NOT NULL
       );
     `);
     // Databases made by earlier versions: add columns that came later.
@@ -478,6 +518,7 @@ export class SqliteRows {
     this.stmt('DELETE FROM session_tokens WHERE session_id = ?').run(id);
     this.stmt('DELETE FROM completions WHERE session_id = ?').run(id);
     this.stmt('DELETE FROM sessions WHERE id = ?').run(id);
+    this.stmt('DELETE FROM admin_marks WHERE session_id = ?').run(id);
   }
 
   currentRound(): number {
@@ -531,6 +572,68 @@ export class SqliteRows {
 
   audit(at: number, action: string, detail: string): void {
     this.stmt('INSERT INTO audit (at, action, detail) VALUES (?, ?, ?)').run(at, action, detail);
+  }
+
+  adminPasswordHash(): string | undefined {
+    return (this.stmt('SELECT password_hash FROM admin_credentials WHERE id = 1').get() as { password_hash: string } | undefined)?.password_hash;
+  }
+
+  setAdminPassword(hash: string, now: number): void {
+    this.db.transaction(() => {
+      this.stmt('INSERT INTO admin_credentials (id, password_hash, set_at) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET password_hash = excluded.password_hash, set_at = excluded.set_at').run(hash, now);
+      this.stmt('DELETE FROM admin_sessions').run();
+    })();
+  }
+
+  initAdminPassword(hash: string, now: number): boolean {
+    return this.stmt('INSERT INTO admin_credentials (id, password_hash, set_at) VALUES (1, ?, ?) ON CONFLICT(id) DO NOTHING').run(hash, now).changes === 1;
+  }
+
+  insertAdminLogin(tokenHash: string, createdAt: number, expiresAt: number): void {
+    this.stmt('DELETE FROM admin_sessions WHERE expires_at <= ?').run(createdAt);
+    this.stmt('INSERT INTO admin_sessions (token_hash, created_at, expires_at) VALUES (?, ?, ?)').run(tokenHash, createdAt, expiresAt);
+  }
+
+  adminLoginExpiry(tokenHash: string): number | undefined {
+    return (this.stmt('SELECT expires_at FROM admin_sessions WHERE token_hash = ?').get(tokenHash) as { expires_at: number } | undefined)?.expires_at;
+  }
+
+  deleteAdminLogin(tokenHash: string): void {
+    this.stmt('DELETE FROM admin_sessions WHERE token_hash = ?').run(tokenHash);
+  }
+
+  marksOf(sessionId: string): SessionMarks | undefined {
+    return this.stmt('SELECT flag, extended_until, ended_at FROM admin_marks WHERE session_id = ?').get(sessionId) as SessionMarks | undefined;
+  }
+
+  allMarks(): (SessionMarks & { session_id: string })[] {
+    return this.stmt('SELECT session_id, flag, extended_until, ended_at FROM admin_marks ORDER BY session_id').all() as (SessionMarks & { session_id: string })[];
+  }
+
+  flaggedSessions(): string[] {
+    return (this.stmt('SELECT session_id FROM admin_marks WHERE flag IS NOT NULL ORDER BY session_id').all() as { session_id: string }[]).map((r) => r.session_id);
+  }
+
+  setMarks(sessionId: string, change: Partial<SessionMarks>, now: number): SessionMarks | undefined {
+    return this.stmt(
+      `INSERT INTO admin_marks (session_id, flag, extended_until, ended_at, updated_at)
+       SELECT id, @flag, @extended_until, @ended_at, @now FROM sessions WHERE id = @session_id AND status <> 'withdrawing'
+       ON CONFLICT(session_id) DO UPDATE SET
+         flag = CASE WHEN @has_flag THEN excluded.flag ELSE flag END,
+         extended_until = CASE WHEN @has_extended THEN excluded.extended_until ELSE extended_until END,
+         ended_at = CASE WHEN @has_ended THEN excluded.ended_at ELSE ended_at END,
+         updated_at = excluded.updated_at
+       RETURNING flag, extended_until, ended_at`,
+    ).get({
+      session_id: sessionId,
+      flag: change.flag ?? null,
+      extended_until: change.extended_until ?? null,
+      ended_at: change.ended_at ?? null,
+      now,
+      has_flag: change.flag !== undefined ? 1 : 0,
+      has_extended: change.extended_until !== undefined ? 1 : 0,
+      has_ended: change.ended_at !== undefined ? 1 : 0,
+    }) as SessionMarks | undefined;
   }
 
   /**

@@ -44,8 +44,6 @@ export interface StudyServiceOptions {
   appVersion: string;
   clock?: () => number;
   rng?: Rng;
-  /** Sessions the experimenter flagged (pilot, test, excluded): their attempts do not count in the balanced draw. */
-  leftOutOfBalance?: () => ReadonlySet<string>;
   /** Tests of crash safety: called at each durable step of a multi-step change; a throw stands for the process dying there. */
   crashPoint?: (point: string) => void;
 }
@@ -70,7 +68,6 @@ export class StudyService {
   private readonly appVersion: string;
   private readonly clock: () => number;
   private readonly rng: Rng;
-  private readonly leftOutOfBalance: () => ReadonlySet<string>;
   private readonly crashPoint: (point: string) => void;
   /** The study has a consent step before its puzzles: sequences are leased at consent, not at the start. */
   private readonly leaseAtConsent: boolean;
@@ -99,7 +96,6 @@ export class StudyService {
     this.appVersion = opts.appVersion;
     this.clock = opts.clock ?? Date.now;
     this.rng = opts.rng ?? createRng(randomBytes(4).readUInt32LE(0));
-    this.leftOutOfBalance = opts.leftOutOfBalance ?? (() => new Set());
     this.crashPoint = opts.crashPoint ?? (() => {});
     const kinds = this.study.config.phases.map((p) => p.kind);
     this.leaseAtConsent = kinds.includes('consent') && kinds.includes('puzzles') && kinds.indexOf('consent') < kinds.indexOf('puzzles');
@@ -175,7 +171,8 @@ export class StudyService {
       rows = await tx.sequencesOfRound(round);
       free = rows;
     }
-    const flagged = this.leftOutOfBalance();
+    // Sessions the experimenter flagged (pilot, test, excluded): their attempts do not count in the balanced draw.
+    const flagged = new Set(await tx.flaggedSessions());
     const taken = rows.filter((r) => r.status !== 'free' && !(r.session_id && flagged.has(r.session_id))).map((r) => r.puzzle_ids);
     const pick = free[chooseBalanced(free.map((r) => r.puzzle_ids), taken, poolIds, this.rng)];
     await tx.leaseSequenceTo(pick.id, sessionId);
@@ -228,7 +225,7 @@ export class StudyService {
       }
     }
     // Recruitment closed or its target reached: new visitors are turned away (a returning one got theirs back above).
-    const recruitment = await recruitmentState(this.store, this.study.config, this.leftOutOfBalance, { count: false });
+    const recruitment = await recruitmentState(this.store, this.study.config, { count: false });
     if (!recruitment.accepting) throw new HttpError(403, recruitment.closed_message, [`recruitment: ${recruitment.reason}`]);
     const id = `s${randomBytes(8).toString('hex')}`;
     const now = this.clock();
