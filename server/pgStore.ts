@@ -175,6 +175,9 @@ class PgOps implements StoreOps {
   session(id: string): Promise<SessionRow | undefined> {
     return this.one('SELECT * FROM sessions WHERE id = $1', [id]);
   }
+  sessionForUpdate(id: string): Promise<SessionRow | undefined> {
+    return this.one('SELECT * FROM sessions WHERE id = $1 FOR UPDATE', [id]);
+  }
   sessions(): Promise<SessionRow[]> {
     return this.rows('SELECT * FROM sessions ORDER BY created_at, id');
   }

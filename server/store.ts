@@ -108,6 +108,11 @@ export interface StoreOps {
   insertSession(row: SessionRow): Promise<void>;
   sessionByToken(tokenHash: string): Promise<SessionRow | undefined>;
   session(id: string): Promise<SessionRow | undefined>;
+  /**
+   * Inside a transaction: the session's row, held until the transaction ends, so that a change decided on it (a
+   * completion) is decided once across processes (PostgreSQL: SELECT … FOR UPDATE; SQLite has one writer).
+   */
+  sessionForUpdate(id: string): Promise<SessionRow | undefined>;
   sessions(): Promise<SessionRow[]>;
   updateProgress(id: string, ackedSeq: number, step: number, now: number): Promise<void>;
   setProgress(id: string, ackedSeq: number, step: number): Promise<void>;
@@ -171,7 +176,7 @@ export interface StoreOps {
 }
 
 const OPS: readonly (keyof StoreOps)[] = [
-  'insertSession', 'sessionByToken', 'session', 'sessions', 'updateProgress', 'setProgress', 'unusedSince', 'inactiveSince',
+  'insertSession', 'sessionByToken', 'session', 'sessionForUpdate', 'sessions', 'updateProgress', 'setProgress', 'unusedSince', 'inactiveSince',
   'insertPanel', 'sessionOfPanel', 'panelOf', 'panelsByParticipant', 'panelSessions', 'setCompletion', 'clearCompletion',
   'completionOf', 'completionsByCode', 'allCompletions', 'countByStatus', 'recruitmentSetting', 'setRecruitment',
   'setSessionSequence', 'addToken', 'setStatus', 'deleteSession', 'currentRound', 'sequencesOfRound', 'allSequences',
@@ -405,6 +410,11 @@ export class SqliteRows {
 
   session(id: string): SessionRow | undefined {
     return this.stmt('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
+  }
+
+  /** One writer (this process), in a transaction already: the row as it is. */
+  sessionForUpdate(id: string): SessionRow | undefined {
+    return this.session(id);
   }
 
   sessions(): SessionRow[] {

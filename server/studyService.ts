@@ -573,14 +573,21 @@ export class StudyService {
     if (completeStep < 0 || row.step < completeStep) throw new HttpError(409, 'the study is not finished yet');
     const { code_mode, code_prefix } = this.study.config.completion;
     let code = code_mode === 'per_participant' ? newCompletionCode(code_prefix) : this.study.config.completion.code!;
-    if (row.status !== 'complete') {
-      const now = this.clock();
-      const lease = await this.store.sequence(row.sequence_id);
-      const { durable } = await this.store.transactionDeferred(async (tx) => {
-        await tx.setStatus(row.id, 'complete', now);
-        await tx.setCompletion(row.id, code, now);
-        await tx.setSequence(row.sequence_id, 'used', row.id);
-      });
+    const now = this.clock();
+    const lease = row.status !== 'complete' ? await this.store.sequence(row.sequence_id) : undefined;
+    // Racing requests (in this process or another on the same database) complete the session once: the first to
+    // hold its row; the others find it complete and answer with its code.
+    const { result: first, durable } =
+      row.status === 'complete'
+        ? { result: false, durable: Promise.resolve() }
+        : await this.store.transactionDeferred(async (tx) => {
+            if ((await tx.sessionForUpdate(row.id))?.status !== row.status) return false;
+            await tx.setStatus(row.id, 'complete', now);
+            await tx.setCompletion(row.id, code, now);
+            await tx.setSequence(row.sequence_id, 'used', row.id);
+            return true;
+          });
+    if (first) {
       // The code goes out once the completion's commit and then its record are on disk (fsync'd off the event loop);
       // if either fails, the record is not in the file and the completion is undone below.
       const written = durable
