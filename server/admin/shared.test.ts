@@ -3,15 +3,17 @@
 // set at one is seen at the other, and a password changed at one ends the old one (and its logins) at both.
 import { afterEach, describe, expect, it } from 'vitest';
 import { Participant, playSteps, startTestServer, type TestServer } from '../../tests/support/testServer.ts';
-import { defaultConfig } from '../../tests/support/server.ts';
+import { defaultConfig, startServer, type RunningServer } from '../../tests/support/server.ts';
 import { databaseFor } from '../../tests/support/postgres.ts';
 
 const PASSWORD = 'one password for every machine';
 
 const servers: TestServer[] = [];
+const processes: RunningServer[] = [];
 const savedPassword = process.env.NONOLAB_ADMIN_PASSWORD;
 afterEach(async () => {
   for (const s of servers.splice(0)) await s.close();
+  for (const p of processes.splice(0)) await p.stop();
   process.env.NONOLAB_ADMIN_PASSWORD = savedPassword;
 });
 
@@ -170,5 +172,22 @@ describe('two instances on one PostgreSQL database share the experimenter`s stat
     expect(lines).toHaveLength(1);
     const password = /: (\S+)\n/.exec(lines[0])![1];
     for (const s of started) expect((await login(s.url, password)).status).toBe(200);
+  });
+
+  it('two server processes (npm start, as on two machines) started at once without a password: one prints it, both take its logins and marks', async () => {
+    const url = (await databaseFor('postgres'))!;
+    const env = { NONOLAB_DATABASE_URL: url, NONOLAB_ADMIN_PASSWORD: '' };
+    processes.push(...(await Promise.all([startServer({ env }), startServer({ env })])));
+    const [one, two] = processes;
+    const printed = processes.flatMap((p) => [...p.output().matchAll(/experimenter password \(shown only this once; it is stored hashed\): (\S+)/g)].map((m) => m[1]));
+    expect(printed).toHaveLength(1);
+    const { status, cookie } = await login(one.url, printed[0]);
+    expect(status).toBe(200);
+    expect((await withCookie(two.url, cookie).call('GET', '/api/admin/me')).status).toBe(200);
+    const id = await consented(one.url);
+    expect((await withCookie(two.url, cookie).call('POST', `/api/admin/sessions/${id}/flag`, { flag: 'test' })).status).toBe(200);
+    expect((await withCookie(one.url, cookie).call('GET', `/api/admin/sessions/${id}`)).json.summary.flag).toBe('test');
+    expect((await withCookie(one.url, cookie).call('POST', '/api/admin/logout', {})).status).toBe(200);
+    expect((await withCookie(two.url, cookie).call('GET', '/api/admin/me')).status).toBe(401);
   });
 });
