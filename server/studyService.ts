@@ -581,7 +581,9 @@ export class StudyService {
       row.status === 'complete'
         ? { result: false, durable: Promise.resolve() }
         : await this.store.transactionDeferred(async (tx) => {
-            if ((await tx.sessionForUpdate(row.id))?.status !== row.status) return false;
+            const current = await tx.sessionForUpdate(row.id);
+            if (!current || current.status === 'withdrawing' || current.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
+            if (current.status === 'complete') return false;
             await tx.setStatus(row.id, 'complete', now);
             await tx.setCompletion(row.id, code, now);
             await tx.setSequence(row.sequence_id, 'used', row.id);
