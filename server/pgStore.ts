@@ -114,6 +114,7 @@ CREATE TABLE IF NOT EXISTS admin_marks (
   ended_at BIGINT,
   updated_at BIGINT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS admin_login_failures (key TEXT PRIMARY KEY, hits INTEGER NOT NULL, reset_at BIGINT NOT NULL);
 -- One batch of a session, in one statement (one round trip, its own transaction): lock the session's row, append the
 -- records after its log's last place, notify the other processes, store the acked seq and step. -1: no such session
 -- (withdrawn), nothing written.
@@ -356,6 +357,24 @@ class PgOps implements StoreOps {
   }
   async flaggedSessions(): Promise<string[]> {
     return (await this.rows<{ session_id: string }>('SELECT session_id FROM admin_marks WHERE flag IS NOT NULL ORDER BY session_id')).map((r) => r.session_id);
+  }
+  /** One statement, atomic across processes; counts of windows that are over go on the way. */
+  async countLoginFailure(key: string, now: number, windowMs: number): Promise<{ hits: number; reset_at: number }> {
+    return (await this.one<{ hits: number; reset_at: number }>(
+      `WITH over AS (DELETE FROM admin_login_failures WHERE reset_at <= $2 AND key <> $1)
+       INSERT INTO admin_login_failures (key, hits, reset_at) VALUES ($1, 1, $2::bigint + $3::bigint)
+       ON CONFLICT (key) DO UPDATE SET
+         hits = CASE WHEN admin_login_failures.reset_at <= $2 THEN 1 ELSE admin_login_failures.hits + 1 END,
+         reset_at = CASE WHEN admin_login_failures.reset_at <= $2 THEN excluded.reset_at ELSE admin_login_failures.reset_at END
+       RETURNING hits, reset_at`,
+      [key, now, windowMs],
+    ))!;
+  }
+  uncountLoginFailure(key: string): Promise<void> {
+    return this.run('UPDATE admin_login_failures SET hits = GREATEST(hits - 1, 0) WHERE key = $1', [key]);
+  }
+  clearLoginFailures(key: string): Promise<void> {
+    return this.run('DELETE FROM admin_login_failures WHERE key = $1', [key]);
   }
   /**
    * One statement: the session's row is locked (FOR SHARE) while the mark is written, so a withdrawal either sees the

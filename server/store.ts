@@ -173,6 +173,14 @@ export interface StoreOps {
    * the session is gone or being withdrawn. (deleteSession deletes a session's marks with it.)
    */
   setMarks(sessionId: string, change: Partial<SessionMarks>, now: number): Promise<SessionMarks | undefined>;
+  /**
+   * One more failed login for `key` (a client address, hashed) in the window that began with its first failure (a new
+   * window once that one is over): the count and when it resets. Counted across every process on the store.
+   */
+  countLoginFailure(key: string, now: number, windowMs: number): Promise<{ hits: number; reset_at: number }>;
+  /** One failure fewer (the request counted turned out a success). */
+  uncountLoginFailure(key: string): Promise<void>;
+  clearLoginFailures(key: string): Promise<void>;
 }
 
 const OPS: readonly (keyof StoreOps)[] = [
@@ -182,7 +190,7 @@ const OPS: readonly (keyof StoreOps)[] = [
   'setSessionSequence', 'addToken', 'setStatus', 'deleteSession', 'currentRound', 'sequencesOfRound', 'allSequences',
   'sequence', 'insertRound', 'setSequence', 'leaseSequenceTo', 'lockPool', 'insertLogRepair', 'logRepairs', 'audit', 'auditRows',
   'adminPasswordHash', 'setAdminPassword', 'initAdminPassword', 'insertAdminLogin', 'adminLoginExpiry', 'deleteAdminLogin',
-  'marksOf', 'allMarks', 'flaggedSessions', 'setMarks',
+  'marksOf', 'allMarks', 'flaggedSessions', 'setMarks', 'countLoginFailure', 'uncountLoginFailure', 'clearLoginFailures',
 ];
 
 export interface StudyStore extends StoreOps {
@@ -208,6 +216,11 @@ export class SqliteRows {
   /** The WAL fsync not yet started (every commit made until it starts is covered by it), and the latest one. */
   private walSyncQueued: Promise<void> | null = null;
   private walSyncLatest: Promise<void> = Promise.resolve();
+  /**
+   * Failed logins per client: in memory, since one process owns the embedded store (a burst of wrong passwords writes
+   * nothing to the data directory; a restart forgets the counts, as express-rate-limit's own memory store would).
+   */
+  private readonly loginFailures = new Map<string, { hits: number; reset_at: number }>();
 
   constructor(path: string) {
     mkdirSync(dirname(path), { recursive: true });
@@ -644,6 +657,23 @@ export class SqliteRows {
       has_extended: change.extended_until !== undefined ? 1 : 0,
       has_ended: change.ended_at !== undefined ? 1 : 0,
     }) as SessionMarks | undefined;
+  }
+
+  countLoginFailure(key: string, now: number, windowMs: number): { hits: number; reset_at: number } {
+    for (const [k, v] of this.loginFailures) if (v.reset_at <= now) this.loginFailures.delete(k);
+    const entry = this.loginFailures.get(key) ?? { hits: 0, reset_at: now + windowMs };
+    entry.hits += 1;
+    this.loginFailures.set(key, entry);
+    return { ...entry };
+  }
+
+  uncountLoginFailure(key: string): void {
+    const entry = this.loginFailures.get(key);
+    if (entry) entry.hits = Math.max(0, entry.hits - 1);
+  }
+
+  clearLoginFailures(key: string): void {
+    this.loginFailures.delete(key);
   }
 
   /**

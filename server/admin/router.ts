@@ -17,6 +17,7 @@ import type { StudyService } from '../studyService.ts';
 import { AdminAuth } from './auth.ts';
 import { LiveSummaries, StreamsByToken, type LiveMessage } from './live.ts';
 import { AdminMarks } from './marks.ts';
+import { StoreLoginLimit } from './loginLimit.ts';
 import { cookieValue, parseBody } from '../requestBody.ts';
 
 export const ADMIN_COOKIE = 'nonolab_admin';
@@ -119,6 +120,8 @@ export async function createAdminRouter(opts: AdminRouterOptions): Promise<expre
     windowMs: 15 * 60_000,
     limit: opts.loginLimit ?? 10,
     skipSuccessfulRequests: true,
+    // Counted in the store: on a shared database, across every process and machine.
+    store: new StoreLoginLimit(store),
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     handler: (_req, res) => {

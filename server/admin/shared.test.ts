@@ -190,4 +190,12 @@ describe('two instances on one PostgreSQL database share the experimenter`s stat
     expect((await withCookie(one.url, cookie).call('POST', '/api/admin/logout', {})).status).toBe(200);
     expect((await withCookie(two.url, cookie).call('GET', '/api/admin/me')).status).toBe(401);
   });
+
+  it('failed logins count across instances: ten at one, and the other refuses the address too', async () => {
+    const [a, b] = await pair();
+    for (let i = 0; i < 5; i++) expect((await login(a.url, `wrong ${i}`)).status).toBe(401);
+    for (let i = 5; i < 10; i++) expect((await login(b.url, `wrong ${i}`)).status).toBe(401);
+    expect((await login(a.url, 'wrong again')).status).toBe(429);
+    expect((await login(b.url)).status).toBe(429);
+  });
 });

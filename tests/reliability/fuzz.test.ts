@@ -373,9 +373,13 @@ describe.each(STORES)('hostile input on %s', (store) => {
     expect(data(after)).toEqual(data(before));
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     if (databaseUrl) {
-      // Everything is in the database (the login too): row for row as it was; the data directory holds nothing.
+      // Everything is in the database (the login too): row for row as it was; the data directory holds nothing. The
+      // one table the burst may change is the login limiter's count of failures (shared by every process): it did.
       const afterDb = await hashDatabase(databaseUrl);
-      expect(afterDb).toEqual(beforeDb);
+      const { admin_login_failures: failures, ...rest } = afterDb;
+      const { admin_login_failures: noFailures, ...restBefore } = beforeDb!;
+      expect(rest).toEqual(restBefore);
+      expect(failures).not.toBe(noFailures);
       expect(Number(afterDb.events.split(' ')[0])).toBeGreaterThan(0);
       expect(Number(afterDb.admin_sessions.split(' ')[0])).toBe(1);
       expect([...before.keys()]).toEqual([]);
