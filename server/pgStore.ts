@@ -323,25 +323,29 @@ class PgOps implements StoreOps {
   async adminPasswordHash(): Promise<string | undefined> {
     return (await this.one<{ password_hash: string }>('SELECT password_hash FROM admin_credentials WHERE id = 1'))?.password_hash;
   }
-  /** One statement (its own transaction when not in one): the new hash and the end of every login together. */
-  setAdminPassword(hash: string, now: number): Promise<void> {
-    return this.run(
-      `WITH stored AS (
-         INSERT INTO admin_credentials (id, password_hash, set_at) VALUES (1, $1, $2)
-         ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, set_at = excluded.set_at RETURNING id)
-       DELETE FROM admin_sessions WHERE EXISTS (SELECT 1 FROM stored)`,
+  /**
+   * In a transaction: the new hash first (its row lock waits for logins being stored with the old one: they hold it
+   * FOR SHARE), then, in a statement of its own that sees those logins, the end of every login.
+   */
+  async setAdminPassword(hash: string, now: number): Promise<void> {
+    await this.run(
+      'INSERT INTO admin_credentials (id, password_hash, set_at) VALUES (1, $1, $2) ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, set_at = excluded.set_at',
       [hash, now],
     );
+    await this.run('DELETE FROM admin_sessions');
   }
   async initAdminPassword(hash: string, now: number): Promise<boolean> {
     return (await this.q.query('INSERT INTO admin_credentials (id, password_hash, set_at) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING', [hash, now])).rowCount === 1;
   }
-  insertAdminLogin(tokenHash: string, createdAt: number, expiresAt: number): Promise<void> {
-    return this.run(
+  /** Stored only while the password is still the one checked, its row held FOR SHARE until the login is committed. */
+  async insertAdminLogin(tokenHash: string, createdAt: number, expiresAt: number, passwordHash: string): Promise<boolean> {
+    const done = await this.q.query(
       `WITH expired AS (DELETE FROM admin_sessions WHERE expires_at <= $2)
-       INSERT INTO admin_sessions (token_hash, created_at, expires_at) VALUES ($1, $2, $3)`,
-      [tokenHash, createdAt, expiresAt],
+       INSERT INTO admin_sessions (token_hash, created_at, expires_at)
+       SELECT $1, $2, $3 FROM admin_credentials WHERE id = 1 AND password_hash = $4 FOR SHARE`,
+      [tokenHash, createdAt, expiresAt, passwordHash],
     );
+    return done.rowCount === 1;
   }
   async adminLoginExpiry(tokenHash: string): Promise<number | undefined> {
     return (await this.one<{ expires_at: number }>('SELECT expires_at FROM admin_sessions WHERE token_hash = $1', [tokenHash]))?.expires_at;

@@ -155,12 +155,16 @@ export interface StoreOps {
   // process and machine on one database sees the same password, logins and flags.
   /** The stored password hash (`scrypt$…`), if any. */
   adminPasswordHash(): Promise<string | undefined>;
-  /** Store a new password hash and end every login, atomically. */
+  /** Store a new password hash and end every login (run it in a transaction: see AdminAuth.setPassword). */
   setAdminPassword(hash: string, now: number): Promise<void>;
   /** Store a first password hash unless one is stored already (many processes starting at once): true when this one was stored. */
   initAdminPassword(hash: string, now: number): Promise<boolean>;
-  /** A new login (its token's hash); expired logins are dropped on the way. */
-  insertAdminLogin(tokenHash: string, createdAt: number, expiresAt: number): Promise<void>;
+  /**
+   * A new login (its token's hash), made with the password whose hash is `passwordHash`: stored only while that is
+   * still the password (false otherwise: it was changed meanwhile, and the login must not outlive it). Expired logins
+   * are dropped on the way.
+   */
+  insertAdminLogin(tokenHash: string, createdAt: number, expiresAt: number, passwordHash: string): Promise<boolean>;
   /** The expiry of the login with this token hash, if there is one. */
   adminLoginExpiry(tokenHash: string): Promise<number | undefined>;
   deleteAdminLogin(tokenHash: string): Promise<void>;
@@ -612,9 +616,16 @@ export class SqliteRows {
     return this.stmt('INSERT INTO admin_credentials (id, password_hash, set_at) VALUES (1, ?, ?) ON CONFLICT(id) DO NOTHING').run(hash, now).changes === 1;
   }
 
-  insertAdminLogin(tokenHash: string, createdAt: number, expiresAt: number): void {
+  insertAdminLogin(tokenHash: string, createdAt: number, expiresAt: number, passwordHash: string): boolean {
     this.stmt('DELETE FROM admin_sessions WHERE expires_at <= ?').run(createdAt);
-    this.stmt('INSERT INTO admin_sessions (token_hash, created_at, expires_at) VALUES (?, ?, ?)').run(tokenHash, createdAt, expiresAt);
+    return (
+      this.stmt('INSERT INTO admin_sessions (token_hash, created_at, expires_at) SELECT ?, ?, ? FROM admin_credentials WHERE id = 1 AND password_hash = ?').run(
+        tokenHash,
+        createdAt,
+        expiresAt,
+        passwordHash,
+      ).changes === 1
+    );
   }
 
   adminLoginExpiry(tokenHash: string): number | undefined {

@@ -1,6 +1,6 @@
 // Experimenter authentication: one password (scrypt-hashed in the study's store), login sessions as random tokens (stored hashed).
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { StoreOps } from '../store.ts';
+import type { StudyStore } from '../store.ts';
 
 const SCRYPT_N = 16_384;
 const SCRYPT_R = 8;
@@ -25,7 +25,7 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
 
 export interface AdminAuthOptions {
   /** The study's store (SQLite: tables admin_* of nonolab.sqlite; PostgreSQL: the same tables, shared by every process). */
-  store: StoreOps;
+  store: StudyStore;
   /** NONOLAB_ADMIN_PASSWORD: when given it is the password (its hash replaces a stored one). */
   password?: string;
   /** Where a generated password is printed, once. */
@@ -39,7 +39,7 @@ export interface AdminAuthOptions {
  * the same password and accepts the same logins, and a password changed through one ends every login at all of them.
  */
 export class AdminAuth {
-  private readonly store: StoreOps;
+  private readonly store: StudyStore;
   private readonly clock: () => number;
   private readonly sessionMs: number;
 
@@ -69,9 +69,10 @@ export class AdminAuth {
     return auth;
   }
 
-  /** Replace the password; every login session ends (at every process on the store). */
+  /** Replace the password; every login session ends (at every process on the store), one made meanwhile too. */
   setPassword(password: string): Promise<void> {
-    return this.store.setAdminPassword(hashPassword(password), this.clock());
+    const hash = hashPassword(password);
+    return this.store.transaction((tx) => tx.setAdminPassword(hash, this.clock()));
   }
 
   /** A new login session token for the right password, else null. */
@@ -81,7 +82,8 @@ export class AdminAuth {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock();
     const expires_at = now + this.sessionMs;
-    await this.store.insertAdminLogin(tokenHash(token), now, expires_at);
+    // Not stored if the password changed since it was read (through another process): that login would outlive it.
+    if (!(await this.store.insertAdminLogin(tokenHash(token), now, expires_at, stored))) return null;
     return { token, expires_at };
   }
 
