@@ -17,7 +17,6 @@ import { StudyService } from './studyService.ts';
 import { loadStudyConfig, type LoadedStudy } from '../node/studyConfig.ts';
 import { appVersion } from '../node/version.ts';
 import { createAdminRouter } from './admin/router.ts';
-import { AdminMarks } from './admin/marks.ts';
 import { cookieValue, endAnswer, jsonBody, parseBody } from './requestBody.ts';
 import { eventsLane, isEventsRequest } from './eventsLane.ts';
 import { recruitmentState } from './recruitment.ts';
@@ -129,15 +128,13 @@ async function relayFeed(store: PgStore, service: StudyService): Promise<void> {
 export async function createNonolabServer(opts: ServerOptions): Promise<NonolabServer> {
   const log = opts.logger ?? ((m: string) => console.log(m));
   const study = loadStudyConfig(opts.configPath);
-  const { store, events, adminDb, close: closeStores } = await openStores({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
-  const marks = new AdminMarks(adminDb);
+  const { store, events, close: closeStores } = await openStores({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
   const service = new StudyService({
     study,
     store,
     log: events,
     appVersion: opts.appVersion ?? appVersion(),
     clock: opts.clock,
-    leftOutOfBalance: () => marks.flagged(),
     crashPoint: opts.crashPoint,
   });
   for (const message of await service.recover()) log(`recovery: ${message}`);
@@ -168,7 +165,7 @@ export async function createNonolabServer(opts: ServerOptions): Promise<NonolabS
 
   // Whether new visitors may start (no counts): the participant page asks before a kiosk label or after a refused start.
   app.get('/api/recruitment', async (_req, res) => {
-    const { accepting, closed_title, closed_message } = await recruitmentState(store, study.config, () => marks.flagged(), { count: false });
+    const { accepting, closed_title, closed_message } = await recruitmentState(store, study.config, { count: false });
     res.json({ accepting, closed_title, closed_message });
   });
 
@@ -223,7 +220,7 @@ export async function createNonolabServer(opts: ServerOptions): Promise<NonolabS
     res.json({ withdrawn: true, code: study.config.completion.withdrawn_code ?? null });
   });
 
-  app.use('/api/admin', createAdminRouter({ service, store, adminDb, study, dataDir: opts.dataDir, eventLog: events, log, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock, secureCookies: serving.secure }));
+  app.use('/api/admin', await createAdminRouter({ service, store, study, dataDir: opts.dataDir, eventLog: events, log, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock, secureCookies: serving.secure }));
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'no such API route')));
   // Paths that only normalise to /api (//api/x) are API misses too, not the participant page.
   app.use((req, _res, next) => next(/^\/{2,}api(?:\/|$)/.test(req.path) ? new HttpError(404, 'no such API route') : undefined));

@@ -2,15 +2,13 @@
 // over plain HTTP, its own HTTPS (NONOLAB_TLS_CERT/KEY) or behind a reverse proxy (server/serving.ts); in PostgreSQL
 // when NONOLAB_DATABASE_URL is set, with NONOLAB_WORKERS server processes (node:cluster) sharing it.
 import cluster from 'node:cluster';
-import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createNonolabServer } from './app.ts';
-import { AdminAuth } from './admin/auth.ts';
 import { ServingError, servingFromEnv, startupLines, type Serving } from './serving.ts';
 import { ConfigError } from '../node/studyConfig.ts';
 import { StoreError, isPostgresUrl } from './stores.ts';
@@ -61,12 +59,8 @@ function tlsFiles(serving: Serving): { cert: Buffer; key: Buffer } | null {
  * meanwhile: every request finds its session in the shared database), and passes SIGINT/SIGTERM on.
  */
 function runPrimary(workers: number): void {
-  // The experimenter's password is set (or generated and printed) once, here, before the workers share admin.sqlite.
-  mkdirSync(dataDir, { recursive: true });
-  const adminDb = new Database(join(dataDir, 'admin.sqlite'), { timeout: 5000 });
-  adminDb.pragma('journal_mode = WAL');
-  new AdminAuth({ db: adminDb, password: process.env.NONOLAB_ADMIN_PASSWORD, log: (m) => console.log(m) });
-  adminDb.close();
+  // The experimenter's password lives in the shared database: each worker sets it up there (server/admin/auth.ts), and
+  // a generated one is stored and printed by the first worker only.
   let stopping = false;
   const fork = (index: number) =>
     cluster.fork({ NONOLAB_WORKER_INDEX: String(index) }).on('exit', (code, signal) => {

@@ -2,7 +2,10 @@
 // a cut-short run resumes, a foreign target is refused, and the server carries on with the same sessions there.
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { Participant, event, playSteps, startTestServer } from '../tests/support/testServer.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Participant, event, playSteps, rowsMentioning, startTestServer } from '../tests/support/testServer.ts';
+import { tempDir } from '../tests/support/tempDirs.ts';
 import { migrate } from './migrate.ts';
 import { databaseFor } from '../tests/support/postgres.ts';
 import { defaultConfig } from '../tests/support/server.ts';
@@ -79,6 +82,66 @@ describe('nonolab migrate', () => {
       expect(held.map((q) => q.session_id).sort()).toEqual([...players.map((x) => x.id), f.session_id].sort());
     } finally {
       await onPg.close();
+    }
+  });
+
+  it('carries the experimenter`s password, logins and marks: a login made before the move is good after it, on another machine', async () => {
+    const saved = process.env.NONOLAB_ADMIN_PASSWORD;
+    try {
+      process.env.NONOLAB_ADMIN_PASSWORD = 'chosen before the move';
+      const sqlite = await startTestServer();
+      const config = defaultConfig();
+      const e = new Participant(sqlite.url);
+      expect((await e.call('POST', '/api/admin/login', { password: 'chosen before the move' })).status).toBe(200);
+      const consented = async () => {
+        const p = new Participant(sqlite.url);
+        const s = (await p.call('POST', '/api/sessions', {})).json;
+        await playSteps(p, s, config, 1);
+        return s.session_id as string;
+      };
+      const pilot = await consented();
+      const test = await consented();
+      expect((await e.call('POST', `/api/admin/sessions/${pilot}/flag`, { flag: 'pilot' })).status).toBe(200);
+      expect((await e.call('POST', `/api/admin/sessions/${test}/flag`, { flag: 'test' })).status).toBe(200);
+      const url = (await databaseFor('postgres'))!;
+
+      const first = await migrate({ from: sqlite.dataDir, to: url });
+      expect(first.mismatches).toEqual([]);
+      expect(first.counts.admin_credentials).toEqual({ source: 1, target: 1 });
+      expect(first.counts.admin_sessions).toEqual({ source: 1, target: 1 });
+      expect(first.counts.admin_marks).toEqual({ source: 2, target: 2 });
+      // The study goes on: one flagged session withdrawn, a mark changed in the target by hand (a rerun mirrors the source).
+      expect((await e.call('POST', `/api/admin/sessions/${test}/withdraw`, { confirm: test })).status).toBe(200);
+      await sql(url, "UPDATE admin_marks SET flag = 'excluded' WHERE session_id = $1", [pilot]);
+      await sqlite.close();
+      const second = await migrate({ from: sqlite.dataDir, to: url });
+      expect(second.mismatches).toEqual([]);
+      expect(second.sessions_removed).toEqual([test]);
+      expect(second.counts.admin_marks).toEqual({ source: 1, target: 1 });
+      expect(await rowsMentioning(url, test)).toEqual([]);
+      const third = await migrate({ from: sqlite.dataDir, to: url });
+      expect(third.mismatches).toEqual([]);
+      expect(third.counts).toEqual(second.counts);
+
+      // Another machine, its own empty data directory, no password given: the migrated one holds (nothing generated).
+      process.env.NONOLAB_ADMIN_PASSWORD = '';
+      const printed: string[] = [];
+      const elsewhere = tempDir('nonolab-elsewhere-');
+      const onPg = await startTestServer({ dataDir: elsewhere, databaseUrl: url, logger: (m) => printed.push(m) });
+      try {
+        expect(printed.filter((m) => m.includes('experimenter password'))).toEqual([]);
+        const same = new Participant(onPg.url);
+        same.cookie = e.cookie;
+        expect((await same.call('GET', '/api/admin/me')).status).toBe(200);
+        expect((await same.call('GET', `/api/admin/sessions/${pilot}`)).json.summary.flag).toBe('pilot');
+        expect((await same.call('GET', '/api/admin/pool')).json.balance.flagged).toBe(1);
+        expect((await new Participant(onPg.url).call('POST', '/api/admin/login', { password: 'chosen before the move' })).status).toBe(200);
+        expect(existsSync(join(elsewhere, 'admin.sqlite'))).toBe(false);
+      } finally {
+        await onPg.close();
+      }
+    } finally {
+      process.env.NONOLAB_ADMIN_PASSWORD = saved;
     }
   });
 });

@@ -2,12 +2,14 @@
 // PostgreSQL, idempotent and resumable, then verified by counts and hashes.
 //
 // How: the rows (sessions, the sequence pool with its ids and lease order, panel ids, completions, recruitment, tokens,
-// audit, log repairs) are upserted, so a second run brings over whatever changed since the first. Each session's events
+// audit, log repairs, and the experimenter's password hash, login sessions and marks) are upserted or mirrored, so a
+// second run brings over whatever changed since the first. Each session's events
 // go over in one transaction per session: the rows already in the database must be the file's first lines, byte for byte
 // (else the run stops: the target is not this study's copy), and only the lines after them are inserted, so a run cut
 // short resumes where it stopped and a rerun after more play copies the new events. The target mirrors the source:
 // sessions the source no longer has (withdrawn since the last run) are deleted there too. Verification reads both sides
-// again: counts of every table, and per session the SHA-256 of its log (the NDJSON lines in order) must agree.
+// again: counts of every table, the SHA-256 of the experimenter's tables' rows, and per session the SHA-256 of its log
+// (the NDJSON lines in order) must agree.
 // What it cannot do: catch events written to the files while it runs (run it again after stopping the server: the
 // last run is the one that counts, and it says when everything agrees).
 import Database from 'better-sqlite3';
@@ -28,7 +30,21 @@ export interface MigrationReport {
   counts: Record<string, { source: number; target: number }>;
 }
 
-const TABLES = ['sessions', 'sequences', 'panel_ids', 'completions', 'recruitment', 'session_tokens', 'audit', 'log_repairs'] as const;
+const TABLES = ['sessions', 'sequences', 'panel_ids', 'completions', 'recruitment', 'session_tokens', 'audit', 'log_repairs', 'admin_credentials', 'admin_sessions', 'admin_marks'] as const;
+
+/** The experimenter's tables (server/admin), their columns in order and their key: compared row for row by hash. */
+const ADMIN_TABLES: Record<string, { columns: string[]; key: string }> = {
+  admin_credentials: { columns: ['id', 'password_hash', 'set_at'], key: 'id' },
+  admin_sessions: { columns: ['token_hash', 'created_at', 'expires_at'], key: 'token_hash' },
+  admin_marks: { columns: ['session_id', 'flag', 'extended_until', 'ended_at', 'updated_at'], key: 'session_id' },
+};
+
+/** SHA-256 of rows given as value lists (numbers as numbers, null as null), in key order. */
+const hashRows = (rows: readonly unknown[][]): string => {
+  const h = createHash('sha256');
+  for (const r of rows) h.update(JSON.stringify(r)).update('\n');
+  return h.digest('hex');
+};
 
 /** A session file's whole lines (a torn last line, a crash's, is not copied: the server cuts it at start-up too). */
 function fileLines(path: string): string[] {
@@ -118,6 +134,18 @@ export async function migrate(opts: { from: string; to: string; log?: (m: string
           r.quarantine,
         ]);
       await tx.query("SELECT setval(pg_get_serial_sequence('log_repairs', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM log_repairs), 1))");
+      // The experimenter's state: the password hash (logins made before the move stay good after it) and the marks,
+      // mirrored (a login ended or a mark cleared since the last run goes from the target too).
+      for (const c of rowsOf('admin_credentials'))
+        await tx.query(
+          'INSERT INTO admin_credentials (id, password_hash, set_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, set_at = excluded.set_at',
+          [c.id, c.password_hash, c.set_at],
+        );
+      await tx.query('DELETE FROM admin_sessions');
+      for (const l of rowsOf('admin_sessions')) await tx.query('INSERT INTO admin_sessions (token_hash, created_at, expires_at) VALUES ($1, $2, $3)', [l.token_hash, l.created_at, l.expires_at]);
+      await tx.query('DELETE FROM admin_marks');
+      for (const m of rowsOf('admin_marks'))
+        await tx.query('INSERT INTO admin_marks (session_id, flag, extended_until, ended_at, updated_at) VALUES ($1, $2, $3, $4, $5)', [m.session_id, m.flag, m.extended_until, m.ended_at, m.updated_at]);
       await tx.query('COMMIT');
       if (gone.length) log(`removed ${gone.length} session(s) the data directory no longer has (withdrawn since the last run)`);
       removed = gone;
@@ -175,6 +203,16 @@ export async function migrate(opts: { from: string; to: string; log?: (m: string
       counts[table] = { source, target };
       if (source !== target) mismatches.push(`${table}: ${source} row(s) in the data directory, ${target} in the database`);
     }
+    for (const [table, { columns, key }] of Object.entries(ADMIN_TABLES)) {
+      const sql = `SELECT ${columns.join(', ')} FROM ${table} ORDER BY ${key}`;
+      const source = hasTable(table) ? (src.prepare(sql).raw().all() as unknown[][]) : [];
+      const target = ((await pool.query({ text: sql, rowMode: 'array' })).rows as unknown[][]);
+      // Both sides sorted here by the key's text (the databases' collations may differ).
+      const sortByKey = (rows: unknown[][]) => [...rows].sort((x, y) => (String(x[0]) < String(y[0]) ? -1 : String(x[0]) > String(y[0]) ? 1 : 0));
+      const want = hashRows(sortByKey(source));
+      const got = hashRows(sortByKey(target));
+      if (want !== got) mismatches.push(`${table}: its rows' SHA-256 differs (data directory ${want.slice(0, 12)}, database ${got.slice(0, 12)})`);
+    }
     const dbEvents = new Map<string, string[]>();
     for (const r of (await pool.query('SELECT session_id, line FROM events ORDER BY session_id, n')).rows as { session_id: string; line: string }[]) {
       let list = dbEvents.get(r.session_id);
@@ -195,29 +233,5 @@ export async function migrate(opts: { from: string; to: string; log?: (m: string
   } finally {
     src.close();
     await store.close();
-  }
-}
-
-/** The experimenter's login and marks (admin_* tables) into the data directory's admin.sqlite, where a server on PostgreSQL keeps them. */
-export function copyAdminTables(dataDir: string): number {
-  const src = new Database(join(dataDir, 'nonolab.sqlite'), { readonly: true, fileMustExist: true });
-  const tables = (src.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name LIKE 'admin\\_%' ESCAPE '\\'").all() as { name: string; sql: string }[]);
-  src.close();
-  if (tables.length === 0) return 0;
-  const admin = new Database(join(dataDir, 'admin.sqlite'), { timeout: 5000 });
-  try {
-    admin.pragma('journal_mode = WAL');
-    admin.exec(`ATTACH DATABASE '${join(dataDir, 'nonolab.sqlite').replaceAll("'", "''")}' AS src`);
-    let n = 0;
-    admin.transaction(() => {
-      for (const t of tables) {
-        admin.exec(t.sql.replace(/^CREATE TABLE\s+/i, 'CREATE TABLE IF NOT EXISTS '));
-        n += admin.prepare(`INSERT OR REPLACE INTO main.${t.name} SELECT * FROM src.${t.name}`).run().changes;
-      }
-    })();
-    admin.exec('DETACH DATABASE src');
-    return n;
-  } finally {
-    admin.close();
   }
 }

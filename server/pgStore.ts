@@ -1,5 +1,6 @@
-// The PostgreSQL store (NONOLAB_DATABASE_URL=postgres://…): sessions, the sequence pool, panel ids, audit rows and the
-// events themselves in one database that many server processes (and machines) share.
+// The PostgreSQL store (NONOLAB_DATABASE_URL=postgres://…): sessions, the sequence pool, panel ids, audit rows, the
+// events themselves and the experimenter's password, logins and marks in one database that many server processes
+// (and machines) share.
 //
 // Why the promises of docs/reliability.md hold here:
 // - An event is acknowledged only after the transaction that inserted it committed, with synchronous commit (the
@@ -15,7 +16,7 @@
 //   the pool after holding it, so two processes can never hand one ordering to two sessions, and the balanced draw
 //   sees every earlier lease (SKIP LOCKED would hand out distinct rows too, but could not balance over the ones
 //   skipped).
-// - Withdrawal deletes the rows (events, session, tokens, panel ids, completion); the audit row says only that one
+// - Withdrawal deletes the rows (events, session, tokens, panel ids, completion, the experimenter's marks); the audit row says only that one
 //   happened. (Dead tuples are reclaimed by autovacuum; a database backup taken before holds them, as any backup does.)
 // - The dashboard's live feed crosses processes with LISTEN/NOTIFY: each commit of records notifies the session and
 //   the places written; the other processes read those rows and feed them to their dashboards.
@@ -25,7 +26,7 @@ import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import type { EventStore, Progress } from './eventLog.ts';
 import { SessionRemovedError } from './eventLog.ts';
-import type { AuditRow, CompletionRow, LogRepair, PanelRow, PanelSessionRow, SequenceRow, SequenceStatus, SessionRow, SessionStatus, StoreOps, StudyStore } from './store.ts';
+import type { AuditRow, CompletionRow, LogRepair, PanelRow, PanelSessionRow, SequenceRow, SequenceStatus, SessionMarks, SessionRow, SessionStatus, StoreOps, StudyStore } from './store.ts';
 
 // bigint columns (times in ms, counts) as numbers: every value here stays far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -107,6 +108,16 @@ CREATE TABLE IF NOT EXISTS events (
   PRIMARY KEY (session_id, n),
   UNIQUE (session_id, seq)
 );
+CREATE TABLE IF NOT EXISTS admin_credentials (id INTEGER PRIMARY KEY CHECK (id = 1), password_hash TEXT NOT NULL, set_at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS admin_sessions (token_hash TEXT PRIMARY KEY, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS admin_marks (
+  session_id TEXT PRIMARY KEY,
+  flag TEXT,
+  extended_until BIGINT,
+  ended_at BIGINT,
+  updated_at BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS admin_login_failures (key TEXT PRIMARY KEY, hits INTEGER NOT NULL, reset_at BIGINT NOT NULL);
 -- One batch of a session, in one statement (one round trip, its own transaction): lock the session's row, append the
 -- records after its log's last place, notify the other processes, store the acked seq and step. -1: no such session
 -- (withdrawn), nothing written.
@@ -188,6 +199,9 @@ class PgOps implements StoreOps {
   }
   session(id: string): Promise<SessionRow | undefined> {
     return this.one('SELECT * FROM sessions WHERE id = $1', [id]);
+  }
+  sessionForUpdate(id: string): Promise<SessionRow | undefined> {
+    return this.one('SELECT * FROM sessions WHERE id = $1 FOR UPDATE', [id]);
   }
   sessions(): Promise<SessionRow[]> {
     return this.rows('SELECT * FROM sessions ORDER BY created_at, id');
@@ -278,6 +292,8 @@ class PgOps implements StoreOps {
     await this.run('DELETE FROM completions WHERE session_id = $1', [id]);
     await this.run('DELETE FROM events WHERE session_id = $1', [id]);
     await this.run('DELETE FROM sessions WHERE id = $1', [id]);
+    // After the session's row (whose lock a concurrent setMarks holds until it commits): no mark can outlive it.
+    await this.run('DELETE FROM admin_marks WHERE session_id = $1', [id]);
   }
   async currentRound(): Promise<number> {
     return (await this.one<{ r: number | null }>('SELECT MAX(round) AS r FROM sequences'))?.r ?? 0;
@@ -334,6 +350,92 @@ class PgOps implements StoreOps {
     const seqs = records.map((r) => ((r as { origin?: string }).origin === 'client' ? ((r as { seq?: number }).seq ?? null) : null));
     const result = await this.q.query('SELECT nonolab_append($1, $2::text[], $3::int[], NULL, NULL, NULL, $4) AS base', [sessionId, lines, seqs, this.processTag]);
     if ((result.rows[0] as { base: number }).base < 0) throw new SessionRemovedError(`session ${sessionId} was removed`);
+  }
+  async adminPasswordHash(): Promise<string | undefined> {
+    return (await this.one<{ password_hash: string }>('SELECT password_hash FROM admin_credentials WHERE id = 1'))?.password_hash;
+  }
+  /**
+   * In a transaction: the new hash first (its row lock waits for logins being stored with the old one: they hold it
+   * FOR SHARE), then, in a statement of its own that sees those logins, the end of every login.
+   */
+  async setAdminPassword(hash: string, now: number): Promise<void> {
+    await this.run(
+      'INSERT INTO admin_credentials (id, password_hash, set_at) VALUES (1, $1, $2) ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, set_at = excluded.set_at',
+      [hash, now],
+    );
+    await this.run('DELETE FROM admin_sessions');
+  }
+  async initAdminPassword(hash: string, now: number): Promise<boolean> {
+    return (await this.q.query('INSERT INTO admin_credentials (id, password_hash, set_at) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING', [hash, now])).rowCount === 1;
+  }
+  /** Stored only while the password is still the one checked, its row held FOR SHARE until the login is committed. */
+  async insertAdminLogin(tokenHash: string, createdAt: number, expiresAt: number, passwordHash: string): Promise<boolean> {
+    const done = await this.q.query(
+      `WITH expired AS (DELETE FROM admin_sessions WHERE expires_at <= $2)
+       INSERT INTO admin_sessions (token_hash, created_at, expires_at)
+       SELECT $1, $2, $3 FROM admin_credentials WHERE id = 1 AND password_hash = $4 FOR SHARE`,
+      [tokenHash, createdAt, expiresAt, passwordHash],
+    );
+    return done.rowCount === 1;
+  }
+  async adminLoginExpiry(tokenHash: string): Promise<number | undefined> {
+    return (await this.one<{ expires_at: number }>('SELECT expires_at FROM admin_sessions WHERE token_hash = $1', [tokenHash]))?.expires_at;
+  }
+  deleteAdminLogin(tokenHash: string): Promise<void> {
+    return this.run('DELETE FROM admin_sessions WHERE token_hash = $1', [tokenHash]);
+  }
+  marksOf(sessionId: string): Promise<SessionMarks | undefined> {
+    return this.one('SELECT flag, extended_until, ended_at FROM admin_marks WHERE session_id = $1', [sessionId]);
+  }
+  allMarks(): Promise<(SessionMarks & { session_id: string })[]> {
+    return this.rows('SELECT session_id, flag, extended_until, ended_at FROM admin_marks ORDER BY session_id');
+  }
+  async flaggedSessions(): Promise<string[]> {
+    return (await this.rows<{ session_id: string }>('SELECT session_id FROM admin_marks WHERE flag IS NOT NULL ORDER BY session_id')).map((r) => r.session_id);
+  }
+  /** One statement, atomic across processes; counts of windows that are over go on the way. */
+  async countLoginFailure(key: string, now: number, windowMs: number): Promise<{ hits: number; reset_at: number }> {
+    return (await this.one<{ hits: number; reset_at: number }>(
+      `WITH over AS (DELETE FROM admin_login_failures WHERE reset_at <= $2 AND key <> $1)
+       INSERT INTO admin_login_failures (key, hits, reset_at) VALUES ($1, 1, $2::bigint + $3::bigint)
+       ON CONFLICT (key) DO UPDATE SET
+         hits = CASE WHEN admin_login_failures.reset_at <= $2 THEN 1 ELSE admin_login_failures.hits + 1 END,
+         reset_at = CASE WHEN admin_login_failures.reset_at <= $2 THEN excluded.reset_at ELSE admin_login_failures.reset_at END
+       RETURNING hits, reset_at`,
+      [key, now, windowMs],
+    ))!;
+  }
+  uncountLoginFailure(key: string): Promise<void> {
+    return this.run('UPDATE admin_login_failures SET hits = GREATEST(hits - 1, 0) WHERE key = $1', [key]);
+  }
+  clearLoginFailures(key: string): Promise<void> {
+    return this.run('DELETE FROM admin_login_failures WHERE key = $1', [key]);
+  }
+  /**
+   * One statement: the session's row is locked (FOR SHARE) while the mark is written, so a withdrawal either sees the
+   * mark (and deletes it with the session) or ran first (and nothing is written).
+   */
+  setMarks(sessionId: string, change: Partial<SessionMarks>, now: number): Promise<SessionMarks | undefined> {
+    return this.one(
+      `INSERT INTO admin_marks (session_id, flag, extended_until, ended_at, updated_at)
+       SELECT id, $2::text, $3::bigint, $4::bigint, $5::bigint FROM sessions WHERE id = $1 AND status <> 'withdrawing' FOR SHARE
+       ON CONFLICT (session_id) DO UPDATE SET
+         flag = CASE WHEN $6::boolean THEN excluded.flag ELSE admin_marks.flag END,
+         extended_until = CASE WHEN $7::boolean THEN excluded.extended_until ELSE admin_marks.extended_until END,
+         ended_at = CASE WHEN $8::boolean THEN excluded.ended_at ELSE admin_marks.ended_at END,
+         updated_at = excluded.updated_at
+       RETURNING flag, extended_until, ended_at`,
+      [
+        sessionId,
+        change.flag ?? null,
+        change.extended_until ?? null,
+        change.ended_at ?? null,
+        now,
+        change.flag !== undefined,
+        change.extended_until !== undefined,
+        change.ended_at !== undefined,
+      ],
+    );
   }
 }
 

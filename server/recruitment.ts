@@ -10,7 +10,6 @@ import type { StoreOps } from './store.ts';
 export async function recruitmentState(
   store: StoreOps,
   config: Pick<StudyConfig, 'recruitment'>,
-  flagged: () => ReadonlySet<string>,
   opts: { count?: boolean } = {},
 ): Promise<RecruitmentState> {
   const setting = await store.recruitmentSetting();
@@ -20,7 +19,7 @@ export async function recruitmentState(
   let completed = 0;
   if (opts.count !== false || (open && target !== null)) {
     completed = await store.countByStatus('complete');
-    for (const id of flagged()) if ((await store.session(id))?.status === 'complete') completed--;
+    for (const id of await store.flaggedSessions()) if ((await store.session(id))?.status === 'complete') completed--;
   }
   const reached = target !== null && completed >= target;
   return {

@@ -116,8 +116,8 @@ describe('flagged sessions and the balance', () => {
         return s;
       };
       const pilot = await consented();
-      const marks = new AdminMarks(sqliteDb(server));
-      marks.set(pilot.session_id, { flag: 'pilot' }, 0);
+      const marks = new AdminMarks(server.nonolab.store);
+      await marks.set(pilot.session_id, { flag: 'pilot' }, 0);
       const next = await consented();
       if (next.sequence.some((id: string) => pilot.sequence.includes(id))) overlaps++;
       expect(next.sequence.join()).not.toBe(pilot.sequence.join());

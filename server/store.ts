@@ -5,7 +5,7 @@ import { close, fdatasync, mkdirSync, open } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { StoredSessionStatus } from '../shared/schema/session.ts';
+import type { SessionFlag, StoredSessionStatus } from '../shared/schema/session.ts';
 
 /**
  * The background checkpointer: its own connection to the same database, in a worker thread, copying the WAL into the
@@ -91,6 +91,13 @@ export interface AuditRow {
   detail: string;
 }
 
+/** The experimenter's marks on a session (server/admin/marks.ts): a flag, an extension, an end by hand. */
+export interface SessionMarks {
+  flag: SessionFlag | null;
+  extended_until: number | null;
+  ended_at: number | null;
+}
+
 export type PanelSessionRow = PanelRow & { status: SessionStatus; created_at: number; updated_at: number; completion_code: string | null; completed_at: number | null };
 
 /**
@@ -101,6 +108,11 @@ export interface StoreOps {
   insertSession(row: SessionRow): Promise<void>;
   sessionByToken(tokenHash: string): Promise<SessionRow | undefined>;
   session(id: string): Promise<SessionRow | undefined>;
+  /**
+   * Inside a transaction: the session's row, held until the transaction ends, so that a change decided on it (a
+   * completion) is decided once across processes (PostgreSQL: SELECT … FOR UPDATE; SQLite has one writer).
+   */
+  sessionForUpdate(id: string): Promise<SessionRow | undefined>;
   sessions(): Promise<SessionRow[]>;
   updateProgress(id: string, ackedSeq: number, step: number, now: number): Promise<void>;
   setProgress(id: string, ackedSeq: number, step: number): Promise<void>;
@@ -139,6 +151,40 @@ export interface StoreOps {
   logRepairs(): Promise<LogRepair[]>;
   audit(at: number, action: string, detail: string): Promise<void>;
   auditRows(): Promise<AuditRow[]>;
+  // The experimenter's state (server/admin): one password, login sessions, marks. In the shared store, so that every
+  // process and machine on one database sees the same password, logins and flags.
+  /** The stored password hash (`scrypt$…`), if any. */
+  adminPasswordHash(): Promise<string | undefined>;
+  /** Store a new password hash and end every login (run it in a transaction: see AdminAuth.setPassword). */
+  setAdminPassword(hash: string, now: number): Promise<void>;
+  /** Store a first password hash unless one is stored already (many processes starting at once): true when this one was stored. */
+  initAdminPassword(hash: string, now: number): Promise<boolean>;
+  /**
+   * A new login (its token's hash), made with the password whose hash is `passwordHash`: stored only while that is
+   * still the password (false otherwise: it was changed meanwhile, and the login must not outlive it). Expired logins
+   * are dropped on the way.
+   */
+  insertAdminLogin(tokenHash: string, createdAt: number, expiresAt: number, passwordHash: string): Promise<boolean>;
+  /** The expiry of the login with this token hash, if there is one. */
+  adminLoginExpiry(tokenHash: string): Promise<number | undefined>;
+  deleteAdminLogin(tokenHash: string): Promise<void>;
+  marksOf(sessionId: string): Promise<SessionMarks | undefined>;
+  allMarks(): Promise<(SessionMarks & { session_id: string })[]>;
+  /** Session ids flagged pilot, test or excluded. */
+  flaggedSessions(): Promise<string[]>;
+  /**
+   * Change the given marks of a session (the others stay) and return them all; undefined, and nothing stored, when
+   * the session is gone or being withdrawn. (deleteSession deletes a session's marks with it.)
+   */
+  setMarks(sessionId: string, change: Partial<SessionMarks>, now: number): Promise<SessionMarks | undefined>;
+  /**
+   * One more failed login for `key` (a client address, hashed) in the window that began with its first failure (a new
+   * window once that one is over): the count and when it resets. Counted across every process on the store.
+   */
+  countLoginFailure(key: string, now: number, windowMs: number): Promise<{ hits: number; reset_at: number }>;
+  /** One failure fewer (the request counted turned out a success). */
+  uncountLoginFailure(key: string): Promise<void>;
+  clearLoginFailures(key: string): Promise<void>;
   /**
    * Only where the events live in the same database (PostgreSQL): append server records to a session's log in this
    * transaction, so that a change and the record saying so (a start and its session_start, a completion and its
@@ -149,11 +195,13 @@ export interface StoreOps {
 }
 
 const OPS: readonly Exclude<keyof StoreOps, 'appendLog'>[] = [
-  'insertSession', 'sessionByToken', 'session', 'sessions', 'updateProgress', 'setProgress', 'unusedSince', 'inactiveSince',
+  'insertSession', 'sessionByToken', 'session', 'sessionForUpdate', 'sessions', 'updateProgress', 'setProgress', 'unusedSince', 'inactiveSince',
   'insertPanel', 'sessionOfPanel', 'panelOf', 'panelsByParticipant', 'panelSessions', 'setCompletion', 'clearCompletion',
   'completionOf', 'completionsByCode', 'allCompletions', 'countByStatus', 'recruitmentSetting', 'setRecruitment',
   'setSessionSequence', 'addToken', 'setStatus', 'deleteSession', 'currentRound', 'sequencesOfRound', 'allSequences',
   'sequence', 'insertRound', 'setSequence', 'leaseSequenceTo', 'lockPool', 'insertLogRepair', 'logRepairs', 'audit', 'auditRows',
+  'adminPasswordHash', 'setAdminPassword', 'initAdminPassword', 'insertAdminLogin', 'adminLoginExpiry', 'deleteAdminLogin',
+  'marksOf', 'allMarks', 'flaggedSessions', 'setMarks', 'countLoginFailure', 'uncountLoginFailure', 'clearLoginFailures',
 ];
 
 export interface StudyStore extends StoreOps {
@@ -179,6 +227,11 @@ export class SqliteRows {
   /** The WAL fsync not yet started (every commit made until it starts is covered by it), and the latest one. */
   private walSyncQueued: Promise<void> | null = null;
   private walSyncLatest: Promise<void> = Promise.resolve();
+  /**
+   * Failed logins per client: in memory, since one process owns the embedded store (a burst of wrong passwords writes
+   * nothing to the data directory; a restart forgets the counts, as express-rate-limit's own memory store would).
+   */
+  private readonly loginFailures = new Map<string, { hits: number; reset_at: number }>();
 
   constructor(path: string) {
     mkdirSync(dirname(path), { recursive: true });
@@ -248,6 +301,15 @@ export class SqliteRows {
         bad_lines TEXT NOT NULL,
         kept_lines INTEGER NOT NULL,
         quarantine TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS admin_credentials (id INTEGER PRIMARY KEY CHECK (id = 1), password_hash TEXT NOT NULL, set_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS admin_sessions (token_hash TEXT PRIMARY KEY, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS admin_marks (
+        session_id TEXT PRIMARY KEY,
+        flag TEXT,
+        extended_until INTEGER,
+        ended_at INTEGER,
+        updated_at INTEGER NOT NULL
       );
     `);
     // Databases made by earlier versions: add columns that came later.
@@ -374,6 +436,11 @@ export class SqliteRows {
     return this.stmt('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined;
   }
 
+  /** One writer (this process), in a transaction already: the row as it is. */
+  sessionForUpdate(id: string): SessionRow | undefined {
+    return this.session(id);
+  }
+
   sessions(): SessionRow[] {
     return this.stmt('SELECT * FROM sessions ORDER BY created_at').all() as SessionRow[];
   }
@@ -485,6 +552,7 @@ export class SqliteRows {
     this.stmt('DELETE FROM session_tokens WHERE session_id = ?').run(id);
     this.stmt('DELETE FROM completions WHERE session_id = ?').run(id);
     this.stmt('DELETE FROM sessions WHERE id = ?').run(id);
+    this.stmt('DELETE FROM admin_marks WHERE session_id = ?').run(id);
   }
 
   currentRound(): number {
@@ -538,6 +606,92 @@ export class SqliteRows {
 
   audit(at: number, action: string, detail: string): void {
     this.stmt('INSERT INTO audit (at, action, detail) VALUES (?, ?, ?)').run(at, action, detail);
+  }
+
+  adminPasswordHash(): string | undefined {
+    return (this.stmt('SELECT password_hash FROM admin_credentials WHERE id = 1').get() as { password_hash: string } | undefined)?.password_hash;
+  }
+
+  setAdminPassword(hash: string, now: number): void {
+    this.db.transaction(() => {
+      this.stmt('INSERT INTO admin_credentials (id, password_hash, set_at) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET password_hash = excluded.password_hash, set_at = excluded.set_at').run(hash, now);
+      this.stmt('DELETE FROM admin_sessions').run();
+    })();
+  }
+
+  initAdminPassword(hash: string, now: number): boolean {
+    return this.stmt('INSERT INTO admin_credentials (id, password_hash, set_at) VALUES (1, ?, ?) ON CONFLICT(id) DO NOTHING').run(hash, now).changes === 1;
+  }
+
+  insertAdminLogin(tokenHash: string, createdAt: number, expiresAt: number, passwordHash: string): boolean {
+    this.stmt('DELETE FROM admin_sessions WHERE expires_at <= ?').run(createdAt);
+    return (
+      this.stmt('INSERT INTO admin_sessions (token_hash, created_at, expires_at) SELECT ?, ?, ? FROM admin_credentials WHERE id = 1 AND password_hash = ?').run(
+        tokenHash,
+        createdAt,
+        expiresAt,
+        passwordHash,
+      ).changes === 1
+    );
+  }
+
+  adminLoginExpiry(tokenHash: string): number | undefined {
+    return (this.stmt('SELECT expires_at FROM admin_sessions WHERE token_hash = ?').get(tokenHash) as { expires_at: number } | undefined)?.expires_at;
+  }
+
+  deleteAdminLogin(tokenHash: string): void {
+    this.stmt('DELETE FROM admin_sessions WHERE token_hash = ?').run(tokenHash);
+  }
+
+  marksOf(sessionId: string): SessionMarks | undefined {
+    return this.stmt('SELECT flag, extended_until, ended_at FROM admin_marks WHERE session_id = ?').get(sessionId) as SessionMarks | undefined;
+  }
+
+  allMarks(): (SessionMarks & { session_id: string })[] {
+    return this.stmt('SELECT session_id, flag, extended_until, ended_at FROM admin_marks ORDER BY session_id').all() as (SessionMarks & { session_id: string })[];
+  }
+
+  flaggedSessions(): string[] {
+    return (this.stmt('SELECT session_id FROM admin_marks WHERE flag IS NOT NULL ORDER BY session_id').all() as { session_id: string }[]).map((r) => r.session_id);
+  }
+
+  setMarks(sessionId: string, change: Partial<SessionMarks>, now: number): SessionMarks | undefined {
+    return this.stmt(
+      `INSERT INTO admin_marks (session_id, flag, extended_until, ended_at, updated_at)
+       SELECT id, @flag, @extended_until, @ended_at, @now FROM sessions WHERE id = @session_id AND status <> 'withdrawing'
+       ON CONFLICT(session_id) DO UPDATE SET
+         flag = CASE WHEN @has_flag THEN excluded.flag ELSE flag END,
+         extended_until = CASE WHEN @has_extended THEN excluded.extended_until ELSE extended_until END,
+         ended_at = CASE WHEN @has_ended THEN excluded.ended_at ELSE ended_at END,
+         updated_at = excluded.updated_at
+       RETURNING flag, extended_until, ended_at`,
+    ).get({
+      session_id: sessionId,
+      flag: change.flag ?? null,
+      extended_until: change.extended_until ?? null,
+      ended_at: change.ended_at ?? null,
+      now,
+      has_flag: change.flag !== undefined ? 1 : 0,
+      has_extended: change.extended_until !== undefined ? 1 : 0,
+      has_ended: change.ended_at !== undefined ? 1 : 0,
+    }) as SessionMarks | undefined;
+  }
+
+  countLoginFailure(key: string, now: number, windowMs: number): { hits: number; reset_at: number } {
+    for (const [k, v] of this.loginFailures) if (v.reset_at <= now) this.loginFailures.delete(k);
+    const entry = this.loginFailures.get(key) ?? { hits: 0, reset_at: now + windowMs };
+    entry.hits += 1;
+    this.loginFailures.set(key, entry);
+    return { ...entry };
+  }
+
+  uncountLoginFailure(key: string): void {
+    const entry = this.loginFailures.get(key);
+    if (entry) entry.hits = Math.max(0, entry.hits - 1);
+  }
+
+  clearLoginFailures(key: string): void {
+    this.loginFailures.delete(key);
   }
 
   /**

@@ -1,6 +1,5 @@
 // Opens the store a server runs on: the embedded SQLite + NDJSON files in the data directory (the default), or
 // PostgreSQL when a database URL is given (NONOLAB_DATABASE_URL=postgres://…). Nothing above this file knows which.
-import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventLog, type EventStore } from './eventLog.ts';
@@ -10,8 +9,6 @@ import { PgEventStore, PgStore } from './pgStore.ts';
 export interface OpenStores {
   store: StudyStore;
   events: EventStore;
-  /** The experimenter's login and marks (server/admin): the SQLite database of the data directory. */
-  adminDb: Database.Database;
   close(): Promise<void>;
 }
 
@@ -37,17 +34,7 @@ export async function openStores(opts: { dataDir: string; databaseUrl?: string }
       throw new StoreError(`NONOLAB_DATABASE_URL: cannot use the database at ${redactUrl(url)}: ${(err as Error).message}`);
     }
     mkdirSync(opts.dataDir, { recursive: true });
-    const adminDb = new Database(join(opts.dataDir, 'admin.sqlite'), { timeout: 5000 });
-    adminDb.pragma('journal_mode = WAL');
-    return {
-      store,
-      events: new PgEventStore(store),
-      adminDb,
-      async close() {
-        await store.close();
-        adminDb.close();
-      },
-    };
+    return { store, events: new PgEventStore(store), close: () => store.close() };
   }
   const store = new SqliteStore(join(opts.dataDir, 'nonolab.sqlite'));
   store.startCheckpointer();
@@ -58,7 +45,6 @@ export async function openStores(opts: { dataDir: string; databaseUrl?: string }
   return {
     store,
     events,
-    adminDb: store.db,
     close() {
       events.close();
       return store.close();

@@ -44,8 +44,6 @@ export interface StudyServiceOptions {
   appVersion: string;
   clock?: () => number;
   rng?: Rng;
-  /** Sessions the experimenter flagged (pilot, test, excluded): their attempts do not count in the balanced draw. */
-  leftOutOfBalance?: () => ReadonlySet<string>;
   /**
    * Tests of crash safety: called (and awaited) at each durable step of a multi-step change; a throw stands for the
    * process dying there (nothing of the change runs after it, not even the undo of a failure).
@@ -73,7 +71,6 @@ export class StudyService {
   private readonly appVersion: string;
   private readonly clock: () => number;
   private readonly rng: Rng;
-  private readonly leftOutOfBalance: () => ReadonlySet<string>;
   private readonly crashPoint: (point: string) => void | Promise<void>;
   /** A test gave crash points (the events' hot path asks only then). */
   private readonly crashTests: boolean;
@@ -106,7 +103,6 @@ export class StudyService {
     this.appVersion = opts.appVersion;
     this.clock = opts.clock ?? Date.now;
     this.rng = opts.rng ?? createRng(randomBytes(4).readUInt32LE(0));
-    this.leftOutOfBalance = opts.leftOutOfBalance ?? (() => new Set());
     this.crashPoint = opts.crashPoint ?? (() => {});
     this.crashTests = opts.crashPoint !== undefined;
     const kinds = this.study.config.phases.map((p) => p.kind);
@@ -188,7 +184,8 @@ export class StudyService {
       rows = await tx.sequencesOfRound(round);
       free = rows;
     }
-    const flagged = this.leftOutOfBalance();
+    // Sessions the experimenter flagged (pilot, test, excluded): their attempts do not count in the balanced draw.
+    const flagged = new Set(await tx.flaggedSessions());
     const taken = rows.filter((r) => r.status !== 'free' && !(r.session_id && flagged.has(r.session_id))).map((r) => r.puzzle_ids);
     const pick = free[chooseBalanced(free.map((r) => r.puzzle_ids), taken, poolIds, this.rng)];
     await tx.leaseSequenceTo(pick.id, sessionId);
@@ -273,7 +270,7 @@ export class StudyService {
       }
     }
     // Recruitment closed or its target reached: new visitors are turned away (a returning one got theirs back above).
-    const recruitment = await recruitmentState(this.store, this.study.config, this.leftOutOfBalance, { count: false });
+    const recruitment = await recruitmentState(this.store, this.study.config, { count: false });
     if (!recruitment.accepting) throw new HttpError(403, recruitment.closed_message, [`recruitment: ${recruitment.reason}`]);
     const id = `s${randomBytes(8).toString('hex')}`;
     const now = this.clock();
@@ -640,8 +637,11 @@ export class StudyService {
       // A completion of this session already under way in this process (its record perhaps not yet durable).
       const previous = this.completing.get(row.id);
       const written = this.transactionOr503(async (tx) => {
-        // (This update holds the session's row until the commit: a completion racing in another process waits here
-        // and then finds this one's code, which it hands out too, writing no second record.)
+        // Racing requests (in this process or another on the same database) complete the session once: the first to
+        // hold its row (FOR UPDATE until the commit); the others wait here, then find its code and hand it out too,
+        // writing no second record.
+        const current = await tx.sessionForUpdate(row.id);
+        if (!current || current.status === 'withdrawing' || current.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
         await tx.setStatus(row.id, 'complete', now);
         const done = await tx.completionOf(row.id);
         if (done) {
@@ -668,7 +668,8 @@ export class StudyService {
         await written;
       } catch (err) {
         // (Where rows and record are one transaction, a failure left nothing to undo.)
-        if (this.crashes.has(err as object) || this.store.appendLog) throw err;
+        // (Nor after a refusal inside the transaction: the session is being withdrawn and nothing was changed.)
+        if (this.crashes.has(err as object) || this.store.appendLog || (err instanceof HttpError && err.status === 410)) throw err;
         // The record is not in the log: undo the completion, so the client's retry completes it properly.
         await this.store.transaction(async (tx) => {
           if (!(await tx.session(row.id))) return;

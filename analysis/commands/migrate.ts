@@ -1,6 +1,6 @@
 // `nonolab migrate --from DATA_DIR --to postgres://…`: a study's SQLite + NDJSON data into PostgreSQL (server/migrate.ts).
 import type { Command } from 'commander';
-import { copyAdminTables, migrate } from '../../server/migrate.ts';
+import { migrate } from '../../server/migrate.ts';
 import { isPostgresUrl, redactUrl } from '../../server/stores.ts';
 
 export function registerMigrate(program: Command): void {
@@ -17,10 +17,9 @@ export function registerMigrate(program: Command): void {
       }
       try {
         const report = await migrate({ from: flags.from, to: flags.to, log: (m) => console.error(`migrate: ${m}`) });
-        const admin = copyAdminTables(flags.from);
         console.log(
           `migrate: ${report.sessions} sessions, ${report.sequences} sequences, ${report.events_total} events (${report.events_copied} copied by this run)` +
-            `${report.sessions_removed.length ? `, ${report.sessions_removed.length} withdrawn session(s) removed` : ''}; experimenter login and marks: ${admin} row(s) into ${flags.from}/admin.sqlite`,
+            `${report.sessions_removed.length ? `, ${report.sessions_removed.length} withdrawn session(s) removed` : ''}; the experimenter's password, logins and marks with them`,
         );
         for (const [table, c] of Object.entries(report.counts)) console.log(`  ${table}: ${c.source} -> ${c.target}`);
         if (report.mismatches.length > 0) {
@@ -29,7 +28,7 @@ export function registerMigrate(program: Command): void {
           process.exitCode = 1;
           return;
         }
-        console.log(`migrate: verified: every table's count and every session log's SHA-256 agree. Start the server with NONOLAB_DATABASE_URL=${redactUrl(flags.to)}`);
+        console.log(`migrate: verified: every table's count, the experimenter's rows and every session log's SHA-256 agree. Start the server with NONOLAB_DATABASE_URL=${redactUrl(flags.to)}`);
       } catch (err) {
         console.error(`nonolab migrate: ${(err as Error).message}`);
         process.exitCode = 1;

@@ -1,9 +1,10 @@
 // Tests of experimenter access over real HTTP: live streams end with their login; failed logins count per address.
 // A logout (or an expired login) ends that login's streams; the address comes from X-Forwarded-For only when a proxy
-// is trusted.
+// is trusted. On both stores (the logins live in the store).
 import { afterAll, describe, expect, it } from 'vitest';
 import { Participant, startTestServer, type TestServer } from '../../tests/support/testServer.ts';
 import { PLAIN_HTTP, servingFromEnv, type Serving } from '../serving.ts';
+import { STORES, type StoreKind } from '../../tests/support/postgres.ts';
 
 const PASSWORD = 'access-test-password';
 process.env.NONOLAB_ADMIN_PASSWORD = PASSWORD;
@@ -12,7 +13,7 @@ const servers: TestServer[] = [];
 afterAll(async () => {
   for (const s of servers) await s.close();
 });
-async function start(opts: { serving?: Serving; clock?: () => number } = {}): Promise<TestServer> {
+async function start(opts: { store: StoreKind; serving?: Serving; clock?: () => number }): Promise<TestServer> {
   const s = await startTestServer(opts);
   servers.push(s);
   return s;
@@ -57,9 +58,10 @@ const waitFor = async (condition: () => boolean) => {
   while (!condition()) await new Promise((r) => setTimeout(r, 10));
 };
 
+describe.each(STORES)('on %s', (store) => {
 describe('live streams and the login they belong to', () => {
   it('logout ends every stream of that login at once; another login keeps its stream and its updates', async () => {
-    const server = await start();
+    const server = await start({ store });
     const a = await login(server.url);
     const b = await login(server.url);
     expect(a.status).toBe(200);
@@ -88,7 +90,7 @@ describe('live streams and the login they belong to', () => {
 
   it('a login that expires while its stream is open gets nothing more: the stream ends at its next send', async () => {
     let now = Date.UTC(2026, 0, 5, 9);
-    const server = await start({ clock: () => now });
+    const server = await start({ store, clock: () => now });
     const a = await login(server.url);
     const live = await openStream(`${server.url}/api/admin/live`, a.cookie);
     await waitFor(() => live.events.includes('snapshot'));
@@ -109,7 +111,7 @@ describe('the login limiter counts failures per client address', () => {
   };
 
   it.each(['loopback', '1', 'true'])('behind a trusted proxy (NONOLAB_TRUST_PROXY=%s), one guesser is locked out and other experimenters behind the same proxy are not', async (trust) => {
-    const server = await start({ serving: servingFromEnv({ NONOLAB_TRUST_PROXY: trust, NONOLAB_PUBLIC_URL: 'https://study.example.org' }) });
+    const server = await start({ store, serving: servingFromEnv({ NONOLAB_TRUST_PROXY: trust, NONOLAB_PUBLIC_URL: 'https://study.example.org' }) });
     await failTenTimes(server.url, () => '203.0.113.5');
     expect((await login(server.url, 'wrong', { 'x-forwarded-for': '203.0.113.5' })).status).toBe(429);
     expect((await login(server.url, PASSWORD, { 'x-forwarded-for': '203.0.113.5' })).status).toBe(429);
@@ -120,8 +122,9 @@ describe('the login limiter counts failures per client address', () => {
   });
 
   it('without a trusted proxy, X-Forwarded-For is ignored: a guesser cannot dodge the limit by writing it', async () => {
-    const server = await start({ serving: PLAIN_HTTP });
+    const server = await start({ store, serving: PLAIN_HTTP });
     await failTenTimes(server.url, (i) => `192.0.2.${i + 1}`);
     expect((await login(server.url, PASSWORD, { 'x-forwarded-for': '192.0.2.99' })).status).toBe(429);
   });
+});
 });

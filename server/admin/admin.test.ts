@@ -1,26 +1,32 @@
-// Integration tests of the experimenter API over real HTTP: the login boundary, live summaries, pool, actions, exports.
+// Integration tests of the experimenter API over real HTTP: the login boundary, live summaries, pool, actions, exports;
+// on both stores (SQLite + NDJSON, and PostgreSQL on the test cluster), where the experimenter's state lives too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, playSteps, sqliteDb, startTestServer, type TestServer } from '../../tests/support/testServer.ts';
+import { Participant, event, playSteps, rowsMentioning, startTestServer, type TestServer } from '../../tests/support/testServer.ts';
 import { defaultConfig } from '../../tests/support/server.ts';
-import { SqliteRows } from '../store.ts';
+import { SqliteStore, type StudyStore } from '../store.ts';
+import { PgStore } from '../pgStore.ts';
 import { AdminAuth, hashPassword, verifyPassword } from './auth.ts';
 import { parseSessionNdjson } from '../../shared/signals/session.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
 import { readSse } from '../../tests/support/sse.ts';
+import { STORES, databaseFor, type StoreKind } from '../../tests/support/postgres.ts';
 
 const PASSWORD = 'correct horse battery staple';
 process.env.NONOLAB_ADMIN_PASSWORD = PASSWORD;
 
 let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+/** A bare store of `kind` (a fresh database), for the password's own tests. */
+async function openStore(kind: StoreKind): Promise<StudyStore> {
+  return kind === 'postgres' ? PgStore.open((await databaseFor(kind))!) : new SqliteStore(join(tempDir('nonolab-auth-'), 'db.sqlite'));
+}
+
+/** A session's log as its NDJSON text, from whichever store the server runs on. */
+async function logText(sessionId: string): Promise<string> {
+  return (await server.nonolab.log.read(sessionId)).map((r) => `${JSON.stringify(r)}\n`).join('');
+}
 
 /** An experimenter's client: keeps the admin cookie. */
 class Experimenter extends Participant {
@@ -44,6 +50,13 @@ async function startParticipant(label?: string): Promise<{ p: Participant; id: s
   return { p, id: res.json.session_id, sequence: res.json.sequence, seq };
 }
 
+describe.each(STORES)('on %s', (kind) => {
+beforeAll(async () => {
+  server = await startTestServer({ store: kind });
+});
+afterAll(async () => {
+  await server?.close();
+});
 
 describe('the login boundary', () => {
   const routes: [string, string][] = [
@@ -99,25 +112,59 @@ describe('the password', () => {
     expect(verifyPassword('secret', 'md5$x')).toBe(false);
   });
 
-  it('is generated and printed once at first start when none is given; a given one replaces it', () => {
-    const dir = tempDir('nonolab-auth-');
-    const store = new SqliteRows(join(dir, 'db.sqlite'));
-    const printed: string[] = [];
-    const first = new AdminAuth({ db: store.db, log: (m) => printed.push(m) });
-    expect(printed).toHaveLength(1);
-    const password = /: (\S+)\n/.exec(printed[0])![1];
-    expect(first.login(password)).not.toBeNull();
-    new AdminAuth({ db: store.db, log: (m) => printed.push(m) });
-    expect(printed).toHaveLength(1);
-    const raw = JSON.stringify(store.db.prepare('SELECT * FROM admin_credentials').all());
-    expect(raw).not.toContain(password);
-    const session = first.login(password)!;
-    const byEnv = new AdminAuth({ db: store.db, password: 'chosen', log: (m) => printed.push(m) });
-    expect(printed).toHaveLength(1);
-    expect(byEnv.login(password)).toBeNull();
-    expect(byEnv.login('chosen')).not.toBeNull();
-    expect(byEnv.check(session.token)).toBeNull(); // a new password ends old logins
-    store.close();
+  it('is generated and printed once at first start when none is given; a given one replaces it', async () => {
+    const store = await openStore(kind);
+    try {
+      const printed: string[] = [];
+      const first = await AdminAuth.open({ store, log: (m) => printed.push(m) });
+      expect(printed).toHaveLength(1);
+      const password = /: (\S+)\n/.exec(printed[0])![1];
+      expect(await first.login(password)).not.toBeNull();
+      await AdminAuth.open({ store, log: (m) => printed.push(m) });
+      expect(printed).toHaveLength(1);
+      const stored = (await store.adminPasswordHash())!;
+      expect(stored).toMatch(/^scrypt\$/);
+      expect(stored).not.toContain(password);
+      const session = (await first.login(password))!;
+      expect(await first.check(session.token)).toBe(session.expires_at);
+      const byEnv = await AdminAuth.open({ store, password: 'chosen', log: (m) => printed.push(m) });
+      expect(printed).toHaveLength(1);
+      expect(await byEnv.login(password)).toBeNull();
+      expect(await byEnv.login('chosen')).not.toBeNull();
+      expect(await byEnv.check(session.token)).toBeNull(); // a new password ends old logins
+      expect(await first.check(session.token)).toBeNull(); // at every instance on the store
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a login checked against a password that changed before it was stored is refused (it must not outlive the password)', async () => {
+    const store = await openStore(kind);
+    try {
+      const auth = await AdminAuth.open({ store, password: 'old', log: () => {} });
+      const oldHash = (await store.adminPasswordHash())!;
+      // Another process changes the password between this one's check and its insert.
+      await (await AdminAuth.open({ store, password: 'new', log: () => {} })).setPassword('new');
+      expect(await store.insertAdminLogin('a-token-hash', 1, 2, oldHash)).toBe(false);
+      expect(await store.adminLoginExpiry('a-token-hash')).toBeUndefined();
+      expect(await auth.login('old')).toBeNull();
+      expect(await auth.login('new')).not.toBeNull();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('is generated by one of several processes starting at once on one store, and printed by that one only', async () => {
+    const store = await openStore(kind);
+    try {
+      const printed: string[] = [];
+      const auths = await Promise.all([0, 1, 2, 3].map(() => AdminAuth.open({ store, log: (m) => printed.push(m) })));
+      expect(printed).toHaveLength(1);
+      const password = /: (\S+)\n/.exec(printed[0])![1];
+      for (const auth of auths) expect(await auth.login(password)).not.toBeNull();
+    } finally {
+      await store.close();
+    }
   });
 });
 
@@ -172,7 +219,7 @@ describe('live sessions', () => {
 
 describe('a study that was running before the dashboard opened', () => {
   it('builds every session`s summary from the logs, in slices, with batches arriving meanwhile', async () => {
-    const other = await startTestServer();
+    const other = await startTestServer({ store: kind });
     try {
       const ids: string[] = [];
       for (let i = 0; i < 250; i++) ids.push((await other.nonolab.service.startSession({ mode: 'general' })).state.session_id);
@@ -213,16 +260,18 @@ describe('pool and actions', () => {
     for (const p of seqA.puzzle_ids) expect(flagged.balance.per_puzzle[p]).toBe(before.balance.per_puzzle[p] - 1);
     expect((await e.call('GET', `/api/admin/sessions/${a.id}`)).json.summary.flag).toBe('pilot');
     // The mark is in the session's log too, where the analysis reads it.
-    const logText = readFileSync(join(server.dataDir, 'sessions', `${a.id}.ndjson`), 'utf8');
-    expect(parseSessionNdjson(logText, `${a.id}.ndjson`).marks).toEqual(['pilot']);
+    expect(parseSessionNdjson(await logText(a.id), `${a.id}.ndjson`).marks).toEqual(['pilot']);
+    expect(await server.nonolab.store.marksOf(a.id)).toMatchObject({ flag: 'pilot' });
 
     expect((await e.call('POST', `/api/admin/sessions/${a.id}/withdraw`, { confirm: 'no' })).status).toBe(400);
     expect((await e.call('POST', `/api/admin/sessions/${a.id}/withdraw`, { confirm: a.id })).status).toBe(200);
     expect(existsSync(join(server.dataDir, 'sessions', `${a.id}.ndjson`))).toBe(false);
+    expect(await server.nonolab.log.read(a.id)).toEqual([]);
     const after = (await e.call('GET', '/api/admin/pool')).json;
     expect(after.sequences.find((s: any) => s.id === seqA.id)).toMatchObject({ status: 'free', session_id: null });
     expect((await e.call('GET', '/api/admin/sessions')).json.sessions.some((s: any) => s.session_id === a.id)).toBe(false);
-    expect(sqliteDb(server).prepare('SELECT COUNT(*) AS n FROM admin_marks WHERE session_id = ?').get(a.id)).toEqual({ n: 0 });
+    expect(await server.nonolab.store.marksOf(a.id)).toBeUndefined();
+    if (server.databaseUrl) expect(await rowsMentioning(server.databaseUrl, a.id)).toEqual([]);
     expect((await e.call('GET', `/api/admin/sessions/${a.id}`)).status).toBe(404);
   });
 
@@ -293,4 +342,5 @@ describe('failed logins', () => {
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.filter((s) => s === 401).length).toBe(9); // 10 failures allowed per window, one used above
   });
+});
 });

@@ -1,6 +1,6 @@
-// Experimenter authentication: one password (scrypt-hashed in SQLite), login sessions as random tokens (stored hashed).
+// Experimenter authentication: one password (scrypt-hashed in the study's store), login sessions as random tokens (stored hashed).
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
-import type Database from 'better-sqlite3';
+import type { StudyStore } from '../store.ts';
 
 const SCRYPT_N = 16_384;
 const SCRYPT_R = 8;
@@ -24,7 +24,8 @@ export function verifyPassword(password: string, stored: string): boolean {
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export interface AdminAuthOptions {
-  db: Database.Database;
+  /** The study's store (SQLite: tables admin_* of nonolab.sqlite; PostgreSQL: the same tables, shared by every process). */
+  store: StudyStore;
   /** NONOLAB_ADMIN_PASSWORD: when given it is the password (its hash replaces a stored one). */
   password?: string;
   /** Where a generated password is printed, once. */
@@ -33,67 +34,67 @@ export interface AdminAuthOptions {
   sessionHours?: number;
 }
 
-/** The experimenter's password and login sessions, kept in the study's SQLite file (tables admin_*). */
+/**
+ * The experimenter's password and login sessions, kept in the study's store: every process on one database checks
+ * the same password and accepts the same logins, and a password changed through one ends every login at all of them.
+ */
 export class AdminAuth {
-  private readonly db: Database.Database;
+  private readonly store: StudyStore;
   private readonly clock: () => number;
   private readonly sessionMs: number;
 
-  constructor(opts: AdminAuthOptions) {
-    this.db = opts.db;
+  private constructor(opts: AdminAuthOptions) {
+    this.store = opts.store;
     this.clock = opts.clock ?? Date.now;
     this.sessionMs = (opts.sessionHours ?? 12) * 3_600_000;
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS admin_credentials (id INTEGER PRIMARY KEY CHECK (id = 1), password_hash TEXT NOT NULL, set_at INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS admin_sessions (token_hash TEXT PRIMARY KEY, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
-    `);
-    const stored = this.storedHash();
+  }
+
+  /**
+   * The password set up: a given one stored unless it is the stored one already; none given and none stored, one is
+   * generated and printed (by the one process, of several starting at once, whose hash was stored first).
+   */
+  static async open(opts: AdminAuthOptions): Promise<AdminAuth> {
+    const auth = new AdminAuth(opts);
+    const stored = await auth.store.adminPasswordHash();
     if (opts.password !== undefined && opts.password.length > 0) {
-      if (!stored || !verifyPassword(opts.password, stored)) this.setPassword(opts.password);
+      if (!stored || !verifyPassword(opts.password, stored)) await auth.setPassword(opts.password);
     } else if (!stored) {
       const generated = randomBytes(12).toString('base64url');
-      this.setPassword(generated);
-      opts.log(
-        `experimenter password (shown only this once; it is stored hashed): ${generated}\n` +
-          '  log in at /dashboard; set NONOLAB_ADMIN_PASSWORD to choose your own',
-      );
+      if (await auth.store.initAdminPassword(hashPassword(generated), auth.clock()))
+        opts.log(
+          `experimenter password (shown only this once; it is stored hashed): ${generated}\n` +
+            '  log in at /dashboard; set NONOLAB_ADMIN_PASSWORD to choose your own',
+        );
     }
+    return auth;
   }
 
-  private storedHash(): string | undefined {
-    return (this.db.prepare('SELECT password_hash FROM admin_credentials WHERE id = 1').get() as { password_hash: string } | undefined)?.password_hash;
-  }
-
-  /** Replace the password; every login session ends. */
-  setPassword(password: string): void {
-    this.db.transaction(() => {
-      this.db
-        .prepare('INSERT INTO admin_credentials (id, password_hash, set_at) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET password_hash = excluded.password_hash, set_at = excluded.set_at')
-        .run(hashPassword(password), this.clock());
-      this.db.prepare('DELETE FROM admin_sessions').run();
-    })();
+  /** Replace the password; every login session ends (at every process on the store), one made meanwhile too. */
+  setPassword(password: string): Promise<void> {
+    const hash = hashPassword(password);
+    return this.store.transaction((tx) => tx.setAdminPassword(hash, this.clock()));
   }
 
   /** A new login session token for the right password, else null. */
-  login(password: string): { token: string; expires_at: number } | null {
-    const stored = this.storedHash();
+  async login(password: string): Promise<{ token: string; expires_at: number } | null> {
+    const stored = await this.store.adminPasswordHash();
     if (!stored || !verifyPassword(password, stored)) return null;
     const token = randomBytes(32).toString('base64url');
     const now = this.clock();
     const expires_at = now + this.sessionMs;
-    this.db.prepare('DELETE FROM admin_sessions WHERE expires_at <= ?').run(now);
-    this.db.prepare('INSERT INTO admin_sessions (token_hash, created_at, expires_at) VALUES (?, ?, ?)').run(tokenHash(token), now, expires_at);
+    // Not stored if the password changed since it was read (through another process): that login would outlive it.
+    if (!(await this.store.insertAdminLogin(tokenHash(token), now, expires_at, stored))) return null;
     return { token, expires_at };
   }
 
   /** The session's expiry when the token is a live login, else null. */
-  check(token: string | undefined): number | null {
+  async check(token: string | undefined): Promise<number | null> {
     if (!token) return null;
-    const row = this.db.prepare('SELECT expires_at FROM admin_sessions WHERE token_hash = ?').get(tokenHash(token)) as { expires_at: number } | undefined;
-    return row && row.expires_at > this.clock() ? row.expires_at : null;
+    const expires = await this.store.adminLoginExpiry(tokenHash(token));
+    return expires !== undefined && expires > this.clock() ? expires : null;
   }
 
-  logout(token: string | undefined): void {
-    if (token) this.db.prepare('DELETE FROM admin_sessions WHERE token_hash = ?').run(tokenHash(token));
+  async logout(token: string | undefined): Promise<void> {
+    if (token) await this.store.deleteAdminLogin(tokenHash(token));
   }
 }

@@ -50,7 +50,6 @@ export class LiveSummaries {
   };
   private readonly onSession = (sessionId: string, status: StoredSessionStatus) => {
     if (status === 'withdrawn') {
-      this.opts.marks.remove(sessionId);
       this.cache?.delete(sessionId);
       this.dirty.delete(sessionId);
       this.removed.add(sessionId);
@@ -58,10 +57,18 @@ export class LiveSummaries {
       this.schedule();
       return;
     }
-    // A participant coming back to a session ended by hand makes it live again.
-    if (status === 'active' && this.opts.marks.of(sessionId).ended_at !== null) this.opts.marks.set(sessionId, { ended_at: null }, (this.opts.clock ?? Date.now)());
-    void this.refresh(sessionId);
+    void this.refresh(sessionId).catch(() => {});
   };
+
+  /**
+   * A session's marks, read with its row: a participant coming back to a session ended by hand (active again, its
+   * end still marked) makes it live again, and the mark goes.
+   */
+  private async marksOf(sessionId: string, status: StoredSessionStatus) {
+    const marks = await this.opts.marks.of(sessionId);
+    if (status !== 'active' || marks.ended_at === null) return marks;
+    return (await this.opts.marks.set(sessionId, { ended_at: null }, (this.opts.clock ?? Date.now)())) ?? marks;
+  }
 
   constructor(private readonly opts: LiveOptions) {
     this.flushMs = opts.flushMs ?? 250;
@@ -80,7 +87,7 @@ export class LiveSummaries {
     const seq = await this.opts.store.sequence(row.sequence_id);
     const sequence = seq ? seq.puzzle_ids : [];
     const records = await this.opts.log.read(sessionId);
-    const marks = this.opts.marks.of(sessionId);
+    const marks = await this.marksOf(sessionId, row.status);
     const summary = summarizeSession(
       { session_id: row.id, mode: row.mode, label: row.label, status: row.status, created_at: row.created_at, sequence, total_steps: this.totalSteps(sequence), ...marks },
       records,
@@ -118,14 +125,21 @@ export class LiveSummaries {
     return this.cache?.get(sessionId) ?? this.load(sessionId);
   }
 
-  /** Re-read a session's row and marks (status changes, flags) and push the result. */
+  /**
+   * Re-read a session's row and marks (status changes, flags; made here or by another process on the same database)
+   * and push the result.
+   */
   async refresh(sessionId: string): Promise<void> {
     if (!this.cache) return;
     const row = await this.opts.store.session(sessionId);
     if (!row) return;
     const s = this.cache.get(sessionId);
     if (!s) await this.load(sessionId);
-    else this.cache.set(sessionId, { ...s, status: row.status, label: row.label, ...this.opts.marks.of(sessionId) });
+    else {
+      const marks = await this.marksOf(sessionId, row.status);
+      const now = this.cache.get(sessionId) ?? s; // folded meanwhile
+      this.cache.set(sessionId, { ...now, status: row.status, label: row.label, ...marks });
+    }
     this.markDirty(sessionId);
   }
 

@@ -1,56 +1,29 @@
-// The experimenter's marks on sessions (pilot/test/excluded flags, extensions, ends by hand), in their own SQLite table.
-import type Database from 'better-sqlite3';
-import type { SessionFlag } from '../../shared/study/summary.ts';
+// The experimenter's marks on sessions (pilot/test/excluded flags, extensions, ends by hand), kept in the study's store.
+import type { SessionMarks, StoreOps } from '../store.ts';
 
-export interface SessionMarks {
-  flag: SessionFlag | null;
-  extended_until: number | null;
-  ended_at: number | null;
-}
+export type { SessionMarks };
 
 const NONE: SessionMarks = { flag: null, extended_until: null, ended_at: null };
 
+/** The marks over the store (SQLite or PostgreSQL: every process on one database sees the same marks). */
 export class AdminMarks {
-  constructor(private readonly db: Database.Database) {
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS admin_marks (
-        session_id TEXT PRIMARY KEY,
-        flag TEXT,
-        extended_until INTEGER,
-        ended_at INTEGER,
-        updated_at INTEGER NOT NULL
-      );
-    `);
+  constructor(private readonly store: StoreOps) {}
+
+  async of(sessionId: string): Promise<SessionMarks> {
+    return (await this.store.marksOf(sessionId)) ?? NONE;
   }
 
-  of(sessionId: string): SessionMarks {
-    const row = this.db.prepare('SELECT flag, extended_until, ended_at FROM admin_marks WHERE session_id = ?').get(sessionId) as SessionMarks | undefined;
-    return row ?? NONE;
-  }
-
-  all(): Map<string, SessionMarks> {
-    const rows = this.db.prepare('SELECT session_id, flag, extended_until, ended_at FROM admin_marks').all() as (SessionMarks & { session_id: string })[];
-    return new Map(rows.map(({ session_id, ...m }) => [session_id, m]));
+  async all(): Promise<Map<string, SessionMarks>> {
+    return new Map((await this.store.allMarks()).map(({ session_id, ...m }) => [session_id, m]));
   }
 
   /** Session ids flagged pilot, test or excluded: kept, but out of the pool balance and of exports by default. */
-  flagged(): Set<string> {
-    return new Set((this.db.prepare('SELECT session_id FROM admin_marks WHERE flag IS NOT NULL').all() as { session_id: string }[]).map((r) => r.session_id));
+  async flagged(): Promise<Set<string>> {
+    return new Set(await this.store.flaggedSessions());
   }
 
-  set(sessionId: string, change: Partial<SessionMarks>, now: number): SessionMarks {
-    const next = { ...this.of(sessionId), ...change };
-    this.db
-      .prepare(
-        `INSERT INTO admin_marks (session_id, flag, extended_until, ended_at, updated_at) VALUES (@session_id, @flag, @extended_until, @ended_at, @now)
-         ON CONFLICT(session_id) DO UPDATE SET flag = excluded.flag, extended_until = excluded.extended_until, ended_at = excluded.ended_at, updated_at = excluded.updated_at`,
-      )
-      .run({ session_id: sessionId, ...next, now });
-    return next;
-  }
-
-  /** Forget a session (withdrawal). */
-  remove(sessionId: string): void {
-    this.db.prepare('DELETE FROM admin_marks WHERE session_id = ?').run(sessionId);
+  /** Change some marks; the session's marks after it, or undefined when the session is gone (withdrawn meanwhile). */
+  set(sessionId: string, change: Partial<SessionMarks>, now: number): Promise<SessionMarks | undefined> {
+    return this.store.setMarks(sessionId, change, now);
   }
 }

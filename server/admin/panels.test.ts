@@ -1,6 +1,6 @@
 // Panels, recruitment and exports over real HTTP: per-participant codes, panel-id lookup and withdrawal, the
 // recruitment gate and target, the drop-out funnel, and every CSV export read back by a strict CSV reader.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import JSZip from 'jszip';
 import { Participant, event, startTestServer, type TestServer } from '../../tests/support/testServer.ts';
 import { Bot, HttpClient } from '../../tests/support/bots.ts';
@@ -10,6 +10,7 @@ import { participantCodebook } from '../../shared/signals/participantTable.ts';
 import { FUNNEL_COLUMNS } from '../../shared/study/funnel.ts';
 import { EVENT_COLUMNS } from '../exports.ts';
 import type { StudyConfig } from '../../shared/schema/config.ts';
+import { STORES, type StoreKind } from '../../tests/support/postgres.ts';
 
 const PASSWORD = 'panels and recruitment';
 process.env.NONOLAB_ADMIN_PASSWORD = PASSWORD;
@@ -24,10 +25,13 @@ afterEach(async () => {
   server = null;
 });
 
+/** The store the suite runs on now (set by each round of describe.each below). */
+let store: StoreKind = 'sqlite';
+
 async function serve(tweak: (c: StudyConfig) => void = () => {}): Promise<{ server: TestServer; config: StudyConfig; admin: Participant }> {
   const config = defaultConfig();
   tweak(config);
-  server = await startTestServer({ configPath: writeConfig(config) });
+  server = await startTestServer({ configPath: writeConfig(config), store });
   http = new HttpClient(server.url);
   const admin = new Participant(server.url);
   expect((await admin.call('POST', '/api/admin/login', { password: PASSWORD })).status).toBe(200);
@@ -46,6 +50,11 @@ async function download(admin: Participant, name: string, query = ''): Promise<{
   const buffer = Buffer.from(await res.arrayBuffer());
   return { status: res.status, text: buffer.toString('utf8'), type: res.headers.get('content-type'), buffer };
 }
+
+describe.each(STORES)('on %s', (kind) => {
+beforeAll(() => {
+  store = kind;
+});
 
 describe('per-participant completion codes', () => {
   it('gives each completed session its own unguessable code, stored with it, in the redirect and mapped back by lookup and export', async () => {
@@ -103,7 +112,7 @@ describe('per-participant completion codes', () => {
   it('refuses a config that has neither a study-wide code nor the per-participant mode', async () => {
     const config = defaultConfig();
     delete (config.completion as { code?: string }).code;
-    await expect(startTestServer({ configPath: writeConfig(config) })).rejects.toThrow(/completion\.code/);
+    await expect(startTestServer({ configPath: writeConfig(config), store })).rejects.toThrow(/completion\.code/);
   });
 });
 
@@ -316,4 +325,5 @@ describe('every CSV export', () => {
     expect(variables.get('nonogram_skill')).toContain('1 (Beginner) to 10 (Expert)');
     for (const f of Object.keys(psych.files).filter((f) => f.endsWith('.csv'))) strictCsv(await psych.file(f)!.async('string'), f);
   });
+});
 });

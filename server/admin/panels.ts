@@ -39,7 +39,7 @@ export function panelRoutes(opts: PanelRoutesOptions) {
     const count = phase?.kind === 'puzzles' ? phase.count : 0;
     return expandSteps(study.config.phases, study.config.puzzles.slice(0, count).map((p) => p.id));
   };
-  const recruitment = (): Promise<RecruitmentState> => recruitmentState(store, study.config, () => marks.flagged());
+  const recruitment = (): Promise<RecruitmentState> => recruitmentState(store, study.config);
 
   /** One session as a lookup match: its status, code, panel ids and mark. */
   const match = async (sessionId: string, matchedBy: LookupMatch['matched_by']): Promise<LookupMatch | null> => {
@@ -53,7 +53,7 @@ export function panelRoutes(opts: PanelRoutesOptions) {
       status: row.status,
       mode: row.mode,
       label: row.label,
-      flag: marks.of(row.id).flag,
+      flag: (await marks.of(row.id)).flag,
       created_at: row.created_at,
       updated_at: row.updated_at,
       completion_code: completion?.code ?? null,
@@ -113,7 +113,7 @@ export function panelRoutes(opts: PanelRoutesOptions) {
       });
 
       router.get('/funnel', async (req, res) => {
-        const flagged = marks.flagged();
+        const flagged = await marks.flagged();
         const ids = req.query.include_flagged === '1' ? null : new Set((await store.sessions()).map((r) => r.id).filter((id) => !flagged.has(id)));
         res.json(await funnel(ids));
       });
@@ -128,6 +128,7 @@ export function panelRoutes(opts: PanelRoutesOptions) {
     async codeRows(ids: readonly string[]): Promise<Row[]> {
       const wanted = new Set(ids);
       const sessions = new Map((await store.sessions()).map((r) => [r.id, r]));
+      const flags = await marks.all();
       return (await store.allCompletions())
         .filter((c) => wanted.has(c.session_id))
         .map((c) => {
@@ -138,7 +139,7 @@ export function panelRoutes(opts: PanelRoutesOptions) {
             link_type: row?.mode ?? null,
             kiosk_label: row?.label ?? null,
             status: row?.status ?? null,
-            mark: marks.of(c.session_id).flag,
+            mark: flags.get(c.session_id)?.flag ?? null,
             completed_at: iso(c.completed_at),
           };
         });
@@ -147,6 +148,7 @@ export function panelRoutes(opts: PanelRoutesOptions) {
     panelColumns: PANEL_COLUMNS,
     async panelRows(ids: readonly string[]): Promise<Row[]> {
       const wanted = new Set(ids);
+      const flags = await marks.all();
       return (await store.panelSessions())
         .filter((p) => wanted.has(p.session_id))
         .map((p) => ({
@@ -156,7 +158,7 @@ export function panelRoutes(opts: PanelRoutesOptions) {
           panel_session_id: p.panel_session_id,
           session_id: p.session_id,
           status: p.status,
-          mark: marks.of(p.session_id).flag,
+          mark: flags.get(p.session_id)?.flag ?? null,
           completion_code: p.completion_code,
           started_at: iso(p.created_at),
           last_activity_at: iso(p.updated_at),

@@ -11,22 +11,21 @@ import { EventLog, type EventStore } from '../eventLog.ts';
 import { exportEvents, exportPsychDs, exportRawZip, exportAttempts, exportParticipants, exportRows, codebookCsv, type MetaOf } from '../exports.ts';
 import { panelRoutes } from './panels.ts';
 import type { StudyStore } from '../store.ts';
-import type Database from 'better-sqlite3';
 import type { LoadedStudy } from '../../shared/study/config.ts';
 import { HttpError } from '../httpError.ts';
 import type { StudyService } from '../studyService.ts';
 import { AdminAuth } from './auth.ts';
 import { LiveSummaries, StreamsByToken, type LiveMessage } from './live.ts';
 import { AdminMarks } from './marks.ts';
+import { StoreLoginLimit } from './loginLimit.ts';
 import { cookieValue, parseBody } from '../requestBody.ts';
 
 export const ADMIN_COOKIE = 'nonolab_admin';
 
 export interface AdminRouterOptions {
   service: StudyService;
+  /** The study's store; it keeps the experimenter's password, logins and marks too (whichever database it is). */
   store: StudyStore;
-  /** The SQLite database of the experimenter's login and marks (the store's own when it is SQLite). */
-  adminDb: Database.Database;
   study: LoadedStudy;
   dataDir: string;
   /** The experimenter password; defaults to NONOLAB_ADMIN_PASSWORD, else one is generated and printed once. */
@@ -58,13 +57,13 @@ interface ExportDef {
   run: (sessionIds: string[], out: Response) => Promise<void>;
 }
 
-/** A Router for /api/admin, plus `close()` to stop its live feed listeners. */
-export function createAdminRouter(opts: AdminRouterOptions): express.Router & { close(): void; live: LiveSummaries } {
+/** A Router for /api/admin, plus `close()` to stop its live feed listeners (once the password is set up in the store). */
+export async function createAdminRouter(opts: AdminRouterOptions): Promise<express.Router & { close(): void; live: LiveSummaries }> {
   const { service, store, study } = opts;
   const clock = opts.clock ?? Date.now;
   const log = opts.log ?? ((m: string) => console.log(m));
-  const auth = new AdminAuth({ db: opts.adminDb, password: opts.password ?? process.env.NONOLAB_ADMIN_PASSWORD, log, clock });
-  const marks = new AdminMarks(opts.adminDb);
+  const auth = await AdminAuth.open({ store, password: opts.password ?? process.env.NONOLAB_ADMIN_PASSWORD, log, clock });
+  const marks = new AdminMarks(store);
   const ownLog = opts.eventLog === undefined;
   const events = opts.eventLog ?? new EventLog(join(opts.dataDir, 'sessions'));
   const live = new LiveSummaries({ service, store, study, log: events, marks, clock });
@@ -121,6 +120,8 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     windowMs: 15 * 60_000,
     limit: opts.loginLimit ?? 10,
     skipSuccessfulRequests: true,
+    // Counted in the store: on a shared database, across every process and machine.
+    store: new StoreLoginLimit(store),
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     handler: (_req, res) => {
@@ -128,9 +129,9 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     },
   });
 
-  router.post('/login', loginLimiter, (req, res) => {
+  router.post('/login', loginLimiter, async (req, res) => {
     const { password } = parseBody(LoginRequest, req.body ?? {});
-    const session = auth.login(password);
+    const session = await auth.login(password);
     if (!session) throw new HttpError(401, 'wrong password');
     res.cookie(ADMIN_COOKIE, session.token, {
       httpOnly: true,
@@ -142,22 +143,22 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     res.json({ ok: true, expires_at: session.expires_at });
   });
 
-  router.post('/logout', (req, res) => {
+  router.post('/logout', async (req, res) => {
     const token = cookieOf(req);
-    auth.logout(token);
+    await auth.logout(token);
     streams.closeAll(token);
     res.clearCookie(ADMIN_COOKIE, { path: '/api/admin', secure: opts.secureCookies ?? req.secure });
     res.json({ ok: true });
   });
 
   // Everything below needs a login; unknown admin routes answer 401 too, not 404, to an outsider.
-  router.use((req, _res, next) => {
-    if (auth.check(cookieOf(req)) === null) throw new HttpError(401, 'experimenter login required');
+  router.use(async (req, _res, next) => {
+    if ((await auth.check(cookieOf(req))) === null) throw new HttpError(401, 'experimenter login required');
     next();
   });
 
-  router.get('/me', (req, res) => {
-    res.json({ ok: true, expires_at: auth.check(cookieOf(req)) });
+  router.get('/me', async (req, res) => {
+    res.json({ ok: true, expires_at: await auth.check(cookieOf(req)) });
   });
 
   router.get('/overview', async (_req, res) => {
@@ -196,6 +197,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
 
   router.get('/sessions/:id', async (req, res) => {
     const id = await sessionParam(req);
+    await live.refresh(id); // its status and marks as the store has them now (any process may have changed them)
     const summary = await live.get(id);
     res.json({ server_now: clock(), liveness, summary: summary ?? null, steps: expandSteps(study.config.phases, summary?.sequence ?? []) });
   });
@@ -206,8 +208,9 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   });
 
   /**
-   * An SSE stream for the login in the request's cookie. Each write first checks that login (an expired one ends the
-   * stream), and logging out ends every stream of its token at once (`streams.closeAll`).
+   * An SSE stream for the login in the request's cookie. Each write first checks that login in the store (one that
+   * expired, or ended through any process, ends the stream), and logging out here ends every stream of its token at
+   * once (`streams.closeAll`). Writes (and the end) are chained, so the checks never reorder them.
    */
   const openStream = (req: Request, res: Response, onClose: () => void) => {
     const token = cookieOf(req)!;
@@ -216,10 +219,13 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     const end = () => {
       if (!res.writableEnded) res.end();
     };
-    const write = (text: string) => {
-      if (res.writableEnded) return;
-      if (auth.check(token) === null) end();
-      else res.write(text);
+    let queue: Promise<void> = Promise.resolve();
+    const write = (text: string | null) => {
+      queue = queue.then(async () => {
+        if (res.writableEnded) return;
+        if (text === null || (await auth.check(token)) === null) end();
+        else res.write(text);
+      }).catch(end);
     };
     const ping = setInterval(() => write(': ping\n\n'), 20_000);
     ping.unref();
@@ -229,14 +235,18 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
       forget();
       onClose();
     });
-    return (event: string, data: unknown) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    return {
+      send: (event: string, data: unknown) => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+      /** End the stream after what was sent before. */
+      end: () => write(null),
+    };
   };
 
   /** Live summaries: a snapshot, then coalesced changes. */
   router.get('/live', async (req, res) => {
     await live.ready();
     let unsubscribe = () => {};
-    const send = openStream(req, res, () => unsubscribe());
+    const { send } = openStream(req, res, () => unsubscribe());
     send('snapshot', { server_now: clock(), liveness, sessions: live.all().map(brief) });
     unsubscribe = live.subscribe((messages: LiveMessage[]) =>
       send('changes', { server_now: clock(), messages: messages.map((m) => (m.type === 'summary' ? { ...m, summary: brief(m.summary) } : m)) }),
@@ -248,18 +258,18 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     const id = await sessionParam(req);
     const initial = await events.read(id);
     let unwatch = () => {};
-    const send = openStream(req, res, () => unwatch());
+    const { send, end } = openStream(req, res, () => unwatch());
     unwatch = live.watch(id, (records) => {
       if (records.length === 0) {
         send('removed', { session_id: id });
-        res.end();
+        end();
       } else send('records', { records });
     });
     send('records', { records: initial, initial: true });
   });
 
   router.get('/pool', async (_req, res) => {
-    const flags = marks.all();
+    const flags = await marks.all();
     const sequences: PoolSequence[] = (await store.allSequences()).map((s) => ({
       id: s.id,
       round: s.round,
@@ -274,15 +284,14 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   router.post('/sessions/:id/withdraw', async (req, res) => {
     const id = await sessionParam(req);
     if (parseBody(WithdrawRequest, req.body ?? {}).confirm !== id) throw new HttpError(400, 'to withdraw, confirm with the session id');
-    marks.remove(id);
-    await service.withdraw(id, 'experimenter');
+    await service.withdraw(id, 'experimenter'); // its marks go with its rows
     res.json({ withdrawn: true, session_id: id });
   });
 
   router.post('/sessions/:id/flag', async (req, res) => {
     const id = await sessionParam(req);
     const { flag } = parseBody(FlagRequest, req.body ?? {});
-    marks.set(id, { flag }, clock());
+    if (!(await marks.set(id, { flag }, clock()))) throw new HttpError(410, 'this session was withdrawn');
     // The log is the complete record: the analysis and the dashboard read marks from `session_mark` records (the last one holds).
     const wrote = await appendToLog(id, [
       stampServer({ type: 'session_mark', session_id: id, payload: { mark: flag, by: 'experimenter' } }, { t_server: clock(), config_hash: study.hash, app_version: opts.appVersion ?? 'unknown' }),
@@ -303,7 +312,8 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
     if (row.status === 'abandoned' && status !== 'active') throw new HttpError(409, 'the session gave its sequence back to the pool; it cannot be resumed');
     await store.setStatus(id, status, now);
     const extended_until = now + minutes * 60_000;
-    marks.set(id, { extended_until, ended_at: null }, now);
+    await marks.set(id, { extended_until, ended_at: null }, now);
+    service.feed.emit('session', id, status);
     await live.refresh(id);
     res.json({ session_id: id, status, extended_until });
   });
@@ -321,8 +331,9 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
       await tx.setStatus(id, 'abandoned', now);
       if (returnLease) await tx.setSequence(row.sequence_id, 'free', null);
     });
-    marks.set(id, { ended_at: now, extended_until: null }, now);
+    await marks.set(id, { ended_at: now, extended_until: null }, now);
     service.feed.emit('session', id, 'abandoned');
+    await live.refresh(id);
     res.json({ session_id: id, status: 'abandoned', lease_returned: returnLease });
   });
 
@@ -336,7 +347,7 @@ export function createAdminRouter(opts: AdminRouterOptions): express.Router & { 
   router.get('/exports/:name', async (req, res) => {
     const def = exportsAvailable.find((e) => e.id === req.params.name);
     if (!def) throw new HttpError(404, `no export '${req.params.name}'; try ${exportsAvailable.map((e) => e.id).join(', ')}`);
-    const flagged = req.query.include_flagged === '1' ? new Set<string>() : marks.flagged();
+    const flagged = req.query.include_flagged === '1' ? new Set<string>() : await marks.flagged();
     const ids = (await store.sessions())
       .map((r) => r.id)
       .filter((id) => !flagged.has(id));
