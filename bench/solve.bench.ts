@@ -62,7 +62,7 @@ function runBoards(size: number, density: number, boards: number, capMs: number,
     const clues = cluesOf(grid);
     const now = () => performance.now();
     const t0 = now();
-    const r = solvePuzzle(clues, { now, deadline: t0 + capMs, ...(hinted ? { hint: grid } : {}) });
+    const r = solvePuzzle(clues, { now, deadline: t0 + capMs, ...(hinted ? { knownSolution: grid } : {}) });
     runs.push({ density, clues, ms: now() - t0, complete: r.complete, count: r.count, settledBy: r.settledBy });
   }
   return runs;
