@@ -130,6 +130,8 @@ describe('solvePuzzle against brute force', () => {
       }
       // The belief-propagation phases only order the search.
       for (const engine of ['auto', 'sat'] as const) expect(solvePuzzle(clues, { engine, limit: 3, phases: 'marginals' }).count).toBe(Math.min(3, all.length));
+      // Probing before the SAT stage (off by default) is sound too.
+      expect(solvePuzzle(clues, { limit: 3, probeBudget: 200 }).count).toBe(Math.min(3, all.length));
     }
   });
 
