@@ -5,6 +5,13 @@
  * with the share of boards settled by line logic alone. Issue 20's comparison: 30x30 boards, 10 per
  * density, our time per verdict beside Debian's `minisat` on the block-start encoding in the same
  * run (solve, block the model's cells, solve again: the same question, answered natively).
+ * Every board is asked twice, and both figures are printed side by side, honestly labelled:
+ * "clues alone" (what `nonolab solve` does: the first solution must be found) and "known image"
+ * (what `generate`, `from-image` and `measure` do: the generating grid is passed as
+ * `knownSolution`, and the one question is whether another solution exists). Each target is
+ * checked against both.
+ * BENCH_SOLVE_PHASES=1 adds, for clues alone, the belief-propagation first phases
+ * (`phases: 'marginals'`) beside the default, board by board in the same run.
  * Each board gets a deadline (CAP_MS, 5 s for 30x30: the "none over 5 s" target) so a run ends;
  * a board past it counts as "> cap" and never as a verdict. Boards are `randomSolution` grids
  * (exact fill count) from fixed seeds, so every run sees the same boards.
@@ -52,94 +59,103 @@ interface Run {
   complete: boolean;
   count: number;
   settledBy: string;
+  conflicts: number;
 }
 
-/** Solve each board; with `hinted`, the generating grid is passed as `hint` (the generator's question: is there a second?). */
-function runBoards(size: number, density: number, boards: number, capMs: number, seedBase: number, hinted = false): Run[] {
+type Mode = 'clues' | 'known' | 'marginals';
+const withPhases = process.env.BENCH_SOLVE_PHASES === '1';
+
+/** Solve each board: from the clues alone, with the generating grid as `knownSolution`, or with the BP phases. */
+function runBoards(size: number, density: number, boards: number, capMs: number, seedBase: number, mode: Mode): Run[] {
   const runs: Run[] = [];
   for (let b = 0; b < boards; b++) {
     const grid = randomSolution(size, size, density, seedBase + Math.round(density * 1000) * 1000 + b);
     const clues = cluesOf(grid);
     const now = () => performance.now();
     const t0 = now();
-    const r = solvePuzzle(clues, { now, deadline: t0 + capMs, ...(hinted ? { hint: grid } : {}) });
-    runs.push({ density, clues, ms: now() - t0, complete: r.complete, count: r.count, settledBy: r.settledBy });
+    const r = solvePuzzle(clues, { now, deadline: t0 + capMs, ...(mode === 'known' ? { knownSolution: grid } : mode === 'marginals' ? { phases: 'marginals' as const } : {}) });
+    runs.push({ density, clues, ms: now() - t0, complete: r.complete, count: r.count, settledBy: r.settledBy, conflicts: r.stats.conflicts });
   }
   return runs;
 }
 
-function report(size: number, runs: Run[], capMs: number, targetMedianMs: number, maxMs?: number): void {
-  console.log(`\n${size}x${size}, ${boardsPerDensity} boards per density, cap ${fmt(capMs)} per board (target: median <= ${fmt(targetMedianMs)}${maxMs ? `, none over ${fmt(maxMs)}` : ''})`);
-  console.log('density  median      max         over cap  unique  2+   none  by line  by probe  by search  by sat   target');
+const summary = (rs: Run[]) => {
+  const times = rs.map((r) => (r.complete ? r.ms : Infinity));
+  return { med: median(times), max: Math.max(...times), over: rs.filter((r) => !r.complete).length, conflicts: median(rs.map((r) => (r.complete ? r.conflicts : Infinity))) };
+};
+const show = (ms: number) => (Number.isFinite(ms) ? fmt(ms) : '> cap');
+
+function report(size: number, runs: Record<Mode, Run[]>, capMs: number, targetMedianMs: number, maxMs?: number): void {
+  console.log(`\n${size}x${size}, ${boardsPerDensity} boards per density, cap ${fmt(capMs)} per board; target: median <= ${fmt(targetMedianMs)}${maxMs ? `, none over ${fmt(maxMs)}` : ''}`);
+  console.log('         clues alone (`solve`: first solution searched)                                     | known image (`generate`: is there another?)');
+  console.log(`density  median      max         over cap  unique  2+   by line  by probe  by search  by sat  target | median      max         over cap  target${withPhases ? ' | BP phases: median, conflicts (default: conflicts)' : ''}`);
   let allLine = 0;
+  const verdict = (x: { med: number; max: number }) => (x.med <= targetMedianMs && (maxMs === undefined || x.max <= maxMs) ? 'met' : 'MISSED');
   for (const d of densities) {
-    const rs = runs.filter((r) => r.density === d);
+    const rs = runs.clues.filter((r) => r.density === d);
     if (rs.length === 0) continue;
-    const times = rs.map((r) => (r.complete ? r.ms : Infinity));
-    const med = median(times);
-    const max = Math.max(...times);
-    const over = rs.filter((r) => !r.complete).length;
+    const a = summary(rs);
+    const k = summary(runs.known.filter((r) => r.density === d));
     const by = (s: string) => rs.filter((r) => r.complete && r.settledBy === s).length;
     allLine += by('line');
-    const met = med <= targetMedianMs && (maxMs === undefined || max <= maxMs);
+    const pct = (x: number) => `${Math.round((100 * x) / rs.length)}%`;
+    let extra = '';
+    if (withPhases) {
+      const m = summary(runs.marginals.filter((r) => r.density === d));
+      extra = ` | ${show(m.med)}, ${m.conflicts} (${a.conflicts})`;
+    }
     console.log(
-      `${d.toFixed(2)}     ${(Number.isFinite(med) ? fmt(med) : '> cap').padEnd(11)} ${(Number.isFinite(max) ? fmt(max) : '> cap').padEnd(11)} ${String(over).padEnd(9)} ` +
-        `${String(rs.filter((r) => r.complete && r.count === 1).length).padEnd(7)} ${String(rs.filter((r) => r.count >= 2).length).padEnd(4)} ${String(rs.filter((r) => r.complete && r.count === 0).length).padEnd(5)} ` +
-        `${`${Math.round((100 * by('line')) / rs.length)}%`.padEnd(8)} ${`${Math.round((100 * by('probe')) / rs.length)}%`.padEnd(9)} ${`${Math.round((100 * by('search')) / rs.length)}%`.padEnd(10)} ${`${Math.round((100 * by('sat')) / rs.length)}%`.padEnd(8)} ${met ? 'met' : 'MISSED'}`,
+      `${d.toFixed(2)}     ${show(a.med).padEnd(11)} ${show(a.max).padEnd(11)} ${String(a.over).padEnd(9)} ` +
+        `${String(rs.filter((r) => r.complete && r.count === 1).length).padEnd(7)} ${String(rs.filter((r) => r.count >= 2).length).padEnd(4)} ` +
+        `${pct(by('line')).padEnd(8)} ${pct(by('probe')).padEnd(9)} ${pct(by('search')).padEnd(10)} ${pct(by('sat')).padEnd(7)} ${verdict(a).padEnd(6)} | ` +
+        `${show(k.med).padEnd(11)} ${show(k.max).padEnd(11)} ${String(k.over).padEnd(9)} ${verdict(k)}${extra}`,
     );
   }
-  const all = runs.map((r) => (r.complete ? r.ms : Infinity));
-  console.log(`all densities: median ${Number.isFinite(median(all)) ? fmt(median(all)) : '> cap'}, settled by line logic alone ${((100 * allLine) / runs.length).toFixed(0)}% of ${runs.length} boards`);
+  const all = summary(runs.clues);
+  const allKnown = summary(runs.known);
+  console.log(`all densities: clues alone median ${show(all.med)}, known image median ${show(allKnown.med)}; settled by line logic alone ${((100 * allLine) / runs.clues.length).toFixed(0)}% of ${runs.clues.length} boards`);
+}
+
+/** Both modes (and the BP phases if asked) for every density. */
+function runSize(size: number, boards: number, capMs: number, seedBase: number): Record<Mode, Run[]> {
+  const out: Record<Mode, Run[]> = { clues: [], known: [], marginals: [] };
+  for (const d of densities) {
+    out.clues.push(...runBoards(size, d, boards, capMs, seedBase, 'clues'));
+    out.known.push(...runBoards(size, d, boards, capMs, seedBase, 'known'));
+    if (withPhases) out.marginals.push(...runBoards(size, d, boards, capMs, seedBase, 'marginals'));
+  }
+  return out;
 }
 
 if (parts.includes('20')) {
   console.log(`\n[${load()}]`);
-  const t20: Run[] = [];
-  for (const d of densities) t20.push(...runBoards(20, d, boardsPerDensity, 5000, 20_000_000));
-  report(20, t20, 5000, 20);
+  report(20, runSize(20, boardsPerDensity, 5000, 20_000_000), 5000, 20);
   console.log(`[${load()}]`);
 }
 
-const t30: Run[] = [];
+let t30: Run[] = [];
 if (parts.includes('30') || parts.includes('minisat')) {
-  if (parts.includes('30')) console.log(`\n[${load()}]`);
-  for (const d of densities) t30.push(...runBoards(30, d, parts.includes('30') ? boardsPerDensity : Math.min(boardsPerDensity, 10), 5000, 30_000_000));
   if (parts.includes('30')) {
-    report(30, t30, 5000, 200, 5000);
+    console.log(`\n[${load()}]`);
+    const runs = runSize(30, boardsPerDensity, 5000, 30_000_000);
+    t30 = runs.clues;
+    report(30, runs, 5000, 200, 5000);
     console.log(`[${load()}]`);
-    hintedTable(30, 5000, 30_000_000);
-  }
-}
-
-/** The generator's question on the same boards: the generating grid is known, is there a second solution? */
-function hintedTable(size: number, capMs: number, seedBase: number): void {
-  console.log(`\n${size}x${size}, the same boards with the generating grid as hint (what \`generate\` asks), cap ${fmt(capMs)}:`);
-  console.log('density  median      max         over cap  unique  2+');
-  for (const d of densities) {
-    const rs = runBoards(size, d, boardsPerDensity, capMs, seedBase, true);
-    const times = rs.map((r) => (r.complete ? r.ms : Infinity));
-    const med = median(times);
-    const max = Math.max(...times);
-    console.log(
-      `${d.toFixed(2)}     ${(Number.isFinite(med) ? fmt(med) : '> cap').padEnd(11)} ${(Number.isFinite(max) ? fmt(max) : '> cap').padEnd(11)} ${String(rs.filter((r) => !r.complete).length).padEnd(9)} ` +
-        `${String(rs.filter((r) => r.complete && r.count === 1).length).padEnd(7)} ${rs.filter((r) => r.count >= 2).length}`,
-    );
-  }
-  console.log(`[${load()}]`);
+  } else for (const d of densities) t30.push(...runBoards(30, d, Math.min(boardsPerDensity, 10), 5000, 30_000_000, 'clues'));
 }
 
 if (parts.includes('50')) {
   console.log(`\n[${load()}]`);
-  const runs = runBoards(50, 0.5, Math.min(boardsPerDensity, 10), 10_000, 50_000_000);
-  const times = runs.map((r) => (r.complete ? r.ms : Infinity));
-  const med = median(times);
-  const max = Math.max(...times);
-  const share = (s: string) => `${Math.round((100 * runs.filter((r) => r.complete && r.settledBy === s).length) / runs.length)}%`;
-  console.log(
-    `50x50 at density 0.50, ${runs.length} boards, cap 10 s: median ${Number.isFinite(med) ? fmt(med) : '> cap'} (target <= 2 s: ${med <= 2000 ? 'met' : 'MISSED'}), max ${Number.isFinite(max) ? fmt(max) : '> cap'}, ` +
-      `unique ${runs.filter((r) => r.complete && r.count === 1).length}, 2+ ${runs.filter((r) => r.count >= 2).length}, over cap ${runs.filter((r) => !r.complete).length}; ` +
-      `settled by line logic alone ${share('line')}, probe ${share('probe')}, search ${share('search')}, sat ${share('sat')}`,
-  );
+  for (const mode of ['clues', 'known'] as const) {
+    const runs = runBoards(50, 0.5, Math.min(boardsPerDensity, 10), 10_000, 50_000_000, mode);
+    const { med, max, over } = summary(runs);
+    const share = (s: string) => `${Math.round((100 * runs.filter((r) => r.complete && r.settledBy === s).length) / runs.length)}%`;
+    console.log(
+      `50x50 at density 0.50, ${mode === 'clues' ? 'clues alone' : 'known image'}, ${runs.length} boards, cap 10 s: median ${show(med)} (target <= 2 s: ${med <= 2000 ? 'met' : 'MISSED'}), max ${show(max)}, ` +
+        `unique ${runs.filter((r) => r.complete && r.count === 1).length}, 2+ ${runs.filter((r) => r.count >= 2).length}, over cap ${over}; ` +
+        `settled by line logic alone ${share('line')}, probe ${share('probe')}, search ${share('search')}, sat ${share('sat')}`,
+    );
+  }
   console.log(`[${load()}]`);
 }
 

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { difficulty } from '../../shared/nonogram/index.ts';
+import { difficulty, gridFromRows, KnownSolutionError } from '../../shared/nonogram/index.ts';
 import { loadPuzzles } from '../puzzleFile.ts';
 import { encodeBlockStart, satMetrics, satMetricsRecord, writeDimacs } from '../../shared/sat/index.ts';
 import { checkSolvers, runExternalSolver, SOLVER_NAMES } from '../sat/external.ts';
@@ -48,9 +48,23 @@ export function registerMeasure(program: Command): void {
       if (!puzzles) return;
       const bar = progressBar('measure', puzzles.length);
       const lines: string[] = [];
+      let refused = false;
       puzzles.forEach((p, i) => {
+        if (refused) return;
         const metrics = { ...(p.metrics ?? {}) };
-        if (opts.human || !metrics.human) metrics.human = difficulty(p);
+        if (opts.human || !metrics.human) {
+          // Big boards with a recorded solution: uniqueness by the known-solution question (exact, fast).
+          const known = p.solution && p.width * p.height > 225 ? { knownSolution: gridFromRows([...p.solution]) } : {};
+          try {
+            metrics.human = difficulty(p, known);
+          } catch (err) {
+            if (!(err instanceof KnownSolutionError)) throw err;
+            console.error(`nonolab measure: puzzle ${p.id}: its solution does not match its clues (${err.message}); nothing written`);
+            process.exitCode = 2;
+            refused = true;
+            return;
+          }
+        }
         Object.assign(metrics, satMetricsRecord(p));
         if (solvers.includes('minisat')) {
           // the built-in MiniSat's block-start counters, also under the --solvers naming (the same numbers as metrics.sat)
@@ -69,6 +83,7 @@ export function registerMeasure(program: Command): void {
         bar.update(i + 1);
       });
       bar.stop();
+      if (refused) return;
       const text = lines.join('\n') + '\n';
       if (opts.out) {
         writeFileSync(opts.out, text);

@@ -12,7 +12,7 @@
  * Making it unique. The thresholded grid G is a solution of its own clues, but often not the only
  * one (swappable 2x2 corners, loose diagonals). Greedy search, as the puzzle collections do it:
  *   1. ask the exact counter (`solvePuzzle`, the engine of `nonolab solve`) for up to `sample`
- *      solutions of clues(G), G given as the hint; if there is one, stop;
+ *      solutions of clues(G), G given as the known solution; if there is one, stop;
  *   2. the cells where the alternative solutions differ from G are the candidates, most often
  *      differing first (at most `candidates` of them; a cell is changed at most once);
  *   3. for each candidate c, flip c in G and pre-score it by the cells complete line solving plus
@@ -165,7 +165,7 @@ export function makeUnique(picture: Grid, options: MakeUniqueOptions = {}): Make
   const width = picture.width;
 
   const count = (g: Grid, limit = sample): Count => {
-    const r = solvePuzzle(cluesOf(g), { limit, hint: g, conflictBudget });
+    const r = solvePuzzle(cluesOf(g), { limit, knownSolution: g, conflictBudget });
     return { count: r.complete ? r.count : Math.max(r.count, limit), complete: r.complete, solutions: r.solutions };
   };
 
@@ -244,7 +244,7 @@ export function makeUnique(picture: Grid, options: MakeUniqueOptions = {}): Make
     for (const cell of candidates) {
       flip(grid, cell);
       const clues = cluesOf(grid);
-      const r = solvePuzzle(clues, { limit: 2, hint: grid, conflictBudget });
+      const r = solvePuzzle(clues, { limit: 2, knownSolution: grid, conflictBudget });
       if (r.complete && r.count === 1) {
         const lv = difficulty(clues, { forcedCells: false }).level;
         const unknown = maxLevel === 1 ? unknownAfterLevel(clues, 1).unknown : unknownAfterLevel(clues, reasoning).unknown;

@@ -113,7 +113,10 @@ describe('big boards: the exact pre-check and --timeout-per-candidate', () => {
   it('skips and counts candidates whose check outlives the timeout (clock injected)', () => {
     let t = 0;
     const now = () => (t += 1);
-    const it = iteratePuzzles({ width: 25, height: 25, density: 0.4, count: 1, seed: 3, max_candidates: 4, timeout_per_candidate: 3 }, { now });
+    // Each clock read advances it by 1, so with a timeout of 1 the deadline has passed at the
+    // check's first look at the clock (the known-solution question settles most 25x25 candidates
+    // at 0.4 within its first slice of conflicts, i.e. within 2 reads).
+    const it = iteratePuzzles({ width: 25, height: 25, density: 0.4, count: 1, seed: 3, max_candidates: 4, timeout_per_candidate: 1 }, { now });
     let step = it.next();
     while (!step.done) step = it.next();
     expect(step.value).toMatchObject({ accepted: 0, candidates: 4, skipped: 4 });

@@ -6,9 +6,13 @@
 // cell indices), or with each cell filled independently with probability `density` (`bernoulli`).
 // Its clues are graded by `difficulty`, which also decides uniqueness (line solving, probing, then
 // a counting search with limit 2); non-unique candidates are dropped, as are repeats of an id.
-// Boards above 225 cells are first put to `solvePuzzle` (line logic, then CDCL), with the candidate's
-// grid as its first solution: most non-unique candidates are dropped there, long before the grading
-// search would finish; the accepted puzzles and their metrics are the same either way.
+// On boards above 225 cells uniqueness is decided by `solvePuzzle` with the candidate's grid as the
+// known solution (one question: is there a solution other than the image? line logic, then CDCL
+// with the image blocked and the solver's phases at the image; no search for a first solution),
+// and the look-ahead search only grades the unique ones: non-unique candidates are dropped long
+// before a search would finish, and a unique board whose grading search runs out of nodes is kept
+// (flagged `search_incomplete`) instead of being taken for non-unique. The accepted puzzles and
+// their metrics are the same as the search alone gives whenever it finishes.
 //
 // Determinism: candidate i of run seed S draws from createRng(candidateSeed(S, i)), so the whole
 // run, and every single puzzle (from its recorded `seed`), is reproducible. Rejection sampling is
@@ -21,7 +25,6 @@ import { FILLED, EMPTY, cluesOf, createGrid, gridToRows } from './grid.ts';
 import type { Grid } from './grid.ts';
 import { hash53, puzzleId } from './id.ts';
 import { difficulty } from './metrics.ts';
-import { solvePuzzle } from './solvePuzzle.ts';
 import { createRng } from '../random.ts';
 
 export const GenerateOptions = z.object({
@@ -89,28 +92,24 @@ export function randomSolution(width: number, height: number, density: number, s
   return grid;
 }
 
-/** Boards above this many cells get the fast exact pre-check (`solvePuzzle`) before grading. */
+/** Boards above this many cells decide uniqueness by `solvePuzzle` with the known solution. */
 const PRECHECK_CELLS = 225;
 
 export type CandidateOutcome = { puzzle: Puzzle } | { rejected: true } | { skipped: true };
 
 /**
  * One candidate: its Puzzle record if its clues are uniquely solvable, else rejected; skipped if a
- * `deadline` (on `now`'s clock) passed first. On big boards the exact `solvePuzzle` (with the
- * candidate's own grid as the first solution) rejects non-unique clues before the grading runs;
- * it only ever rejects clues `difficulty` would also reject, so the output is the same, sooner.
+ * `deadline` (on `now`'s clock) passed first. On big boards `difficulty` decides uniqueness with
+ * the candidate's own grid as the known solution (exact, see above) before it grades.
  */
 export function candidateFromSeed(width: number, height: number, density: number, seed: number, bernoulli = false, hooks: GenerateHooks = {}, deadline?: number): CandidateOutcome {
   const solution = randomSolution(width, height, density, seed, bernoulli);
   const clues = cluesOf(solution);
   const now = hooks.now;
   const expired = deadline !== undefined && now ? () => now() >= deadline : undefined;
-  if (width * height > PRECHECK_CELLS) {
-    const pre = solvePuzzle(clues, { hint: solution, ...(expired ? { now, deadline } : {}) });
-    if (pre.complete && pre.count !== 1) return { rejected: true };
-    if (!pre.complete) return { skipped: true };
-  }
-  const human = difficulty(clues, { forcedCells: false, ...(expired ? { shouldStop: expired } : {}) });
+  // Big boards: uniqueness by the exact known-solution question (solvePuzzle), the look-ahead search only grades.
+  const knownSolution = width * height > PRECHECK_CELLS ? { knownSolution: solution } : {};
+  const human = difficulty(clues, { forcedCells: false, ...knownSolution, ...(expired ? { shouldStop: expired } : {}) });
   if (!human.unique) return expired && human.search_incomplete && expired() ? { skipped: true } : { rejected: true };
   const puzzle: Puzzle = {
     id: puzzleId(clues),

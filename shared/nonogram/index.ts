@@ -12,7 +12,7 @@ export { hint } from './hint.ts';
 export type { Hint, HintReasoning } from './hint.ts';
 export { PuzzleFormatError, InconsistentCluesError, parsePuzzleFile, parseJsonPuzzles, parseNdjsonPuzzles, parseNon, parseWebpbnXml, writeJsonPuzzle, writeNon, writeWebpbnXml, detectFormat, finishPuzzle, checkClues } from './formats.ts';
 export type { PuzzleFormat, NonProperties } from './formats.ts';
-export { solvePuzzle, satisfiesClues } from './solvePuzzle.ts';
+export { solvePuzzle, satisfiesClues, checkKnownSolution, KnownSolutionError } from './solvePuzzle.ts';
 export type { SolveEngine, SettledBy, SolvePuzzleOptions, SolvePuzzleResult, SolvePuzzleStats } from './solvePuzzle.ts';
 export { makeUnique, otsuThreshold, thresholdGrid } from './fromPicture.ts';
 export type { MakeUniqueOptions, MakeUniqueResult, ChangedCell } from './fromPicture.ts';

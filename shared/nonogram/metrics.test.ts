@@ -1,8 +1,10 @@
 // Difficulty levels, footholds, passes and forced cells on hand-checked puzzles.
 import { describe, expect, it } from 'vitest';
 import { HumanMetrics } from '../schema/puzzle.ts';
-import { cluesOf, gridFromRows } from './grid.ts';
+import { EMPTY, FILLED, cloneGrid, cluesOf, gridFromRows } from './grid.ts';
+import { randomSolution } from './generate.ts';
 import { difficulty, footholds, initialOverlapCells } from './metrics.ts';
+import { KnownSolutionError } from './solvePuzzle.ts';
 
 const clues = (rows: string[]) => cluesOf(gridFromRows(rows));
 
@@ -49,5 +51,30 @@ describe('footholds', () => {
     // Rows 1, 2, 4 cover 15 cells; column 1 adds its cells in rows 3 and 5.
     expect(f.cells).toBe(17);
     expect(initialOverlapCells(c)).toBeGreaterThanOrEqual(f.cells);
+  });
+
+  it('with a known solution: the same metrics, uniqueness decided exactly even when the grading search runs out of nodes', () => {
+    for (const [density, seed] of [[0.45, 377], [0.5, 3], [0.35, 8], [0.6, 1]] as const) {
+      const g = randomSolution(20, 20, density, seed);
+      const alone = difficulty(cluesOf(g), { forcedCells: false });
+      const known = difficulty(cluesOf(g), { forcedCells: false, knownSolution: g });
+      // A non-unique board's search_nodes counts the search that found two solutions: none ran.
+      expect(known).toEqual(alone.unique ? alone : { ...alone, search_nodes: 0 });
+    }
+    // With forced cells (non-unique boards run the search for them): the same metrics.
+    for (let seed = 0; seed < 40; seed++) {
+      const g = randomSolution(8, 8, 0.45, seed);
+      expect(difficulty(cluesOf(g), { knownSolution: g })).toEqual(difficulty(cluesOf(g)));
+    }
+    // A unique 20x20 board that needs 23 search nodes: with 2 allowed, the search alone cannot
+    // tell it from a non-unique one; the known solution settles uniqueness and the grade is flagged.
+    const g = randomSolution(20, 20, 0.45, 377);
+    const full = difficulty(cluesOf(g), { forcedCells: false });
+    expect(full).toMatchObject({ unique: true, level: 4, search_nodes: 23 });
+    expect(difficulty(cluesOf(g), { forcedCells: false, maxNodes: 2 })).toMatchObject({ unique: false, search_incomplete: true });
+    expect(difficulty(cluesOf(g), { forcedCells: false, maxNodes: 2, knownSolution: g })).toMatchObject({ unique: true, solutions: 1, level: 4, search_incomplete: true });
+    const wrong = cloneGrid(g);
+    wrong.cells[0] = wrong.cells[0] === FILLED ? EMPTY : FILLED;
+    expect(() => difficulty(cluesOf(g), { knownSolution: wrong })).toThrow(KnownSolutionError);
   });
 });

@@ -16,10 +16,11 @@
 // What it cannot do: model a human's order of attention or the cost of noticing a deduction; the
 // levels are coarse (most random 10x10 puzzles are levels 1-2).
 import { EMPTY, FILLED, UNKNOWN, cloneGrid, createGrid } from './grid.ts';
-import type { Clues } from './grid.ts';
+import type { Clues, Grid } from './grid.ts';
 import { clueSpan, solveLineInPlace } from './lineSolver.ts';
 import { countSolutions, forcedCells, newStats, probeInPlace, propagateInPlace, unknownCount } from './solver.ts';
 import type { ProbeStats } from './solver.ts';
+import { solvePuzzle } from './solvePuzzle.ts';
 
 /** The keys of HumanMetrics (shared/schema/puzzle.ts) plus extras, all snake_case. */
 export interface HumanDifficulty {
@@ -52,6 +53,15 @@ export interface DifficultyOptions {
   maxNodes?: number;
   /** Polled during the searches; true stops them (the puzzle is then reported with search_incomplete). */
   shouldStop?: () => boolean;
+  /**
+   * A grid known to solve the clues (the generator's image). Checked (a `KnownSolutionError` when it
+   * does not match them); uniqueness is then decided by `solvePuzzle` with it, exactly and fast on
+   * big boards, and the look-ahead search only grades: when it runs out of `maxNodes` the verdict
+   * stands (with `search_incomplete`). The metrics are the same as without it whenever the
+   * searches finish, except `search_nodes` of a non-unique board with `forcedCells: false`
+   * (0: no search ran).
+   */
+  knownSolution?: Grid;
 }
 
 /** Footholds: lines determined by their clue alone; and how many distinct cells they cover. */
@@ -127,7 +137,17 @@ export function difficulty(clues: Clues, options: DifficultyOptions = {}): Human
   }
   // Decide uniqueness first (cheap for most non-unique puzzles), then probe only if it is worth it.
   const maxNodes = options.maxNodes ?? 200_000;
-  const search = countSolutions(clues, 2, { grid: g, maxNodes, shouldStop: options.shouldStop });
+  let search: { count: number; complete: boolean; nodes: number };
+  if (options.knownSolution) {
+    // Exact and fast on big boards: "is there a solution other than the known one?"
+    const exact = solvePuzzle(clues, { limit: 2, knownSolution: options.knownSolution, shouldStop: options.shouldStop });
+    if (!exact.complete) {
+      m.search_incomplete = true;
+      return m;
+    }
+    search = { count: exact.count, complete: true, nodes: 0 };
+    if (exact.count === 2 && options.forcedCells !== false) search = countSolutions(clues, 2, { grid: g, maxNodes, shouldStop: options.shouldStop });
+  } else search = countSolutions(clues, 2, { grid: g, maxNodes, shouldStop: options.shouldStop });
   m.search_nodes = search.nodes;
   m.solutions = search.count;
   m.unique = search.complete && search.count === 1;
@@ -147,7 +167,8 @@ export function difficulty(clues: Clues, options: DifficultyOptions = {}): Human
     } else {
       const again = countSolutions(clues, 2, { grid: probed, maxNodes, shouldStop: options.shouldStop });
       m.search_nodes = again.nodes;
-      if (!again.complete && options.shouldStop?.()) {
+      if (!again.complete && options.knownSolution && !options.shouldStop?.()) m.search_incomplete = true; // out of maxNodes: graded as far as it went; unique stands
+      else if (!again.complete && options.shouldStop?.()) {
         // Stopped by the caller (not by maxNodes): the grading is unfinished.
         m.unique = false;
         m.search_incomplete = true;

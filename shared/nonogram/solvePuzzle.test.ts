@@ -7,11 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../random.ts';
 import { encodeBlockStart } from '../sat/blockStart.ts';
 import { writeDimacs } from '../sat/dimacs.ts';
-import { EMPTY, FILLED, cluesOf, createGrid, gridToRows, lineClue } from './grid.ts';
+import { EMPTY, FILLED, UNKNOWN, cloneGrid, cluesOf, createGrid, gridToRows, lineClue } from './grid.ts';
 import type { Clues, Grid } from './grid.ts';
 import { randomSolution } from './generate.ts';
 import { countSolutions } from './solver.ts';
-import { satisfiesClues, solvePuzzle } from './solvePuzzle.ts';
+import { checkKnownSolution, KnownSolutionError, satisfiesClues, solvePuzzle } from './solvePuzzle.ts';
 import type { SolveEngine } from './solvePuzzle.ts';
 
 /** Every solution, by enumerating each row's valid lines and checking the columns. */
@@ -107,19 +107,65 @@ describe('solvePuzzle against brute force', () => {
     expect(solvePuzzle({ rows: [[2], [1]], cols: [[1], [1]] })).toMatchObject({ count: 0, complete: true });
   });
 
-  it('a hint saves the first search but never changes the count; a wrong hint is ignored', () => {
+  it('a known solution is the first solution and never changes the count (brute force, limits 1-3, every engine)', () => {
     const rng = createRng(5);
-    for (let k = 0; k < 60; k++) {
-      const sol = createGrid(5, 5, EMPTY);
-      for (let i = 0; i < 25; i++) if (rng.next() < 0.45) sol.cells[i] = FILLED;
+    for (let k = 0; k < 120; k++) {
+      const w = 4 + rng.int(3);
+      const h = 4 + rng.int(3);
+      const sol = createGrid(w, h, EMPTY);
+      const density = 0.3 + 0.3 * rng.next();
+      for (let i = 0; i < w * h; i++) if (rng.next() < density) sol.cells[i] = FILLED;
       const clues = cluesOf(sol);
-      const truth = bruteSolutions(clues).length;
-      const withHint = solvePuzzle(clues, { engine: 'sat', hint: sol });
-      expect(withHint.count).toBe(Math.min(2, truth));
-      expect(gridToRows(withHint.solutions[0])).toEqual(gridToRows(sol));
-      const wrong = createGrid(5, 5, FILLED);
-      expect(solvePuzzle(clues, { engine: 'sat', hint: wrong }).count).toBe(Math.min(2, truth));
+      const all = bruteSolutions(clues);
+      for (const engine of engines) {
+        for (const limit of [1, 2, 3]) {
+          const r = solvePuzzle(clues, { engine, limit, knownSolution: sol });
+          expect(r.complete).toBe(true);
+          expect(r.count).toBe(Math.min(limit, all.length));
+          const found = r.solutions.map((g) => gridToRows(g).join('/'));
+          expect(new Set(found).size).toBe(found.length);
+          for (const f of found) expect(all).toContain(f);
+          if (engine !== 'line') expect(found[0]).toBe(gridToRows(sol).join('/'));
+        }
+      }
+      // The belief-propagation phases only order the search.
+      for (const engine of ['auto', 'sat'] as const) expect(solvePuzzle(clues, { engine, limit: 3, phases: 'marginals' }).count).toBe(Math.min(3, all.length));
+      // Probing before the SAT stage (off by default) is sound too.
+      expect(solvePuzzle(clues, { limit: 3, probeBudget: 200 }).count).toBe(Math.min(3, all.length));
     }
+  });
+
+  it('a known solution on 20x20 and 30x30 boards gives the verdict of the clues alone', () => {
+    for (const [size, density, seed] of [[20, 0.4, 1], [20, 0.6, 2], [30, 0.35, 3], [30, 0.5, 4], [30, 0.6, 5], [20, 0.3, 6]] as const) {
+      const sol = randomSolution(size, size, density, seed);
+      const clues = cluesOf(sol);
+      const withKnown = solvePuzzle(clues, { knownSolution: sol });
+      const alone = solvePuzzle(clues);
+      expect(withKnown.complete && alone.complete).toBe(true);
+      expect(withKnown.count).toBe(alone.count);
+      for (const g of withKnown.solutions) expect(satisfiesClues(clues, g)).toBe(true);
+    }
+  });
+
+  it('a known solution that does not solve the clues is refused with an error naming the line, and nothing is solved', () => {
+    const sol = randomSolution(6, 5, 0.5, 9);
+    const clues = cluesOf(sol);
+    const wrong = cloneGrid(sol);
+    wrong.cells[2 * 6 + 3] = wrong.cells[2 * 6 + 3] === FILLED ? EMPTY : FILLED;
+    expect(() => solvePuzzle(clues, { knownSolution: wrong })).toThrow(KnownSolutionError);
+    expect(() => solvePuzzle(clues, { knownSolution: wrong })).toThrow(/knownSolution: row 3 reads \[.*\], its clue is \[.*\]/);
+    expect(() => solvePuzzle(clues, { knownSolution: wrong, engine: 'line' })).toThrow(KnownSolutionError);
+    expect(() => solvePuzzle(clues, { knownSolution: createGrid(5, 6, EMPTY) })).toThrow(/knownSolution: the grid is 5x6, the clues are for 6x5/);
+    const partial = cloneGrid(sol);
+    partial.cells[4] = UNKNOWN;
+    expect(() => solvePuzzle(clues, { knownSolution: partial })).toThrow(/knownSolution: cell \(row 1, col 5\) is neither filled nor empty/);
+    // A column that differs while every row matches: swap two cells within a row.
+    const swapped = createGrid(2, 2, EMPTY);
+    swapped.cells[0] = FILLED;
+    swapped.cells[3] = FILLED;
+    const colsDiffer = { rows: [[1], [1]], cols: [[2], []] };
+    expect(() => solvePuzzle(colsDiffer, { knownSolution: swapped })).toThrow(/knownSolution: column 1 reads \[1\], its clue is \[2\]/);
+    expect(() => checkKnownSolution(clues, sol)).not.toThrow();
   });
 
   it('a deadline stops the work with complete: false (clock injected, so deterministic)', () => {

@@ -20,11 +20,14 @@
  *         the last solution, so a second solution near the first is found in a few conflicts.
  *   auto  (default) the cheap certain steps first, like pbnsolve and nonogrid: line propagation
  *         (settles most boards above density 0.55 alone: contradiction = 0, all cells known = 1).
- *         If it set at least one cell, probing under a budget (2 probes per cell: "assume a value,
- *         propagate"; a failure forces the other value) and a short chronological search (32
- *         nodes: it finds two solutions at once on the many boards near density 0.5 whose freedom
- *         is a handful of local swaps). If it set none (the hard band: random boards at 0.30-0.45),
- *         those two almost never settle anything, so they are skipped. Then the `sat` engine, on
+ *         If it set at least one cell, a short chronological search (32 nodes: it finds two
+ *         solutions at once on the many boards near density 0.5 whose freedom is a handful of
+ *         local swaps); if it set none (the hard band: random boards at 0.30-0.45), that almost
+ *         never settles anything, so it is skipped. Probing ("assume a value, propagate"; a
+ *         failure forces the other value) runs only when `probeBudget` asks for it: 2 probes per
+ *         cell used to be the default, and cost more than they saved (20x20 at 0.45: median
+ *         49-55 ms with them, 12-17 ms without; 30x30 at 0.5: 177 ms against 59 ms, same boards,
+ *         same run), since the SAT stage's propagation is line logic at every node anyway. Then the `sat` engine, on
  *         the CNF restricted to the known cells: they are units, and each line's automaton keeps
  *         only the states that agree with them, so the CNF describes the unknown part only.
  *
@@ -37,9 +40,18 @@
  * models projected on the cells are exactly the boards matching the clues (brute force in
  * shared/sat/lineGac.test.ts, with and without known cells), so SAT gives a real solution and
  * UNSAT after the blocking clauses proves none other exists. Every solution reported is also
- * re-checked against the clues (`cluesOf`) before it leaves this file. A caller's `hint` (the
- * generator knows the grid its clues came from) is checked the same way and only saves the
- * search for the first solution; it cannot change the count. Tests: brute force on small boards,
+ * re-checked against the clues (`cluesOf`) before it leaves this file.
+ *
+ * A known solution. The generator (and from-image) knows the grid its clues came from, and then
+ * the hard part, finding a first solution, is not needed at all: `knownSolution` (checked first;
+ * a grid that does not match the clues is refused with a `KnownSolutionError`) is the first
+ * solution, and the one question left is "is there a solution other than it?": line logic, then
+ * the SAT stage with the known grid's blocking clause and the solver's saved phases set to the
+ * known grid. The search then starts at the known solution; a second solution that differs in a
+ * few cells is found within a few conflicts, and "none other" is refuted by conflicts near it.
+ * Probing and the short search are skipped (they cost more than the question). The phases only
+ * order the search, so the answer is as exact as without them (tests: brute force, with and
+ * without the known solution). Tests: brute force on small boards,
  * the look-ahead search on 400 seeded boards with 0, 1 and 2+ solutions, and native MiniSat on
  * the block-start CNF for 20x20 and 30x30 verdicts.
  *
@@ -52,6 +64,7 @@ import { cloneGrid, cluesOf, createGrid, EMPTY, FILLED, UNKNOWN } from './grid.t
 import type { Clues, Grid } from './grid.ts';
 import { canonicalClues } from './id.ts';
 import { countSolutions, probeUntil, propagateInPlace, unknownCount } from './solver.ts';
+import { cellMarginals } from './marginals.ts';
 import { emitLineGac } from '../sat/lineGac.ts';
 import { L_FALSE, L_TRUE, Solver, fromDimacs } from '../sat/solver.ts';
 
@@ -62,12 +75,19 @@ export interface SolvePuzzleOptions {
   /** Count solutions up to this many (default 2: decides uniqueness). */
   limit?: number;
   engine?: SolveEngine;
-  /** A grid believed to solve the clues (checked); saves finding the first solution. */
-  hint?: Grid;
+  /**
+   * A grid known to solve the clues (the generator's image, a picture being made unique). It is
+   * checked first: a grid that does not match the clues throws a `KnownSolutionError` naming the
+   * first line that differs. With it no first solution is searched for: it is the first solution,
+   * and the question becomes "is there another?" (see the essay). `engine: 'line'` only checks it.
+   */
+  knownSolution?: Grid;
   /** Stop when `now()` passes this (same units as `now`); needs `now`. */
   deadline?: number;
   now?: () => number;
-  /** Probes (one cell, one value, propagate) allowed in `auto` when line logic set a cell (default 2 per cell). */
+  /** Polled between steps (every 64 probes, every slice of conflicts); true stops the work like a deadline. */
+  shouldStop?: () => boolean;
+  /** Probes (one cell, one value, propagate) allowed in `auto` when line logic set a cell (default 0: see the essay). */
   probeBudget?: number;
   /** Chronological search nodes tried in `auto` before the SAT call, when line logic set a cell (default 32). */
   searchNodes?: number;
@@ -75,6 +95,14 @@ export interface SolvePuzzleOptions {
   maxNodes?: number;
   /** Conflicts allowed to the SAT solver in total (default unlimited). */
   conflictBudget?: number;
+  /**
+   * The SAT stage's first phases when no solution is known: 'empty' (default) is MiniSat's own
+   * start (every cell empty); 'marginals' points each unknown cell at its more likely value by
+   * belief propagation (marginals.ts). Measured (docs/solve.md): fewer conflicts on some 20x20
+   * boards, more on 30x30 in the hard band, so not the default. Only the search order changes,
+   * never the answer.
+   */
+  phases?: 'marginals' | 'empty';
 }
 
 export interface SolvePuzzleStats {
@@ -101,6 +129,33 @@ export interface SolvePuzzleResult {
   stats: SolvePuzzleStats;
 }
 
+/** A `knownSolution` that is not a solution of the clues (wrong size, unknown cells, or a line whose runs differ). */
+export class KnownSolutionError extends Error {
+  constructor(message: string) {
+    super(`knownSolution: ${message}`);
+    this.name = 'KnownSolutionError';
+  }
+}
+
+/** Throws a `KnownSolutionError` saying why `grid` does not solve `clues`; returns quietly when it does. */
+export function checkKnownSolution(clues: Clues, grid: Grid): void {
+  const width = clues.cols.length;
+  const height = clues.rows.length;
+  if (grid.width !== width || grid.height !== height || grid.cells.length !== width * height) {
+    throw new KnownSolutionError(`the grid is ${grid.width}x${grid.height}, the clues are for ${width}x${height}`);
+  }
+  for (let i = 0; i < grid.cells.length; i++) {
+    if (grid.cells[i] !== FILLED && grid.cells[i] !== EMPTY) throw new KnownSolutionError(`cell (row ${Math.floor(i / width) + 1}, col ${(i % width) + 1}) is neither filled nor empty`);
+  }
+  const own = cluesOf(grid);
+  for (let r = 0; r < height; r++) {
+    if (own.rows[r].join() !== clues.rows[r].join()) throw new KnownSolutionError(`row ${r + 1} reads [${own.rows[r].join(' ')}], its clue is [${clues.rows[r].join(' ')}]`);
+  }
+  for (let c = 0; c < width; c++) {
+    if (own.cols[c].join() !== clues.cols[c].join()) throw new KnownSolutionError(`column ${c + 1} reads [${own.cols[c].join(' ')}], its clue is [${clues.cols[c].join(' ')}]`);
+  }
+}
+
 /** True iff `grid` is fully known and its lines match the clues. */
 export function satisfiesClues(clues: Clues, grid: Grid): boolean {
   if (grid.width !== clues.cols.length || grid.height !== clues.rows.length) return false;
@@ -108,16 +163,11 @@ export function satisfiesClues(clues: Clues, grid: Grid): boolean {
   return canonicalClues(cluesOf(grid)) === canonicalClues(clues);
 }
 
-function sameCells(a: Grid, b: Grid): boolean {
-  for (let i = 0; i < a.cells.length; i++) if (a.cells[i] !== b.cells[i]) return false;
-  return true;
-}
-
 class Budget {
   constructor(private readonly options: SolvePuzzleOptions) {}
   expired(): boolean {
-    const { deadline, now } = this.options;
-    return deadline !== undefined && now !== undefined && now() >= deadline;
+    const { deadline, now, shouldStop } = this.options;
+    return (deadline !== undefined && now !== undefined && now() >= deadline) || (shouldStop !== undefined && shouldStop());
   }
 }
 
@@ -136,9 +186,24 @@ export function solvePuzzle(clues: Clues, options: SolvePuzzleOptions = {}): Sol
     for (const s of solutions) if (!satisfiesClues(clues, s)) throw new Error('internal error: a reported solution does not match the clues');
     return { count: solutions.length, complete, settledBy, solutions, stats };
   };
-  const hint = options.hint && satisfiesClues(clues, options.hint) ? options.hint : undefined;
+  const known = options.knownSolution;
+  if (known) checkKnownSolution(clues, known);
 
   const grid = createGrid(width, height);
+  if (known && engine !== 'line') {
+    // The generator's question: the image solves the clues; is there another solution? Line
+    // logic first (cheap, and its cells become units), then one SAT question with the image
+    // blocked and the solver's phases at the image (no search for a first solution at all).
+    if (engine === 'auto') {
+      propagateInPlace(clues, grid, 'complete'); // consistent: the image is a solution
+      stats.knownCells = n - unknownCount(grid);
+      if (stats.knownCells === n) {
+        solutions.push(grid);
+        return done(true, 'line');
+      }
+    }
+    return satCount(clues, grid, limit, known, solutions, budget, options.conflictBudget ?? -1, stats, done);
+  }
   if (engine !== 'sat') {
     if (!propagateInPlace(clues, grid, 'complete')) return done(true, 'line');
     stats.knownCells = n - unknownCount(grid);
@@ -150,7 +215,7 @@ export function solvePuzzle(clues: Clues, options: SolvePuzzleOptions = {}): Sol
     // board where it sets no cell they almost never settle anything, and the SAT stage's
     // propagation already does line logic at every node.
     const foothold = engine === 'line' || stats.knownCells > 0;
-    const maxProbes = engine === 'line' ? Infinity : foothold ? (options.probeBudget ?? 2 * n) : 0;
+    const maxProbes = engine === 'line' ? Infinity : foothold ? (options.probeBudget ?? 0) : 0;
     const probed = probeUntil(clues, grid, () => stats.probes >= maxProbes || ((stats.probes & 63) === 0 && budget.expired()), undefined, stats);
     if (probed === 'contradiction') return done(true, 'probe');
     stats.knownCells = n - unknownCount(grid);
@@ -172,7 +237,7 @@ export function solvePuzzle(clues: Clues, options: SolvePuzzleOptions = {}): Sol
     if (engine === 'line') return done(false, 'search');
     // The short search's solutions are kept: the SAT calls below block them first.
   }
-  return satCount(clues, grid, limit, hint, solutions, budget, options.conflictBudget ?? -1, stats, done);
+  return satCount(clues, grid, limit, undefined, solutions, budget, options.conflictBudget ?? -1, stats, done, options.phases ?? 'empty');
 }
 
 /** The SAT stage: the line-GAC CNF (lineGac.ts) restricted to the known cells, then solve and block until UNSAT or `limit`. */
@@ -180,12 +245,13 @@ function satCount(
   clues: Clues,
   known: Grid,
   limit: number,
-  hint: Grid | undefined,
+  knownSolution: Grid | undefined,
   solutions: Grid[],
   budget: Budget,
   conflictBudget: number,
   stats: SolvePuzzleStats,
   done: (complete: boolean, settledBy: SettledBy) => SolvePuzzleResult,
+  phases: 'marginals' | 'empty' = 'empty',
 ): SolvePuzzleResult {
   const width = known.width;
   const n = known.cells.length;
@@ -223,13 +289,17 @@ function satCount(
     const lits = free.map((i) => fromDimacs(g.cells[i] === FILLED ? -(i + 1) : i + 1));
     return solver.addClause(lits);
   };
-  if (hint && !solutions.some((s) => sameCells(s, hint))) {
-    // Solve under the hint's cells once: cheap (propagation), and it leaves MiniSat's saved
-    // phases at the hint, so the next search starts beside it.
-    stats.satCalls++;
-    solver.solveLimited(free.map((i) => fromDimacs(hint.cells[i] === FILLED ? i + 1 : -(i + 1))), -1);
-    if (solutions.length < limit) solutions.push(cloneGrid(hint));
+  if (knownSolution) {
+    // The known solution is the first; the saved phases point at it, so the search for a second
+    // starts there and a solution differing in a few cells is found in a few conflicts, while
+    // "none other" is refuted near it. Phases only order the search: both answers stay exact.
+    solutions.push(cloneGrid(knownSolution));
+    for (const i of free) solver.setPolarity(i, knownSolution.cells[i] !== FILLED);
+  } else if (phases === 'marginals' && solutions.length === 0) {
+    const p = cellMarginals(clues, known);
+    for (const i of free) solver.setPolarity(i, p[i] < 0.5);
   }
+  if (solutions.length >= limit) return finish(true);
   for (const s of solutions) if (!block(s)) return finish(true);
   // Conflict slices between deadline checks: short at first (a timeout is honoured promptly even
   // on big boards), then up to 2,000 (each call restarts MiniSat's Luby sequence; learnt clauses stay).

@@ -1,0 +1,32 @@
+// `nonolab measure --human` on big boards with a recorded solution: uniqueness by the known-solution question, the same human metrics as the search alone.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { candidateFromSeed, candidateSeed, difficulty } from '../../shared/nonogram/index.ts';
+import { removeTempDirs, tempDir } from '../../tests/support/tempDirs.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'analysis/cli.ts'), ...args], { cwd: root, encoding: 'utf8' });
+
+afterEach(removeTempDirs);
+
+describe('measure --human on boards above 15x15', () => {
+  it('recomputes metrics.human with the recorded solution as the known solution: the metrics the search alone gives', () => {
+    const puzzles = [];
+    for (let i = 0; puzzles.length < 2 && i < 200; i++) {
+      const outcome = candidateFromSeed(16, 16, 0.55, candidateSeed(11, i));
+      if ('puzzle' in outcome) puzzles.push(outcome.puzzle);
+    }
+    expect(puzzles.length).toBe(2);
+    const file = join(tempDir('nonolab-measure-'), 'p.ndjson');
+    writeFileSync(file, puzzles.map((p) => JSON.stringify({ ...p, metrics: undefined })).join('\n') + '\n');
+    const run = cli('measure', file, '--human');
+    expect(run.status, run.stderr).toBe(0);
+    const measured = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(measured.map((p) => p.metrics.human)).toEqual(puzzles.map((p) => difficulty({ rows: p.rows, cols: p.cols })));
+    for (const m of measured) expect(m.metrics.human.unique).toBe(true);
+  });
+
+});
