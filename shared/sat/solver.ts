@@ -30,8 +30,9 @@
  * random decisions beyond MiniSat's (random_var_freq 0: the generator is still stepped per pick).
  * It is a faithful copy of a 2010 solver, not a modern one: hard industrial instances will be slow.
  *
- * Speed (issue 16: at most 1.25x native `minisat -no-pre` CPU time where it takes the same search;
- * NOT reached). The ratio grows with the machine's load (the TS solver misses the cache more, so it
+ * Speed (issue 16: at most 1.25x native `minisat -no-pre` CPU time where it takes the same search).
+ * What made the difference: propagate in WebAssembly (wasmPropagate.ts), see the last item below.
+ * The history, oldest first. The ratio grows with the machine's load (the TS solver misses the cache more, so it
  * suffers more from neighbours): `npm run bench sat` gave 1.54x before this work at load 0.5 and
  * 1.54x after it at load 10; the original and this version side by side in one process at load 11-20
  * (8 files, best of 3, identical statistics): 1.83x -> 1.51x, 0.83x of the CPU time. Profile first (`--cpu-prof`,
@@ -57,8 +58,17 @@
  *    iteration); binary-clause watchers flagged to skip the clause (php9: 1.01x); fields hoisted into
  *    locals in analyze, litRedundant and cancelUntil; literal values as Int32Array; offset, room and
  *    length interleaved in one array.
- *  - what would remain: the per-access overhead itself. All hot data (values, watch pool, arena) in
- *    one Int32Array in asm.js style, or WebAssembly, could cut it; not attempted.
+ *  - what made the difference: propagate as a WebAssembly function (wasmPropagate.ts, assembled
+ *    from TypeScript at load; no toolchain, no binary file) over one wasm memory that holds the values,
+ *    trail, levels, reasons, watch-list offsets/lengths/capacities, the clause arena and the watch pool;
+ *    the JavaScript code keeps using them as typed-array views onto that memory. Wasm addresses the
+ *    memory from one base register with no bounds checks, which removes exactly the per-access
+ *    overhead above. A/B in one process (5 files, median of 5, load 8-11, statistics checked equal):
+ *    0.77x of the CPU time; `npm run bench sat`: 1.43x -> 1.17x native (PySAT order, load 1-9).
+ *    The memory is replaced, never grown, when an array must grow (growing would detach the old
+ *    buffer, which makes V8 check detachment at every typed-array access in the process from then on);
+ *    when the watch pool fills during a propagation, the wasm function stops cleanly and is called
+ *    again on the larger memory (see wasmPropagate.ts).
  * For `generate --sat` (thousands of tiny solves) allocation dominated, not search: `reset()` reuses one
  * solver's buffers, `loadFlatCnf` reads encoders' flat output (flatCnf.ts), and the arena collection
  * reuses the previous arena: 1,000 puzzles' metrics.sat + metrics.sat_dfa went from 1.83 s to 1.16 s
@@ -70,6 +80,7 @@
  */
 
 import type { FlatCnf } from './flatCnf.ts';
+import { instantiatePropagate, type PropagateFn } from './wasmPropagate.ts';
 
 const LEARNT = 1;
 const DELETED = 2;
@@ -160,7 +171,7 @@ export class Solver {
   // Watch lists, all in one pool: literal p's watchers are the pairs (clause, blocker) at
   // wpool[wOff[p] .. wOff[p] + 2*wsLen[p]), with room for wCap[p] ints. A full list moves to the
   // end of the pool (doubling its room); the holes are squeezed out between propagations.
-  private wpool = new Int32Array(1 << 12);
+  private wpool = new Int32Array(0);
   private wpoolTop = 0;
   private wpoolWasted = 0;
   private wOff = new Int32Array(0);
@@ -185,8 +196,8 @@ export class Solver {
   private trailLimLen = 0;
   private qhead = 0;
   // Clause arena.
-  private ca = new Int32Array(1 << 14);
-  private caf = new Float32Array(this.ca.buffer);
+  private ca = new Int32Array(0);
+  private caf = new Float32Array(0);
   private spareCa = new Int32Array(0);
   private spareCaf = new Float32Array(0);
   private caTop = 0;
@@ -213,19 +224,94 @@ export class Solver {
   private toclearLen = 0;
   private stack = new Int32Array(16);
 
+  // The WebAssembly memory holding val, level, reason, trail, wOff, wsLen, wCap, ca and wpool (in
+  // that order, at these byte offsets), and the propagate function instantiated on it (wasmPropagate.ts).
+  private mem!: WebAssembly.Memory;
+  private hdr = new Int32Array(0);
+  private prop!: PropagateFn;
+  private oVal = 0;
+  private oLevel = 0;
+  private oReason = 0;
+  private oTrail = 0;
+  private oWOff = 0;
+  private oWsLen = 0;
+  private oWCap = 0;
+  private oCa = 0;
+  private oWp = 0;
+
   constructor(options: SolverOptions = {}) {
     this.applyOptions(options);
+  }
+
+  /**
+   * Lays the memory-resident arrays out in a new WebAssembly memory with room for `varCap`
+   * variables, `caLen` arena ints and `wpLen` pool ints, copies their contents over and instantiates
+   * propagate on it. (A new memory rather than `grow`: growing detaches the old buffer, and one
+   * detached buffer makes V8 check for detachment at every typed-array access in the process.)
+   */
+  private relayout(varCap: number, caLen: number, wpLen: number): void {
+    let o = 64;
+    const take = (bytes: number) => {
+      const at = o;
+      o = (o + bytes + 7) & ~7;
+      return at;
+    };
+    const oVal = take(2 * varCap), oLevel = take(4 * varCap), oReason = take(4 * varCap), oTrail = take(4 * varCap);
+    const oWOff = take(8 * varCap), oWsLen = take(8 * varCap), oWCap = take(8 * varCap);
+    const oCa = take(4 * caLen), oWp = take(4 * wpLen);
+    const mem = new WebAssembly.Memory({ initial: Math.ceil(o / 65536) });
+    const buf = mem.buffer;
+    const val = new Int8Array(buf, oVal, 2 * varCap);
+    val.set(this.val);
+    this.val = val;
+    const level = new Int32Array(buf, oLevel, varCap);
+    level.set(this.level);
+    this.level = level;
+    const reason = new Int32Array(buf, oReason, varCap);
+    reason.fill(-1);
+    reason.set(this.reason);
+    this.reason = reason;
+    const trail = new Int32Array(buf, oTrail, varCap);
+    trail.set(this.trail);
+    this.trail = trail;
+    const wOff = new Int32Array(buf, oWOff, 2 * varCap);
+    wOff.set(this.wOff);
+    this.wOff = wOff;
+    const wsLen = new Int32Array(buf, oWsLen, 2 * varCap);
+    wsLen.set(this.wsLen);
+    this.wsLen = wsLen;
+    const wCap = new Int32Array(buf, oWCap, 2 * varCap);
+    wCap.set(this.wCap);
+    this.wCap = wCap;
+    const ca = new Int32Array(buf, oCa, caLen);
+    ca.set(this.ca.subarray(0, Math.min(this.caTop, caLen)));
+    this.ca = ca;
+    this.caf = new Float32Array(buf, oCa, caLen);
+    const wpool = new Int32Array(buf, oWp, wpLen);
+    wpool.set(this.wpool.subarray(0, this.wpoolTop));
+    this.wpool = wpool;
+    this.hdr = new Int32Array(buf, 0, 16);
+    this.mem = mem;
+    this.prop = instantiatePropagate(mem);
+    this.oVal = oVal;
+    this.oLevel = oLevel;
+    this.oReason = oReason;
+    this.oTrail = oTrail;
+    this.oWOff = oWOff;
+    this.oWsLen = oWsLen;
+    this.oWCap = oWCap;
+    this.oCa = oCa;
+    this.oWp = oWp;
   }
 
   private applyOptions(options: SolverOptions): void {
     if (options.randomVarFreq !== undefined) this.randomVarFreq = options.randomVarFreq;
     if (options.randomSeed !== undefined) this.randomSeed = options.randomSeed;
-    if (options.capacity?.vars) this.growVars(options.capacity.vars);
-    const lits = options.capacity?.literals ?? 0;
-    if (lits > 0 && 2 * lits > this.ca.length) {
-      this.ca = new Int32Array(Math.max(1 << 12, 2 * lits));
-      this.caf = new Float32Array(this.ca.buffer);
-    }
+    // One relayout at most (a new solver's memory is laid out here, sized for the capacity asked).
+    const caLen = Math.max(this.ca.length || 1 << 14, 2 * (options.capacity?.literals ?? 0));
+    const vars = options.capacity?.vars ?? 0;
+    if (vars > this.varCap) this.growVars(vars, caLen);
+    else if (caLen > this.ca.length) this.relayout(this.varCap, caLen, this.wpool.length || 1 << 12);
   }
 
   /**
@@ -326,20 +412,14 @@ export class Solver {
     return this.model[v] as Lbool;
   }
 
-  private growVars(need: number): void {
+  private growVars(need: number, caLen = this.ca.length): void {
     if (need <= this.varCap) return;
     let cap = Math.max(16, this.varCap * 2);
     while (cap < need) cap *= 2;
-    const g8 = (a: Int8Array, n: number) => { const b = new Int8Array(n); b.set(a); return b; };
     const gu8 = (a: Uint8Array, n: number) => { const b = new Uint8Array(n); b.set(a); return b; };
     const g32 = (a: Int32Array, n: number, fill = 0) => { const b = new Int32Array(n); if (fill) b.fill(fill); b.set(a); return b; };
-    this.val = g8(this.val, 2 * cap);
-    this.wsLen = g32(this.wsLen, 2 * cap);
-    this.wOff = g32(this.wOff, 2 * cap);
-    this.wCap = g32(this.wCap, 2 * cap);
+    this.relayout(cap, caLen, this.wpool.length || 1 << 12);
     this.dirty = gu8(this.dirty, 2 * cap);
-    this.level = g32(this.level, cap);
-    this.reason = g32(this.reason, cap, -1);
     this.polarity = gu8(this.polarity, cap);
     this.decisionVar = gu8(this.decisionVar, cap);
     const act = new Float64Array(cap);
@@ -348,7 +428,6 @@ export class Solver {
     this.seen = gu8(this.seen, cap);
     this.heap = g32(this.heap, cap);
     this.heapIdx = g32(this.heapIdx, cap, -1);
-    this.trail = g32(this.trail, cap);
     this.varCap = cap;
   }
 
@@ -449,10 +528,7 @@ export class Solver {
     if (this.caTop + 2 + n > this.ca.length) {
       let cap = this.ca.length * 2;
       while (cap < this.caTop + 2 + n) cap *= 2;
-      const b = new Int32Array(cap);
-      b.set(this.ca.subarray(0, this.caTop));
-      this.ca = b;
-      this.caf = new Float32Array(b.buffer);
+      this.relayout(this.varCap, cap, this.wpool.length);
     }
     const cr = learnt ? this.caTop + 1 : this.caTop;
     const ca = this.ca;
@@ -476,9 +552,7 @@ export class Solver {
     if (this.wpoolTop + cap > this.wpool.length) {
       let size = this.wpool.length << 1;
       while (size < this.wpoolTop + cap) size <<= 1;
-      const b = new Int32Array(size);
-      b.set(this.wpool.subarray(0, this.wpoolTop));
-      this.wpool = b;
+      this.relayout(this.varCap, this.ca.length, size);
     }
     const from = this.wOff[p];
     const to = this.wpoolTop;
@@ -503,7 +577,7 @@ export class Solver {
       this.wCap[p] = cap;
       top += cap;
     }
-    this.wpool = pool;
+    old.set(pool.subarray(0, top));
     this.wpoolTop = top;
     this.wpoolWasted = 0;
   }
@@ -568,10 +642,13 @@ export class Solver {
     this.cleanAll();
     const old = this.ca;
     const oldf = this.caf;
-    // The previous arena is kept as the next collection's target (no allocation when it is big enough).
-    const need = Math.max(1 << 12, (this.caTop - this.caWasted) * 2);
-    const to = this.spareCa.length >= need && this.spareCa.length <= 4 * need ? this.spareCa : new Int32Array(need);
-    const tof = to === this.spareCa ? this.spareCaf : new Float32Array(to.buffer);
+    // Compacted into a spare buffer (kept for the next collection), then copied back into the arena.
+    if (this.spareCa.length !== old.length) {
+      this.spareCa = new Int32Array(old.length);
+      this.spareCaf = new Float32Array(this.spareCa.buffer);
+    }
+    const to = this.spareCa;
+    const tof = this.spareCaf;
     let top = 0;
     const reloc = (cr: number): number => {
       const h = old[cr];
@@ -606,10 +683,7 @@ export class Solver {
       if (!seen[v]) this.reason[v] = -1;
       seen[v] = 0;
     }
-    this.spareCa = old;
-    this.spareCaf = oldf;
-    this.ca = to;
-    this.caf = tof;
+    old.set(to.subarray(0, top));
     this.caTop = top;
     this.caWasted = 0;
   }
@@ -702,99 +776,28 @@ export class Solver {
    * counted as propagations, as in MiniSat).
    */
   propagate(): number {
-    let confl = -1;
-    let numProps = 0;
     if (this.dirties.length > 0) this.cleanAll();
     if (this.wpoolWasted > this.wpoolTop >> 1 && this.wpoolTop > 1 << 12) this.compactWatches();
-    const val = this.val;
-    const trail = this.trail;
-    let ws = this.wpool; // re-read after a list grows (the pool may be reallocated; offsets stay)
-    const wOff = this.wOff;
-    const wCap = this.wCap;
-    const wsLen = this.wsLen;
-    const level = this.level;
-    const reason = this.reason;
-    const ca = this.ca;
-    const dl = this.trailLimLen;
-    let trailLen = this.trailLen;
-    let qhead = this.qhead;
-    while (qhead < trailLen) {
-      const p = trail[qhead++];
-      const off = wOff[p];
-      const end = off + (wsLen[p] << 1);
-      const falseLit = p ^ 1;
-      let i = off;
-      let j = off;
-      numProps++;
-      next: while (i < end) {
-        const blocker = ws[i + 1];
-        if (val[blocker] === 1) {
-          if (i !== j) {
-            ws[j] = ws[i];
-            ws[j + 1] = blocker;
-          }
-          i += 2;
-          j += 2;
-          continue;
-        }
-        const cr = ws[i];
-        const base = cr + HDR;
-        let first = ca[base];
-        if (first === falseLit) {
-          first = ca[base + 1];
-          ca[base] = first;
-          ca[base + 1] = falseLit;
-        }
-        i += 2;
-        if (first !== blocker && val[first] === 1) {
-          ws[j] = cr;
-          ws[j + 1] = first;
-          j += 2;
-          continue;
-        }
-        const stop = base + (ca[cr] >> 3);
-        for (let k = base + 2; k < stop; k++) {
-          const lk = ca[k];
-          if (val[lk] !== -1) {
-            ca[base + 1] = lk;
-            ca[k] = falseLit;
-            // Append the watcher (cr, first) to the list of ~lk (never this list: lk is not false).
-            const q = lk ^ 1;
-            const nq = wsLen[q] << 1;
-            if (nq + 2 > wCap[q]) {
-              this.growWatchList(q);
-              ws = this.wpool;
-            }
-            const o = wOff[q] + nq;
-            ws[o] = cr;
-            ws[o + 1] = first;
-            wsLen[q]++;
-            continue next;
-          }
-        }
-        ws[j] = cr;
-        ws[j + 1] = first;
-        j += 2;
-        if (val[first] === -1) {
-          confl = cr;
-          qhead = trailLen;
-          while (i < end) ws[j++] = ws[i++];
-        } else {
-          val[first] = 1;
-          val[first ^ 1] = -1;
-          const v = first >> 1;
-          level[v] = dl;
-          reason[v] = cr;
-          trail[trailLen++] = first;
-        }
-      }
-      wsLen[p] = (j - off) >> 1;
+    for (;;) {
+      const hdr = this.hdr;
+      hdr[3] = this.wpoolTop;
+      hdr[4] = this.wpoolWasted;
+      hdr[5] = this.wpool.length;
+      const confl = this.prop(
+        this.qhead, this.trailLen, this.trailLimLen, this.oVal, this.oTrail, this.oLevel, this.oReason,
+        this.oCa, this.oWOff, this.oWsLen, this.oWCap, this.oWp,
+      );
+      const numProps = hdr[2];
+      this.qhead = hdr[0];
+      this.trailLen = hdr[1];
+      this.wpoolTop = hdr[3];
+      this.wpoolWasted = hdr[4];
+      this.propagations += numProps;
+      this.simpDBProps -= numProps;
+      if (confl !== -2) return confl;
+      // The watch pool is full: enlarge it and carry on where propagation stopped.
+      this.relayout(this.varCap, this.ca.length, this.wpool.length << 1);
     }
-    this.trailLen = trailLen;
-    this.qhead = qhead;
-    this.propagations += numProps;
-    this.simpDBProps -= numProps;
-    return confl;
   }
 
   private litRedundant(p: number, abstractLevels: number): boolean {
