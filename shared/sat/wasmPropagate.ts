@@ -1,4 +1,4 @@
-// The solver's unit propagation as a WebAssembly function, assembled here byte by byte (no toolchain, no file).
+// The solver's unit propagation and conflict analysis as WebAssembly functions, assembled here byte by byte (no toolchain, no file).
 /*
  * Why WebAssembly. The JavaScript propagate loop did the same work as MiniSat's C++ but paid some
  * five extra instructions per array access: TurboFan re-checks each typed array's map and reloads its
@@ -22,6 +22,7 @@
  */
 
 const I32 = 0x7f;
+const F64 = 0x7c;
 
 function uleb(n: number): number[] {
   const out: number[] = [];
@@ -65,6 +66,24 @@ class Asm {
   store(offset = 0) { return this.emit(0x36, 2, ...uleb(offset)); }
   store8() { return this.emit(0x3a, 0, 0); }
   copy() { return this.emit(0xfc, 0x0a, 0, 0); }
+  load8u() { return this.emit(0x2d, 0, 0); }
+  f64load(offset = 0) { return this.emit(0x2b, 3, ...uleb(offset)); }
+  f64store(offset = 0) { return this.emit(0x39, 3, ...uleb(offset)); }
+  f32load() { return this.emit(0x2a, 2, 0); }
+  f32store() { return this.emit(0x38, 2, 0); }
+  f64c(x: number) { return this.emit(0x44, ...new Uint8Array(new Float64Array([x]).buffer)); }
+  f64add() { return this.emit(0xa0); }
+  f64mul() { return this.emit(0xa2); }
+  f64gt() { return this.emit(0x64); }
+  promote() { return this.emit(0xbb); }
+  demote() { return this.emit(0xb6); }
+  call(f: number) { return this.emit(0x10, ...uleb(f)); }
+  and() { return this.emit(0x71); }
+  or() { return this.emit(0x72); }
+  eqz() { return this.emit(0x45); }
+  gtU() { return this.emit(0x4b); }
+  leS() { return this.emit(0x4c); }
+  drop() { return this.emit(0x1a); }
   eq() { return this.emit(0x46); }
   ne() { return this.emit(0x47); }
   ltS() { return this.emit(0x48); }
@@ -245,13 +264,245 @@ function propagateBody(): number[] {
   return a.code;
 }
 
+// analyze: parameters, then locals.
+const A_CONFL = 0, A_TRAILLEN = 1, A_DL = 2, A_NV = 3, A_VARINC = 4, A_CLAINC = 5, A_TRAIL = 6, A_LEVEL = 7, A_REASON = 8, A_CA = 9,
+  A_SEEN = 10, A_ACT = 11, A_HEAP = 12, A_HIDX = 13, A_OUT = 14, A_TOCLEAR = 15, A_STACK = 16;
+const A_PARAMS = [I32, I32, I32, I32, F64, F64, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32];
+let al = A_PARAMS.length;
+const OUTLEN = al++, PATHC = al++, AP = al++, INDEX = al++, ASTOP = al++, AK = al++, AQ = al++, AV = al++, AI = al++, AX = al++, PP = al++,
+  ABS = al++, AJ = al++, TCL = al++, SP = al++, ACR = al++, SIZE = al++, ATOP = al++, MAXI = al++, BT = al++, LV = al++, HI = al++;
+const A_I32_LOCALS = al - A_PARAMS.length;
+const FA = al++, FAX = al++;
+const A_F64_LOCALS = 2;
+
+/** `for (l = from; l < to; l++) body()` (from, to: locals). */
+function forRange(a: Asm, l: number, from: number, to: number, name: string, body: () => void): void {
+  a.get(from).set(l);
+  a.block(name + 'd').loop(name);
+  a.get(l).get(to).geS().brIf(name + 'd');
+  body();
+  a.inc(l, 1).br(name);
+  a.end().end();
+}
+
+/**
+ * solver.ts's analyze (first UIP, then ccmin-mode 2 minimisation with litRedundant inlined, the
+ * variable bumps with MiniSat's heap percolation inlined, clause bumps as float32). Writes the learnt
+ * clause to `out`, its length to word 0 and the new varInc (f64) to bytes 32..39; returns the
+ * backtrack level. A clause activity over 1e20 calls the import `r` (the rescale walks the learnt
+ * list, which lives in JavaScript), which writes the new claInc to bytes 40..47.
+ */
+function analyzeBody(): number[] {
+  const a = new Asm();
+  a.c(1).set(OUTLEN).c(0).set(PATHC).c(-1).set(AP);
+  a.get(A_TRAILLEN).c(-1).add().set(INDEX);
+  a.loop('aloop');
+  {
+    // clause bump (float32 activity just before the header)
+    a.get(A_CONFL).at32(A_CA).load().c(1).and().if_();
+    {
+      a.get(A_CONFL).c(-1).add().at32(A_CA).set(AK);
+      a.get(AK).get(AK).f32load().promote().get(A_CLAINC).f64add().demote().f32store();
+      a.get(AK).f32load().promote().f64c(1e20).f64gt().if_();
+      a.call(0);
+      a.c(0).f64load(40).set(A_CLAINC);
+      a.end();
+    }
+    a.end();
+    a.get(A_CONFL).at32(A_CA).set(ASTOP);
+    a.get(ASTOP).c(4).add().set(AK);
+    a.get(ASTOP).load().c(3).shrS().c(2).shl().get(AK).add().set(ASTOP);
+    a.get(AP).c(-1).ne().if_().inc(AK, 4).end();
+    a.block('kdone').loop('kloop');
+    {
+      a.get(AK).get(ASTOP).geU().brIf('kdone');
+      a.get(AK).load().tee(AQ).c(1).shrS().set(AV);
+      a.get(A_SEEN).get(AV).add().load8u().eqz().if_();
+      {
+        a.get(AV).at32(A_LEVEL).load().tee(LV).c(0).gtS().if_();
+        {
+          // act[v] += varInc, rescaling all at 1e100
+          a.get(AV).c(3).shl().get(A_ACT).add().set(AI);
+          a.get(AI).get(AI).f64load().get(A_VARINC).f64add().tee(FA).f64store();
+          a.get(FA).f64c(1e100).f64gt().if_();
+          {
+            a.c(0).set(AX);
+            a.block('rsd').loop('rs');
+            a.get(AX).get(A_NV).geS().brIf('rsd');
+            a.get(AX).c(3).shl().get(A_ACT).add().set(AI);
+            a.get(AI).get(AI).f64load().f64c(1e-100).f64mul().f64store();
+            a.inc(AX, 1).br('rs');
+            a.end().end();
+            a.get(A_VARINC).f64c(1e-100).f64mul().set(A_VARINC);
+          }
+          a.end();
+          // percolateUp(heapIdx[v]) when v is in the heap
+          a.get(AV).at32(A_HIDX).load().tee(HI).c(0).geS().if_();
+          {
+            a.get(HI).set(AI);
+            a.get(AI).at32(A_HEAP).load().set(AX);
+            a.get(AX).c(3).shl().get(A_ACT).add().f64load().set(FAX);
+            a.get(AI).c(-1).add().c(1).shrS().set(PP);
+            a.block('pd').loop('pl');
+            a.get(AI).eqz().brIf('pd');
+            a.get(FAX).get(PP).at32(A_HEAP).load().c(3).shl().get(A_ACT).add().f64load().f64gt().eqz().brIf('pd');
+            a.get(PP).at32(A_HEAP).load().set(ACR);
+            a.get(AI).at32(A_HEAP).get(ACR).store();
+            a.get(ACR).at32(A_HIDX).get(AI).store();
+            a.get(PP).set(AI);
+            a.get(PP).c(-1).add().c(1).shrS().set(PP);
+            a.br('pl');
+            a.end().end();
+            a.get(AI).at32(A_HEAP).get(AX).store();
+            a.get(AX).at32(A_HIDX).get(AI).store();
+          }
+          a.end();
+          a.get(A_SEEN).get(AV).add().c(1).store8();
+          a.get(LV).get(A_DL).geS().if_();
+          a.inc(PATHC, 1);
+          a.else_();
+          a.get(OUTLEN).at32(A_OUT).get(AQ).store();
+          a.inc(OUTLEN, 1);
+          a.end();
+        }
+        a.end();
+      }
+      a.end();
+      a.inc(AK, 4).br('kloop');
+    }
+    a.end().end();
+    // the next seen literal down the trail
+    a.loop('sl');
+    a.get(INDEX).at32(A_TRAIL).load().set(AP);
+    a.inc(INDEX, -1);
+    a.get(A_SEEN).get(AP).c(1).shrS().add().load8u().eqz().brIf('sl');
+    a.end();
+    a.get(AP).c(1).shrS().at32(A_REASON).load().set(A_CONFL);
+    a.get(A_SEEN).get(AP).c(1).shrS().add().c(0).store8();
+    a.inc(PATHC, -1);
+    a.get(PATHC).c(0).gtS().brIf('aloop');
+  }
+  a.end();
+  a.get(A_OUT).get(AP).c(1).xor().store();
+
+  // Minimise (ccmin-mode 2).
+  a.get(A_TOCLEAR).get(A_OUT).get(OUTLEN).c(2).shl().copy();
+  a.get(OUTLEN).set(TCL);
+  a.c(0).set(ABS);
+  a.c(1).set(AJ);
+  forRange(a, AI, AJ, OUTLEN, 'ab', () => {
+    a.get(ABS).c(1).get(AI).at32(A_OUT).load().c(1).shrS().at32(A_LEVEL).load().shl().or().set(ABS);
+  });
+  a.c(1).set(AJ);
+  a.c(1).set(AI);
+  a.block('md').loop('ml');
+  {
+    a.get(AI).get(OUTLEN).geS().brIf('md');
+    a.get(AI).at32(A_OUT).load().set(AQ);
+    a.block('keep');
+    a.block('drop');
+    {
+      a.get(AQ).c(1).shrS().at32(A_REASON).load().c(0).ltS().brIf('keep');
+      // litRedundant(q, abs)
+      a.get(A_STACK).get(AQ).store();
+      a.c(1).set(SP);
+      a.get(TCL).set(ATOP);
+      a.loop('lr');
+      {
+        a.get(SP).eqz().brIf('drop');
+        a.inc(SP, -1);
+        a.get(SP).at32(A_STACK).load().c(1).shrS().at32(A_REASON).load().set(ACR);
+        a.get(ACR).at32(A_CA).load().c(3).shrS().set(SIZE);
+        a.c(1).set(AK);
+        a.block('lld').loop('ll');
+        {
+          a.get(AK).get(SIZE).geS().brIf('lld');
+          a.get(ACR).get(AK).add().c(1).add().at32(A_CA).load().tee(AX).c(1).shrS().set(AV);
+          a.get(A_SEEN).get(AV).add().load8u().eqz().if_();
+          {
+            a.get(AV).at32(A_LEVEL).load().tee(LV).c(0).gtS().if_();
+            {
+              a.get(AV).at32(A_REASON).load().c(0).geS();
+              a.c(1).get(LV).shl().get(ABS).and().c(0).ne();
+              a.and().if_();
+              {
+                a.get(A_SEEN).get(AV).add().c(1).store8();
+                a.get(SP).at32(A_STACK).get(AX).store();
+                a.inc(SP, 1);
+                a.get(TCL).at32(A_TOCLEAR).get(AX).store();
+                a.inc(TCL, 1);
+              }
+              a.else_();
+              {
+                forRange(a, PP, ATOP, TCL, 'cl', () => {
+                  a.get(A_SEEN).get(PP).at32(A_TOCLEAR).load().c(1).shrS().add().c(0).store8();
+                });
+                a.get(ATOP).set(TCL);
+                a.br('keep');
+              }
+              a.end();
+            }
+            a.end();
+          }
+          a.end();
+          a.inc(AK, 1).br('ll');
+        }
+        a.end().end();
+        a.br('lr');
+      }
+      a.end();
+    }
+    a.end(); // drop: redundant, not kept
+    a.inc(AI, 1).br('ml');
+    a.end(); // keep
+    a.get(AJ).at32(A_OUT).get(AQ).store();
+    a.inc(AJ, 1);
+    a.inc(AI, 1).br('ml');
+  }
+  a.end().end();
+  a.get(AJ).set(OUTLEN);
+
+  // The highest remaining level to position 1; it is the backtrack level.
+  a.c(0).set(BT);
+  a.get(OUTLEN).c(1).gtS().if_();
+  {
+    a.c(1).set(MAXI);
+    a.c(2).set(AJ);
+    forRange(a, AI, AJ, OUTLEN, 'mx', () => {
+      a.get(AI).at32(A_OUT).load().c(1).shrS().at32(A_LEVEL).load();
+      a.get(MAXI).at32(A_OUT).load().c(1).shrS().at32(A_LEVEL).load();
+      a.gtS().if_().get(AI).set(MAXI).end();
+    });
+    a.get(MAXI).at32(A_OUT).load().set(AQ);
+    a.get(MAXI).at32(A_OUT).get(A_OUT).load(4).store();
+    a.get(A_OUT).get(AQ).store(4);
+    a.get(AQ).c(1).shrS().at32(A_LEVEL).load().set(BT);
+  }
+  a.end();
+  a.c(0).set(AJ);
+  forRange(a, AI, AJ, TCL, 'cs', () => {
+    a.get(A_SEEN).get(AI).at32(A_TOCLEAR).load().c(1).shrS().add().c(0).store8();
+  });
+  a.c(0).get(OUTLEN).store(0);
+  a.c(0).get(A_VARINC).f64store(32);
+  a.get(BT);
+  a.code.push(0x0b);
+  return a.code;
+}
+
 function moduleBytes(): Uint8Array<ArrayBuffer> {
-  const type = section(1, [1, 0x60, NPARAMS, ...new Array(NPARAMS).fill(I32), 1, I32]);
-  const imp = section(2, [1, ...str('e'), ...str('m'), 0x02, 0x00, 1]);
-  const func = section(3, [1, 0]);
-  const exp = section(7, [1, ...str('p'), 0x00, 0]);
-  const body = [1, ...uleb(NLOCALS), I32, ...propagateBody()];
-  const code = section(10, [1, ...uleb(body.length), ...body]);
+  const type = section(1, [
+    3,
+    0x60, NPARAMS, ...new Array(NPARAMS).fill(I32), 1, I32,
+    0x60, A_PARAMS.length, ...A_PARAMS, 1, I32,
+    0x60, 0, 0,
+  ]);
+  const imp = section(2, [2, ...str('e'), ...str('m'), 0x02, 0x00, 1, ...str('e'), ...str('r'), 0x00, 2]);
+  const func = section(3, [2, 0, 1]);
+  const exp = section(7, [2, ...str('p'), 0x00, 1, ...str('a'), 0x00, 2]);
+  const pbody = [1, ...uleb(NLOCALS), I32, ...propagateBody()];
+  const abody = [2, ...uleb(A_I32_LOCALS), I32, ...uleb(A_F64_LOCALS), F64, ...analyzeBody()];
+  const code = section(10, [2, ...uleb(pbody.length), ...pbody, ...uleb(abody.length), ...abody]);
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imp, ...func, ...exp, ...code]);
 }
 
@@ -262,8 +513,16 @@ export type PropagateFn = (
 
 const compiled = new WebAssembly.Module(moduleBytes());
 
-/** A propagate function working on `memory` (at least one page; the caller lays the arrays out in it). */
-export function instantiatePropagate(memory: WebAssembly.Memory): PropagateFn {
-  const instance = new WebAssembly.Instance(compiled, { e: { m: memory } });
-  return instance.exports.p as unknown as PropagateFn;
+export type AnalyzeFn = (
+  confl: number, trailLen: number, dl: number, nv: number, varInc: number, claInc: number, trail: number, level: number,
+  reason: number, ca: number, seen: number, act: number, heap: number, heapIdx: number, out: number, toclear: number, stack: number,
+) => number;
+
+/**
+ * propagate and analyze working on `memory` (the caller lays the arrays out in it); `rescale` is
+ * called when a clause activity passes 1e20 and must write the new claInc (f64) at byte 40.
+ */
+export function instantiateKernels(memory: WebAssembly.Memory, rescale: () => void): { propagate: PropagateFn; analyze: AnalyzeFn } {
+  const instance = new WebAssembly.Instance(compiled, { e: { m: memory, r: rescale } });
+  return { propagate: instance.exports.p as unknown as PropagateFn, analyze: instance.exports.a as unknown as AnalyzeFn };
 }
