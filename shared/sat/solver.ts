@@ -31,7 +31,7 @@
  * It is a faithful copy of a 2010 solver, not a modern one: hard industrial instances will be slow.
  *
  * Speed (issue 16: at most 1.25x native `minisat -no-pre` CPU time where it takes the same search).
- * What made the difference: propagate in WebAssembly (wasmPropagate.ts), see the last item below.
+ * What made the difference: propagate in WebAssembly (wasmKernels.ts), see the last item below.
  * The history, oldest first. The ratio grows with the machine's load (the TS solver misses the cache more, so it
  * suffers more from neighbours): `npm run bench sat` gave 1.54x before this work at load 0.5 and
  * 1.54x after it at load 10; the original and this version side by side in one process at load 11-20
@@ -58,7 +58,7 @@
  *    iteration); binary-clause watchers flagged to skip the clause (php9: 1.01x); fields hoisted into
  *    locals in analyze, litRedundant and cancelUntil; literal values as Int32Array; offset, room and
  *    length interleaved in one array.
- *  - what made the difference: propagate as a WebAssembly function (wasmPropagate.ts, assembled
+ *  - what made the difference: propagate as a WebAssembly function (wasmKernels.ts, assembled
  *    from TypeScript at load; no toolchain, no binary file) over one wasm memory that holds the values,
  *    trail, levels, reasons, watch-list offsets/lengths/capacities, the clause arena and the watch pool;
  *    the JavaScript code keeps using them as typed-array views onto that memory. Wasm addresses the
@@ -72,7 +72,7 @@
  *    The memory is replaced, never grown, when an array must grow (growing would detach the old
  *    buffer, which makes V8 check detachment at every typed-array access in the process from then on);
  *    when the watch pool fills during a propagation, the wasm function stops cleanly and is called
- *    again on the larger memory (see wasmPropagate.ts).
+ *    again on the larger memory (see wasmKernels.ts).
  * For `generate --sat` (thousands of tiny solves) allocation dominated, not search: `reset()` reuses one
  * solver's buffers, `loadFlatCnf` reads encoders' flat output (flatCnf.ts), and the arena collection
  * reuses the previous arena: 1,000 puzzles' metrics.sat + metrics.sat_dfa went from 1.83 s to 1.16 s
@@ -84,7 +84,7 @@
  */
 
 import type { FlatCnf } from './flatCnf.ts';
-import { instantiateKernels, type AnalyzeFn, type PropagateFn } from './wasmPropagate.ts';
+import { instantiateKernels, type AnalyzeFn, type PropagateFn } from './wasmKernels.ts';
 
 const LEARNT = 1;
 const DELETED = 2;
@@ -227,7 +227,7 @@ export class Solver {
 
   // The WebAssembly memory holding val, level, reason, trail, wOff, wsLen, wCap, seen, activity, heap,
   // heapIdx, learnt, toclear, stack, ca and wpool (in that order, at these byte offsets), and the
-  // propagate and analyze functions instantiated on it (wasmPropagate.ts).
+  // propagate and analyze functions instantiated on it (wasmKernels.ts).
   private mem!: WebAssembly.Memory;
   private hdr = new Int32Array(0);
   private hdrF = new Float64Array(0);
@@ -835,7 +835,7 @@ export class Solver {
     }
   }
 
-  /** First-UIP conflict analysis with recursive minimisation (in wasm: wasmPropagate.ts); fills `learnt`, returns the backtrack level. */
+  /** First-UIP conflict analysis with recursive minimisation (in wasm: wasmKernels.ts); fills `learnt`, returns the backtrack level. */
   private analyze(confl: number): number {
     const bt = this.analyzeW(
       confl, this.trailLen, this.trailLimLen, this.nv, this.varInc, this.claInc, this.oTrail, this.oLevel, this.oReason,

@@ -1,5 +1,8 @@
 // The solver's unit propagation and conflict analysis as WebAssembly functions, assembled here byte by byte (no toolchain, no file).
 /*
+ * Two functions: `p`, unit propagation (below), and `a`, conflict analysis (see analyzeBody), each
+ * solver.ts's JavaScript statement for statement, so the search is MiniSat's as before.
+ *
  * Why WebAssembly. The JavaScript propagate loop did the same work as MiniSat's C++ but paid some
  * five extra instructions per array access: TurboFan re-checks each typed array's map and reloads its
  * length and data pointer at nearly every access inside the loops (see solver.ts's essay). A wasm
