@@ -73,7 +73,9 @@
  *    clause bumps) moved into the same wasm module, with seen, activity, heap, heapIdx and the learnt
  *    clause buffers in its memory (the rare clause-activity rescale calls back into JavaScript, which
  *    owns the learnt list): a further 0.93x (A/B against the JavaScript original: 0.72x).
- *    Profile after (all bench files, warm): wasm propagate 54%, wasm analyze 20%, sorting learnts 4%,
+ *    Then cancelUntil (unassign, save phases, reinsert into the heap) and pickBranchLit's heap loop
+ *    (removeMin with percolateDown) too, with polarity and decisionVar in the memory: 0.97x more.
+ *    Profile after analyze moved (all bench files, warm): wasm propagate 54%, wasm analyze 20%, sorting learnts 4%,
  *    cancelUntil 3%, pickBranchLit 3%, JS-to-wasm call wrappers 2%. The wasm code follows the
  *    JavaScript it replaced statement for statement; the MiniSat vectors pass unchanged.
  *    A solver now costs a wasm memory and instance (about 0.1-0.2 ms to construct, against 0.07 ms);
@@ -93,7 +95,7 @@
  */
 
 import type { FlatCnf } from './flatCnf.ts';
-import { instantiateKernels, type AnalyzeFn, type PropagateFn } from './wasmKernels.ts';
+import { instantiateKernels, type AnalyzeFn, type CancelFn, type PickFn, type PropagateFn } from './wasmKernels.ts';
 
 const LEARNT = 1;
 const DELETED = 2;
@@ -242,6 +244,10 @@ export class Solver {
   private hdrF = new Float64Array(0);
   private prop!: PropagateFn;
   private analyzeW!: AnalyzeFn;
+  private cancelW!: CancelFn;
+  private pickW!: PickFn;
+  private oPol = 0;
+  private oDvar = 0;
   private oSeen = 0;
   private oAct = 0;
   private oHeap = 0;
@@ -278,6 +284,7 @@ export class Solver {
     };
     const oVal = take(2 * varCap), oLevel = take(4 * varCap), oReason = take(4 * varCap), oTrail = take(4 * varCap);
     const oWOff = take(8 * varCap), oWsLen = take(8 * varCap), oWCap = take(8 * varCap);
+    const oPol = take(varCap), oDvar = take(varCap);
     const oSeen = take(varCap), oAct = take(8 * varCap), oHeap = take(4 * varCap), oHeapIdx = take(4 * varCap);
     const oLearnt = take(4 * varCap + 4), oToclear = take(8 * varCap + 8), oStack = take(4 * varCap + 4);
     const oCa = take(4 * caLen), oWp = take(4 * wpLen);
@@ -305,6 +312,12 @@ export class Solver {
     const wCap = new Int32Array(buf, oWCap, 2 * varCap);
     wCap.set(this.wCap);
     this.wCap = wCap;
+    const pol = new Uint8Array(buf, oPol, varCap);
+    pol.set(this.polarity);
+    this.polarity = pol;
+    const dvar = new Uint8Array(buf, oDvar, varCap);
+    dvar.set(this.decisionVar);
+    this.decisionVar = dvar;
     const seen = new Uint8Array(buf, oSeen, varCap);
     seen.set(this.seen);
     this.seen = seen;
@@ -334,6 +347,10 @@ export class Solver {
     const kernels = instantiateKernels(mem, () => this.rescaleClauseActivities());
     this.prop = kernels.propagate;
     this.analyzeW = kernels.analyze;
+    this.cancelW = kernels.cancel;
+    this.pickW = kernels.pick;
+    this.oPol = oPol;
+    this.oDvar = oDvar;
     this.oSeen = oSeen;
     this.oAct = oAct;
     this.oHeap = oHeap;
@@ -467,8 +484,6 @@ export class Solver {
     const gu8 = (a: Uint8Array, n: number) => { const b = new Uint8Array(n); b.set(a); return b; };
     this.relayout(cap, caLen, this.wpool.length || 1 << 12);
     this.dirty = gu8(this.dirty, 2 * cap);
-    this.polarity = gu8(this.polarity, cap);
-    this.decisionVar = gu8(this.decisionVar, cap);
     this.varCap = cap;
   }
 
@@ -527,16 +542,6 @@ export class Solver {
     this.heapIdx[v] = this.heapLen;
     this.heap[this.heapLen++] = v;
     this.percolateUp(this.heapIdx[v]);
-  }
-  private heapRemoveMin(): number {
-    const heap = this.heap;
-    const x = heap[0];
-    heap[0] = heap[this.heapLen - 1];
-    this.heapIdx[heap[0]] = 0;
-    this.heapIdx[x] = -1;
-    this.heapLen--;
-    if (this.heapLen > 1) this.percolateDown(0);
-    return x;
   }
   private insertVarOrder(v: number): void {
     if (this.heapIdx[v] < 0 && this.decisionVar[v]) this.heapInsert(v);
@@ -754,16 +759,11 @@ export class Solver {
   }
   private cancelUntil(lvl: number): void {
     if (this.trailLimLen > lvl) {
-      const trail = this.trail, val = this.val, pol = this.polarity;
       const lim = this.trailLim[lvl];
-      for (let c = this.trailLen - 1; c >= lim; c--) {
-        const p = trail[c];
-        const x = p >> 1;
-        val[p] = 0;
-        val[p ^ 1] = 0;
-        pol[x] = p & 1;
-        if (this.heapIdx[x] < 0 && this.decisionVar[x]) this.heapInsert(x);
-      }
+      // Unassign trail[trailLen-1 .. lim], save phases, reinsert decision variables into the heap (in wasm).
+      this.heapLen = this.cancelW(
+        lim, this.trailLen, this.heapLen, this.oVal, this.oTrail, this.oPol, this.oDvar, this.oHeap, this.oHeapIdx, this.oAct,
+      );
       this.qhead = lim;
       this.trailLen = lim;
       this.trailLimLen = lvl;
@@ -893,13 +893,9 @@ export class Solver {
       next = this.heap[Math.trunc(this.drand() * this.heapLen)];
       if (this.val[2 * next] === 0 && this.decisionVar[next]) this.rndDecisions++;
     }
-    while (next === -1 || this.val[2 * next] !== 0 || !this.decisionVar[next]) {
-      if (this.heapLen === 0) {
-        next = -1;
-        break;
-      }
-      next = this.heapRemoveMin();
-    }
+    // while (next === -1 || val[2 * next] !== 0 || !decisionVar[next]) take the heap's top (-1 when empty), in wasm
+    next = this.pickW(next, this.heapLen, this.oVal, this.oDvar, this.oHeap, this.oHeapIdx, this.oAct);
+    this.heapLen = this.hdr[0];
     return next === -1 ? -1 : next + next + this.polarity[next];
   }
 

@@ -1,6 +1,7 @@
-// The solver's unit propagation and conflict analysis as WebAssembly functions, assembled here byte by byte (no toolchain, no file).
+// The solver's hot loops (propagation, conflict analysis, backtracking, branching) as WebAssembly functions, assembled here byte by byte (no toolchain, no file).
 /*
- * Two functions: `p`, unit propagation (below), and `a`, conflict analysis (see analyzeBody), each
+ * Four functions: `p`, unit propagation (below), `a`, conflict analysis (analyzeBody), `c`, the
+ * backtrack loop of cancelUntil (cancelBody), and `k`, pickBranchLit's heap loop (pickBody), each
  * solver.ts's JavaScript statement for statement, so the search is MiniSat's as before.
  *
  * Why WebAssembly. The JavaScript propagate loop did the same work as MiniSat's C++ but paid some
@@ -493,19 +494,142 @@ function analyzeBody(): number[] {
   return a.code;
 }
 
+/** MiniSat's heap percolateUp from index local `i` (locals x, p, t and f64 local ax are scratch). */
+function emitPercolateUp(a: Asm, heap: number, hidx: number, act: number, i: number, x: number, p: number, t: number, ax: number): void {
+  a.get(i).at32(heap).load().set(x);
+  a.get(x).c(3).shl().get(act).add().f64load().set(ax);
+  a.get(i).c(-1).add().c(1).shrS().set(p);
+  a.block('pud').loop('pul');
+  a.get(i).eqz().brIf('pud');
+  a.get(ax).get(p).at32(heap).load().c(3).shl().get(act).add().f64load().f64gt().eqz().brIf('pud');
+  a.get(p).at32(heap).load().set(t);
+  a.get(i).at32(heap).get(t).store();
+  a.get(t).at32(hidx).get(i).store();
+  a.get(p).set(i);
+  a.get(p).c(-1).add().c(1).shrS().set(p);
+  a.br('pul');
+  a.end().end();
+  a.get(i).at32(heap).get(x).store();
+  a.get(x).at32(hidx).get(i).store();
+}
+
+// cancel: (lim, trailLen, heapLen, val, trail, polarity, decisionVar, heap, heapIdx, act) -> heapLen
+const C_LIM = 0, C_TRAILLEN = 1, C_HEAPLEN = 2, C_VAL = 3, C_TRAIL = 4, C_POL = 5, C_DVAR = 6, C_HEAP = 7, C_HIDX = 8, C_ACT = 9;
+const C_PARAMS = 10;
+const C_C = 10, C_P = 11, C_X = 12, C_I = 13, C_Y = 14, C_PP = 15, C_T = 16, C_AX = 17;
+
+/** solver.ts's cancelUntil loop: unassign from the trail's end down to `lim`, save phases, reinsert into the heap. */
+function cancelBody(): number[] {
+  const a = new Asm();
+  a.get(C_TRAILLEN).c(-1).add().set(C_C);
+  a.block('cd').loop('cl');
+  {
+    a.get(C_C).get(C_LIM).ltS().brIf('cd');
+    a.get(C_C).at32(C_TRAIL).load().tee(C_P).c(1).shrS().set(C_X);
+    a.get(C_VAL).get(C_P).add().c(0).store8();
+    a.get(C_VAL).get(C_P).c(1).xor().add().c(0).store8();
+    a.get(C_POL).get(C_X).add().get(C_P).c(1).and().store8();
+    a.get(C_X).at32(C_HIDX).load().c(0).ltS().if_();
+    {
+      a.get(C_DVAR).get(C_X).add().load8u().if_();
+      {
+        a.get(C_X).at32(C_HIDX).get(C_HEAPLEN).store();
+        a.get(C_HEAPLEN).at32(C_HEAP).get(C_X).store();
+        a.get(C_HEAPLEN).set(C_I);
+        a.inc(C_HEAPLEN, 1);
+        emitPercolateUp(a, C_HEAP, C_HIDX, C_ACT, C_I, C_Y, C_PP, C_T, C_AX);
+      }
+      a.end();
+    }
+    a.end();
+    a.inc(C_C, -1).br('cl');
+  }
+  a.end().end();
+  a.get(C_HEAPLEN);
+  a.code.push(0x0b);
+  return a.code;
+}
+
+// pick: (next, heapLen, val, decisionVar, heap, heapIdx, act) -> next (heapLen to word 0)
+const K_NEXT = 0, K_HEAPLEN = 1, K_VAL = 2, K_DVAR = 3, K_HEAP = 4, K_HIDX = 5, K_ACT = 6;
+const K_PARAMS = 7;
+const K_X = 7, K_I = 8, K_L = 9, K_R = 10, K_CH = 11, K_AX = 12;
+
+/** solver.ts's pickBranchLit loop: take the heap's top (MiniSat's removeMin with percolateDown) until an unassigned decision variable. */
+function pickBody(): number[] {
+  const a = new Asm();
+  a.block('pd').loop('pl');
+  {
+    a.block('take');
+    a.get(K_NEXT).c(-1).eq().brIf('take');
+    a.get(K_VAL).get(K_NEXT).c(1).shl().add().load8s().brIf('take');
+    a.get(K_DVAR).get(K_NEXT).add().load8u().eqz().brIf('take');
+    a.br('pd');
+    a.end();
+    a.get(K_HEAPLEN).eqz().if_();
+    a.c(-1).set(K_NEXT).br('pd');
+    a.end();
+    // removeMin
+    a.get(K_HEAP).load().set(K_NEXT);
+    a.get(K_HEAP).get(K_HEAPLEN).c(-1).add().at32(K_HEAP).load().store();
+    a.get(K_HEAP).load().at32(K_HIDX).c(0).store();
+    a.get(K_NEXT).at32(K_HIDX).c(-1).store();
+    a.inc(K_HEAPLEN, -1);
+    a.get(K_HEAPLEN).c(1).gtS().if_();
+    {
+      // percolateDown(0)
+      a.c(0).set(K_I);
+      a.get(K_HEAP).load().set(K_X);
+      a.get(K_X).c(3).shl().get(K_ACT).add().f64load().set(K_AX);
+      a.block('dd').loop('dl');
+      {
+        a.get(K_I).c(1).shl().c(1).add().tee(K_L).get(K_HEAPLEN).geS().brIf('dd');
+        a.get(K_L).c(1).add().set(K_R);
+        a.get(K_L).set(K_CH);
+        a.get(K_R).get(K_HEAPLEN).ltS().if_();
+        {
+          a.get(K_R).at32(K_HEAP).load().c(3).shl().get(K_ACT).add().f64load();
+          a.get(K_L).at32(K_HEAP).load().c(3).shl().get(K_ACT).add().f64load();
+          a.f64gt().if_().get(K_R).set(K_CH).end();
+        }
+        a.end();
+        a.get(K_CH).at32(K_HEAP).load().c(3).shl().get(K_ACT).add().f64load().get(K_AX).f64gt().eqz().brIf('dd');
+        a.get(K_I).at32(K_HEAP).get(K_CH).at32(K_HEAP).load().store();
+        a.get(K_I).at32(K_HEAP).load().at32(K_HIDX).get(K_I).store();
+        a.get(K_CH).set(K_I);
+        a.br('dl');
+      }
+      a.end().end();
+      a.get(K_I).at32(K_HEAP).get(K_X).store();
+      a.get(K_X).at32(K_HIDX).get(K_I).store();
+    }
+    a.end();
+    a.br('pl');
+  }
+  a.end().end();
+  a.c(0).get(K_HEAPLEN).store();
+  a.get(K_NEXT);
+  a.code.push(0x0b);
+  return a.code;
+}
+
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   const type = section(1, [
-    3,
+    5,
     0x60, NPARAMS, ...new Array(NPARAMS).fill(I32), 1, I32,
     0x60, A_PARAMS.length, ...A_PARAMS, 1, I32,
     0x60, 0, 0,
+    0x60, C_PARAMS, ...new Array(C_PARAMS).fill(I32), 1, I32,
+    0x60, K_PARAMS, ...new Array(K_PARAMS).fill(I32), 1, I32,
   ]);
   const imp = section(2, [2, ...str('e'), ...str('m'), 0x02, 0x00, 1, ...str('e'), ...str('r'), 0x00, 2]);
-  const func = section(3, [2, 0, 1]);
-  const exp = section(7, [2, ...str('p'), 0x00, 1, ...str('a'), 0x00, 2]);
+  const func = section(3, [4, 0, 1, 3, 4]);
+  const exp = section(7, [4, ...str('p'), 0x00, 1, ...str('a'), 0x00, 2, ...str('c'), 0x00, 3, ...str('k'), 0x00, 4]);
   const pbody = [1, ...uleb(NLOCALS), I32, ...propagateBody()];
   const abody = [2, ...uleb(A_I32_LOCALS), I32, ...uleb(A_F64_LOCALS), F64, ...analyzeBody()];
-  const code = section(10, [2, ...uleb(pbody.length), ...pbody, ...uleb(abody.length), ...abody]);
+  const cbody = [2, 7, I32, 1, F64, ...cancelBody()];
+  const kbody = [2, 5, I32, 1, F64, ...pickBody()];
+  const code = section(10, [4, ...[pbody, abody, cbody, kbody].flatMap((b) => [...uleb(b.length), ...b])]);
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imp, ...func, ...exp, ...code]);
 }
 
@@ -525,7 +649,20 @@ export type AnalyzeFn = (
  * propagate and analyze working on `memory` (the caller lays the arrays out in it); `rescale` is
  * called when a clause activity passes 1e20 and must write the new claInc (f64) at byte 40.
  */
-export function instantiateKernels(memory: WebAssembly.Memory, rescale: () => void): { propagate: PropagateFn; analyze: AnalyzeFn } {
+export type CancelFn = (
+  lim: number, trailLen: number, heapLen: number, val: number, trail: number, polarity: number, decisionVar: number,
+  heap: number, heapIdx: number, act: number,
+) => number;
+export type PickFn = (next: number, heapLen: number, val: number, decisionVar: number, heap: number, heapIdx: number, act: number) => number;
+
+export interface Kernels {
+  propagate: PropagateFn;
+  analyze: AnalyzeFn;
+  cancel: CancelFn;
+  pick: PickFn;
+}
+export function instantiateKernels(memory: WebAssembly.Memory, rescale: () => void): Kernels {
   const instance = new WebAssembly.Instance(compiled, { e: { m: memory, r: rescale } });
-  return { propagate: instance.exports.p as unknown as PropagateFn, analyze: instance.exports.a as unknown as AnalyzeFn };
+  const x = instance.exports as unknown as { p: PropagateFn; a: AnalyzeFn; c: CancelFn; k: PickFn };
+  return { propagate: x.p, analyze: x.a, cancel: x.c, pick: x.k };
 }
