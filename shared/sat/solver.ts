@@ -92,6 +92,8 @@
  * Shape: literals are integers 2*var + sign (sign 1 = negated), negation is `^ 1`; the trail is
  * the propagation queue; clauses live in one Int32Array arena (a one-int header, size << 3 |
  * flags, then the literals; a learnt clause's activity, as float32 bits, just before its header); watchers are (clause, blocker) pairs, each literal's list a slice of one Int32Array pool.
+ * These and the other per-variable arrays the kernels touch live in one WebAssembly memory per solver
+ * (`relayout` places them; JavaScript sees typed-array views, replaced whenever the memory is).
  */
 
 import type { FlatCnf } from './flatCnf.ts';
@@ -236,9 +238,9 @@ export class Solver {
   private learnt = new Int32Array(0);
   private learntLen = 0;
 
-  // The WebAssembly memory holding val, level, reason, trail, wOff, wsLen, wCap, seen, activity, heap,
-  // heapIdx, learnt, toclear, stack, ca and wpool (in that order, at these byte offsets), and the
-  // propagate and analyze functions instantiated on it (wasmKernels.ts).
+  // The WebAssembly memory holding val, level, reason, trail, wOff, wsLen, wCap, polarity, decisionVar,
+  // seen, activity, heap, heapIdx, learnt, toclear, stack, ca and wpool (in that order, at these byte
+  // offsets), and the kernels instantiated on it (wasmKernels.ts).
   private mem!: WebAssembly.Memory;
   private hdr = new Int32Array(0);
   private hdrF = new Float64Array(0);
