@@ -97,7 +97,7 @@
  */
 
 import type { FlatCnf } from './flatCnf.ts';
-import { instantiateKernels, type AnalyzeFn, type CancelFn, type PickFn, type PropagateFn } from './wasmKernels.ts';
+import { BASE_SLOTS, HEADER_BYTES, instantiateKernels, type AnalyzeFn, type CancelFn, type PickFn, type PropagateFn } from './wasmKernels.ts';
 
 const LEARNT = 1;
 const DELETED = 2;
@@ -239,8 +239,9 @@ export class Solver {
   private learntLen = 0;
 
   // The WebAssembly memory holding val, level, reason, trail, wOff, wsLen, wCap, polarity, decisionVar,
-  // seen, activity, heap, heapIdx, learnt, toclear, stack, ca and wpool (in that order, at these byte
-  // offsets), and the kernels instantiated on it (wasmKernels.ts).
+  // seen, activity, heap, heapIdx, learnt, toclear, stack, ca and wpool (in that order, after a header
+  // that carries each one's byte offset and the kernels' in/out words), and the kernels instantiated on
+  // it (wasmKernels.ts).
   private mem!: WebAssembly.Memory;
   private hdr = new Int32Array(0);
   private hdrF = new Float64Array(0);
@@ -248,24 +249,6 @@ export class Solver {
   private analyzeW!: AnalyzeFn;
   private cancelW!: CancelFn;
   private pickW!: PickFn;
-  private oPol = 0;
-  private oDvar = 0;
-  private oSeen = 0;
-  private oAct = 0;
-  private oHeap = 0;
-  private oHeapIdx = 0;
-  private oLearnt = 0;
-  private oToclear = 0;
-  private oStack = 0;
-  private oVal = 0;
-  private oLevel = 0;
-  private oReason = 0;
-  private oTrail = 0;
-  private oWOff = 0;
-  private oWsLen = 0;
-  private oWCap = 0;
-  private oCa = 0;
-  private oWp = 0;
 
   constructor(options: SolverOptions = {}) {
     this.applyOptions(options);
@@ -278,7 +261,7 @@ export class Solver {
    * detached buffer makes V8 check for detachment at every typed-array access in the process.)
    */
   private relayout(varCap: number, caLen: number, wpLen: number): void {
-    let o = 64;
+    let o = HEADER_BYTES;
     const take = (bytes: number) => {
       const at = o;
       o = (o + bytes + 7) & ~7;
@@ -343,32 +326,22 @@ export class Solver {
     const wpool = new Int32Array(buf, oWp, wpLen);
     wpool.set(this.wpool.subarray(0, this.wpoolTop));
     this.wpool = wpool;
-    this.hdr = new Int32Array(buf, 0, 16);
+    this.hdr = new Int32Array(buf, 0, HEADER_BYTES >> 2);
     this.hdrF = new Float64Array(buf, 0, 8);
+    const bases: [number, number][] = [
+      [BASE_SLOTS.val, oVal], [BASE_SLOTS.trail, oTrail], [BASE_SLOTS.level, oLevel], [BASE_SLOTS.reason, oReason],
+      [BASE_SLOTS.ca, oCa], [BASE_SLOTS.wOff, oWOff], [BASE_SLOTS.wsLen, oWsLen], [BASE_SLOTS.wCap, oWCap], [BASE_SLOTS.wp, oWp],
+      [BASE_SLOTS.seen, oSeen], [BASE_SLOTS.act, oAct], [BASE_SLOTS.heap, oHeap], [BASE_SLOTS.heapIdx, oHeapIdx],
+      [BASE_SLOTS.out, oLearnt], [BASE_SLOTS.toclear, oToclear], [BASE_SLOTS.stack, oStack],
+      [BASE_SLOTS.polarity, oPol], [BASE_SLOTS.decisionVar, oDvar],
+    ];
+    for (const [slot, at] of bases) this.hdr[slot >> 2] = at;
     this.mem = mem;
     const kernels = instantiateKernels(mem, () => this.rescaleClauseActivities());
     this.prop = kernels.propagate;
     this.analyzeW = kernels.analyze;
     this.cancelW = kernels.cancel;
     this.pickW = kernels.pick;
-    this.oPol = oPol;
-    this.oDvar = oDvar;
-    this.oSeen = oSeen;
-    this.oAct = oAct;
-    this.oHeap = oHeap;
-    this.oHeapIdx = oHeapIdx;
-    this.oLearnt = oLearnt;
-    this.oToclear = oToclear;
-    this.oStack = oStack;
-    this.oVal = oVal;
-    this.oLevel = oLevel;
-    this.oReason = oReason;
-    this.oTrail = oTrail;
-    this.oWOff = oWOff;
-    this.oWsLen = oWsLen;
-    this.oWCap = oWCap;
-    this.oCa = oCa;
-    this.oWp = oWp;
   }
 
   private applyOptions(options: SolverOptions): void {
@@ -763,9 +736,7 @@ export class Solver {
     if (this.trailLimLen > lvl) {
       const lim = this.trailLim[lvl];
       // Unassign trail[trailLen-1 .. lim], save phases, reinsert decision variables into the heap (in wasm).
-      this.heapLen = this.cancelW(
-        lim, this.trailLen, this.heapLen, this.oVal, this.oTrail, this.oPol, this.oDvar, this.oHeap, this.oHeapIdx, this.oAct,
-      );
+      this.heapLen = this.cancelW(lim, this.trailLen, this.heapLen);
       this.qhead = lim;
       this.trailLen = lim;
       this.trailLimLen = lvl;
@@ -829,10 +800,7 @@ export class Solver {
       hdr[3] = this.wpoolTop;
       hdr[4] = this.wpoolWasted;
       hdr[5] = this.wpool.length;
-      const confl = this.prop(
-        this.qhead, this.trailLen, this.trailLimLen, this.oVal, this.oTrail, this.oLevel, this.oReason,
-        this.oCa, this.oWOff, this.oWsLen, this.oWCap, this.oWp,
-      );
+      const confl = this.prop(this.qhead, this.trailLen, this.trailLimLen);
       const numProps = hdr[2];
       this.qhead = hdr[0];
       this.trailLen = hdr[1];
@@ -848,10 +816,7 @@ export class Solver {
 
   /** First-UIP conflict analysis with recursive minimisation (in wasm: wasmKernels.ts); fills `learnt`, returns the backtrack level. */
   private analyze(confl: number): number {
-    const bt = this.analyzeW(
-      confl, this.trailLen, this.trailLimLen, this.nv, this.varInc, this.claInc, this.oTrail, this.oLevel, this.oReason,
-      this.oCa, this.oSeen, this.oAct, this.oHeap, this.oHeapIdx, this.oLearnt, this.oToclear, this.oStack,
-    );
+    const bt = this.analyzeW(confl, this.trailLen, this.trailLimLen, this.nv, this.varInc, this.claInc);
     this.learntLen = this.hdr[0];
     this.varInc = this.hdrF[4];
     return bt;
@@ -896,7 +861,7 @@ export class Solver {
       if (this.val[2 * next] === 0 && this.decisionVar[next]) this.rndDecisions++;
     }
     // while (next === -1 || val[2 * next] !== 0 || !decisionVar[next]) take the heap's top (-1 when empty), in wasm
-    next = this.pickW(next, this.heapLen, this.oVal, this.oDvar, this.oHeap, this.oHeapIdx, this.oAct);
+    next = this.pickW(next, this.heapLen);
     this.heapLen = this.hdr[0];
     return next === -1 ? -1 : next + next + this.polarity[next];
   }

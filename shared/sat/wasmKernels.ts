@@ -13,8 +13,9 @@
  * pool) as views onto that memory; the JavaScript code reads and writes them as before.
  *
  * The function is solver.ts's `propagate` loop, statement for statement (same watcher order, same
- * in-place swap, same appends, same counters), so the search is unchanged. Memory layout (byte
- * offsets are parameters): values are bytes (1 true, -1 false, 0 unassigned) indexed by literal;
+ * in-place swap, same appends, same counters), so the search is unchanged. Memory layout (each
+ * array's byte offset sits in the header at BASE_SLOTS, read by the kernels on entry: few parameters
+ * keep V8's JS-to-wasm call wrapper cheap): values are bytes (1 true, -1 false, 0 unassigned) indexed by literal;
  * the other arrays are 32-bit; clause references are indices into the arena (header at cr, literals
  * from cr + 1); watch-list offsets are indices into the pool. Words 0..5 of the memory carry state in
  * and out: [0] qhead, [1] trail length, [2] propagations done, [3] pool top, [4] pool waste (in and
@@ -117,18 +118,33 @@ class Asm {
   at32(base: number) { return this.c(2).shl().get(base).add(); }
 }
 
-// Parameters.
+/** Byte addresses (in the memory's header) where the caller stores each array's byte offset. */
+export const BASE_SLOTS = {
+  val: 64, trail: 68, level: 72, reason: 76, ca: 80, wOff: 84, wsLen: 88, wCap: 92, wp: 96,
+  seen: 100, act: 104, heap: 108, heapIdx: 112, out: 116, toclear: 120, stack: 124, polarity: 128, decisionVar: 132,
+} as const;
+/** Bytes reserved at the start of the memory for the header. */
+export const HEADER_BYTES = 256;
+
+/** Loads array offsets from the header into locals: [local, slot] pairs. */
+function prologue(a: Asm, pairs: [number, number][]): void {
+  for (const [l, slot] of pairs) a.c(0).load(slot).set(l);
+}
+
+// Parameters (then the array offsets, read from the header into locals).
 const QHEAD = 0, TRAILLEN = 1, DL = 2, VAL = 3, TRAIL = 4, LEVEL = 5, REASON = 6, CA = 7, WOFF = 8, WSLEN = 9, WCAP = 10, WP = 11;
-const NPARAMS = 12;
+const NPARAMS = 3;
 // Locals.
-let nl = NPARAMS;
+let nl = WP + 1;
 const P = nl++, OFF = nl++, END = nl++, FALSELIT = nl++, I = nl++, J = nl++, BLOCKER = nl++, CR = nl++, BASE = nl++, FIRST = nl++,
   STOP = nl++, K = nl++, LK = nl++, Q = nl++, NQ = nl++, O = nl++, CONFL = nl++, NPROPS = nl++, TOP = nl++, WASTED = nl++, CAP = nl++,
   V = nl++, POOLLEN = nl++;
 const NLOCALS = nl - NPARAMS;
+const B = BASE_SLOTS;
 
 function propagateBody(): number[] {
   const a = new Asm();
+  prologue(a, [[VAL, B.val], [TRAIL, B.trail], [LEVEL, B.level], [REASON, B.reason], [CA, B.ca], [WOFF, B.wOff], [WSLEN, B.wsLen], [WCAP, B.wCap], [WP, B.wp]]);
   a.c(-1).set(CONFL);
   a.c(0).load(12).set(TOP);
   a.c(0).load(16).set(WASTED);
@@ -271,8 +287,8 @@ function propagateBody(): number[] {
 // analyze: parameters, then locals.
 const A_CONFL = 0, A_TRAILLEN = 1, A_DL = 2, A_NV = 3, A_VARINC = 4, A_CLAINC = 5, A_TRAIL = 6, A_LEVEL = 7, A_REASON = 8, A_CA = 9,
   A_SEEN = 10, A_ACT = 11, A_HEAP = 12, A_HIDX = 13, A_OUT = 14, A_TOCLEAR = 15, A_STACK = 16;
-const A_PARAMS = [I32, I32, I32, I32, F64, F64, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32];
-let al = A_PARAMS.length;
+const A_PARAMS = [I32, I32, I32, I32, F64, F64];
+let al = A_PARAMS.length + 11; // the 11 array offsets are locals 6..16
 const OUTLEN = al++, PATHC = al++, AP = al++, INDEX = al++, ASTOP = al++, AK = al++, AQ = al++, AV = al++, AI = al++, AX = al++, PP = al++,
   ABS = al++, AJ = al++, TCL = al++, SP = al++, ACR = al++, SIZE = al++, ATOP = al++, MAXI = al++, BT = al++, LV = al++, HI = al++;
 const A_I32_LOCALS = al - A_PARAMS.length;
@@ -298,6 +314,8 @@ function forRange(a: Asm, l: number, from: number, to: number, name: string, bod
  */
 function analyzeBody(): number[] {
   const a = new Asm();
+  prologue(a, [[A_TRAIL, B.trail], [A_LEVEL, B.level], [A_REASON, B.reason], [A_CA, B.ca], [A_SEEN, B.seen], [A_ACT, B.act], [A_HEAP, B.heap],
+    [A_HIDX, B.heapIdx], [A_OUT, B.out], [A_TOCLEAR, B.toclear], [A_STACK, B.stack]]);
   a.c(1).set(OUTLEN).c(0).set(PATHC).c(-1).set(AP);
   a.get(A_TRAILLEN).c(-1).add().set(INDEX);
   a.loop('aloop');
@@ -515,12 +533,13 @@ function emitPercolateUp(a: Asm, heap: number, hidx: number, act: number, i: num
 
 // cancel: (lim, trailLen, heapLen, val, trail, polarity, decisionVar, heap, heapIdx, act) -> heapLen
 const C_LIM = 0, C_TRAILLEN = 1, C_HEAPLEN = 2, C_VAL = 3, C_TRAIL = 4, C_POL = 5, C_DVAR = 6, C_HEAP = 7, C_HIDX = 8, C_ACT = 9;
-const C_PARAMS = 10;
+const C_PARAMS = 3;
 const C_C = 10, C_P = 11, C_X = 12, C_I = 13, C_Y = 14, C_PP = 15, C_T = 16, C_AX = 17;
 
 /** solver.ts's cancelUntil loop: unassign from the trail's end down to `lim`, save phases, reinsert into the heap. */
 function cancelBody(): number[] {
   const a = new Asm();
+  prologue(a, [[C_VAL, B.val], [C_TRAIL, B.trail], [C_POL, B.polarity], [C_DVAR, B.decisionVar], [C_HEAP, B.heap], [C_HIDX, B.heapIdx], [C_ACT, B.act]]);
   a.get(C_TRAILLEN).c(-1).add().set(C_C);
   a.block('cd').loop('cl');
   {
@@ -552,12 +571,13 @@ function cancelBody(): number[] {
 
 // pick: (next, heapLen, val, decisionVar, heap, heapIdx, act) -> next (heapLen to word 0)
 const K_NEXT = 0, K_HEAPLEN = 1, K_VAL = 2, K_DVAR = 3, K_HEAP = 4, K_HIDX = 5, K_ACT = 6;
-const K_PARAMS = 7;
+const K_PARAMS = 2;
 const K_X = 7, K_I = 8, K_L = 9, K_R = 10, K_CH = 11, K_AX = 12;
 
 /** solver.ts's pickBranchLit loop: take the heap's top (MiniSat's removeMin with percolateDown) until an unassigned decision variable. */
 function pickBody(): number[] {
   const a = new Asm();
+  prologue(a, [[K_VAL, B.val], [K_DVAR, B.decisionVar], [K_HEAP, B.heap], [K_HIDX, B.heapIdx], [K_ACT, B.act]]);
   a.block('pd').loop('pl');
   {
     a.block('take');
@@ -627,33 +647,24 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
   const exp = section(7, [4, ...str('p'), 0x00, 1, ...str('a'), 0x00, 2, ...str('c'), 0x00, 3, ...str('k'), 0x00, 4]);
   const pbody = [1, ...uleb(NLOCALS), I32, ...propagateBody()];
   const abody = [2, ...uleb(A_I32_LOCALS), I32, ...uleb(A_F64_LOCALS), F64, ...analyzeBody()];
-  const cbody = [2, 7, I32, 1, F64, ...cancelBody()];
-  const kbody = [2, 5, I32, 1, F64, ...pickBody()];
+  const cbody = [2, 7 + 7, I32, 1, F64, ...cancelBody()];
+  const kbody = [2, 5 + 5, I32, 1, F64, ...pickBody()];
   const code = section(10, [4, ...[pbody, abody, cbody, kbody].flatMap((b) => [...uleb(b.length), ...b])]);
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imp, ...func, ...exp, ...code]);
 }
 
-export type PropagateFn = (
-  qhead: number, trailLen: number, dl: number, val: number, trail: number, level: number, reason: number,
-  ca: number, wOff: number, wsLen: number, wCap: number, wp: number,
-) => number;
+export type PropagateFn = (qhead: number, trailLen: number, dl: number) => number;
 
 const compiled = new WebAssembly.Module(moduleBytes());
 
-export type AnalyzeFn = (
-  confl: number, trailLen: number, dl: number, nv: number, varInc: number, claInc: number, trail: number, level: number,
-  reason: number, ca: number, seen: number, act: number, heap: number, heapIdx: number, out: number, toclear: number, stack: number,
-) => number;
+export type AnalyzeFn = (confl: number, trailLen: number, dl: number, nv: number, varInc: number, claInc: number) => number;
 
 /**
  * propagate and analyze working on `memory` (the caller lays the arrays out in it); `rescale` is
  * called when a clause activity passes 1e20 and must write the new claInc (f64) at byte 40.
  */
-export type CancelFn = (
-  lim: number, trailLen: number, heapLen: number, val: number, trail: number, polarity: number, decisionVar: number,
-  heap: number, heapIdx: number, act: number,
-) => number;
-export type PickFn = (next: number, heapLen: number, val: number, decisionVar: number, heap: number, heapIdx: number, act: number) => number;
+export type CancelFn = (lim: number, trailLen: number, heapLen: number) => number;
+export type PickFn = (next: number, heapLen: number) => number;
 
 export interface Kernels {
   propagate: PropagateFn;
