@@ -31,9 +31,10 @@
  * It is a faithful copy of a 2010 solver, not a modern one: hard industrial instances will be slow.
  *
  * Speed (issue 16: at most 1.25x native `minisat -no-pre` CPU time where it takes the same search).
- * Met: `npm run bench sat`, 3 runs in a row at load 15-20, median 1.12x native warm in the study's order
- * and 1.13x in the binary's order (it was 1.43x / 1.44x). What made the difference: the two hot loops,
- * propagate and analyze, in WebAssembly (wasmKernels.ts), see the last item below; every JavaScript-only
+ * Met: `npm run bench sat`, 3 runs in a row at load 9-12, median 1.07x native warm in the study's order
+ * and 1.11x in the binary's order (cold: 1.12x / 1.15x; it was 1.43x / 1.44x warm). What made the
+ * difference: the two hot loops, propagate and analyze, in WebAssembly (wasmKernels.ts), see the last
+ * item below; every JavaScript-only
  * change before that gained a few percent at most, because the cost was in how TurboFan compiles each
  * typed-array access, not in the algorithm or the data layout.
  * The history, oldest first. The ratio grows with the machine's load (the TS solver misses the cache more, so it
@@ -74,7 +75,10 @@
  *    clause buffers in its memory (the rare clause-activity rescale calls back into JavaScript, which
  *    owns the learnt list): a further 0.93x (A/B against the JavaScript original: 0.72x).
  *    Then cancelUntil (unassign, save phases, reinsert into the heap) and pickBranchLit's heap loop
- *    (removeMin with percolateDown) too, with polarity and decisionVar in the memory: 0.97x more.
+ *    (removeMin with percolateDown) too, with polarity and decisionVar in the memory: 0.97x more;
+ *    the kernels reading the arrays' offsets from the memory's header instead of taking them as
+ *    parameters (V8's generic JS-to-wasm wrapper pays per parameter; each relayout makes a new
+ *    instance, so calls rarely reach the tier-up to a specialised wrapper): 0.985x.
  *    Profile after analyze moved (all bench files, warm): wasm propagate 54%, wasm analyze 20%, sorting learnts 4%,
  *    cancelUntil 3%, pickBranchLit 3%, JS-to-wasm call wrappers 2%. The wasm code follows the
  *    JavaScript it replaced statement for statement; the MiniSat vectors pass unchanged.
