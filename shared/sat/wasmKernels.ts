@@ -1,7 +1,8 @@
 // The solver's hot loops (propagation, conflict analysis, backtracking, branching) as WebAssembly functions, assembled here byte by byte (no toolchain, no file).
 /*
  * Four functions: `p`, unit propagation (below), `a`, conflict analysis (analyzeBody), `c`, the
- * backtrack loop of cancelUntil (cancelBody), and `k`, pickBranchLit's heap loop (pickBody), each
+ * backtrack loop of cancelUntil (cancelBody), `k`, pickBranchLit's heap loop (pickBody), and `s`,
+ * reduceDB's sort of the learnt clauses (sortBody, with `less` as MiniSat's reduceDB_lt), each
  * solver.ts's JavaScript statement for statement, so the search is MiniSat's as before.
  *
  * Why WebAssembly. The JavaScript propagate loop did the same work as MiniSat's C++ but paid some
@@ -89,6 +90,8 @@ class Asm {
   gtU() { return this.emit(0x4b); }
   leS() { return this.emit(0x4c); }
   drop() { return this.emit(0x1a); }
+  ret() { return this.emit(0x0f); }
+  f32lt() { return this.emit(0x5d); }
   eq() { return this.emit(0x46); }
   ne() { return this.emit(0x47); }
   ltS() { return this.emit(0x48); }
@@ -633,23 +636,92 @@ function pickBody(): number[] {
   return a.code;
 }
 
+// less(x, y): MiniSat's reduceDB_lt on clause references (binary clauses last, then by activity).
+const L_X = 0, L_Y = 1, L_CA = 2;
+function lessBody(): number[] {
+  const a = new Asm();
+  a.c(0).load(B.ca).set(L_CA);
+  a.get(L_X).at32(L_CA).load().c(3).shrS().c(2).gtS().eqz().if_().c(0).ret().end();
+  a.get(L_Y).at32(L_CA).load().c(3).shrS().c(2).eq().if_().c(1).ret().end();
+  a.get(L_X).c(-1).add().at32(L_CA).f32load();
+  a.get(L_Y).c(-1).add().at32(L_CA).f32load();
+  a.f32lt();
+  a.code.push(0x0b);
+  return a.code;
+}
+
+// sort(lo, size): MiniSat's mtl/Sort.h sort on the clause references at byte address lo.
+const S_LO = 0, S_SIZE = 1, S_I = 2, S_J = 3, S_BEST = 4, S_PIVOT = 5, S_T = 6;
+const LESS = 5, SORT = 6; // function indices (the import is 0)
+function sortBody(): number[] {
+  const a = new Asm();
+  a.get(S_SIZE).c(15).leS().if_();
+  {
+    // selection sort
+    a.c(0).set(S_I);
+    a.block('sd').loop('sl');
+    a.get(S_I).get(S_SIZE).c(-1).add().geS().brIf('sd');
+    a.get(S_I).set(S_BEST);
+    a.get(S_I).c(1).add().set(S_J);
+    a.block('jd').loop('jl');
+    a.get(S_J).get(S_SIZE).geS().brIf('jd');
+    a.get(S_J).at32(S_LO).load().get(S_BEST).at32(S_LO).load().call(LESS).if_().get(S_J).set(S_BEST).end();
+    a.inc(S_J, 1).br('jl');
+    a.end().end();
+    a.get(S_I).at32(S_LO).load().set(S_T);
+    a.get(S_I).at32(S_LO).get(S_BEST).at32(S_LO).load().store();
+    a.get(S_BEST).at32(S_LO).get(S_T).store();
+    a.inc(S_I, 1).br('sl');
+    a.end().end();
+    a.ret();
+  }
+  a.end();
+  a.get(S_SIZE).c(1).shrS().at32(S_LO).load().set(S_PIVOT);
+  a.c(-1).set(S_I);
+  a.get(S_SIZE).set(S_J);
+  a.block('qd').loop('ql');
+  {
+    a.loop('il');
+    a.inc(S_I, 1);
+    a.get(S_I).at32(S_LO).load().get(S_PIVOT).call(LESS).brIf('il');
+    a.end();
+    a.loop('jl2');
+    a.inc(S_J, -1);
+    a.get(S_PIVOT).get(S_J).at32(S_LO).load().call(LESS).brIf('jl2');
+    a.end();
+    a.get(S_I).get(S_J).geS().brIf('qd');
+    a.get(S_I).at32(S_LO).load().set(S_T);
+    a.get(S_I).at32(S_LO).get(S_J).at32(S_LO).load().store();
+    a.get(S_J).at32(S_LO).get(S_T).store();
+    a.br('ql');
+  }
+  a.end().end();
+  a.get(S_LO).get(S_I).call(SORT);
+  a.get(S_I).at32(S_LO).get(S_SIZE).get(S_I).sub().call(SORT);
+  a.code.push(0x0b);
+  return a.code;
+}
+
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   const type = section(1, [
-    5,
+    6,
     0x60, NPARAMS, ...new Array(NPARAMS).fill(I32), 1, I32,
     0x60, A_PARAMS.length, ...A_PARAMS, 1, I32,
     0x60, 0, 0,
     0x60, C_PARAMS, ...new Array(C_PARAMS).fill(I32), 1, I32,
     0x60, K_PARAMS, ...new Array(K_PARAMS).fill(I32), 1, I32,
+    0x60, 2, I32, I32, 0,
   ]);
   const imp = section(2, [2, ...str('e'), ...str('m'), 0x02, 0x00, 1, ...str('e'), ...str('r'), 0x00, 2]);
-  const func = section(3, [4, 0, 1, 3, 4]);
-  const exp = section(7, [4, ...str('p'), 0x00, 1, ...str('a'), 0x00, 2, ...str('c'), 0x00, 3, ...str('k'), 0x00, 4]);
+  const func = section(3, [6, 0, 1, 3, 4, 4, 5]); // less has pick's type (i32, i32) -> i32
+  const exp = section(7, [5, ...str('p'), 0x00, 1, ...str('a'), 0x00, 2, ...str('c'), 0x00, 3, ...str('k'), 0x00, 4, ...str('s'), 0x00, SORT]);
   const pbody = [1, ...uleb(NLOCALS), I32, ...propagateBody()];
   const abody = [2, ...uleb(A_I32_LOCALS), I32, ...uleb(A_F64_LOCALS), F64, ...analyzeBody()];
   const cbody = [2, 7 + 7, I32, 1, F64, ...cancelBody()];
   const kbody = [2, 5 + 5, I32, 1, F64, ...pickBody()];
-  const code = section(10, [4, ...[pbody, abody, cbody, kbody].flatMap((b) => [...uleb(b.length), ...b])]);
+  const lbody = [1, 1, I32, ...lessBody()];
+  const sbody = [1, 5, I32, ...sortBody()];
+  const code = section(10, [6, ...[pbody, abody, cbody, kbody, lbody, sbody].flatMap((b) => [...uleb(b.length), ...b])]);
   return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, ...type, ...imp, ...func, ...exp, ...code]);
 }
 
@@ -665,15 +737,17 @@ export type AnalyzeFn = (confl: number, trailLen: number, dl: number, nv: number
  */
 export type CancelFn = (lim: number, trailLen: number, heapLen: number) => number;
 export type PickFn = (next: number, heapLen: number) => number;
+export type SortFn = (lo: number, size: number) => void;
 
 export interface Kernels {
   propagate: PropagateFn;
   analyze: AnalyzeFn;
   cancel: CancelFn;
   pick: PickFn;
+  sort: SortFn;
 }
 export function instantiateKernels(memory: WebAssembly.Memory, rescale: () => void): Kernels {
   const instance = new WebAssembly.Instance(compiled, { e: { m: memory, r: rescale } });
-  const x = instance.exports as unknown as { p: PropagateFn; a: AnalyzeFn; c: CancelFn; k: PickFn };
-  return { propagate: x.p, analyze: x.a, cancel: x.c, pick: x.k };
+  const x = instance.exports as unknown as { p: PropagateFn; a: AnalyzeFn; c: CancelFn; k: PickFn; s: SortFn };
+  return { propagate: x.p, analyze: x.a, cancel: x.c, pick: x.k, sort: x.s };
 }
