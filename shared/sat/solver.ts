@@ -31,8 +31,8 @@
  * It is a faithful copy of a 2010 solver, not a modern one: hard industrial instances will be slow.
  *
  * Speed (issue 16: at most 1.25x native `minisat -no-pre` CPU time where it takes the same search).
- * Met: `npm run bench sat`, 3 runs in a row at load 9-12, median 1.07x native warm in the study's order
- * and 1.11x in the binary's order (cold: 1.12x / 1.15x; it was 1.43x / 1.44x warm). What made the
+ * Met: `npm run bench sat`, 3 runs in a row at load 7-9, median 1.06x native warm in the study's order
+ * and 1.09x in the binary's order (cold: 1.10x / 1.17x; it was 1.43x / 1.44x warm). What made the
  * difference: the two hot loops, propagate and analyze, in WebAssembly (wasmKernels.ts), see the last
  * item below; every JavaScript-only
  * change before that gained a few percent at most, because the cost was in how TurboFan compiles each
