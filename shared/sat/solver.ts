@@ -34,9 +34,8 @@
  * Met: `npm run bench sat`, 3 runs in a row at load 7-9, median 1.06x native warm in the study's order
  * and 1.09x in the binary's order (cold: 1.10x / 1.17x; it was 1.43x / 1.44x warm). What made the
  * difference: the two hot loops, propagate and analyze, in WebAssembly (wasmKernels.ts), see the last
- * item below; every JavaScript-only
- * change before that gained a few percent at most, because the cost was in how TurboFan compiles each
- * typed-array access, not in the algorithm or the data layout.
+ * item below; every JavaScript-only change before that gained a few percent at most, because the cost
+ * was in how TurboFan compiles each typed-array access, not in the algorithm or the data layout.
  * The history, oldest first. The ratio grows with the machine's load (the TS solver misses the cache more, so it
  * suffers more from neighbours): `npm run bench sat` gave 1.54x before this work at load 0.5 and
  * 1.54x after it at load 10; the original and this version side by side in one process at load 11-20
@@ -86,8 +85,9 @@
  *    JavaScript it replaced statement for statement; the MiniSat vectors pass unchanged.
  *    A solver now costs a wasm memory and instance (about 0.1-0.2 ms to construct, against 0.07 ms);
  *    `reset()` keeps them.
- *    The memory is replaced, never grown, when an array must grow (growing would detach the old
- *    buffer, which makes V8 check detachment at every typed-array access in the process from then on);
+ *    The memory is replaced, never grown, when an array must grow (a new memory and instance, every
+ *    view rebuilt: one code path for all growth; I had feared that a `grow`, which detaches the old
+ *    buffer, would slow V8's typed-array code in the whole process, but measured it does not: 1.00x);
  *    when the watch pool fills during a propagation, the wasm function stops cleanly and is called
  *    again on the larger memory (see wasmKernels.ts).
  * For `generate --sat` (thousands of tiny solves) allocation dominated, not search: `reset()` reuses one
@@ -264,8 +264,8 @@ export class Solver {
   /**
    * Lays the memory-resident arrays out in a new WebAssembly memory with room for `varCap`
    * variables, `caLen` arena ints and `wpLen` pool ints, copies their contents over and instantiates
-   * propagate on it. (A new memory rather than `grow`: growing detaches the old buffer, and one
-   * detached buffer makes V8 check for detachment at every typed-array access in the process.)
+   * the kernels on it. Called only between kernel calls (never while one runs), so a replaced memory
+   * is simply dropped.
    */
   private relayout(varCap: number, caLen: number, wpLen: number): void {
     let o = HEADER_BYTES;
