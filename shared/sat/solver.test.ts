@@ -172,3 +172,47 @@ describe('reuse (reset, flat CNFs)', () => {
     expect(flatOf([[1, 2], [], [-3]]).toClauses()).toEqual([[1, 2], [], [-3]]);
   });
 });
+
+describe('WebAssembly kernels (wasmKernels.ts)', () => {
+  it('a watch pool that fills during a propagation is enlarged and the propagation resumed, with MiniSat statistics', () => {
+    // Count the relayouts that happen inside propagate (the kernel stopped because the pool was full).
+    type Internals = { propagate(): number; relayout(...a: number[]): void };
+    const proto = Solver.prototype as unknown as Internals;
+    const { propagate, relayout } = proto;
+    let inPropagate = false;
+    let resumed = 0;
+    proto.propagate = function (this: Internals) {
+      inPropagate = true;
+      try {
+        return propagate.call(this);
+      } finally {
+        inPropagate = false;
+      }
+    };
+    proto.relayout = function (this: Internals, ...a: number[]) {
+      if (inPropagate) resumed++;
+      return relayout.apply(this, a);
+    };
+    try {
+      for (const name of ['r3sat200-0', 'php7', 'nono20-1']) {
+        expect(observed(cnfFiles[`./fixtures/minisat/${name}.cnf`])).toEqual(pick((expectedPysat as Record<string, Expected>)[name]));
+      }
+    } finally {
+      proto.propagate = propagate;
+      proto.relayout = relayout;
+    }
+    expect(resumed).toBeGreaterThan(0);
+  });
+  it('many solvers alive at once each keep their own memory (incremental use interleaved)', () => {
+    const formulas = Array.from({ length: 300 }, (_, i) => randomKSat(30, 128, 1000 + i));
+    const solvers = formulas.map((f) => loadCnf(f));
+    const first = solvers.map((s) => s.solveLimited());
+    const second = solvers.map((s) => s.solveLimited([fromDimacs(1), fromDimacs(-2)]));
+    formulas.forEach((f, i) => {
+      const alone = loadCnf(f);
+      expect(first[i]).toBe(alone.solveLimited());
+      expect(second[i]).toBe(alone.solveLimited([fromDimacs(1), fromDimacs(-2)]));
+      expect(solvers[i].stats()).toEqual(alone.stats());
+    });
+  });
+});

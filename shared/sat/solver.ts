@@ -30,8 +30,13 @@
  * random decisions beyond MiniSat's (random_var_freq 0: the generator is still stepped per pick).
  * It is a faithful copy of a 2010 solver, not a modern one: hard industrial instances will be slow.
  *
- * Speed (issue 16: at most 1.25x native `minisat -no-pre` CPU time where it takes the same search;
- * NOT reached). The ratio grows with the machine's load (the TS solver misses the cache more, so it
+ * Speed (issue 16: at most 1.25x native `minisat -no-pre` CPU time where it takes the same search).
+ * Met: `npm run bench sat`, 3 runs in a row at load 7-9, median 1.06x native warm in the study's order
+ * and 1.09x in the binary's order (cold: 1.10x / 1.17x; it was 1.43x / 1.44x warm). What made the
+ * difference: the two hot loops, propagate and analyze, in WebAssembly (wasmKernels.ts), see the last
+ * item below; every JavaScript-only change before that gained a few percent at most, because the cost
+ * was in how TurboFan compiles each typed-array access, not in the algorithm or the data layout.
+ * The history, oldest first. The ratio grows with the machine's load (the TS solver misses the cache more, so it
  * suffers more from neighbours): `npm run bench sat` gave 1.54x before this work at load 0.5 and
  * 1.54x after it at load 10; the original and this version side by side in one process at load 11-20
  * (8 files, best of 3, identical statistics): 1.83x -> 1.51x, 0.83x of the CPU time. Profile first (`--cpu-prof`,
@@ -57,8 +62,34 @@
  *    iteration); binary-clause watchers flagged to skip the clause (php9: 1.01x); fields hoisted into
  *    locals in analyze, litRedundant and cancelUntil; literal values as Int32Array; offset, room and
  *    length interleaved in one array.
- *  - what would remain: the per-access overhead itself. All hot data (values, watch pool, arena) in
- *    one Int32Array in asm.js style, or WebAssembly, could cut it; not attempted.
+ *  - what made the difference: propagate as a WebAssembly function (wasmKernels.ts, assembled
+ *    from TypeScript at load; no toolchain, no binary file) over one wasm memory that holds the values,
+ *    trail, levels, reasons, watch-list offsets/lengths/capacities, the clause arena and the watch pool;
+ *    the JavaScript code keeps using them as typed-array views onto that memory. Wasm addresses the
+ *    memory from one base register with no bounds checks, which removes exactly the per-access
+ *    overhead above. A/B in one process (5 files, median of 5, load 8-11, statistics checked equal):
+ *    0.77x of the CPU time; `npm run bench sat`: 1.43x -> 1.17x native (PySAT order, load 1-9).
+ *    Then analyze (first UIP, litRedundant, the variable bumps with the heap's percolateUp, the float32
+ *    clause bumps) moved into the same wasm module, with seen, activity, heap, heapIdx and the learnt
+ *    clause buffers in its memory (the rare clause-activity rescale calls back into JavaScript, which
+ *    owns the learnt list): a further 0.93x (A/B against the JavaScript original: 0.72x).
+ *    Then cancelUntil (unassign, save phases, reinsert into the heap) and pickBranchLit's heap loop
+ *    (removeMin with percolateDown) too, with polarity and decisionVar in the memory: 0.97x more;
+ *    the kernels reading the arrays' offsets from the memory's header instead of taking them as
+ *    parameters (V8's generic JS-to-wasm wrapper pays per parameter; each relayout makes a new
+ *    instance, so calls rarely reach the tier-up to a specialised wrapper): 0.985x; reduceDB's sort
+ *    (MiniSat's selection sort / quicksort, same comparisons) in wasm on a copy of the learnt list
+ *    placed in the watch pool's free tail: 0.976x.
+ *    Profile after analyze moved (all bench files, warm): wasm propagate 54%, wasm analyze 20%, sorting learnts 4%,
+ *    cancelUntil 3%, pickBranchLit 3%, JS-to-wasm call wrappers 2%. The wasm code follows the
+ *    JavaScript it replaced statement for statement; the MiniSat vectors pass unchanged.
+ *    A solver now costs a wasm memory and instance (about 0.1-0.2 ms to construct, against 0.07 ms);
+ *    `reset()` keeps them.
+ *    The memory is replaced, never grown, when an array must grow (a new memory and instance, every
+ *    view rebuilt: one code path for all growth; I had feared that a `grow`, which detaches the old
+ *    buffer, would slow V8's typed-array code in the whole process, but measured it does not: 1.00x);
+ *    when the watch pool fills during a propagation, the wasm function stops cleanly and is called
+ *    again on the larger memory (see wasmKernels.ts).
  * For `generate --sat` (thousands of tiny solves) allocation dominated, not search: `reset()` reuses one
  * solver's buffers, `loadFlatCnf` reads encoders' flat output (flatCnf.ts), and the arena collection
  * reuses the previous arena: 1,000 puzzles' metrics.sat + metrics.sat_dfa went from 1.83 s to 1.16 s
@@ -67,9 +98,12 @@
  * Shape: literals are integers 2*var + sign (sign 1 = negated), negation is `^ 1`; the trail is
  * the propagation queue; clauses live in one Int32Array arena (a one-int header, size << 3 |
  * flags, then the literals; a learnt clause's activity, as float32 bits, just before its header); watchers are (clause, blocker) pairs, each literal's list a slice of one Int32Array pool.
+ * These and the other per-variable arrays the kernels touch live in one WebAssembly memory per solver
+ * (`relayout` places them; JavaScript sees typed-array views, replaced whenever the memory is).
  */
 
 import type { FlatCnf } from './flatCnf.ts';
+import { BASE_SLOTS, HEADER_BYTES, instantiateKernels, type AnalyzeFn, type CancelFn, type PickFn, type PropagateFn, type SortFn } from './wasmKernels.ts';
 
 const LEARNT = 1;
 const DELETED = 2;
@@ -160,7 +194,7 @@ export class Solver {
   // Watch lists, all in one pool: literal p's watchers are the pairs (clause, blocker) at
   // wpool[wOff[p] .. wOff[p] + 2*wsLen[p]), with room for wCap[p] ints. A full list moves to the
   // end of the pool (doubling its room); the holes are squeezed out between propagations.
-  private wpool = new Int32Array(1 << 12);
+  private wpool = new Int32Array(0);
   private wpoolTop = 0;
   private wpoolWasted = 0;
   private wOff = new Int32Array(0);
@@ -185,8 +219,8 @@ export class Solver {
   private trailLimLen = 0;
   private qhead = 0;
   // Clause arena.
-  private ca = new Int32Array(1 << 14);
-  private caf = new Float32Array(this.ca.buffer);
+  private ca = new Int32Array(0);
+  private caf = new Float32Array(0);
   private spareCa = new Int32Array(0);
   private spareCaf = new Float32Array(0);
   private caTop = 0;
@@ -207,25 +241,125 @@ export class Solver {
 
   // Scratch buffers (no per-conflict allocation).
   private addTmp = new Int32Array(16);
-  private learnt = new Int32Array(16);
+  private learnt = new Int32Array(0);
   private learntLen = 0;
-  private toclear = new Int32Array(16);
-  private toclearLen = 0;
-  private stack = new Int32Array(16);
+
+  // The WebAssembly memory holding val, level, reason, trail, wOff, wsLen, wCap, polarity, decisionVar,
+  // seen, activity, heap, heapIdx, learnt, toclear, stack, ca and wpool (in that order, after a header
+  // that carries each one's byte offset and the kernels' in/out words), and the kernels instantiated on
+  // it (wasmKernels.ts).
+  private mem!: WebAssembly.Memory;
+  private hdr = new Int32Array(0);
+  private hdrF = new Float64Array(0);
+  private prop!: PropagateFn;
+  private analyzeW!: AnalyzeFn;
+  private cancelW!: CancelFn;
+  private pickW!: PickFn;
+  private sortW!: SortFn;
 
   constructor(options: SolverOptions = {}) {
     this.applyOptions(options);
   }
 
+  /**
+   * Lays the memory-resident arrays out in a new WebAssembly memory with room for `varCap`
+   * variables, `caLen` arena ints and `wpLen` pool ints, copies their contents over and instantiates
+   * the kernels on it. Called only between kernel calls (never while one runs), so a replaced memory
+   * is simply dropped.
+   */
+  private relayout(varCap: number, caLen: number, wpLen: number): void {
+    let o = HEADER_BYTES;
+    const take = (bytes: number) => {
+      const at = o;
+      o = (o + bytes + 7) & ~7;
+      return at;
+    };
+    const oVal = take(2 * varCap), oLevel = take(4 * varCap), oReason = take(4 * varCap), oTrail = take(4 * varCap);
+    const oWOff = take(8 * varCap), oWsLen = take(8 * varCap), oWCap = take(8 * varCap);
+    const oPol = take(varCap), oDvar = take(varCap);
+    const oSeen = take(varCap), oAct = take(8 * varCap), oHeap = take(4 * varCap), oHeapIdx = take(4 * varCap);
+    const oLearnt = take(4 * varCap + 4), oToclear = take(8 * varCap + 8), oStack = take(4 * varCap + 4);
+    const oCa = take(4 * caLen), oWp = take(4 * wpLen);
+    const mem = new WebAssembly.Memory({ initial: Math.ceil(o / 65536) });
+    const buf = mem.buffer;
+    const val = new Int8Array(buf, oVal, 2 * varCap);
+    val.set(this.val);
+    this.val = val;
+    const level = new Int32Array(buf, oLevel, varCap);
+    level.set(this.level);
+    this.level = level;
+    const reason = new Int32Array(buf, oReason, varCap);
+    reason.fill(-1);
+    reason.set(this.reason);
+    this.reason = reason;
+    const trail = new Int32Array(buf, oTrail, varCap);
+    trail.set(this.trail);
+    this.trail = trail;
+    const wOff = new Int32Array(buf, oWOff, 2 * varCap);
+    wOff.set(this.wOff);
+    this.wOff = wOff;
+    const wsLen = new Int32Array(buf, oWsLen, 2 * varCap);
+    wsLen.set(this.wsLen);
+    this.wsLen = wsLen;
+    const wCap = new Int32Array(buf, oWCap, 2 * varCap);
+    wCap.set(this.wCap);
+    this.wCap = wCap;
+    const pol = new Uint8Array(buf, oPol, varCap);
+    pol.set(this.polarity);
+    this.polarity = pol;
+    const dvar = new Uint8Array(buf, oDvar, varCap);
+    dvar.set(this.decisionVar);
+    this.decisionVar = dvar;
+    const seen = new Uint8Array(buf, oSeen, varCap);
+    seen.set(this.seen);
+    this.seen = seen;
+    const act = new Float64Array(buf, oAct, varCap);
+    act.set(this.activity);
+    this.activity = act;
+    const heap = new Int32Array(buf, oHeap, varCap);
+    heap.set(this.heap);
+    this.heap = heap;
+    const heapIdx = new Int32Array(buf, oHeapIdx, varCap);
+    heapIdx.fill(-1);
+    heapIdx.set(this.heapIdx);
+    this.heapIdx = heapIdx;
+    const learnt = new Int32Array(buf, oLearnt, varCap + 1);
+    learnt.set(this.learnt); // search reads the learnt clause after allocClause, which may relayout
+    this.learnt = learnt;
+    const ca = new Int32Array(buf, oCa, caLen);
+    ca.set(this.ca.subarray(0, Math.min(this.caTop, caLen)));
+    this.ca = ca;
+    this.caf = new Float32Array(buf, oCa, caLen);
+    const wpool = new Int32Array(buf, oWp, wpLen);
+    wpool.set(this.wpool.subarray(0, this.wpoolTop));
+    this.wpool = wpool;
+    this.hdr = new Int32Array(buf, 0, HEADER_BYTES >> 2);
+    this.hdrF = new Float64Array(buf, 0, 8);
+    const bases: [number, number][] = [
+      [BASE_SLOTS.val, oVal], [BASE_SLOTS.trail, oTrail], [BASE_SLOTS.level, oLevel], [BASE_SLOTS.reason, oReason],
+      [BASE_SLOTS.ca, oCa], [BASE_SLOTS.wOff, oWOff], [BASE_SLOTS.wsLen, oWsLen], [BASE_SLOTS.wCap, oWCap], [BASE_SLOTS.wp, oWp],
+      [BASE_SLOTS.seen, oSeen], [BASE_SLOTS.act, oAct], [BASE_SLOTS.heap, oHeap], [BASE_SLOTS.heapIdx, oHeapIdx],
+      [BASE_SLOTS.out, oLearnt], [BASE_SLOTS.toclear, oToclear], [BASE_SLOTS.stack, oStack],
+      [BASE_SLOTS.polarity, oPol], [BASE_SLOTS.decisionVar, oDvar],
+    ];
+    for (const [slot, at] of bases) this.hdr[slot >> 2] = at;
+    this.mem = mem;
+    const kernels = instantiateKernels(mem, () => this.rescaleClauseActivities());
+    this.prop = kernels.propagate;
+    this.analyzeW = kernels.analyze;
+    this.cancelW = kernels.cancel;
+    this.pickW = kernels.pick;
+    this.sortW = kernels.sort;
+  }
+
   private applyOptions(options: SolverOptions): void {
     if (options.randomVarFreq !== undefined) this.randomVarFreq = options.randomVarFreq;
     if (options.randomSeed !== undefined) this.randomSeed = options.randomSeed;
-    if (options.capacity?.vars) this.growVars(options.capacity.vars);
-    const lits = options.capacity?.literals ?? 0;
-    if (lits > 0 && 2 * lits > this.ca.length) {
-      this.ca = new Int32Array(Math.max(1 << 12, 2 * lits));
-      this.caf = new Float32Array(this.ca.buffer);
-    }
+    // One relayout at most (a new solver's memory is laid out here, sized for the capacity asked).
+    const caLen = Math.max(this.ca.length || 1 << 14, 2 * (options.capacity?.literals ?? 0));
+    const vars = options.capacity?.vars ?? 0;
+    if (vars > this.varCap) this.growVars(vars, caLen);
+    else if (caLen > this.ca.length) this.relayout(this.varCap, caLen, this.wpool.length || 1 << 12);
   }
 
   /**
@@ -326,29 +460,13 @@ export class Solver {
     return this.model[v] as Lbool;
   }
 
-  private growVars(need: number): void {
+  private growVars(need: number, caLen = this.ca.length): void {
     if (need <= this.varCap) return;
     let cap = Math.max(16, this.varCap * 2);
     while (cap < need) cap *= 2;
-    const g8 = (a: Int8Array, n: number) => { const b = new Int8Array(n); b.set(a); return b; };
     const gu8 = (a: Uint8Array, n: number) => { const b = new Uint8Array(n); b.set(a); return b; };
-    const g32 = (a: Int32Array, n: number, fill = 0) => { const b = new Int32Array(n); if (fill) b.fill(fill); b.set(a); return b; };
-    this.val = g8(this.val, 2 * cap);
-    this.wsLen = g32(this.wsLen, 2 * cap);
-    this.wOff = g32(this.wOff, 2 * cap);
-    this.wCap = g32(this.wCap, 2 * cap);
+    this.relayout(cap, caLen, this.wpool.length || 1 << 12);
     this.dirty = gu8(this.dirty, 2 * cap);
-    this.level = g32(this.level, cap);
-    this.reason = g32(this.reason, cap, -1);
-    this.polarity = gu8(this.polarity, cap);
-    this.decisionVar = gu8(this.decisionVar, cap);
-    const act = new Float64Array(cap);
-    act.set(this.activity);
-    this.activity = act;
-    this.seen = gu8(this.seen, cap);
-    this.heap = g32(this.heap, cap);
-    this.heapIdx = g32(this.heapIdx, cap, -1);
-    this.trail = g32(this.trail, cap);
     this.varCap = cap;
   }
 
@@ -408,16 +526,6 @@ export class Solver {
     this.heap[this.heapLen++] = v;
     this.percolateUp(this.heapIdx[v]);
   }
-  private heapRemoveMin(): number {
-    const heap = this.heap;
-    const x = heap[0];
-    heap[0] = heap[this.heapLen - 1];
-    this.heapIdx[heap[0]] = 0;
-    this.heapIdx[x] = -1;
-    this.heapLen--;
-    if (this.heapLen > 1) this.percolateDown(0);
-    return x;
-  }
   private insertVarOrder(v: number): void {
     if (this.heapIdx[v] < 0 && this.decisionVar[v]) this.heapInsert(v);
   }
@@ -437,11 +545,14 @@ export class Solver {
   private claBumpActivity(cr: number): void {
     const caf = this.caf;
     const a = (caf[cr - 1] = Math.fround(caf[cr - 1] + this.claInc));
-    if (a > 1e20) {
-      const learnts = this.learnts;
-      for (let i = 0; i < learnts.length; i++) caf[learnts[i] - 1] = Math.fround(caf[learnts[i] - 1] * 1e-20);
-      this.claInc *= 1e-20;
-    }
+    if (a > 1e20) this.rescaleClauseActivities();
+  }
+  /** All learnt clauses' activities and claInc times 1e-20 (also called from the wasm analyze, which reads claInc back at byte 40). */
+  private rescaleClauseActivities(): void {
+    const caf = this.caf, learnts = this.learnts;
+    for (let i = 0; i < learnts.length; i++) caf[learnts[i] - 1] = Math.fround(caf[learnts[i] - 1] * 1e-20);
+    this.claInc *= 1e-20;
+    this.hdrF[5] = this.claInc;
   }
 
   // ---- clause arena ----
@@ -449,10 +560,7 @@ export class Solver {
     if (this.caTop + 2 + n > this.ca.length) {
       let cap = this.ca.length * 2;
       while (cap < this.caTop + 2 + n) cap *= 2;
-      const b = new Int32Array(cap);
-      b.set(this.ca.subarray(0, this.caTop));
-      this.ca = b;
-      this.caf = new Float32Array(b.buffer);
+      this.relayout(this.varCap, cap, this.wpool.length);
     }
     const cr = learnt ? this.caTop + 1 : this.caTop;
     const ca = this.ca;
@@ -476,9 +584,7 @@ export class Solver {
     if (this.wpoolTop + cap > this.wpool.length) {
       let size = this.wpool.length << 1;
       while (size < this.wpoolTop + cap) size <<= 1;
-      const b = new Int32Array(size);
-      b.set(this.wpool.subarray(0, this.wpoolTop));
-      this.wpool = b;
+      this.relayout(this.varCap, this.ca.length, size);
     }
     const from = this.wOff[p];
     const to = this.wpoolTop;
@@ -503,7 +609,7 @@ export class Solver {
       this.wCap[p] = cap;
       top += cap;
     }
-    this.wpool = pool;
+    old.set(pool.subarray(0, top));
     this.wpoolTop = top;
     this.wpoolWasted = 0;
   }
@@ -568,10 +674,13 @@ export class Solver {
     this.cleanAll();
     const old = this.ca;
     const oldf = this.caf;
-    // The previous arena is kept as the next collection's target (no allocation when it is big enough).
-    const need = Math.max(1 << 12, (this.caTop - this.caWasted) * 2);
-    const to = this.spareCa.length >= need && this.spareCa.length <= 4 * need ? this.spareCa : new Int32Array(need);
-    const tof = to === this.spareCa ? this.spareCaf : new Float32Array(to.buffer);
+    // Compacted into a spare buffer (kept for the next collection), then copied back into the arena.
+    if (this.spareCa.length !== old.length) {
+      this.spareCa = new Int32Array(old.length);
+      this.spareCaf = new Float32Array(this.spareCa.buffer);
+    }
+    const to = this.spareCa;
+    const tof = this.spareCaf;
     let top = 0;
     const reloc = (cr: number): number => {
       const h = old[cr];
@@ -606,10 +715,7 @@ export class Solver {
       if (!seen[v]) this.reason[v] = -1;
       seen[v] = 0;
     }
-    this.spareCa = old;
-    this.spareCaf = oldf;
-    this.ca = to;
-    this.caf = tof;
+    old.set(to.subarray(0, top));
     this.caTop = top;
     this.caWasted = 0;
   }
@@ -636,16 +742,9 @@ export class Solver {
   }
   private cancelUntil(lvl: number): void {
     if (this.trailLimLen > lvl) {
-      const trail = this.trail, val = this.val, pol = this.polarity;
       const lim = this.trailLim[lvl];
-      for (let c = this.trailLen - 1; c >= lim; c--) {
-        const p = trail[c];
-        const x = p >> 1;
-        val[p] = 0;
-        val[p ^ 1] = 0;
-        pol[x] = p & 1;
-        if (this.heapIdx[x] < 0 && this.decisionVar[x]) this.heapInsert(x);
-      }
+      // Unassign trail[trailLen-1 .. lim], save phases, reinsert decision variables into the heap (in wasm).
+      this.heapLen = this.cancelW(lim, this.trailLen, this.heapLen);
       this.qhead = lim;
       this.trailLen = lim;
       this.trailLimLen = lvl;
@@ -702,196 +801,33 @@ export class Solver {
    * counted as propagations, as in MiniSat).
    */
   propagate(): number {
-    let confl = -1;
-    let numProps = 0;
     if (this.dirties.length > 0) this.cleanAll();
     if (this.wpoolWasted > this.wpoolTop >> 1 && this.wpoolTop > 1 << 12) this.compactWatches();
-    const val = this.val;
-    const trail = this.trail;
-    let ws = this.wpool; // re-read after a list grows (the pool may be reallocated; offsets stay)
-    const wOff = this.wOff;
-    const wCap = this.wCap;
-    const wsLen = this.wsLen;
-    const level = this.level;
-    const reason = this.reason;
-    const ca = this.ca;
-    const dl = this.trailLimLen;
-    let trailLen = this.trailLen;
-    let qhead = this.qhead;
-    while (qhead < trailLen) {
-      const p = trail[qhead++];
-      const off = wOff[p];
-      const end = off + (wsLen[p] << 1);
-      const falseLit = p ^ 1;
-      let i = off;
-      let j = off;
-      numProps++;
-      next: while (i < end) {
-        const blocker = ws[i + 1];
-        if (val[blocker] === 1) {
-          if (i !== j) {
-            ws[j] = ws[i];
-            ws[j + 1] = blocker;
-          }
-          i += 2;
-          j += 2;
-          continue;
-        }
-        const cr = ws[i];
-        const base = cr + HDR;
-        let first = ca[base];
-        if (first === falseLit) {
-          first = ca[base + 1];
-          ca[base] = first;
-          ca[base + 1] = falseLit;
-        }
-        i += 2;
-        if (first !== blocker && val[first] === 1) {
-          ws[j] = cr;
-          ws[j + 1] = first;
-          j += 2;
-          continue;
-        }
-        const stop = base + (ca[cr] >> 3);
-        for (let k = base + 2; k < stop; k++) {
-          const lk = ca[k];
-          if (val[lk] !== -1) {
-            ca[base + 1] = lk;
-            ca[k] = falseLit;
-            // Append the watcher (cr, first) to the list of ~lk (never this list: lk is not false).
-            const q = lk ^ 1;
-            const nq = wsLen[q] << 1;
-            if (nq + 2 > wCap[q]) {
-              this.growWatchList(q);
-              ws = this.wpool;
-            }
-            const o = wOff[q] + nq;
-            ws[o] = cr;
-            ws[o + 1] = first;
-            wsLen[q]++;
-            continue next;
-          }
-        }
-        ws[j] = cr;
-        ws[j + 1] = first;
-        j += 2;
-        if (val[first] === -1) {
-          confl = cr;
-          qhead = trailLen;
-          while (i < end) ws[j++] = ws[i++];
-        } else {
-          val[first] = 1;
-          val[first ^ 1] = -1;
-          const v = first >> 1;
-          level[v] = dl;
-          reason[v] = cr;
-          trail[trailLen++] = first;
-        }
-      }
-      wsLen[p] = (j - off) >> 1;
+    for (;;) {
+      const hdr = this.hdr;
+      hdr[3] = this.wpoolTop;
+      hdr[4] = this.wpoolWasted;
+      hdr[5] = this.wpool.length;
+      const confl = this.prop(this.qhead, this.trailLen, this.trailLimLen);
+      const numProps = hdr[2];
+      this.qhead = hdr[0];
+      this.trailLen = hdr[1];
+      this.wpoolTop = hdr[3];
+      this.wpoolWasted = hdr[4];
+      this.propagations += numProps;
+      this.simpDBProps -= numProps;
+      if (confl !== -2) return confl;
+      // The watch pool is full: enlarge it and carry on where propagation stopped.
+      this.relayout(this.varCap, this.ca.length, this.wpool.length << 1);
     }
-    this.trailLen = trailLen;
-    this.qhead = qhead;
-    this.propagations += numProps;
-    this.simpDBProps -= numProps;
-    return confl;
   }
 
-  private litRedundant(p: number, abstractLevels: number): boolean {
-    const ca = this.ca, seen = this.seen, reason = this.reason, level = this.level;
-    let sp = 0;
-    if (this.stack.length < this.nv + 1) this.stack = new Int32Array(this.nv + 1);
-    const stack = this.stack;
-    stack[sp++] = p;
-    const top = this.toclearLen;
-    while (sp > 0) {
-      const cr = reason[stack[--sp] >> 1];
-      const size = ca[cr] >> 3;
-      for (let i = 1; i < size; i++) {
-        const q = ca[cr + HDR + i];
-        const v = q >> 1;
-        if (!seen[v] && level[v] > 0) {
-          if (reason[v] >= 0 && ((1 << (level[v] & 31)) & abstractLevels) !== 0) {
-            seen[v] = 1;
-            stack[sp++] = q;
-            this.toclear[this.toclearLen++] = q;
-          } else {
-            for (let j = top; j < this.toclearLen; j++) seen[this.toclear[j] >> 1] = 0;
-            this.toclearLen = top;
-            return false;
-          }
-        }
-      }
-    }
-    return true;
-  }
-
-  /** First-UIP conflict analysis with recursive minimisation; fills `learnt`, returns the backtrack level. */
+  /** First-UIP conflict analysis with recursive minimisation (in wasm: wasmKernels.ts); fills `learnt`, returns the backtrack level. */
   private analyze(confl: number): number {
-    const seen = this.seen, level = this.level, trail = this.trail, reason = this.reason;
-    if (this.learnt.length < this.nv + 1) {
-      this.learnt = new Int32Array(this.nv + 1);
-      this.toclear = new Int32Array(2 * this.nv + 2);
-    }
-    const out = this.learnt;
-    const ca = this.ca;
-    const heapIdx = this.heapIdx;
-    let outLen = 1;
-    let pathC = 0;
-    let p = -1;
-    let index = this.trailLen - 1;
-    const dl = this.trailLimLen;
-    do {
-      if (ca[confl] & LEARNT) this.claBumpActivity(confl);
-      const stop = confl + HDR + (ca[confl] >> 3);
-      for (let k = p === -1 ? confl + HDR : confl + HDR + 1; k < stop; k++) {
-        const q = ca[k];
-        const v = q >> 1;
-        if (seen[v] === 0 && level[v] > 0) {
-          // Bump the variable's activity (MiniSat's varBumpActivity), inlined on this hot path.
-          const act = this.activity;
-          if ((act[v] += this.varInc) > 1e100) {
-            for (let i = 0; i < this.nv; i++) act[i] *= 1e-100;
-            this.varInc *= 1e-100;
-          }
-          if (heapIdx[v] >= 0) this.percolateUp(heapIdx[v]);
-          seen[v] = 1;
-          if (level[v] >= dl) pathC++;
-          else out[outLen++] = q;
-        }
-      }
-      while (seen[trail[index--] >> 1] === 0);
-      p = trail[index + 1];
-      confl = reason[p >> 1];
-      seen[p >> 1] = 0;
-      pathC--;
-    } while (pathC > 0);
-    out[0] = p ^ 1;
-
-    // Minimise (ccmin-mode 2).
-    for (let i = 0; i < outLen; i++) this.toclear[i] = out[i];
-    this.toclearLen = outLen;
-    let abstractLevel = 0;
-    for (let i = 1; i < outLen; i++) abstractLevel |= 1 << (level[out[i] >> 1] & 31);
-    let j = 1;
-    for (let i = 1; i < outLen; i++) {
-      const q = out[i];
-      if (this.reason[q >> 1] < 0 || !this.litRedundant(q, abstractLevel)) out[j++] = q;
-    }
-    outLen = j;
-
-    let btLevel = 0;
-    if (outLen > 1) {
-      let maxI = 1;
-      for (let i = 2; i < outLen; i++) if (level[out[i] >> 1] > level[out[maxI] >> 1]) maxI = i;
-      const q = out[maxI];
-      out[maxI] = out[1];
-      out[1] = q;
-      btLevel = level[q >> 1];
-    }
-    for (let i = 0; i < this.toclearLen; i++) seen[this.toclear[i] >> 1] = 0;
-    this.learntLen = outLen;
-    return btLevel;
+    const bt = this.analyzeW(confl, this.trailLen, this.trailLimLen, this.nv, this.varInc, this.claInc);
+    this.learntLen = this.hdr[0];
+    this.varInc = this.hdrF[4];
+    return bt;
   }
 
   /** The assumptions responsible for `p` being false (MiniSat's analyzeFinal), into `conflict`. */
@@ -932,54 +868,34 @@ export class Solver {
       next = this.heap[Math.trunc(this.drand() * this.heapLen)];
       if (this.val[2 * next] === 0 && this.decisionVar[next]) this.rndDecisions++;
     }
-    while (next === -1 || this.val[2 * next] !== 0 || !this.decisionVar[next]) {
-      if (this.heapLen === 0) {
-        next = -1;
-        break;
-      }
-      next = this.heapRemoveMin();
-    }
+    // while (next === -1 || val[2 * next] !== 0 || !decisionVar[next]) take the heap's top (-1 when empty), in wasm
+    next = this.pickW(next, this.heapLen);
+    this.heapLen = this.hdr[0];
     return next === -1 ? -1 : next + next + this.polarity[next];
   }
 
   // ---- clause database ----
-  private reduceDBLess(x: number, y: number): boolean {
-    const ca = this.ca, caf = this.caf;
-    return ca[x] >> 3 > 2 && (ca[y] >> 3 === 2 || caf[x - 1] < caf[y - 1]);
-  }
-  private selectionSort(a: number[], lo: number, size: number): void {
-    for (let i = 0; i < size - 1; i++) {
-      let best = i;
-      for (let j = i + 1; j < size; j++) if (this.reduceDBLess(a[lo + j], a[lo + best])) best = j;
-      const t = a[lo + i];
-      a[lo + i] = a[lo + best];
-      a[lo + best] = t;
+  /**
+   * MiniSat's mtl/Sort.h `sort` of the learnt list by reduceDB_lt (selection sort up to 15 elements,
+   * else quicksort on the middle pivot), in wasm on a copy placed in the watch pool's free tail.
+   */
+  private sortLearnts(a: number[]): void {
+    const n = a.length;
+    if (this.wpool.length - this.wpoolTop < n) {
+      let size = this.wpool.length << 1;
+      while (size - this.wpoolTop < n) size <<= 1;
+      this.relayout(this.varCap, this.ca.length, size);
     }
-  }
-  /** MiniSat's mtl/Sort.h `sort`: selection sort up to 15 elements, else quicksort on the middle pivot. */
-  private sortLearnts(a: number[], lo: number, size: number): void {
-    if (size <= 15) {
-      this.selectionSort(a, lo, size);
-      return;
-    }
-    const pivot = a[lo + (size >> 1)];
-    let i = -1;
-    let j = size;
-    for (;;) {
-      do i++; while (this.reduceDBLess(a[lo + i], pivot));
-      do j--; while (this.reduceDBLess(pivot, a[lo + j]));
-      if (i >= j) break;
-      const t = a[lo + i];
-      a[lo + i] = a[lo + j];
-      a[lo + j] = t;
-    }
-    this.sortLearnts(a, lo, i);
-    this.sortLearnts(a, lo + i, size - i);
+    const buf = this.wpool;
+    const top = this.wpoolTop;
+    for (let i = 0; i < n; i++) buf[top + i] = a[i];
+    this.sortW(this.hdr[BASE_SLOTS.wp >> 2] + 4 * top, n);
+    for (let i = 0; i < n; i++) a[i] = buf[top + i];
   }
   private reduceDB(): void {
     const learnts = this.learnts;
     const extraLim = this.claInc / learnts.length;
-    this.sortLearnts(learnts, 0, learnts.length);
+    this.sortLearnts(learnts);
     const half = Math.trunc(learnts.length / 2);
     let j = 0;
     for (let i = 0; i < learnts.length; i++) {
