@@ -176,10 +176,11 @@ function emStep(d: EmData, s: EmState): { next: EmState; meanLl: number } {
   let ll = 0;
   for (let i = 0; i < distinct; i++) {
     const xi = x[i], wi = cnt[i];
-    let max = -Infinity;
-    for (let c = 0; c < k; c++) { const dd = xi - m[c]; logp[c] = consts[c] - dd * dd * inv[c]; if (logp[c] > max) max = logp[c]; }
+    let max = -Infinity, top = -1;
+    for (let c = 0; c < k; c++) { const dd = xi - m[c]; logp[c] = consts[c] - dd * dd * inv[c]; if (logp[c] > max) { max = logp[c]; top = c; } }
+    // exp(logp - max) is exactly 1 for the largest term: one exp fewer per value, the same sums bit for bit
     let sum = 0;
-    for (let c = 0; c < k; c++) { r[c] = Math.exp(logp[c] - max); sum += r[c]; }
+    for (let c = 0; c < k; c++) { r[c] = c === top ? 1 : Math.exp(logp[c] - max); sum += r[c]; }
     ll += wi * (max + Math.log(sum));
     const base = i * k;
     for (let c = 0; c < k; c++) { const q = (wi * r[c]) / sum; resp[base + c] = q; nk[c] += q; sx[c] += q * xi; }
@@ -262,10 +263,10 @@ function logLikelihood(x: Float64Array, cnt: Float64Array, s: EmState): number {
   let total = 0;
   const lp = new Float64Array(k);
   for (let i = 0; i < x.length; i++) {
-    let max = -Infinity;
-    for (let c = 0; c < k; c++) { const d = x[i] - s.m[c]; lp[c] = consts[c] - d * d * inv[c]; if (lp[c] > max) max = lp[c]; }
+    let max = -Infinity, top = -1;
+    for (let c = 0; c < k; c++) { const d = x[i] - s.m[c]; lp[c] = consts[c] - d * d * inv[c]; if (lp[c] > max) { max = lp[c]; top = c; } }
     let sum = 0;
-    for (let c = 0; c < k; c++) sum += Math.exp(lp[c] - max);
+    for (let c = 0; c < k; c++) sum += c === top ? 1 : Math.exp(lp[c] - max);
     total += cnt[i] * (max + Math.log(sum));
   }
   return total;

@@ -3,61 +3,91 @@ import type { Move } from '../schema/move.ts';
 import { EMPTY, FILLED, UNKNOWN, createGrid, type CellState, type Grid } from '../nonogram/grid.ts';
 
 /**
+ * The undo history as a persistent stack, newest entry on top: `cells` is the board before the last undoable move,
+ * `below` the history before that. A move pushes by making one new node that shares every older one, and undo pops
+ * by following `below`, so neither copies the history (an attempt of n moves costs O(n), not O(n^2), to replay: the
+ * analysis replays millions of moves). `length` is the number of undo steps available.
+ */
+export interface UndoHistory {
+  readonly length: number;
+  readonly cells: Uint8Array | null;
+  readonly below: UndoHistory | null;
+}
+
+const NO_HISTORY: UndoHistory = Object.freeze({ length: 0, cells: null, below: null });
+
+const push = (history: UndoHistory, cells: Uint8Array): UndoHistory => ({ length: history.length + 1, cells, below: history });
+
+/**
  * The undoable part of a participant's puzzle (Tatham's game_state): the cells, where EMPTY means "crossed",
  * and the stack of earlier cell arrays. UI state (cursor, drag) and session facts (time, hints) live elsewhere.
+ * A state's cell array is never written after the state is made (states share arrays with their histories).
  */
 export interface BoardState {
   grid: Grid;
-  history: Uint8Array[];
+  history: UndoHistory;
 }
 
 export function initialBoard(width: number, height: number): BoardState {
-  return { grid: createGrid(width, height), history: [] };
+  return { grid: createGrid(width, height), history: NO_HISTORY };
 }
 
 const STATE_OF = { filled: FILLED, crossed: EMPTY, unknown: UNKNOWN } as const;
 
-function inside(grid: Grid, row: number, col: number): boolean {
-  return row >= 0 && col >= 0 && row < grid.height && col < grid.width;
-}
-
-function paint(state: BoardState, cells: [number, number][], value: (current: CellState) => CellState): BoardState {
-  const next = state.grid.cells.slice();
-  let changed = false;
-  for (const [row, col] of cells) {
-    if (!inside(state.grid, row, col)) continue;
-    const i = row * state.grid.width + col;
-    const v = value(next[i] as CellState);
-    if (next[i] !== v) {
+/** The board after setting `cells` (those inside the grid) to `v`; the same state when nothing changes. */
+function paintCells(state: BoardState, cells: readonly (readonly [number, number])[], v: CellState): BoardState {
+  const { width, height } = state.grid;
+  const before = state.grid.cells;
+  let next: Uint8Array | null = null;
+  for (let k = 0; k < cells.length; k++) {
+    const row = cells[k][0], col = cells[k][1];
+    if (row < 0 || col < 0 || row >= height || col >= width) continue;
+    const i = row * width + col;
+    if ((next ?? before)[i] !== v) {
+      next ??= before.slice();
       next[i] = v;
-      changed = true;
     }
   }
-  if (!changed) return state;
-  return { grid: { ...state.grid, cells: next }, history: [...state.history, state.grid.cells] };
+  if (next === null) return state;
+  return { grid: { ...state.grid, cells: next }, history: push(state.history, before) };
+}
+
+/** One cell (fill, cross, clear, reveal) without building a one-cell list. */
+function paintCell(state: BoardState, row: number, col: number, v: CellState): BoardState {
+  const { width, height } = state.grid;
+  if (row < 0 || col < 0 || row >= height || col >= width) return state;
+  const i = row * width + col;
+  const before = state.grid.cells;
+  if (before[i] === v) return state;
+  const next = before.slice();
+  next[i] = v;
+  return { grid: { ...state.grid, cells: next }, history: push(state.history, before) };
 }
 
 /** Apply one move. Moves that do not touch the board (hint, submit, skip, no-op paints) return the same state. */
 export function applyMove(state: BoardState, move: Move): BoardState {
   switch (move.type) {
     case 'fill':
-      return paint(state, [[move.row, move.col]], (c) => (c === FILLED ? UNKNOWN : FILLED));
-    case 'cross':
-      return paint(state, [[move.row, move.col]], (c) => (c === EMPTY ? UNKNOWN : EMPTY));
+    case 'cross': {
+      const on = move.type === 'fill' ? FILLED : EMPTY;
+      const inside = move.row >= 0 && move.col >= 0 && move.row < state.grid.height && move.col < state.grid.width;
+      const current = inside ? state.grid.cells[move.row * state.grid.width + move.col] : UNKNOWN;
+      return paintCell(state, move.row, move.col, current === on ? UNKNOWN : on);
+    }
     case 'clear':
-      return paint(state, [[move.row, move.col]], () => UNKNOWN);
+      return paintCell(state, move.row, move.col, UNKNOWN);
     case 'stroke':
-      return paint(state, move.cells, () => STATE_OF[move.state]);
+      return paintCells(state, move.cells, STATE_OF[move.state]);
     case 'reveal':
-      return paint(state, [[move.row, move.col]], () => STATE_OF[move.state]);
+      return paintCell(state, move.row, move.col, STATE_OF[move.state]);
     case 'undo': {
-      if (state.history.length === 0) return state;
-      const previous = state.history[state.history.length - 1];
-      return { grid: { ...state.grid, cells: previous }, history: state.history.slice(0, -1) };
+      const { cells, below } = state.history;
+      if (cells === null || below === null) return state;
+      return { grid: { ...state.grid, cells }, history: below };
     }
     case 'reset': {
       if (state.grid.cells.every((c) => c === UNKNOWN)) return state;
-      return { grid: createGrid(state.grid.width, state.grid.height), history: [...state.history, state.grid.cells] };
+      return { grid: createGrid(state.grid.width, state.grid.height), history: push(state.history, state.grid.cells) };
     }
     case 'hint':
     case 'submit':
