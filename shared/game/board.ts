@@ -149,3 +149,106 @@ export function countWrongCells(rows: readonly string[], solution: readonly stri
   });
   return wrong;
 }
+
+/**
+ * applyMove's rules on one mutable board, for replaying long logs (the analysis replays millions of moves): the cells
+ * change in place, and each undoable move keeps only the cells it changed and their earlier values, so a move costs
+ * the cells it touches and allocates nothing (applyMove copies the cell array, which the client's immutable state
+ * needs). After apply(), the move's changes are `changed` (cell indices) and `before` (their earlier values) from
+ * `from` to `to`; a move that changed nothing has from === to. A test replays random move logs through both and
+ * compares every board and undo depth.
+ */
+export class BoardReplay {
+  readonly width: number;
+  readonly height: number;
+  readonly cells: Uint8Array;
+  /** The undo history: entry e changed cells changed[ends[e-1] .. ends[e]) whose earlier values are before[...]. */
+  readonly changed: number[] = [];
+  readonly before: number[] = [];
+  private readonly ends: number[] = [];
+  /** The last move's changes: changed/before[from, to). */
+  from = 0;
+  to = 0;
+
+  constructor(width: number, height: number) {
+    this.width = width;
+    this.height = height;
+    this.cells = createGrid(width, height).cells;
+  }
+
+  /** Undo steps available (BoardState.history.length after the same moves). */
+  get depth(): number {
+    return this.ends.length;
+  }
+
+  /** The board as a Grid (shares the cells: read it before the next apply). */
+  get grid(): Grid {
+    return { width: this.width, height: this.height, cells: this.cells };
+  }
+
+  private set(i: number, v: number): void {
+    if (this.cells[i] === v) return;
+    this.changed.push(i);
+    this.before.push(this.cells[i]);
+    this.cells[i] = v;
+  }
+
+  private cell(row: number, col: number): number {
+    return row < 0 || col < 0 || row >= this.height || col >= this.width ? -1 : row * this.width + col;
+  }
+
+  /** Apply one move (the same board and undo depth as applyMove). */
+  apply(move: Move): void {
+    const start = this.changed.length;
+    this.from = this.to = start;
+    switch (move.type) {
+      case 'fill':
+      case 'cross': {
+        const i = this.cell(move.row, move.col);
+        const on = move.type === 'fill' ? FILLED : EMPTY;
+        if (i >= 0) this.set(i, this.cells[i] === on ? UNKNOWN : on);
+        break;
+      }
+      case 'clear': {
+        const i = this.cell(move.row, move.col);
+        if (i >= 0) this.set(i, UNKNOWN);
+        break;
+      }
+      case 'reveal': {
+        const i = this.cell(move.row, move.col);
+        if (i >= 0) this.set(i, STATE_OF[move.state]);
+        break;
+      }
+      case 'stroke': {
+        const v = STATE_OF[move.state];
+        for (let k = 0; k < move.cells.length; k++) {
+          const i = this.cell(move.cells[k][0], move.cells[k][1]);
+          if (i >= 0) this.set(i, v);
+        }
+        break;
+      }
+      case 'reset':
+        for (let i = 0; i < this.cells.length; i++) this.set(i, UNKNOWN);
+        break;
+      case 'undo': {
+        const n = this.ends.length;
+        if (n === 0) return;
+        const from = n > 1 ? this.ends[n - 2] : 0;
+        for (let k = this.changed.length - 1; k >= from; k--) this.cells[this.changed[k]] = this.before[k];
+        this.changed.length = from;
+        this.before.length = from;
+        this.ends.pop();
+        this.from = this.to = from;
+        return;
+      }
+      case 'hint':
+      case 'submit':
+      case 'skip':
+        return;
+    }
+    if (this.changed.length > start) {
+      this.ends.push(this.changed.length);
+      this.to = this.changed.length;
+    }
+  }
+}
