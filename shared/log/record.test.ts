@@ -1,8 +1,8 @@
 // Tests for the log's reader: parseRecord's results and messages, and its move fast path checked against cases generated from the schema.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ClientEvent, ClientStamps, type LoggedEvent } from '../schema/event.ts';
-import { isValidMoveEvent, isValidMoveRecord, isValidStepRecord, parseRecord } from './record.ts';
+import { ClientEvent, ClientStamps, ServerEvent, type LoggedEvent } from '../schema/event.ts';
+import { isValidCheckRecord, isValidMoveEvent, isValidMoveRecord, isValidResultRecord, isValidStepRecord, parseRecord } from './record.ts';
 
 const T0 = 1_780_000_000_000;
 
@@ -284,6 +284,93 @@ describe('isValidStepRecord against the generated envelope breakers', () => {
         if (STEP_RECORD.safeParse(r).success) continue;
         refused++;
         expect(isValidStepRecord(r), `${step.type}: ${c.what}`).toBe(false);
+      }
+    }
+    expect(refused).toBeGreaterThan(40);
+  });
+});
+
+describe('isValidResultRecord and isValidCheckRecord (fast paths past zod for submit_result, rating and check)', () => {
+  const base = {
+    session_id: 's1', seq: 3, step: 4, phase: 'puzzles', puzzle_id: 'p3', position: 1, t_mono: 10.5, t_wall: T0, source: 'mouse',
+    origin: 'client', t_server: T0 + 5, config_hash: 'h', app_version: '0.1.0',
+  };
+  const server = { type: 'check', session_id: 's1', origin: 'server', t_server: T0, config_hash: 'h', app_version: '0.1.0' };
+  const checkPayload = { puzzle_id: 'p3', position: 2, solved: false, wrong_cells: 3 };
+  const good = [
+    { type: 'submit_result', payload: { solved: true } },
+    { type: 'submit_result', payload: { solved: false, extra: 1 } },
+    ...[null, 1, 2, 3, 4, 5].map((difficulty) => ({ type: 'rating', payload: { difficulty, guessing: 'Never' } })),
+    { type: 'rating', payload: { difficulty: 3, guessing: 'g'.repeat(200) } },
+    { type: 'rating', payload: { difficulty: 3, guessing: '' } },
+  ];
+  const bad: Record<string, unknown>[] = [
+    { type: 'submit_result', payload: {} }, { type: 'submit_result', payload: { solved: 1 } }, { type: 'submit_result', payload: null },
+    { type: 'submit_result', payload: [true] }, { type: 'rating', payload: { difficulty: 0, guessing: 'Never' } },
+    { type: 'rating', payload: { difficulty: 6, guessing: 'Never' } }, { type: 'rating', payload: { difficulty: 2.5, guessing: 'Never' } },
+    { type: 'rating', payload: { difficulty: '3', guessing: 'Never' } }, { type: 'rating', payload: { guessing: 'Never' } },
+    { type: 'rating', payload: { difficulty: 3 } }, { type: 'rating', payload: { difficulty: 3, guessing: null } },
+    { type: 'rating', payload: { difficulty: 3, guessing: 'g'.repeat(201) } }, { type: 'submit_result', seq: 0, payload: { solved: true } },
+    { type: 'submit_result', t_wall: 1, payload: { solved: true } }, { type: 'rating', source: 'pen', payload: { difficulty: 3, guessing: 'Never' } },
+    { type: 'rating', position: 0, payload: { difficulty: 3, guessing: 'Never' } }, { type: 'submit_result', session_id: 'a b', payload: { solved: true } },
+    { type: 'submit_result', t_mono: -1, payload: { solved: true } }, { type: 'submit_result', puzzle_id: '', payload: { solved: true } },
+  ];
+  const goodChecks = [checkPayload, { ...checkPayload, position: null }, { ...checkPayload, solved: true, wrong_cells: 0 }, { ...checkPayload, position: -3 }];
+  const badChecks: Record<string, unknown>[] = [
+    { ...checkPayload, puzzle_id: '' }, { ...checkPayload, puzzle_id: 'a b' }, { ...checkPayload, puzzle_id: 'x'.repeat(65) }, { ...checkPayload, position: 1.5 },
+    { ...checkPayload, position: '1' }, { ...checkPayload, solved: 'yes' }, { ...checkPayload, wrong_cells: -1 }, { ...checkPayload, wrong_cells: 0.5 },
+    { puzzle_id: 'p3', position: 1, solved: true },
+  ];
+  it('accepts every valid record (so zod is skipped) and zod agrees', () => {
+    for (const g of good) {
+      const r = { ...base, ...g };
+      expect(isValidResultRecord(r), JSON.stringify(g)).toBe(true);
+      expect(ClientEvent.safeParse(r).success, JSON.stringify(g)).toBe(true);
+    }
+    for (const p of goodChecks) {
+      const r = { ...server, payload: p };
+      expect(isValidCheckRecord(r), JSON.stringify(p)).toBe(true);
+      expect(ServerEvent.safeParse(r).success, JSON.stringify(p)).toBe(true);
+    }
+  });
+  it('never accepts a record zod rejects, nor a record of another type or origin', () => {
+    for (const b of bad) {
+      const r = { ...base, ...b };
+      expect(isValidResultRecord(r), JSON.stringify(b)).toBe(false);
+      expect(ClientEvent.safeParse(r).success, JSON.stringify(b)).toBe(false);
+    }
+    for (const p of badChecks) {
+      const r = { ...server, payload: p };
+      expect(isValidCheckRecord(r), JSON.stringify(p)).toBe(false);
+      expect(ServerEvent.safeParse(r).success, JSON.stringify(p)).toBe(false);
+    }
+    expect(isValidCheckRecord({ ...server, session_id: '', payload: checkPayload })).toBe(false);
+    expect(isValidCheckRecord({ ...server, type: 'hint', payload: checkPayload })).toBe(false);
+    expect(isValidCheckRecord({ ...server, origin: 'client', payload: checkPayload })).toBe(false);
+    expect(isValidResultRecord({ ...base, type: 'consent', payload: { agreed: true } })).toBe(false);
+    expect(isValidResultRecord({ ...base, ...good[0], origin: 'server' })).toBe(false);
+  });
+  it('a bad record still gets zod\'s message through parseRecord', () => {
+    const r = parseRecord({ ...base, type: 'rating', payload: { difficulty: 9, guessing: 'Never' } });
+    expect(r.kind).toBe('error');
+    expect(r.kind === 'error' && r.message).toMatch(/^client event 'rating': .*difficulty/);
+    const c = parseRecord({ ...server, payload: { ...checkPayload, wrong_cells: -2 } });
+    expect(c.kind === 'error' && c.message).toMatch(/^server event 'check': .*wrong_cells/);
+  });
+});
+
+describe('isValidResultRecord against the generated envelope breakers', () => {
+  const { broken } = generate();
+  const RECORD = ClientEvent.and(z.object(ClientStamps));
+  it('never accepts a submit_result or rating record whose envelope or stamps the schema refuses', () => {
+    let refused = 0;
+    for (const c of broken) {
+      if (c.what.startsWith('move ') || c.what.startsWith('payload')) continue;
+      for (const e of [{ type: 'submit_result', payload: { solved: true } }, { type: 'rating', payload: { difficulty: 2, guessing: 'Often' } }]) {
+        const r = { ...c.record, ...e };
+        if (RECORD.safeParse(r).success) continue;
+        refused++;
+        expect(isValidResultRecord(r), `${e.type}: ${c.what}`).toBe(false);
       }
     }
     expect(refused).toBeGreaterThan(40);

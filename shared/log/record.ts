@@ -7,7 +7,8 @@
  * - Validation. A client record is checked against `ClientEvent`, a server record against `ServerEvent`, and both must
  *   carry the server's receive time (`t_server`). The record is returned as written (zod's output would drop the
  *   stamps, which the event schemas do not name), so the server's stamps stay.
- * - The fast path. Moves are over 80% of a log, and zod costs about ten times a hand-written test on them.
+ * - The fast path. Moves are over 80% of a log, and zod costs about ten times a hand-written test on them. (The
+ *   next most frequent records, step_start/step_end, submit_result, rating and the server's check, have their own.)
  *   `isValidMoveRecord` accepts a move record only if it satisfies everything the schema checks (it may be stricter,
  *   never looser: a test generates its cases from the schema, so a tightened schema cannot leave it behind); when it
  *   says no, zod runs and accepts the record or gives the message. Accepted records and messages are therefore the
@@ -20,7 +21,7 @@
  * What it cannot do: judge a record against its session (sequence numbers, steps, the study's config). That is the
  * progression's work (shared/study/progression.ts), at intake.
  */
-import { ClientEvent, ServerEvent, T_MONO_MAX, T_WALL_MAX, T_WALL_MIN, type LoggedEvent } from '../schema/event.ts';
+import { ClientEvent, MAX_GUESSING_TEXT, ServerEvent, T_MONO_MAX, T_WALL_MAX, T_WALL_MIN, type LoggedEvent } from '../schema/event.ts';
 import { describeIssues } from '../schema/config.ts';
 import { Move } from '../schema/move.ts';
 import { SessionFlag } from '../schema/session.ts';
@@ -86,6 +87,27 @@ export function isValidStepRecord(r: Record<string, unknown>): boolean {
   const p = r.payload;
   if (!isObject(p) || typeof p.kind !== 'string' || p.kind.length > 32) return false;
   return r.type === 'step_start' || STEP_END_REASONS.has(p.reason);
+}
+
+/**
+ * The same kind of test for the next most frequent client records after moves and steps, `submit_result` (one per
+ * submission) and `rating` (one per puzzle): true only if zod's schema for them accepts the record; false sends it to zod.
+ */
+export function isValidResultRecord(r: Record<string, unknown>): boolean {
+  if ((r.type !== 'submit_result' && r.type !== 'rating') || r.origin !== 'client') return false;
+  if (!isNum(r.t_server) || typeof r.config_hash !== 'string' || typeof r.app_version !== 'string' || !isValidEnvelope(r)) return false;
+  const p = r.payload;
+  if (!isObject(p)) return false;
+  if (r.type === 'submit_result') return typeof p.solved === 'boolean';
+  return (p.difficulty === null || isInt(p.difficulty, 1, 5)) && typeof p.guessing === 'string' && p.guessing.length <= MAX_GUESSING_TEXT;
+}
+
+/** The same for the server's `check` records (one per submission): true only if zod's ServerEvent accepts the record. */
+export function isValidCheckRecord(r: Record<string, unknown>): boolean {
+  if (r.type !== 'check' || r.origin !== 'server' || !isNum(r.t_server) || !isId(r.session_id)) return false;
+  const p = r.payload;
+  if (!isObject(p) || !isId(p.puzzle_id) || typeof p.solved !== 'boolean' || !isInt(p.wrong_cells, 0)) return false;
+  return p.position === null || isInt(p.position, Number.MIN_SAFE_INTEGER);
 }
 
 /** The same test for a move event before the server stamps it (`stampClient` uses it): the envelope and the move. */
@@ -181,7 +203,7 @@ export function parseRecord(raw: unknown, options: ParseOptions = {}): ParsedRec
   if (typeof r.t_server !== 'number') return { kind: 'error', message: 't_server: missing or not a number' };
   if (r.origin === 'client') {
     if (validate) {
-      if (!isValidMoveRecord(r) && !isValidStepRecord(r)) {
+      if (!isValidMoveRecord(r) && !isValidStepRecord(r) && !isValidResultRecord(r)) {
         const ok = ClientEvent.safeParse(r);
         if (!ok.success) return { kind: 'error', message: `client event '${String(r.type)}': ${issues(ok.error)}` };
       }
@@ -193,7 +215,7 @@ export function parseRecord(raw: unknown, options: ParseOptions = {}): ParsedRec
   }
   if (r.origin === 'server') {
     if (!SERVER_TYPES.has(String(r.type))) return { kind: 'unknown', type: String(r.type), record: r };
-    if (validate) {
+    if (validate && !isValidCheckRecord(r)) {
       const ok = ServerEvent.safeParse(r);
       if (!ok.success) return { kind: 'error', message: `server event '${String(r.type)}': ${issues(ok.error)}` };
     } else {
