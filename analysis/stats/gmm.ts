@@ -290,22 +290,28 @@ function asWeighted(values: readonly number[] | WeightedValues): WeightedValues 
 
 /**
  * The natural logs of positive gaps (seconds) as distinct values with counts, without building the
- * million-entry list: the gaps are sorted, equal ones counted, and only the distinct ones logged
- * (log is increasing, so the order holds; values whose logs coincide are merged). Same data as
+ * million-entry list: equal gaps are counted (a hash map: gaps are rounded to the millisecond, so a
+ * million of them hold a few tens of thousands of values), only the distinct ones are sorted and
+ * logged (log is increasing, so the order holds; values whose logs coincide are merged). Same data as
  * logGaps() followed by the counting fitGmm does itself.
  */
 export function distinctLogGaps(gapsSeconds: ArrayLike<number>): WeightedValues & { n: number; dropped: number } {
-  const sorted = Float64Array.from(gapsSeconds).sort();
-  const x = new Float64Array(sorted.length), cnt = new Float64Array(sorted.length);
-  let d = 0, dropped = 0, n = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    const g = sorted[i];
+  const counts = new Map<number, number>();
+  let dropped = 0, n = 0;
+  for (let i = 0; i < gapsSeconds.length; i++) {
+    const g = gapsSeconds[i];
     if (!(Number.isFinite(g) && g > 0)) { dropped++; continue; }
     n++;
-    if (d > 0 && g === sorted[i - 1] && sorted[i - 1] > 0) { cnt[d - 1]++; continue; }
-    const v = Math.log(g);
-    if (d > 0 && v === x[d - 1]) cnt[d - 1]++;
-    else { x[d] = v; cnt[d] = 1; d++; }
+    counts.set(g, (counts.get(g) ?? 0) + 1);
+  }
+  const sorted = Float64Array.from(counts.keys()).sort();
+  const x = new Float64Array(sorted.length), cnt = new Float64Array(sorted.length);
+  let d = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const c = counts.get(sorted[i])!;
+    const v = Math.log(sorted[i]);
+    if (d > 0 && v === x[d - 1]) cnt[d - 1] += c;
+    else { x[d] = v; cnt[d] = c; d++; }
   }
   return { x: x.slice(0, d), cnt: cnt.slice(0, d), n, dropped };
 }
