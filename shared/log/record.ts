@@ -41,7 +41,16 @@ export type ParsedRecord =
 const SERVER_TYPES: ReadonlySet<string> = new Set(ServerEvent.options.map((o) => o.shape.type.value));
 
 const ID = /^[A-Za-z0-9_-]+$/;
-const isId = (v: unknown): boolean => typeof v === 'string' && v.length >= 1 && v.length <= 64 && ID.test(v);
+/** Ids isId accepted lately: a log repeats the same few (its session, phases, puzzles) on every record. */
+const knownIds = new Set<string>();
+const isId = (v: unknown): boolean => {
+  if (typeof v !== 'string') return false;
+  if (knownIds.has(v)) return true;
+  if (v.length < 1 || v.length > 64 || !ID.test(v)) return false;
+  if (knownIds.size >= 256) knownIds.clear();
+  knownIds.add(v);
+  return true;
+};
 const isInt = (v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
 const isNum = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -65,7 +65,7 @@ function isMove(e: LoggedClientEvent): e is MoveEvent {
 
 function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
-  const s = [...values].sort((a, b) => a - b);
+  const s = Float64Array.from(values).sort(); // (numeric order, as (a, b) => a - b gives for numbers that are not NaN)
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
@@ -78,15 +78,18 @@ interface AttemptEvents {
 
 /** Group the client events of study puzzles by (position, puzzle), in sequence order. */
 function groupAttempts(log: SessionLog): AttemptEvents[] {
-  const groups = new Map<string, AttemptEvents>();
+  // groups in the order they first appear (then sorted by position, stably); the last one found is tried first
+  const groups: AttemptEvents[] = [];
+  let last: AttemptEvents | null = null;
   for (const e of log.client) {
     if (e.position === null || e.puzzle_id === null) continue;
-    const key = `${e.position}\u0000${e.puzzle_id}`;
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { puzzleId: e.puzzle_id, position: e.position, events: [] }));
+    let g: AttemptEvents | null | undefined = last !== null && last.position === e.position && last.puzzleId === e.puzzle_id ? last : null;
+    g ??= groups.find((x) => x.position === e.position && x.puzzleId === e.puzzle_id);
+    if (!g) groups.push((g = { puzzleId: e.puzzle_id, position: e.position, events: [] }));
     g.events.push(e);
+    last = g;
   }
-  return [...groups.values()].sort((a, b) => a.position - b.position);
+  return groups.sort((a, b) => a.position - b.position);
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
