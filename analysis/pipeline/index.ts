@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { readPuzzleFile } from '../puzzleFile.ts';
 import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
-import { attemptColumns, gapRowKeys, readCodes, sessionFiles, writeTables } from './io.ts';
+import { gapRowKeys, readCodes, sessionFiles, writeTables } from './io.ts';
 import { extractFiles, startGmmWorker } from './workers.ts';
 import { extractDatabase } from './database.ts';
 import { redactUrl } from '../../server/stores.ts';
@@ -13,7 +13,7 @@ import { renderReport } from './report.ts';
 export * from './analyze.ts';
 export * from './pauses.ts';
 export { loadPuzzleSet, withSatMetrics, PuzzleSetError, type PuzzleSet } from './puzzles.ts';
-export { sessionFiles, readSessions, readCodes, writeTables, gapRowKeys, gapsCsvBytes, attemptColumns } from './io.ts';
+export { sessionFiles, readSessions, readCodes, writeTables, gapRowKeys, gapsCsvBytes } from './io.ts';
 export { renderReport, renderSvg, figureSpecs } from './report.ts';
 export { toCsv, parseCsv } from '../csv.ts';
 export { extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
@@ -95,8 +95,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   const te = performance.now();
   // Large studies: a worker started now (its start-up overlaps the extraction) fits the three-component mixture
   // while this thread fits the others and the mixed models that do not need the threshold (analyzeExtracted), and
-  // later writes gaps.csv (1.7 M rows for 10,000 participants) and attempts.csv while this thread writes the other tables
-  // and the report.
+  // later writes gaps.csv (1.7 M rows for 10,000 participants) while this thread writes the other tables and the report.
   const gmmWorker = (opts.parallel ?? 2) > 1 && files.length >= 500 ? startGmmWorker() : null;
   if (gmmWorker) options.fitGmms = gmmWorker.fit;
   let result: AnalysisResult;
@@ -117,14 +116,11 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     let gapsWritten: Promise<void> | null = null;
     if (gmmWorker) {
       mkdirSync(opts.out, { recursive: true });
-      // attempts.csv too (30,000 rows for 10,000 participants): the worker's share is then about this thread's
-      gapsWritten = gmmWorker.writeGaps(join(opts.out, 'gaps.csv'), gapRowKeys(result.attempts), result.gaps, result.pauses.threshold_s, [
-        { file: join(opts.out, 'attempts.csv'), rows: result.attempts, columns: attemptColumns(result) },
-      ]);
+      gapsWritten = gmmWorker.writeGaps(join(opts.out, 'gaps.csv'), gapRowKeys(result.attempts), result.gaps, result.pauses.threshold_s);
       // a failure is reported by the await below; until then it must not count as unhandled
       gapsWritten.catch(() => {});
     }
-    written = writeTables(result, opts.out, { gapsWrittenElsewhere: gapsWritten !== null, attemptsWrittenElsewhere: gapsWritten !== null });
+    written = writeTables(result, opts.out, { gapsWrittenElsewhere: gapsWritten !== null });
     result.timings.write_ms = performance.now() - tw;
     if (opts.report ?? true) {
       opts.onStage?.('report');

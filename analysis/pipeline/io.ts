@@ -126,24 +126,15 @@ export function gapsCsvBytes(rowKeys: readonly string[], g: GapColumns, threshol
   return out;
 }
 
-/** attempts.csv's columns: the attempt table's, then the puzzle metrics. */
-export function attemptColumns(result: AnalysisResult): string[] {
-  return [...ATTEMPT_COLUMNS, ...result.metrics];
-}
-
-/**
- * Write every table of the analysis to `dir`; returns the file names written, in a fixed order. gapsWrittenElsewhere:
- * gaps.csv is another thread's; attemptsWrittenElsewhere: so is attempts.csv (see startGmmWorker).
- */
-export function writeTables(result: AnalysisResult, dir: string, options: { gapsWrittenElsewhere?: boolean; attemptsWrittenElsewhere?: boolean } = {}): string[] {
+/** Write every table of the analysis to `dir`; returns the file names written (gapsWrittenElsewhere: gaps.csv is another thread's, see startGmmWorker). */
+export function writeTables(result: AnalysisResult, dir: string, options: { gapsWrittenElsewhere?: boolean } = {}): string[] {
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   const put = (name: string, text: string | Buffer) => {
     writeFileSync(join(dir, name), text);
     written.push(name);
   };
-  if (options.attemptsWrittenElsewhere) written.push('attempts.csv');
-  else put('attempts.csv', toCsv(result.attempts, attemptColumns(result)));
+  put('attempts.csv', toCsv(result.attempts, [...ATTEMPT_COLUMNS, ...result.metrics]));
   put('participants.csv', toCsv(result.participants, PARTICIPANT_COLUMNS));
   put('puzzles.csv', toCsv(result.puzzles, [...PUZZLE_COLUMNS, ...(result.btSkipsHardest ? ['bt_skips_score', 'bt_skips_rank'] : []), ...result.metrics]));
   const threshold = result.pauses.threshold_s;

@@ -4,7 +4,7 @@ import { readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFil
 import { basename, join } from 'node:path';
 import { loadStudyConfig } from '../../node/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
-import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, startGmmWorker, fitGmmsInline, analyzeExtracted, gapRowKeys, attemptColumns } from './index.ts';
+import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, startGmmWorker, fitGmmsInline, analyzeExtracted, gapRowKeys } from './index.ts';
 import { distinctLogGaps } from '../stats/index.ts';
 import { startTestServer } from '../../tests/support/testServer.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
@@ -247,21 +247,17 @@ describe('simulate -> analyze on a 24-participant study', () => {
     }
   });
 
-  it('gaps.csv and attempts.csv written by the mixture worker are the same files as written inline', async () => {
+  it('gaps.csv written by the mixture worker is the same file as written inline', async () => {
     const w = startGmmWorker();
     const file = join(dir, 'gaps-by-worker.csv');
-    const attemptsFile = join(dir, 'attempts-by-worker.csv');
     try {
-      await w.writeGaps(file, gapRowKeys(result.attempts), result.gaps, result.pauses.threshold_s, [{ file: attemptsFile, rows: result.attempts, columns: attemptColumns(result) }]);
+      await w.writeGaps(file, gapRowKeys(result.attempts), result.gaps, result.pauses.threshold_s);
     } finally {
       w.close();
     }
     const inline = readFileSync(join(out, 'gaps.csv'));
     expect(readFileSync(file).equals(inline)).toBe(true);
     expect(inline.length).toBeGreaterThan(1000);
-    const attemptsInline = readFileSync(join(out, 'attempts.csv'));
-    expect(readFileSync(attemptsFile).equals(attemptsInline)).toBe(true);
-    expect(attemptsInline.length).toBeGreaterThan(1000);
   });
 
   it('fits the pause mixtures the same split over a worker thread', async () => {

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { extractFilesInline, mergeExtracts, type ExtractContext, type Extracted, type GapColumns } from './extract.ts';
-import type { CsvJob, GmmWorkerJob } from './gmmWorker.ts';
+import type { GmmWorkerJob } from './gmmWorker.ts';
 import { fitGmmsInline, type FitGmms } from './pauses.ts';
 import type { GmmFit } from '../stats/index.ts';
 
@@ -111,7 +111,7 @@ export async function extractFiles(files: readonly string[], ctx: ExtractContext
  * analyzeExtracted) while the worker finishes; the fits are independent (each seeds its own generator), so the
  * results equal fitGmmsInline's. close() ends the worker.
  */
-export function startGmmWorker(): { fit: FitGmms; writeGaps: (file: string, keys: string[], gaps: GapColumns, threshold: number, tables?: CsvJob[]) => Promise<void>; close: () => void } {
+export function startGmmWorker(): { fit: FitGmms; writeGaps: (file: string, keys: string[], gaps: GapColumns, threshold: number) => Promise<void>; close: () => void } {
   const worker = startWorker('gmmWorker');
   worker.unref();
   const answer = <T>(job: GmmWorkerJob, pick: (m: { fits?: GmmFit[]; written?: string; error?: string }) => T | undefined): Promise<T> => {
@@ -134,12 +134,9 @@ export function startGmmWorker(): { fit: FitGmms; writeGaps: (file: string, keys
     const theirs = await pending;
     return ks.map((k) => (k === 3 ? theirs[remote.indexOf(k)] : mine[local.indexOf(k)]));
   };
-  /**
-   * gaps.csv written by the worker (the gap columns are copied to it), then any `tables` (CSV by toCsv: the rows are
-   * copied), while this thread writes the other tables and the report.
-   */
-  const writeGaps = async (file: string, keys: string[], gaps: GapColumns, threshold: number, tables?: CsvJob[]) => {
-    await answer({ type: 'gaps', file, keys, gaps, threshold, tables }, (m) => m.written);
+  /** gaps.csv written by the worker (the gap columns are copied to it), while this thread writes the other tables and the report. */
+  const writeGaps = async (file: string, keys: string[], gaps: GapColumns, threshold: number) => {
+    await answer({ type: 'gaps', file, keys, gaps, threshold }, (m) => m.written);
   };
   return { fit, writeGaps, close: () => void worker.terminate() };
 }
