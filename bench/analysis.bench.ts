@@ -1,18 +1,22 @@
-// Benchmark: simulate 10,000 bot participants, then analyse them (issue 16's target: at most 5 s, every record validated), printing memory, the GMM and LMM fit times against an I/O baseline.
+// Benchmark: simulate 10,000 bot participants, then analyse them (issue 16's target: at most 5 s, every record validated), printing CPU time, memory and the load average beside the wall time, the GMM and LMM fit times against an I/O baseline.
 /*
  * Steps: (1) simulate N participants (NONOLAB_BENCH_PARTICIPANTS, default 10,000) straight to NDJSON in a
  * temporary directory (not part of the target); (2) baselines, in the same run and on the same files:
  * (a) read the bytes of every log (no decoding): the I/O floor; (b) read, decode and JSON.parse every line
  * on one thread, the floor any analysis of these logs pays for parsing (on C cores at best (b) / C);
- * (3) the full `analyze` as the CLI runs it by default (every record validated: move records by the exact
- * check, the rest by zod; signals on worker threads; GMM, Bradley-Terry, Spearman, 15 LMMs, every CSV and
- * report.html), by wall clock and process CPU (main thread and workers); (4) the same with --no-validate.
+ * (3) `nonolab analyze` as an analyst runs it: the compiled CLI (dist/node, rebuilt first if stale) in its own process,
+ * by default (every record validated), with its wall time, its CPU time (user + system of the child, from
+ * /proc/self/stat: Linux) and its peak resident set (VmHWM from /proc/<pid>/status, sampled every 50 ms); the issue's
+ * target is checked on this pass; (4) the full analysis in this process (`runAnalysis`, the TypeScript source through
+ * tsx, so the stages can be timed: read + signals on worker threads, GMM, 15 LMMs, every CSV and report.html), by
+ * wall clock and process CPU (main thread and workers); (5) the same with --no-validate.
  * Wall times depend on how busy the machine is (the load average is printed); run it under
  * `flock /tmp/bench.lock` when others benchmark on the same machine. CPU times and ratios are steadier.
  * NONOLAB_BENCH_LOGS=DIR analyses the logs already in DIR (e.g. kept from an earlier run) instead of simulating.
  * The last line of each pass is the summary: target, measured wall and CPU time, peak memory, load average.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir, availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyConfig } from '../node/studyConfig.ts';
@@ -33,6 +37,7 @@ const cpuSince = (u: NodeJS.CpuUsage) => {
 };
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 const cores = availableParallelism();
+let clockTicks: number | undefined;
 
 try {
   console.log(`participants: ${N}; cores: ${cores}; load average: ${load()}`);
@@ -64,6 +69,16 @@ try {
   const parseMs = performance.now() - t;
   const parseCpu = cpuSince(cpu);
   console.log(`baseline (b) read + JSON.parse: ${s(parseMs)} wall, ${s(parseCpu)} CPU, one thread (${lines} records); on ${cores} cores at best ${s(parseMs / cores)}`);
+
+  // (3) the compiled CLI in its own process
+  const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale', '--node'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (build.status !== 0) throw new Error('bench: the build failed');
+  const cli = await runCli(['analyze', '--logs', logsDir, '--puzzles', join(root, 'study-config', 'study.json'), '--out', join(dir, 'out-cli')]);
+  console.log(`\nnonolab analyze (the compiled CLI, its own process; every record validated; load average before ${cli.loadBefore}):`);
+  console.log(
+    `  summary: target ≤ ${s(TARGET_MS)}; measured ${s(cli.wallMs)} wall, ${cli.cpuMs === null ? 'CPU n/a' : `${s(cli.cpuMs)} CPU`} (${cli.wallMs <= TARGET_MS ? 'met' : `NOT met, ${(cli.wallMs / TARGET_MS).toFixed(1)}x the target`}); memory: peak resident set ${cli.peakKb === null ? 'n/a' : `${(cli.peakKb / 1024).toFixed(0)} MB`}; load average ${cli.loadBefore} before, ${load()} after`,
+  );
+  console.log(`  vs baselines:                ${(cli.wallMs / parseMs).toFixed(2)}x read + parse on one thread (b)${cli.cpuMs === null ? '' : `; CPU ${(cli.cpuMs / parseCpu).toFixed(2)}x the CPU of (b)`}; its stages (wall): ${Object.entries(cli.timings).map(([k, v]) => `${k.replace(/_ms$/, '')} ${s(v)}`).join(', ')}`);
 
   for (const validate of [true, false]) {
     const before = load();
@@ -102,4 +117,43 @@ try {
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Children's CPU time so far (user + system of the waited-for children, ms), from /proc/self/stat; null off Linux. */
+function childrenCpuMs(): number | null {
+  if (!existsSync('/proc/self/stat')) return null;
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // fields from the 3rd (state) on
+  const ticks = Number(fields[16 - 3]) + Number(fields[17 - 3]); // cutime, cstime
+  clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+  return (ticks * 1000) / clockTicks;
+}
+
+/** Run bin/nonolab with args: wall time, CPU time, peak resident set (kB, sampled), the summary's timings. */
+async function runCli(args: string[]): Promise<{ wallMs: number; cpuMs: number | null; peakKb: number | null; loadBefore: string; timings: Record<string, number> }> {
+  const loadBefore = load();
+  const cpuBefore = childrenCpuMs();
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [join(root, 'bin', 'nonolab.mjs'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '', err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  let peakKb: number | null = null;
+  const status = `/proc/${child.pid}/status`;
+  const sample = () => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(status, 'utf8'));
+      if (m) peakKb = Math.max(peakKb ?? 0, Number(m[1]));
+    } catch {
+      // the process has just ended
+    }
+  };
+  const sampler = setInterval(sample, 50);
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const wallMs = performance.now() - t0;
+  clearInterval(sampler);
+  if (code !== 0) throw new Error(`nonolab ${args[0]} exited with ${code}: ${err.slice(-2000)}`);
+  const cpuAfter = childrenCpuMs();
+  const summary = JSON.parse(out) as { timings: Record<string, number> };
+  return { wallMs, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore, peakKb, loadBefore, timings: summary.timings };
 }

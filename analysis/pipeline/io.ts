@@ -75,8 +75,10 @@ export function gapsCsvBytes(rowKeys: readonly string[], g: GapColumns, threshol
   const enc = new TextEncoder();
   const header = enc.encode('participant_id,puzzle_id,position,index,cell,action,gap_s,log_gap,pause\n');
   const keys = rowKeys.map((k) => enc.encode(k));
+  const keyLength = Int32Array.from(keys, (k) => k.length);
   const actions = Array.from({ length: 256 }, (_, i) => enc.encode(`,${ACTIONS[i] ?? ''},`));
-  const cellText = (c: number) => (c < 0 ? ',' : `,${c}`);
+  const actionLength = Int32Array.from(actions, (a) => a.length);
+  const digitsOf = (v: number) => (v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10_000 ? 4 : v < 100_000 ? 5 : String(v).length);
   const tailIndex = new Map<number, number>();
   const tails: Uint8Array[] = [];
   const tailOf = new Int32Array(g.length);
@@ -90,29 +92,38 @@ export function gapsCsvBytes(rowKeys: readonly string[], g: GapColumns, threshol
       tails.push(enc.encode(`${gap},${log},${gap > threshold}\n`));
     }
     tailOf[k] = t;
-    size += keys[g.attempt[k]].length + 11 + cellText(g.cell[k]).length + actions[g.action[k]].length + tails[t].length;
+    const v = g.index[k];
+    if (v < 0) throw new Error(`gap ${k}: negative index ${v}`);
+    const c = g.cell[k];
+    // key, index digits, ',' and the cell's digits (none when it ends a whole action), the action, the tail
+    size += keyLength[g.attempt[k]] + digitsOf(v) + 1 + (c >= 0 ? digitsOf(c) : 0) + actionLength[g.action[k]] + tails[t].length;
   }
   const out = Buffer.allocUnsafe(size);
   out.set(header, 0);
   let pos = header.length;
   const digits = new Uint8Array(11);
   const copy = (src: Uint8Array) => {
-    for (let i = 0; i < src.length; i++) out[pos + i] = src[i];
-    pos += src.length;
+    const n = src.length;
+    if (n > 24) out.set(src, pos); // (a native copy pays off on longer runs)
+    else for (let i = 0; i < n; i++) out[pos + i] = src[i];
+    pos += n;
+  };
+  const number = (v: number) => {
+    let d = 0;
+    do { digits[d++] = 48 + (v % 10); v = Math.floor(v / 10); } while (v > 0);
+    while (d > 0) out[pos++] = digits[--d];
   };
   for (let k = 0; k < g.length; k++) {
     copy(keys[g.attempt[k]]);
-    let v = g.index[k], d = 0;
-    if (v < 0) throw new Error(`gap ${k}: negative index ${v}`);
-    do { digits[d++] = 48 + (v % 10); v = Math.floor(v / 10); } while (v > 0);
-    while (d > 0) out[pos++] = digits[--d];
+    number(g.index[k]);
     const c = g.cell[k];
     out[pos++] = 44; // ','
-    if (c >= 0) pos += out.write(String(c), pos, 'latin1');
+    if (c >= 0) number(c);
     copy(actions[g.action[k]]);
     copy(tails[tailOf[k]]);
   }
-  return out.subarray(0, pos);
+  if (pos !== size) throw new Error(`gaps.csv: wrote ${pos} bytes of ${size}`);
+  return out;
 }
 
 /** Write every table of the analysis to `dir`; returns the file names written (gapsWrittenElsewhere: gaps.csv is another thread's, see startGmmWorker). */

@@ -73,10 +73,12 @@ function countPauses(attempts: readonly AttemptRow[], gaps: GapColumns, threshol
 
 /** Gaps inside drag strokes (cell > 0: between two cells of one timed stroke): how many and their median (s). */
 export function dragGaps(gaps: GapColumns): { n: number; median: number | null } {
-  const inside: number[] = [];
-  for (let k = 0; k < gaps.length; k++) if (gaps.cell[k] > 0) inside.push(gaps.gap[k]);
-  if (inside.length === 0) return { n: 0, median: null };
-  inside.sort((a, b) => a - b);
+  let n = 0;
+  for (let k = 0; k < gaps.length; k++) if (gaps.cell[k] > 0) n++;
+  if (n === 0) return { n: 0, median: null };
+  const inside = new Float64Array(n);
+  for (let k = 0, i = 0; k < gaps.length; k++) if (gaps.cell[k] > 0) inside[i++] = gaps.gap[k];
+  inside.sort(); // numeric order (a typed array's), as (a, b) => a - b gives for numbers that are not NaN
   const m = inside.length >> 1;
   return { n: inside.length, median: inside.length % 2 ? inside[m] : (inside[m - 1] + inside[m]) / 2 };
 }
@@ -137,10 +139,13 @@ export async function pauseStage(gaps: GapColumns, attemptsIn: readonly AttemptR
   const logValues = distinctLogGaps(gaps.gap);
   const dropped = logValues.dropped;
   let selection: GmmSelection | null = null;
-  if (logValues.n >= 8) {
+  // As gmmSelect(logValues, { maxComponents: 4, components: 3, seed }), the fits possibly on two threads.
+  const fitting = logValues.n >= 8 ? (options.fitGmms ?? fitGmmsInline)(logValues, [1, 2, 3, 4], options.seed ?? 1) : null;
+  // (while a mixture worker fits, this thread has time to spare)
+  const drag = dragGaps(gaps);
+  if (fitting) {
     try {
-      // As gmmSelect(logValues, { maxComponents: 4, components: 3, seed }), the fits possibly on two threads.
-      const fits = await (options.fitGmms ?? fitGmmsInline)(logValues, [1, 2, 3, 4], options.seed ?? 1);
+      const fits = await fitting;
       selection = gmmSelectFromFits(fits, 3);
     } catch (err) {
       warnings.push(`mixture fit failed: ${(err as Error).message}`);
@@ -178,7 +183,6 @@ export async function pauseStage(gaps: GapColumns, attemptsIn: readonly AttemptR
   };
   const attempts = countPauses(attemptsIn, gaps, threshold);
   pauses.sensitivity = thresholdSensitivity(gaps, attempts.length, selection, typeof options.pauseThreshold === 'number' ? options.pauseThreshold : null, source);
-  const drag = dragGaps(gaps);
   pauses.drag_gaps = drag.n;
   pauses.drag_median_s = drag.median;
   const c1 = selection?.fits[2]?.components[0];

@@ -117,20 +117,25 @@ export function figureSpecs(result: AnalysisResult, notes: Record<string, string
   };
 
   // 3. log-gap histogram with the fitted mixture and the threshold (binned here: gaps can number millions)
-  const logs: number[] = [];
-  for (const g of result.gaps.gap) if (g > 0) logs.push(Math.log(g));
-  if (!logs.length) notes.gaps = 'no positive gaps between actions';
-  if (logs.length) {
-    let lo = Infinity, hi = -Infinity;
-    for (const x of logs) {
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
+  // (into a typed array: a million gaps or more)
+  const gapValues = result.gaps.gap;
+  const logs = new Float64Array(gapValues.length);
+  let positive = 0, lo = Infinity, hi = -Infinity;
+  for (let k = 0; k < gapValues.length; k++) {
+    const g = gapValues[k];
+    if (!(g > 0)) continue;
+    const x = Math.log(g);
+    logs[positive++] = x;
+    if (x < lo) lo = x;
+    if (x > hi) hi = x;
+  }
+  if (!positive) notes.gaps = 'no positive gaps between actions';
+  if (positive) {
     const bins = 60;
     const width = (hi - lo) / bins || 1;
     const counts = new Array<number>(bins).fill(0);
-    for (const x of logs) counts[Math.min(bins - 1, Math.floor((x - lo) / width))]++;
-    const hist = counts.map((c, i) => ({ x0: lo + i * width, x1: lo + (i + 1) * width, density: c / (logs.length * width) }));
+    for (let k = 0; k < positive; k++) counts[Math.min(bins - 1, Math.floor((logs[k] - lo) / width))]++;
+    const hist = counts.map((c, i) => ({ x0: lo + i * width, x1: lo + (i + 1) * width, density: c / (positive * width) }));
     const comps = result.pauses.components;
     const curve: { x: number; density: number; part: string }[] = [];
     for (let i = 0; i <= 200; i++) {
@@ -146,7 +151,7 @@ export function figureSpecs(result: AnalysisResult, notes: Record<string, string
     const thr = Math.log(result.pauses.threshold_s);
     specs.gaps = {
       $schema: SCHEMA,
-      title: `Log inter-action gaps (n = ${logs.length}); pause threshold ${result.pauses.threshold_s.toFixed(2)} s (${result.pauses.threshold_source})`,
+      title: `Log inter-action gaps (n = ${positive}); pause threshold ${result.pauses.threshold_s.toFixed(2)} s (${result.pauses.threshold_source})`,
       width: 560,
       height: 260,
       layer: [

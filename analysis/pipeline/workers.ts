@@ -58,7 +58,8 @@ export type WorkerMessage =
 export async function extractFiles(files: readonly string[], ctx: ExtractContext, options: { parallel?: number; chunkSize?: number; onSession?: (done: number) => void } = {}): Promise<Extracted> {
   const parallel = Math.max(1, Math.min(options.parallel ?? Math.min(availableParallelism(), Math.ceil(files.length / 250)), 8, files.length));
   if (parallel <= 1) return extractFilesInline(files, ctx, options.onSession);
-  const size = options.chunkSize ?? Math.max(50, Math.ceil(files.length / (parallel * 8)));
+  // ~32 chunks per worker: the last chunks, taken as workers free up, leave little for one worker to finish alone
+  const size = options.chunkSize ?? Math.max(50, Math.ceil(files.length / (parallel * 32)));
   const chunks = Array.from({ length: Math.ceil(files.length / size) }, (_, i) => files.slice(i * size, (i + 1) * size));
   const done = new Array<number>(chunks.length).fill(0);
   const parts = new Array<Extracted>(chunks.length);

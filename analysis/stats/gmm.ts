@@ -176,10 +176,11 @@ function emStep(d: EmData, s: EmState): { next: EmState; meanLl: number } {
   let ll = 0;
   for (let i = 0; i < distinct; i++) {
     const xi = x[i], wi = cnt[i];
-    let max = -Infinity;
-    for (let c = 0; c < k; c++) { const dd = xi - m[c]; logp[c] = consts[c] - dd * dd * inv[c]; if (logp[c] > max) max = logp[c]; }
+    let max = -Infinity, top = -1;
+    for (let c = 0; c < k; c++) { const dd = xi - m[c]; logp[c] = consts[c] - dd * dd * inv[c]; if (logp[c] > max) { max = logp[c]; top = c; } }
+    // exp(logp - max) is exactly 1 for the largest term: one exp fewer per value, the same sums bit for bit
     let sum = 0;
-    for (let c = 0; c < k; c++) { r[c] = Math.exp(logp[c] - max); sum += r[c]; }
+    for (let c = 0; c < k; c++) { r[c] = c === top ? 1 : Math.exp(logp[c] - max); sum += r[c]; }
     ll += wi * (max + Math.log(sum));
     const base = i * k;
     for (let c = 0; c < k; c++) { const q = (wi * r[c]) / sum; resp[base + c] = q; nk[c] += q; sx[c] += q * xi; }
@@ -262,10 +263,10 @@ function logLikelihood(x: Float64Array, cnt: Float64Array, s: EmState): number {
   let total = 0;
   const lp = new Float64Array(k);
   for (let i = 0; i < x.length; i++) {
-    let max = -Infinity;
-    for (let c = 0; c < k; c++) { const d = x[i] - s.m[c]; lp[c] = consts[c] - d * d * inv[c]; if (lp[c] > max) max = lp[c]; }
+    let max = -Infinity, top = -1;
+    for (let c = 0; c < k; c++) { const d = x[i] - s.m[c]; lp[c] = consts[c] - d * d * inv[c]; if (lp[c] > max) { max = lp[c]; top = c; } }
     let sum = 0;
-    for (let c = 0; c < k; c++) sum += Math.exp(lp[c] - max);
+    for (let c = 0; c < k; c++) sum += c === top ? 1 : Math.exp(lp[c] - max);
     total += cnt[i] * (max + Math.log(sum));
   }
   return total;
@@ -289,22 +290,28 @@ function asWeighted(values: readonly number[] | WeightedValues): WeightedValues 
 
 /**
  * The natural logs of positive gaps (seconds) as distinct values with counts, without building the
- * million-entry list: the gaps are sorted, equal ones counted, and only the distinct ones logged
- * (log is increasing, so the order holds; values whose logs coincide are merged). Same data as
+ * million-entry list: equal gaps are counted (a hash map: gaps are rounded to the millisecond, so a
+ * million of them hold a few tens of thousands of values), only the distinct ones are sorted and
+ * logged (log is increasing, so the order holds; values whose logs coincide are merged). Same data as
  * logGaps() followed by the counting fitGmm does itself.
  */
 export function distinctLogGaps(gapsSeconds: ArrayLike<number>): WeightedValues & { n: number; dropped: number } {
-  const sorted = Float64Array.from(gapsSeconds).sort();
-  const x = new Float64Array(sorted.length), cnt = new Float64Array(sorted.length);
-  let d = 0, dropped = 0, n = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    const g = sorted[i];
+  const counts = new Map<number, number>();
+  let dropped = 0, n = 0;
+  for (let i = 0; i < gapsSeconds.length; i++) {
+    const g = gapsSeconds[i];
     if (!(Number.isFinite(g) && g > 0)) { dropped++; continue; }
     n++;
-    if (d > 0 && g === sorted[i - 1] && sorted[i - 1] > 0) { cnt[d - 1]++; continue; }
-    const v = Math.log(g);
-    if (d > 0 && v === x[d - 1]) cnt[d - 1]++;
-    else { x[d] = v; cnt[d] = 1; d++; }
+    counts.set(g, (counts.get(g) ?? 0) + 1);
+  }
+  const sorted = Float64Array.from(counts.keys()).sort();
+  const x = new Float64Array(sorted.length), cnt = new Float64Array(sorted.length);
+  let d = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    const c = counts.get(sorted[i])!;
+    const v = Math.log(sorted[i]);
+    if (d > 0 && v === x[d - 1]) cnt[d - 1] += c;
+    else { x[d] = v; cnt[d] = c; d++; }
   }
   return { x: x.slice(0, d), cnt: cnt.slice(0, d), n, dropped };
 }

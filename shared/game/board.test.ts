@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // The board engine: applyMove's rules, undo and reset, replay of a move log, checking against a solution.
-import { applyMove, boardRows, countWrongCells, gridFromBoardRows, initialBoard, matchesSolution, replayMoves } from './board.ts';
+import { BoardReplay, applyMove, boardRows, countWrongCells, gridFromBoardRows, initialBoard, matchesSolution, replayMoves } from './board.ts';
 import type { Move } from '../schema/move.ts';
 import { createRng, type Rng } from '../random.ts';
 import { UNKNOWN } from '../nonogram/grid.ts';
@@ -147,6 +147,33 @@ describe('a move log (seeded property test)', () => {
       if (cleared === s) expect(s.grid.cells.every((c) => c === UNKNOWN), `seed ${seed}: only an empty board resets to itself`).toBe(true);
       else expect(boardRows(applyMove(cleared, { type: 'undo' }).grid)).toEqual(boardRows(s.grid));
       expect(boardRows(gridFromBoardRows(boardRows(s.grid), width, height))).toEqual(boardRows(s.grid));
+    }
+  });
+});
+
+describe('BoardReplay (the mutable replay the analysis uses)', () => {
+  it('gives applyMove\'s board and undo depth after every move of 300 random logs, and the cells each move changed', () => {
+    for (let seed = 0; seed < 300; seed++) {
+      const rng = createRng(5_000 + seed);
+      const width = 1 + rng.int(6);
+      const height = 1 + rng.int(5);
+      const moves = Array.from({ length: rng.int(120) }, () => randomMove(rng, width, height));
+      let s = initialBoard(width, height);
+      const replay = new BoardReplay(width, height);
+      for (const [i, move] of moves.entries()) {
+        const before = s.grid.cells;
+        s = applyMove(s, move);
+        replay.apply(move);
+        const at = `seed ${seed}, move ${i} (${JSON.stringify(move)})`;
+        expect(boardRows(replay.grid), at).toEqual(boardRows(s.grid));
+        expect(replay.depth, at).toBe(s.history.length);
+        if (move.type !== 'undo') {
+          const changed = replay.changed.slice(replay.from, replay.to);
+          const expected = [...s.grid.cells.keys()].filter((c) => s.grid.cells[c] !== before[c]);
+          expect([...changed].sort((a, b) => a - b), at).toEqual(expected);
+          expect(replay.before.slice(replay.from, replay.to), at).toEqual(changed.map((c) => before[c]));
+        }
+      }
     }
   });
 });

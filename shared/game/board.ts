@@ -3,61 +3,91 @@ import type { Move } from '../schema/move.ts';
 import { EMPTY, FILLED, UNKNOWN, createGrid, type CellState, type Grid } from '../nonogram/grid.ts';
 
 /**
+ * The undo history as a persistent stack, newest entry on top: `cells` is the board before the last undoable move,
+ * `below` the history before that. A move pushes by making one new node that shares every older one, and undo pops
+ * by following `below`, so neither copies the history (an attempt of n moves costs O(n), not O(n^2), to replay: the
+ * analysis replays millions of moves). `length` is the number of undo steps available.
+ */
+export interface UndoHistory {
+  readonly length: number;
+  readonly cells: Uint8Array | null;
+  readonly below: UndoHistory | null;
+}
+
+const NO_HISTORY: UndoHistory = Object.freeze({ length: 0, cells: null, below: null });
+
+const push = (history: UndoHistory, cells: Uint8Array): UndoHistory => ({ length: history.length + 1, cells, below: history });
+
+/**
  * The undoable part of a participant's puzzle (Tatham's game_state): the cells, where EMPTY means "crossed",
  * and the stack of earlier cell arrays. UI state (cursor, drag) and session facts (time, hints) live elsewhere.
+ * A state's cell array is never written after the state is made (states share arrays with their histories).
  */
 export interface BoardState {
   grid: Grid;
-  history: Uint8Array[];
+  history: UndoHistory;
 }
 
 export function initialBoard(width: number, height: number): BoardState {
-  return { grid: createGrid(width, height), history: [] };
+  return { grid: createGrid(width, height), history: NO_HISTORY };
 }
 
 const STATE_OF = { filled: FILLED, crossed: EMPTY, unknown: UNKNOWN } as const;
 
-function inside(grid: Grid, row: number, col: number): boolean {
-  return row >= 0 && col >= 0 && row < grid.height && col < grid.width;
-}
-
-function paint(state: BoardState, cells: [number, number][], value: (current: CellState) => CellState): BoardState {
-  const next = state.grid.cells.slice();
-  let changed = false;
-  for (const [row, col] of cells) {
-    if (!inside(state.grid, row, col)) continue;
-    const i = row * state.grid.width + col;
-    const v = value(next[i] as CellState);
-    if (next[i] !== v) {
+/** The board after setting `cells` (those inside the grid) to `v`; the same state when nothing changes. */
+function paintCells(state: BoardState, cells: readonly (readonly [number, number])[], v: CellState): BoardState {
+  const { width, height } = state.grid;
+  const before = state.grid.cells;
+  let next: Uint8Array | null = null;
+  for (let k = 0; k < cells.length; k++) {
+    const row = cells[k][0], col = cells[k][1];
+    if (row < 0 || col < 0 || row >= height || col >= width) continue;
+    const i = row * width + col;
+    if ((next ?? before)[i] !== v) {
+      next ??= before.slice();
       next[i] = v;
-      changed = true;
     }
   }
-  if (!changed) return state;
-  return { grid: { ...state.grid, cells: next }, history: [...state.history, state.grid.cells] };
+  if (next === null) return state;
+  return { grid: { ...state.grid, cells: next }, history: push(state.history, before) };
+}
+
+/** One cell (fill, cross, clear, reveal) without building a one-cell list. */
+function paintCell(state: BoardState, row: number, col: number, v: CellState): BoardState {
+  const { width, height } = state.grid;
+  if (row < 0 || col < 0 || row >= height || col >= width) return state;
+  const i = row * width + col;
+  const before = state.grid.cells;
+  if (before[i] === v) return state;
+  const next = before.slice();
+  next[i] = v;
+  return { grid: { ...state.grid, cells: next }, history: push(state.history, before) };
 }
 
 /** Apply one move. Moves that do not touch the board (hint, submit, skip, no-op paints) return the same state. */
 export function applyMove(state: BoardState, move: Move): BoardState {
   switch (move.type) {
     case 'fill':
-      return paint(state, [[move.row, move.col]], (c) => (c === FILLED ? UNKNOWN : FILLED));
-    case 'cross':
-      return paint(state, [[move.row, move.col]], (c) => (c === EMPTY ? UNKNOWN : EMPTY));
+    case 'cross': {
+      const on = move.type === 'fill' ? FILLED : EMPTY;
+      const inside = move.row >= 0 && move.col >= 0 && move.row < state.grid.height && move.col < state.grid.width;
+      const current = inside ? state.grid.cells[move.row * state.grid.width + move.col] : UNKNOWN;
+      return paintCell(state, move.row, move.col, current === on ? UNKNOWN : on);
+    }
     case 'clear':
-      return paint(state, [[move.row, move.col]], () => UNKNOWN);
+      return paintCell(state, move.row, move.col, UNKNOWN);
     case 'stroke':
-      return paint(state, move.cells, () => STATE_OF[move.state]);
+      return paintCells(state, move.cells, STATE_OF[move.state]);
     case 'reveal':
-      return paint(state, [[move.row, move.col]], () => STATE_OF[move.state]);
+      return paintCell(state, move.row, move.col, STATE_OF[move.state]);
     case 'undo': {
-      if (state.history.length === 0) return state;
-      const previous = state.history[state.history.length - 1];
-      return { grid: { ...state.grid, cells: previous }, history: state.history.slice(0, -1) };
+      const { cells, below } = state.history;
+      if (cells === null || below === null) return state;
+      return { grid: { ...state.grid, cells }, history: below };
     }
     case 'reset': {
       if (state.grid.cells.every((c) => c === UNKNOWN)) return state;
-      return { grid: createGrid(state.grid.width, state.grid.height), history: [...state.history, state.grid.cells] };
+      return { grid: createGrid(state.grid.width, state.grid.height), history: push(state.history, state.grid.cells) };
     }
     case 'hint':
     case 'submit':
@@ -118,4 +148,107 @@ export function countWrongCells(rows: readonly string[], solution: readonly stri
     }
   });
   return wrong;
+}
+
+/**
+ * applyMove's rules on one mutable board, for replaying long logs (the analysis replays millions of moves): the cells
+ * change in place, and each undoable move keeps only the cells it changed and their earlier values, so a move costs
+ * the cells it touches and allocates nothing (applyMove copies the cell array, which the client's immutable state
+ * needs). After apply(), the move's changes are `changed` (cell indices) and `before` (their earlier values) from
+ * `from` to `to`; a move that changed nothing has from === to. A test replays random move logs through both and
+ * compares every board and undo depth.
+ */
+export class BoardReplay {
+  readonly width: number;
+  readonly height: number;
+  readonly cells: Uint8Array;
+  /** The undo history: entry e changed cells changed[ends[e-1] .. ends[e]) whose earlier values are before[...]. */
+  readonly changed: number[] = [];
+  readonly before: number[] = [];
+  private readonly ends: number[] = [];
+  /** The last move's changes: changed/before[from, to). */
+  from = 0;
+  to = 0;
+
+  constructor(width: number, height: number) {
+    this.width = width;
+    this.height = height;
+    this.cells = createGrid(width, height).cells;
+  }
+
+  /** Undo steps available (BoardState.history.length after the same moves). */
+  get depth(): number {
+    return this.ends.length;
+  }
+
+  /** The board as a Grid (shares the cells: read it before the next apply). */
+  get grid(): Grid {
+    return { width: this.width, height: this.height, cells: this.cells };
+  }
+
+  private set(i: number, v: number): void {
+    if (this.cells[i] === v) return;
+    this.changed.push(i);
+    this.before.push(this.cells[i]);
+    this.cells[i] = v;
+  }
+
+  private cell(row: number, col: number): number {
+    return row < 0 || col < 0 || row >= this.height || col >= this.width ? -1 : row * this.width + col;
+  }
+
+  /** Apply one move (the same board and undo depth as applyMove). */
+  apply(move: Move): void {
+    const start = this.changed.length;
+    this.from = this.to = start;
+    switch (move.type) {
+      case 'fill':
+      case 'cross': {
+        const i = this.cell(move.row, move.col);
+        const on = move.type === 'fill' ? FILLED : EMPTY;
+        if (i >= 0) this.set(i, this.cells[i] === on ? UNKNOWN : on);
+        break;
+      }
+      case 'clear': {
+        const i = this.cell(move.row, move.col);
+        if (i >= 0) this.set(i, UNKNOWN);
+        break;
+      }
+      case 'reveal': {
+        const i = this.cell(move.row, move.col);
+        if (i >= 0) this.set(i, STATE_OF[move.state]);
+        break;
+      }
+      case 'stroke': {
+        const v = STATE_OF[move.state];
+        for (let k = 0; k < move.cells.length; k++) {
+          const i = this.cell(move.cells[k][0], move.cells[k][1]);
+          if (i >= 0) this.set(i, v);
+        }
+        break;
+      }
+      case 'reset':
+        for (let i = 0; i < this.cells.length; i++) this.set(i, UNKNOWN);
+        break;
+      case 'undo': {
+        const n = this.ends.length;
+        if (n === 0) return;
+        const from = n > 1 ? this.ends[n - 2] : 0;
+        for (let k = this.changed.length - 1; k >= from; k--) this.cells[this.changed[k]] = this.before[k];
+        this.changed.length = from;
+        this.before.length = from;
+        this.ends.pop();
+        this.from = this.to = from;
+        return;
+      }
+      case 'hint':
+      case 'submit':
+      case 'skip':
+        return;
+    }
+    if (this.changed.length > start) {
+      this.ends.push(this.changed.length);
+      this.to = this.changed.length;
+    }
+  }
 }

@@ -1,8 +1,8 @@
 // Tests for the log's reader: parseRecord's results and messages, and its move fast path checked against cases generated from the schema.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ClientEvent, ClientStamps, type LoggedEvent } from '../schema/event.ts';
-import { isValidMoveEvent, isValidMoveRecord, isValidStepRecord, parseRecord } from './record.ts';
+import { ClientEvent, ClientStamps, ServerEvent, type LoggedEvent } from '../schema/event.ts';
+import { isValidClientRecordFast, isValidMoveEvent, isValidMoveRecord, isValidServerRecordFast, isValidStepRecord, parseRecord } from './record.ts';
 
 const T0 = 1_780_000_000_000;
 
@@ -284,6 +284,147 @@ describe('isValidStepRecord against the generated envelope breakers', () => {
         if (STEP_RECORD.safeParse(r).success) continue;
         refused++;
         expect(isValidStepRecord(r), `${step.type}: ${c.what}`).toBe(false);
+      }
+    }
+    expect(refused).toBeGreaterThan(40);
+  });
+});
+
+describe('isValidClientRecordFast and isValidServerRecordFast (fast paths past zod for the other frequent records)', () => {
+  const base = {
+    session_id: 's1', seq: 3, step: 4, phase: 'puzzles', puzzle_id: 'p3', position: 1, t_mono: 10.5, t_wall: T0, source: 'mouse',
+    origin: 'client', t_server: T0 + 5, config_hash: 'h', app_version: '0.1.0',
+  };
+  const server = { type: 'check', session_id: 's1', origin: 'server', t_server: T0, config_hash: 'h', app_version: '0.1.0' };
+  const checkPayload = { puzzle_id: 'p3', position: 2, solved: false, wrong_cells: 3 };
+  const good = [
+    { type: 'submit_result', payload: { solved: true } },
+    { type: 'submit_result', payload: { solved: false, extra: 1 } },
+    ...[null, 1, 2, 3, 4, 5].map((difficulty) => ({ type: 'rating', payload: { difficulty, guessing: 'Never' } })),
+    { type: 'rating', payload: { difficulty: 3, guessing: 'g'.repeat(200) } },
+    { type: 'rating', payload: { difficulty: 3, guessing: '' } },
+    { type: 'rating_revise', payload: { rated_puzzle_id: 'p1', from: 2, to: 4 } }, { type: 'rating_revise', payload: { rated_puzzle_id: 'p1', from: null, to: null } },
+    { type: 'consent', payload: { agreed: false } }, { type: 'hint_shown', payload: { row: 0, col: 9, explanation: 'because' } },
+    { type: 'client_start', payload: { user_agent: 'UA', width: 1280.5, height: 720, page_id: 'pg' } },
+    { type: 'survey_submit', payload: { survey_id: 'pre', answers: {} } },
+    { type: 'survey_submit', payload: { survey_id: 'pre', answers: { a: 3, b: 'text', c: ['x', 'y'], d: null, why_p1: 'x'.repeat(20_000), e: [] } } },
+  ];
+  const bad: Record<string, unknown>[] = [
+    { type: 'submit_result', payload: {} }, { type: 'submit_result', payload: { solved: 1 } }, { type: 'submit_result', payload: null },
+    { type: 'submit_result', payload: [true] }, { type: 'rating', payload: { difficulty: 0, guessing: 'Never' } },
+    { type: 'rating', payload: { difficulty: 6, guessing: 'Never' } }, { type: 'rating', payload: { difficulty: 2.5, guessing: 'Never' } },
+    { type: 'rating', payload: { difficulty: '3', guessing: 'Never' } }, { type: 'rating', payload: { guessing: 'Never' } },
+    { type: 'rating', payload: { difficulty: 3 } }, { type: 'rating', payload: { difficulty: 3, guessing: null } },
+    { type: 'rating', payload: { difficulty: 3, guessing: 'g'.repeat(201) } }, { type: 'submit_result', seq: 0, payload: { solved: true } },
+    { type: 'submit_result', t_wall: 1, payload: { solved: true } }, { type: 'rating', source: 'pen', payload: { difficulty: 3, guessing: 'Never' } },
+    { type: 'rating', position: 0, payload: { difficulty: 3, guessing: 'Never' } }, { type: 'submit_result', session_id: 'a b', payload: { solved: true } },
+    { type: 'submit_result', t_mono: -1, payload: { solved: true } }, { type: 'submit_result', puzzle_id: '', payload: { solved: true } },
+    { type: 'rating_revise', payload: { rated_puzzle_id: '', from: 2, to: 4 } }, { type: 'rating_revise', payload: { rated_puzzle_id: 'p1', from: 2, to: 7 } },
+    { type: 'rating_revise', payload: { rated_puzzle_id: 'p1', from: 0, to: 4 } }, { type: 'rating_revise', payload: { rated_puzzle_id: 'p1', to: 4 } },
+    { type: 'consent', payload: { agreed: 'yes' } }, { type: 'consent', payload: {} },
+    { type: 'hint_shown', payload: { row: -1, col: 0, explanation: '' } }, { type: 'hint_shown', payload: { row: 0, col: 1.5, explanation: '' } },
+    { type: 'hint_shown', payload: { row: 0, col: 0, explanation: 'x'.repeat(2_001) } }, { type: 'hint_shown', payload: { row: 0, col: 0 } },
+    { type: 'client_start', payload: { user_agent: 'x'.repeat(1_001), width: 1, height: 1, page_id: 'p' } },
+    { type: 'client_start', payload: { user_agent: 'UA', width: '1', height: 1, page_id: 'p' } },
+    { type: 'client_start', payload: { user_agent: 'UA', width: 1, height: 1, page_id: 'x'.repeat(65) } },
+    { type: 'client_start', payload: { user_agent: 'UA', width: 1, height: 1 } },
+    { type: 'survey_submit', payload: { survey_id: 'a b', answers: {} } }, { type: 'survey_submit', payload: { survey_id: 'pre', answers: [] } },
+    { type: 'survey_submit', payload: { survey_id: 'pre', answers: null } }, { type: 'survey_submit', payload: { survey_id: 'pre' } },
+    { type: 'survey_submit', payload: { survey_id: 'pre', answers: { 'a b': 1 } } }, { type: 'survey_submit', payload: { survey_id: 'pre', answers: { ['k'.repeat(81)]: 1 } } },
+    { type: 'survey_submit', payload: { survey_id: 'pre', answers: { a: true } } }, { type: 'survey_submit', payload: { survey_id: 'pre', answers: { a: { x: 1 } } } },
+    { type: 'survey_submit', payload: { survey_id: 'pre', answers: { a: 'x'.repeat(20_001) } } },
+    { type: 'survey_submit', payload: { survey_id: 'pre', answers: { a: ['x'.repeat(501)] } } },
+    { type: 'survey_submit', payload: { survey_id: 'pre', answers: { a: Array.from({ length: 51 }, () => 'o') } } },
+    { type: 'survey_submit', payload: { survey_id: 'pre', answers: { a: [1] } } },
+  ];
+  const goodChecks = [checkPayload, { ...checkPayload, position: null }, { ...checkPayload, solved: true, wrong_cells: 0 }, { ...checkPayload, position: -3 }];
+  const badChecks: Record<string, unknown>[] = [
+    { ...checkPayload, puzzle_id: '' }, { ...checkPayload, puzzle_id: 'a b' }, { ...checkPayload, puzzle_id: 'x'.repeat(65) }, { ...checkPayload, position: 1.5 },
+    { ...checkPayload, position: '1' }, { ...checkPayload, solved: 'yes' }, { ...checkPayload, wrong_cells: -1 }, { ...checkPayload, wrong_cells: 0.5 },
+    { puzzle_id: 'p3', position: 1, solved: true },
+  ];
+  const goodServer = [
+    { type: 'hint', payload: { puzzle_id: 'p3', row: 0, col: 4, kind: 'cell', reasoning: 'foothold' } },
+    { type: 'session_start', payload: { mode: 'general', sequence: ['p1', 'p2'], sequence_id: 5, round: 0 } },
+    { type: 'session_start', payload: { mode: 'general', sequence: [], sequence_id: -1, round: 2 } },
+    { type: 'session_complete', payload: { code: 'ABC' } },
+  ];
+  const badServer: Record<string, unknown>[] = [
+    { type: 'hint', payload: { puzzle_id: 'p3', row: 0.5, col: 4, kind: 'cell', reasoning: 'r' } }, { type: 'hint', payload: { puzzle_id: 'p3', row: 0, col: 4, kind: 1, reasoning: 'r' } },
+    { type: 'hint', payload: { puzzle_id: '', row: 0, col: 4, kind: 'c', reasoning: 'r' } }, { type: 'hint', payload: { puzzle_id: 'p3', row: 0, col: 4, kind: 'c' } },
+    { type: 'session_start', payload: { mode: 'general', sequence: ['p 1'], sequence_id: 5, round: 0 } },
+    { type: 'session_start', payload: { mode: 'general', sequence: 'p1', sequence_id: 5, round: 0 } },
+    { type: 'session_start', payload: { mode: 'general', sequence: [], sequence_id: 5.5, round: 0 } },
+    { type: 'session_start', payload: { sequence: [], sequence_id: 5, round: 0 } },
+    { type: 'session_complete', payload: { code: 3 } }, { type: 'session_complete', payload: {} }, { type: 'session_complete', payload: null },
+  ];
+  it('accepts every valid record (so zod is skipped) and zod agrees', () => {
+    for (const g of good) {
+      const r = { ...base, ...g };
+      expect(isValidClientRecordFast(r), JSON.stringify(g)).toBe(true);
+      expect(ClientEvent.safeParse(r).success, JSON.stringify(g)).toBe(true);
+    }
+    for (const p of goodChecks) {
+      const r = { ...server, payload: p };
+      expect(isValidServerRecordFast(r), JSON.stringify(p)).toBe(true);
+      expect(ServerEvent.safeParse(r).success, JSON.stringify(p)).toBe(true);
+    }
+    for (const g of goodServer) {
+      const r = { ...server, ...g };
+      expect(isValidServerRecordFast(r), JSON.stringify(g)).toBe(true);
+      expect(ServerEvent.safeParse(r).success, JSON.stringify(g)).toBe(true);
+    }
+  });
+  it('never accepts a record zod rejects, nor a record of another type or origin', () => {
+    for (const b of bad) {
+      const r = { ...base, ...b };
+      expect(isValidClientRecordFast(r), JSON.stringify(b)).toBe(false);
+      expect(ClientEvent.safeParse(r).success, JSON.stringify(b)).toBe(false);
+    }
+    for (const p of badChecks) {
+      const r = { ...server, payload: p };
+      expect(isValidServerRecordFast(r), JSON.stringify(p)).toBe(false);
+      expect(ServerEvent.safeParse(r).success, JSON.stringify(p)).toBe(false);
+    }
+    for (const b of badServer) {
+      const r = { ...server, ...b };
+      expect(isValidServerRecordFast(r), JSON.stringify(b)).toBe(false);
+      expect(ServerEvent.safeParse(r).success, JSON.stringify(b)).toBe(false);
+    }
+    expect(isValidServerRecordFast({ ...server, type: 'session_mark', payload: { mark: null } })).toBe(false); // (rare: zod's)
+    expect(isValidClientRecordFast({ ...base, type: 'visibility', payload: { state: 'visible' } })).toBe(false); // (rare: zod's)
+    expect(isValidServerRecordFast({ ...server, session_id: '', payload: checkPayload })).toBe(false);
+    expect(isValidServerRecordFast({ ...server, type: 'hint', payload: checkPayload })).toBe(false);
+    expect(isValidClientRecordFast({ ...base, type: 'step_start', payload: { kind: 'puzzle' } })).toBe(false);
+    expect(isValidClientRecordFast({ ...base, type: 'toString', payload: {} })).toBe(false);
+    expect(isValidServerRecordFast({ ...server, origin: 'client', payload: checkPayload })).toBe(false);
+    expect(isValidClientRecordFast({ ...base, type: 'focus', payload: { focused: true } })).toBe(false); // (rare: zod's)
+    expect(isValidClientRecordFast({ ...base, ...good[0], origin: 'server' })).toBe(false);
+  });
+  it('a bad record still gets zod\'s message through parseRecord', () => {
+    const r = parseRecord({ ...base, type: 'rating', payload: { difficulty: 9, guessing: 'Never' } });
+    expect(r.kind).toBe('error');
+    expect(r.kind === 'error' && r.message).toMatch(/^client event 'rating': .*difficulty/);
+    const c = parseRecord({ ...server, payload: { ...checkPayload, wrong_cells: -2 } });
+    expect(c.kind === 'error' && c.message).toMatch(/^server event 'check': .*wrong_cells/);
+  });
+});
+
+describe('isValidClientRecordFast against the generated envelope breakers', () => {
+  const { broken } = generate();
+  const RECORD = ClientEvent.and(z.object(ClientStamps));
+  it('never accepts a record whose envelope or stamps the schema refuses', () => {
+    let refused = 0;
+    for (const c of broken) {
+      if (c.what.startsWith('move ') || c.what.startsWith('payload')) continue;
+      for (const e of [
+        { type: 'submit_result', payload: { solved: true } }, { type: 'rating', payload: { difficulty: 2, guessing: 'Often' } },
+        { type: 'consent', payload: { agreed: true } }, { type: 'survey_submit', payload: { survey_id: 'pre', answers: { a: 1 } } },
+      ]) {
+        const r = { ...c.record, ...e };
+        if (RECORD.safeParse(r).success) continue;
+        refused++;
+        expect(isValidClientRecordFast(r), `${e.type}: ${c.what}`).toBe(false);
       }
     }
     expect(refused).toBeGreaterThan(40);

@@ -7,7 +7,9 @@
  * - Validation. A client record is checked against `ClientEvent`, a server record against `ServerEvent`, and both must
  *   carry the server's receive time (`t_server`). The record is returned as written (zod's output would drop the
  *   stamps, which the event schemas do not name), so the server's stamps stay.
- * - The fast path. Moves are over 80% of a log, and zod costs about ten times a hand-written test on them.
+ * - The fast path. Moves are over 80% of a log, and zod costs about ten times a hand-written test on them. (The
+ *   other frequent records, client and server, have their own: isValidStepRecord, isValidClientRecordFast,
+ *   isValidServerRecordFast; rare ones go to zod.)
  *   `isValidMoveRecord` accepts a move record only if it satisfies everything the schema checks (it may be stricter,
  *   never looser: a test generates its cases from the schema, so a tightened schema cannot leave it behind); when it
  *   says no, zod runs and accepts the record or gives the message. Accepted records and messages are therefore the
@@ -20,7 +22,7 @@
  * What it cannot do: judge a record against its session (sequence numbers, steps, the study's config). That is the
  * progression's work (shared/study/progression.ts), at intake.
  */
-import { ClientEvent, ServerEvent, T_MONO_MAX, T_WALL_MAX, T_WALL_MIN, type LoggedEvent } from '../schema/event.ts';
+import { ClientEvent, MAX_ANSWER_TEXT, MAX_CHOICES, MAX_GUESSING_TEXT, MAX_OPTION_TEXT, ServerEvent, T_MONO_MAX, T_WALL_MAX, T_WALL_MIN, type LoggedEvent } from '../schema/event.ts';
 import { describeIssues } from '../schema/config.ts';
 import { Move } from '../schema/move.ts';
 import { SessionFlag } from '../schema/session.ts';
@@ -39,7 +41,16 @@ export type ParsedRecord =
 const SERVER_TYPES: ReadonlySet<string> = new Set(ServerEvent.options.map((o) => o.shape.type.value));
 
 const ID = /^[A-Za-z0-9_-]+$/;
-const isId = (v: unknown): boolean => typeof v === 'string' && v.length >= 1 && v.length <= 64 && ID.test(v);
+/** Ids isId accepted lately: a log repeats the same few (its session, phases, puzzles) on every record. */
+const knownIds = new Set<string>();
+const isId = (v: unknown): boolean => {
+  if (typeof v !== 'string') return false;
+  if (knownIds.has(v)) return true;
+  if (v.length < 1 || v.length > 64 || !ID.test(v)) return false;
+  if (knownIds.size >= 256) knownIds.clear();
+  knownIds.add(v);
+  return true;
+};
 const isInt = (v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
 const isNum = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -86,6 +97,65 @@ export function isValidStepRecord(r: Record<string, unknown>): boolean {
   const p = r.payload;
   if (!isObject(p) || typeof p.kind !== 'string' || p.kind.length > 32) return false;
   return r.type === 'step_start' || STEP_END_REASONS.has(p.reason);
+}
+
+const isStrMax = (v: unknown, max: number): boolean => typeof v === 'string' && v.length <= max;
+const isDifficulty = (v: unknown): boolean => v === null || isInt(v, 1, 5);
+const ANSWER_KEY = /^[A-Za-z0-9_-]+$/;
+/** A survey answer as SurveyValue allows it: a number, a text, a list of option texts, or null. */
+function isSurveyValue(v: unknown): boolean {
+  if (v === null || isNum(v)) return true;
+  if (typeof v === 'string') return v.length <= MAX_ANSWER_TEXT;
+  if (!Array.isArray(v) || v.length > MAX_CHOICES) return false;
+  for (const o of v) if (!isStrMax(o, MAX_OPTION_TEXT)) return false;
+  return true;
+}
+function isAnswers(v: unknown): boolean {
+  if (!isObject(v) || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) return false;
+    if (k.length < 1 || k.length > 80 || !ANSWER_KEY.test(k) || !isSurveyValue(v[k])) return false;
+  }
+  return true;
+}
+
+/** Payload tests of the other frequent client records, each accepting only what its zod schema accepts. */
+const CLIENT_PAYLOADS: Readonly<Record<string, (p: Record<string, unknown>) => boolean>> = {
+  submit_result: (p) => typeof p.solved === 'boolean',
+  rating: (p) => isDifficulty(p.difficulty) && isStrMax(p.guessing, MAX_GUESSING_TEXT),
+  rating_revise: (p) => isId(p.rated_puzzle_id) && isDifficulty(p.from) && isDifficulty(p.to),
+  consent: (p) => typeof p.agreed === 'boolean',
+  hint_shown: (p) => isInt(p.row, 0) && isInt(p.col, 0) && isStrMax(p.explanation, 2_000),
+  client_start: (p) => isStrMax(p.user_agent, 1_000) && isNum(p.width) && isNum(p.height) && isStrMax(p.page_id, 64),
+  survey_submit: (p) => isId(p.survey_id) && isAnswers(p.answers),
+};
+
+/**
+ * The same kind of test for the other frequent client records (submit_result, rating, rating_revise, consent,
+ * hint_shown, client_start, survey_submit): true only if zod's schema for the record's type accepts it (it may be
+ * stricter, never looser); false sends it to zod, which accepts it or gives the message.
+ */
+export function isValidClientRecordFast(r: Record<string, unknown>): boolean {
+  if (r.origin !== 'client' || typeof r.type !== 'string' || !Object.hasOwn(CLIENT_PAYLOADS, r.type)) return false;
+  if (!isNum(r.t_server) || typeof r.config_hash !== 'string' || typeof r.app_version !== 'string' || !isValidEnvelope(r)) return false;
+  const p = r.payload;
+  return isObject(p) && CLIENT_PAYLOADS[r.type](p);
+}
+
+const isIdList = (v: unknown): boolean => Array.isArray(v) && v.every(isId);
+/** Payload tests of the server's own frequent records, each accepting only what ServerEvent accepts. */
+const SERVER_PAYLOADS: Readonly<Record<string, (p: Record<string, unknown>) => boolean>> = {
+  check: (p) => isId(p.puzzle_id) && (p.position === null || isInt(p.position, Number.MIN_SAFE_INTEGER)) && typeof p.solved === 'boolean' && isInt(p.wrong_cells, 0),
+  hint: (p) => isId(p.puzzle_id) && isInt(p.row, Number.MIN_SAFE_INTEGER) && isInt(p.col, Number.MIN_SAFE_INTEGER) && isStr(p.kind) && isStr(p.reasoning),
+  session_start: (p) => isStr(p.mode) && isIdList(p.sequence) && isInt(p.sequence_id, Number.MIN_SAFE_INTEGER) && isInt(p.round, Number.MIN_SAFE_INTEGER),
+  session_complete: (p) => isStr(p.code),
+};
+
+/** The same for the server's check, hint, session_start and session_complete records: true only if ServerEvent accepts the record. */
+export function isValidServerRecordFast(r: Record<string, unknown>): boolean {
+  if (r.origin !== 'server' || typeof r.type !== 'string' || !Object.hasOwn(SERVER_PAYLOADS, r.type) || !isNum(r.t_server) || !isId(r.session_id)) return false;
+  const p = r.payload;
+  return isObject(p) && SERVER_PAYLOADS[r.type](p);
 }
 
 /** The same test for a move event before the server stamps it (`stampClient` uses it): the envelope and the move. */
@@ -181,7 +251,7 @@ export function parseRecord(raw: unknown, options: ParseOptions = {}): ParsedRec
   if (typeof r.t_server !== 'number') return { kind: 'error', message: 't_server: missing or not a number' };
   if (r.origin === 'client') {
     if (validate) {
-      if (!isValidMoveRecord(r) && !isValidStepRecord(r)) {
+      if (!isValidMoveRecord(r) && !isValidStepRecord(r) && !isValidClientRecordFast(r)) {
         const ok = ClientEvent.safeParse(r);
         if (!ok.success) return { kind: 'error', message: `client event '${String(r.type)}': ${issues(ok.error)}` };
       }
@@ -193,7 +263,7 @@ export function parseRecord(raw: unknown, options: ParseOptions = {}): ParsedRec
   }
   if (r.origin === 'server') {
     if (!SERVER_TYPES.has(String(r.type))) return { kind: 'unknown', type: String(r.type), record: r };
-    if (validate) {
+    if (validate && !isValidServerRecordFast(r)) {
       const ok = ServerEvent.safeParse(r);
       if (!ok.success) return { kind: 'error', message: `server event '${String(r.type)}': ${issues(ok.error)}` };
     } else {

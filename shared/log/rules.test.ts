@@ -1,10 +1,10 @@
 // Tests for the log's shared rules: the clock, board moves, the next step, how a session ends, errors, wrong cells, gaps and pauses.
 import { describe, expect, it } from 'vitest';
-import { applyMove, boardRows, countWrongCells, initialBoard, type BoardState } from '../game/board.ts';
+import { BoardReplay, applyMove, boardRows, countWrongCells, initialBoard, type BoardState } from '../game/board.ts';
 import { createRng } from '../random.ts';
 import type { Move } from '../schema/move.ts';
 import { stampClient } from '../schema/stamp.ts';
-import { BOARD_MOVES, actionGaps, elapsedMs, isPause, paintedCells, sessionEndOf, stepAfter, wrongCells, type MoveRecord } from './rules.ts';
+import { BOARD_MOVES, actionGaps, elapsedMs, isPause, paintedCells, paintedCellsInReplay, sessionEndOf, stepAfter, wrongCells, type MoveRecord } from './rules.ts';
 
 const T0 = 1_780_000_000_000;
 
@@ -50,6 +50,7 @@ describe('errors and wrong cells', () => {
     const kinds = ['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset'] as const;
     for (let game = 0; game < 200; game++) {
       let board: BoardState = initialBoard(3, 3);
+      const replay = new BoardReplay(3, 3);
       for (let k = 0; k < 12; k++) {
         const kind = kinds[rng.int(kinds.length)];
         const [r, c] = [rng.int(3), rng.int(3)];
@@ -66,6 +67,10 @@ describe('errors and wrong cells', () => {
         const turnedFilled = [...Array(9).keys()].filter((i) => { const [rr, cc] = cellOf(i); return after[rr][cc] === '#' && before[rr][cc] !== '#'; });
         const expected = move.type === 'fill' || move.type === 'stroke' ? turnedFilled.filter((i) => { const [rr, cc] = cellOf(i); return solution[rr][cc] !== '#'; }) : [];
         const got = paintedCells(move, board, next, solution);
+        replay.apply(move);
+        const onReplay = paintedCellsInReplay(move, replay, solution);
+        expect(onReplay.filled, JSON.stringify(move)).toBe(got.filled);
+        expect([...onReplay.errors].sort(), JSON.stringify(move)).toEqual([...got.errors].sort());
         expect(got.errors, JSON.stringify(move)).toEqual(expected);
         expect(got.filled).toBe(move.type === 'fill' || move.type === 'stroke' ? turnedFilled.length : 0);
         // Wrong cells on the board: the same count the server's check reports.

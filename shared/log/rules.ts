@@ -29,7 +29,7 @@
  */
 import type { ClientEvent } from '../schema/event.ts';
 import type { Move } from '../schema/move.ts';
-import type { BoardState } from '../game/board.ts';
+import type { BoardReplay, BoardState } from '../game/board.ts';
 import { EMPTY, FILLED } from '../nonogram/grid.ts';
 
 /** How far the two client clocks may disagree before the monotonic one is distrusted (ms). */
@@ -80,7 +80,7 @@ export function sessionEndOf(e: Pick<ClientEvent, 'type' | 'payload'>): 'decline
 }
 
 /** Cells wrong against the solution: filled where it is empty, crossed where it is filled (by cell index). */
-export function wrongCells(board: BoardState, solution: readonly string[] | undefined): Set<number> {
+export function wrongCells(board: Pick<BoardState, 'grid'>, solution: readonly string[] | undefined): Set<number> {
   const wrong = new Set<number>();
   if (!solution) return wrong;
   const { width, height, cells } = board.grid;
@@ -116,6 +116,26 @@ export function paintedCells(move: Move, before: BoardState, after: BoardState, 
       filled++;
       if (solution[(i / w) | 0]?.[i % w] !== '#') errors.push(i);
     }
+  return { filled, errors };
+}
+
+/**
+ * paintedCells on a mutable replay (BoardReplay), right after it applied `move`: the same rule read off the cells the
+ * move changed (a cell unchanged by the move is the same before and after, so it cannot have turned filled). The
+ * errors may come in another order than paintedCells gives them (stroke order, not cell order); the set is the same.
+ */
+export function paintedCellsInReplay(move: Move, replay: BoardReplay, solution: readonly string[]): { filled: number; errors: number[] } {
+  const errors: number[] = [];
+  let filled = 0;
+  if (move.type !== 'fill' && move.type !== 'stroke') return { filled, errors };
+  const w = replay.width;
+  for (let k = replay.from; k < replay.to; k++) {
+    const i = replay.changed[k];
+    if (replay.cells[i] === FILLED && replay.before[k] !== FILLED) {
+      filled++;
+      if (solution[(i / w) | 0]?.[i % w] !== '#') errors.push(i);
+    }
+  }
   return { filled, errors };
 }
 

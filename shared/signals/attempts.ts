@@ -1,8 +1,8 @@
 // From one session's log to its attempt rows and inter-action gaps: the behavioural signals of each study puzzle.
 /*
  * An attempt is the puzzle step of a study puzzle (events with a position; tutorial and warmup have none and
- * are left out) plus the rating step that follows it. The moves are replayed with the same applyMove as the
- * client, so errors are counted on the real board: an error is a cell that a fill or stroke turns filled
+ * are left out) plus the rating step that follows it. The moves are replayed with applyMove's rules (on a mutable
+ * BoardReplay, which a test pins to the client's applyMove move by move), so errors are counted on the real board: an error is a cell that a fill or stroke turns filled
  * where the solution is empty (a stroke over three such cells is three errors; undo, reset and hint reveals
  * never count). Time is measured on the client's clocks with the log's one clock rule (shared/log/rules.ts:
  * monotonic when it agrees with the wall clock within a second, else the wall clock). The attempt starts
@@ -23,8 +23,8 @@
  */
 import type { LoggedClientEvent } from '../schema/event.ts';
 import type { Move } from '../schema/move.ts';
-import { applyMove, initialBoard, type BoardState } from '../game/board.ts';
-import { actionGaps, elapsedMs, firstCell, isPause, paintedCells, wrongCells, type GapLevel } from '../log/rules.ts';
+import { BoardReplay } from '../game/board.ts';
+import { actionGaps, elapsedMs, firstCell, isPause, paintedCellsInReplay, wrongCells, type GapLevel } from '../log/rules.ts';
 import type { AttemptOutcome, AttemptRow, GapRow } from './schema.ts';
 import type { SessionLog } from './session.ts';
 
@@ -65,7 +65,7 @@ function isMove(e: LoggedClientEvent): e is MoveEvent {
 
 function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
-  const s = [...values].sort((a, b) => a - b);
+  const s = Float64Array.from(values).sort(); // (numeric order, as (a, b) => a - b gives for numbers that are not NaN)
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
@@ -78,15 +78,18 @@ interface AttemptEvents {
 
 /** Group the client events of study puzzles by (position, puzzle), in sequence order. */
 function groupAttempts(log: SessionLog): AttemptEvents[] {
-  const groups = new Map<string, AttemptEvents>();
+  // groups in the order they first appear (then sorted by position, stably); the last one found is tried first
+  const groups: AttemptEvents[] = [];
+  let last: AttemptEvents | null = null;
   for (const e of log.client) {
     if (e.position === null || e.puzzle_id === null) continue;
-    const key = `${e.position}\u0000${e.puzzle_id}`;
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { puzzleId: e.puzzle_id, position: e.position, events: [] }));
+    let g: AttemptEvents | null | undefined = last !== null && last.position === e.position && last.puzzleId === e.puzzle_id ? last : null;
+    g ??= groups.find((x) => x.position === e.position && x.puzzleId === e.puzzle_id);
+    if (!g) groups.push((g = { puzzleId: e.puzzle_id, position: e.position, events: [] }));
     g.events.push(e);
+    last = g;
   }
-  return [...groups.values()].sort((a, b) => a.position - b.position);
+  return groups.sort((a, b) => a.position - b.position);
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -142,8 +145,8 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
     else if (outcome === 'timeout') end = stepEnd!;
     else end = stepEvents[stepEvents.length - 1];
 
-    // Replay the moves up to the end of the attempt.
-    let board: BoardState = initialBoard(puzzle.width, puzzle.height);
+    // Replay the moves up to the end of the attempt (applyMove's rules on one mutable board: BoardReplay).
+    const board = new BoardReplay(puzzle.width, puzzle.height);
     const sol = puzzle.solution;
     const counts = { actions: 0, moves: 0, strokes: 0, cellsFilled: 0, errors: 0, hints: 0, undos: 0, resets: 0, submissions: 0 };
     const errorCells = new Set<number>();
@@ -155,7 +158,7 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       const move = m.payload.move;
       if (m.source === 'system') {
         // A cell revealed by a hint: applied to the board, but not an action of the participant.
-        board = applyMove(board, move);
+        board.apply(move);
         continue;
       }
       counts.actions++;
@@ -171,12 +174,11 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       else if (move.type === 'undo') counts.undos++;
       else if (move.type === 'reset') counts.resets++;
       else if (move.type === 'submit') counts.submissions++;
-      const next = applyMove(board, move);
-      const painted = paintedCells(move, board, next, sol);
+      board.apply(move);
+      const painted = paintedCellsInReplay(move, board, sol);
       counts.cellsFilled += painted.filled;
       counts.errors += painted.errors.length;
       for (const i of painted.errors) errorCells.add(i);
-      board = next;
     }
     const gapList: number[] = [];
     for (const g of actionGaps(actions, cellLevel ? 'cell' : 'action')) {
