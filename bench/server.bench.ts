@@ -200,9 +200,10 @@ async function serverRun(name: Mode, setup: Setup = { store: 'sqlite', workers: 
   const workerPids = (): number[] => [...server.output().matchAll(/nonolab: worker \d+ \(pid (\d+)\) serving/g)].map((m) => Number(m[1]));
   while (setup.workers > 1 && workerPids().length < setup.workers) await new Promise((r) => setTimeout(r, 50));
   const serverPids = setup.workers > 1 ? workerPids() : [server.process.pid!];
-  const dbPids = database ? postgresPids(database.dataDir) : [];
+  // PostgreSQL's processes now (postmaster, background writers, the connections the server opened at start-up), with
+  // their CPU so far; a backend forked during the run (a connection the pool opens under load) counts from 0.
+  const db0 = new Map((database ? postgresPids(database.dataDir) : []).map((pid) => [pid, cpuOf([pid])]));
   const perProcess0 = serverPids.map((pid) => cpuOf([pid]));
-  const db0 = cpuOf(dbPids);
   const http = new HttpClient(server.url, { maxSockets: BOTS * 2, timeoutMs: 60_000 });
   const stats: BotStats = { acks: [], failures: 0 };
   const bots = Array.from({ length: BOTS }, (_, i) => new Bot({ http, config, seed: 1 + i, thinkMs: name === 'paced' ? THINK : 0, lockstep: name === 'lockstep', burst: BURST, noiseMoves: NOISE, stats }));
@@ -236,7 +237,7 @@ async function serverRun(name: Mode, setup: Setup = { store: 'sqlite', workers: 
   const t1 = performance.now();
   const serverCpu = processCpu(server.process.pid);
   const perProcessCpu = serverPids.map((pid, i) => (cpuOf([pid]) - perProcess0[i]) / ((t1 - t0) / 1000));
-  const databaseCpu = (cpuOf(dbPids) - db0) / ((t1 - t0) / 1000);
+  const databaseCpu = (database ? postgresPids(database.dataDir) : []).reduce((sum, pid) => sum + cpuOf([pid]) - (db0.get(pid) ?? 0), 0) / ((t1 - t0) / 1000);
   const cpu = { user: serverCpu.user - cpu0.server.user, sys: serverCpu.sys - cpu0.server.sys, bots: cpuSeconds(process.cpuUsage()) - cpu0.bots };
   const tcp1 = tcpCounters();
   const load = loadavg()[0];
