@@ -370,7 +370,7 @@ function printRun(r: RunResult): void {
       `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max, 0)} ms (the server's own time p50 ${fmt(r.serverP50, 1)} ms, p99 ${fmt(r.serverP99, 1)} ms); ${r.failures} retried requests; whole run ${fmt(r.totalEvents)} events in ${fmt(r.totalSeconds, 1)} s`,
   );
   console.log(
-    `  cpu: server ${fmt(r.serverCpu * 100)}% of one core (${fmt(r.serverSys * 100)}% in the kernel), bots ${fmt(r.botsCpu * 100)}%; machine load average ${fmt(r.loadBefore, 1)} at the start, ${fmt(r.load, 1)} at the end; ` +
+    `  cpu: server${r.setup.workers > 1 ? ' (the primary, which forks the workers)' : ''} ${fmt(r.serverCpu * 100)}% of one core (${fmt(r.serverSys * 100)}% in the kernel), bots ${fmt(r.botsCpu * 100)}%; machine load average ${fmt(r.loadBefore, 1)} at the start, ${fmt(r.load, 1)} at the end; ` +
       `bots' event-loop delay p50 ${fmt(r.botLoop.p50, 1)} ms, p99 ${fmt(r.botLoop.p99, 1)} ms; bots made ${fmt(r.offered)} events/s over the whole run; ` +
       `tcp: ${r.listenOverflows} connections dropped by a full listen queue, ${r.synRetrans} SYN retransmissions`,
   );
