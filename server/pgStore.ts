@@ -14,8 +14,9 @@
 //   skipped).
 // - Withdrawal deletes the rows (events, session, tokens, panel ids, completion); the audit row says only that one
 //   happened. (Dead tuples are reclaimed by autovacuum; a database backup taken before holds them, as any backup does.)
-// - The dashboard's live feed crosses processes with LISTEN/NOTIFY: each commit of records notifies the session and
-//   the places written; the other processes read those rows and feed them to their dashboards.
+// - The dashboard's live feed crosses processes with LISTEN/NOTIFY: after each commit of records the process notifies
+//   the session and the places written (apart from the commit: see PgStore.feed); the other processes read those rows
+//   and feed them to their dashboards.
 import type { LoggedEvent } from '../shared/schema/event.ts';
 import type { StoredSessionStatus } from '../shared/schema/session.ts';
 import pg from 'pg';
