@@ -112,6 +112,8 @@ interface RunResult {
   listenOverflows: number;
   synRetrans: number;
   botsCpu: number;
+  /** The machine's 1-minute load average when the run started and when it ended (other work on the machine counts). */
+  loadBefore: number;
   load: number;
   /** Event-loop delay of the bots' process (ms). */
   botLoop: { p50: number; p99: number };
@@ -198,13 +200,15 @@ async function serverRun(name: Mode, setup: Setup = { store: 'sqlite', workers: 
   const workerPids = (): number[] => [...server.output().matchAll(/nonolab: worker \d+ \(pid (\d+)\) serving/g)].map((m) => Number(m[1]));
   while (setup.workers > 1 && workerPids().length < setup.workers) await new Promise((r) => setTimeout(r, 50));
   const serverPids = setup.workers > 1 ? workerPids() : [server.process.pid!];
-  const dbPids = database ? postgresPids(database.dataDir) : [];
+  // PostgreSQL's processes now (postmaster, background writers, the connections the server opened at start-up), with
+  // their CPU so far; a backend forked during the run (a connection the pool opens under load) counts from 0.
+  const db0 = new Map((database ? postgresPids(database.dataDir) : []).map((pid) => [pid, cpuOf([pid])]));
   const perProcess0 = serverPids.map((pid) => cpuOf([pid]));
-  const db0 = cpuOf(dbPids);
   const http = new HttpClient(server.url, { maxSockets: BOTS * 2, timeoutMs: 60_000 });
   const stats: BotStats = { acks: [], failures: 0 };
   const bots = Array.from({ length: BOTS }, (_, i) => new Bot({ http, config, seed: 1 + i, thinkMs: name === 'paced' ? THINK : 0, lockstep: name === 'lockstep', burst: BURST, noiseMoves: NOISE, stats }));
   process.stderr.write(`[${name}] ${BOTS} bots playing against ${server.url} (data ${server.dataDir}) ...\n`);
+  const loadBefore = loadavg()[0];
   const t0 = performance.now();
   const cpu0 = { server: processCpu(server.process.pid), bots: cpuSeconds(process.cpuUsage()) };
   const tcp0 = tcpCounters();
@@ -233,7 +237,7 @@ async function serverRun(name: Mode, setup: Setup = { store: 'sqlite', workers: 
   const t1 = performance.now();
   const serverCpu = processCpu(server.process.pid);
   const perProcessCpu = serverPids.map((pid, i) => (cpuOf([pid]) - perProcess0[i]) / ((t1 - t0) / 1000));
-  const databaseCpu = (cpuOf(dbPids) - db0) / ((t1 - t0) / 1000);
+  const databaseCpu = (database ? postgresPids(database.dataDir) : []).reduce((sum, pid) => sum + cpuOf([pid]) - (db0.get(pid) ?? 0), 0) / ((t1 - t0) / 1000);
   const cpu = { user: serverCpu.user - cpu0.server.user, sys: serverCpu.sys - cpu0.server.sys, bots: cpuSeconds(process.cpuUsage()) - cpu0.bots };
   const tcp1 = tcpCounters();
   const load = loadavg()[0];
@@ -296,6 +300,7 @@ async function serverRun(name: Mode, setup: Setup = { store: 'sqlite', workers: 
     listenOverflows: tcp1.listenOverflows - tcp0.listenOverflows,
     synRetrans: tcp1.synRetrans - tcp0.synRetrans,
     botsCpu: cpu.bots / ((t1 - t0) / 1000),
+    loadBefore,
     load,
     botLoop,
     offered: bots.reduce((n, b) => n + b.events.length, 0) / ((t1 - t0) / 1000),
@@ -365,7 +370,7 @@ function printRun(r: RunResult): void {
       `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max, 0)} ms (the server's own time p50 ${fmt(r.serverP50, 1)} ms, p99 ${fmt(r.serverP99, 1)} ms); ${r.failures} retried requests; whole run ${fmt(r.totalEvents)} events in ${fmt(r.totalSeconds, 1)} s`,
   );
   console.log(
-    `  cpu: server ${fmt(r.serverCpu * 100)}% of one core (${fmt(r.serverSys * 100)}% in the kernel), bots ${fmt(r.botsCpu * 100)}%; machine load average ${fmt(r.load, 1)} at the end; ` +
+    `  cpu: server${r.setup.workers > 1 ? ' (the primary, which forks the workers)' : ''} ${fmt(r.serverCpu * 100)}% of one core (${fmt(r.serverSys * 100)}% in the kernel), bots ${fmt(r.botsCpu * 100)}%; machine load average ${fmt(r.loadBefore, 1)} at the start, ${fmt(r.load, 1)} at the end; ` +
       `bots' event-loop delay p50 ${fmt(r.botLoop.p50, 1)} ms, p99 ${fmt(r.botLoop.p99, 1)} ms; bots made ${fmt(r.offered)} events/s over the whole run; ` +
       `tcp: ${r.listenOverflows} connections dropped by a full listen queue, ${r.synRetrans} SYN retransmissions`,
   );
@@ -407,11 +412,13 @@ if (pgSetups.length > 0) {
   }
 }
 if (allRuns.length > 1) {
-  console.log('store      run        events/s   p99 ms   cpu per server process      PostgreSQL cpu');
+  console.log(`summary at ${BOTS} bots (load: the machine's 1-minute load average at the start and end of each run; other work counts)`);
+  console.log('store      run        events/s   p99 ms   cpu per server process      PostgreSQL cpu   load');
   for (const r of allRuns)
     console.log(
       `${(r.setup.store === 'sqlite' ? 'sqlite' : `pg x${r.setup.workers}`).padEnd(10)} ${r.name.padEnd(10)} ${fmt(r.eventsPerSecond).padStart(8)} ${fmt(r.p99, 1).padStart(8)}   ` +
-        `${r.perProcessCpu.map((c) => `${fmt(c * 100)}%`).join(' + ').padEnd(27)} ${r.setup.store === 'postgres' ? `${fmt(r.databaseCpu * 100)}%` : '-'}`,
+        `${r.perProcessCpu.map((c) => `${fmt(c * 100)}%`).join(' + ').padEnd(27)} ${(r.setup.store === 'postgres' ? `${fmt(r.databaseCpu * 100)}%` : '-').padEnd(16)} ` +
+        `${fmt(r.loadBefore, 1)} -> ${fmt(r.load, 1)}`,
     );
 }
 // The ceiling for each run, replaying that run's own batch sizes (events and bytes) on the same disk.

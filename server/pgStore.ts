@@ -18,8 +18,9 @@
 //   skipped).
 // - Withdrawal deletes the rows (events, session, tokens, panel ids, completion, the experimenter's marks); the audit row says only that one
 //   happened. (Dead tuples are reclaimed by autovacuum; a database backup taken before holds them, as any backup does.)
-// - The dashboard's live feed crosses processes with LISTEN/NOTIFY: each commit of records notifies the session and
-//   the places written; the other processes read those rows and feed them to their dashboards.
+// - The dashboard's live feed crosses processes with LISTEN/NOTIFY: after each commit of records the process notifies
+//   the session and the places written (apart from the commit: see PgStore.feed); the other processes read those rows
+//   and feed them to their dashboards.
 import type { LoggedEvent } from '../shared/schema/event.ts';
 import type { StoredSessionStatus } from '../shared/schema/session.ts';
 import pg from 'pg';
@@ -119,8 +120,9 @@ CREATE TABLE IF NOT EXISTS admin_marks (
 );
 CREATE TABLE IF NOT EXISTS admin_login_failures (key TEXT PRIMARY KEY, hits INTEGER NOT NULL, reset_at BIGINT NOT NULL);
 -- One batch of a session, in one statement (one round trip, its own transaction): lock the session's row, append the
--- records after its log's last place, notify the other processes, store the acked seq and step. -1: no such session
--- (withdrawn), nothing written.
+-- records after its log's last place, store the acked seq and step. -1: no such session (withdrawn), nothing written.
+-- The other processes are told after the commit, apart (PgStore.feed: a NOTIFY here serialised every commit); p_notice
+-- is no longer used (kept, so that a database made before keeps one function of this name).
 CREATE OR REPLACE FUNCTION nonolab_append(p_session TEXT, p_lines TEXT[], p_seqs INTEGER[], p_acked INTEGER, p_step INTEGER, p_now BIGINT, p_notice TEXT)
 RETURNS INTEGER LANGUAGE plpgsql AS $fn$
 DECLARE
@@ -134,7 +136,6 @@ BEGIN
   IF k > 0 THEN
     INSERT INTO events (session_id, n, seq, record, line)
       SELECT p_session, base + t.i, t.seq, t.line::jsonb, t.line FROM unnest(p_lines, p_seqs) WITH ORDINALITY AS t(line, seq, i);
-    PERFORM pg_notify('${FEED_CHANNEL}', json_build_object('from', p_notice, 'kind', 'appended', 'session_id', p_session, 'first', base + 1, 'last', base + k)::text);
   END IF;
   IF p_acked IS NOT NULL THEN
     UPDATE sessions SET acked_seq = p_acked, step_started_at = CASE WHEN p_step > step THEN p_now ELSE step_started_at END,
@@ -170,6 +171,8 @@ class PgOps implements StoreOps {
     protected readonly q: Queryable,
     /** This process on the feed channel (its own notifications are not fed back to it). */
     readonly processTag: string,
+    /** Inside a transaction: the records it appended (session, first and last place), told to the other processes after its commit. */
+    readonly appended?: { sessionId: string; first: number; last: number }[],
   ) {}
 
   private async rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
@@ -349,7 +352,10 @@ class PgOps implements StoreOps {
     const lines = records.map((r) => JSON.stringify(r));
     const seqs = records.map((r) => ((r as { origin?: string }).origin === 'client' ? ((r as { seq?: number }).seq ?? null) : null));
     const result = await this.q.query('SELECT nonolab_append($1, $2::text[], $3::int[], NULL, NULL, NULL, $4) AS base', [sessionId, lines, seqs, this.processTag]);
-    if ((result.rows[0] as { base: number }).base < 0) throw new SessionRemovedError(`session ${sessionId} was removed`);
+    const base = (result.rows[0] as { base: number }).base;
+    if (base < 0) throw new SessionRemovedError(`session ${sessionId} was removed`);
+    // Told to the other processes once the transaction has committed (PgStore.transaction).
+    if (records.length > 0) this.appended?.push({ sessionId, first: base + 1, last: base + records.length });
   }
   async adminPasswordHash(): Promise<string | undefined> {
     return (await this.one<{ password_hash: string }>('SELECT password_hash FROM admin_credentials WHERE id = 1'))?.password_hash;
@@ -487,8 +493,11 @@ export class PgStore extends PgOps implements StudyStore {
     client.on('error', lost);
     try {
       await client.query('BEGIN');
-      const result = await fn(new PgOps(client, this.processTag));
+      const appended: { sessionId: string; first: number; last: number }[] = [];
+      const result = await fn(new PgOps(client, this.processTag, appended));
       await client.query('COMMIT');
+      // Committed: the other processes' live views learn of its records (a lost notice costs a live update, never a record).
+      for (const a of appended) void this.publishAppended(a.sessionId, a.first, a.last).catch(() => {});
       return result;
     } catch (err) {
       try {
@@ -511,8 +520,40 @@ export class PgStore extends PgOps implements StudyStore {
 
   /** Tell the other processes (LISTEN/NOTIFY) that a session's status changed. */
   async publishSession(sessionId: string, status: StoredSessionStatus): Promise<void> {
-    const message: FeedMessage = { from: this.processTag, kind: 'session', session_id: sessionId, status };
-    await this.pool.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, JSON.stringify(message)]);
+    await this.feed({ from: this.processTag, kind: 'session', session_id: sessionId, status });
+  }
+
+  /** Tell the other processes that a session's records `first`..`last` (places in its log) are committed. */
+  async publishAppended(sessionId: string, first: number, last: number): Promise<void> {
+    await this.feed({ from: this.processTag, kind: 'appended', session_id: sessionId, first, last });
+  }
+
+  private feedQueue: string[] = [];
+  private feedFlushing: Promise<void> | null = null;
+
+  /**
+   * Put a message on the feed channel, after the commit it tells of. PostgreSQL serialises the commits of the
+   * transactions that NOTIFY (a database-wide lock from the notify until the commit is flushed to disk): a notify inside
+   * each append's synchronously committed transaction made every commit of every process wait for the one before it
+   * and its fsync (the bench's appends queued on that lock, at about 140 commits/s whatever the processes). Here the
+   * messages go in a transaction of their own with asynchronous commit (a notification needs no durability: it reaches
+   * the listeners at commit), those queued meanwhile together, so the lock is held for no fsync.
+   */
+  private feed(message: FeedMessage): Promise<void> {
+    this.feedQueue.push(JSON.stringify(message));
+    this.feedFlushing ??= this.flushFeed();
+    return this.feedFlushing;
+  }
+
+  private async flushFeed(): Promise<void> {
+    try {
+      while (this.feedQueue.length > 0) {
+        const batch = this.feedQueue.splice(0);
+        await this.pool.query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, m) FROM unnest($2::text[]) AS m", [FEED_CHANNEL, batch]);
+      }
+    } finally {
+      this.feedFlushing = null;
+    }
   }
 
   /** Listen for the other processes' commits: `appended` gets their records (read back from the table), `session` their status changes. */
@@ -590,7 +631,10 @@ export class PgEventStore implements EventStore {
       progress?.now ?? null,
       this.store.processTag,
     ]);
-    if ((result.rows[0] as { base: number }).base < 0) throw new SessionRemovedError(`session ${sessionId} was removed`);
+    const base = (result.rows[0] as { base: number }).base;
+    if (base < 0) throw new SessionRemovedError(`session ${sessionId} was removed`);
+    // Committed: the other processes' live views learn of it (a lost notice costs a live update, never a record).
+    if (records.length > 0) void this.store.publishAppended(sessionId, base + 1, base + records.length).catch(() => {});
   }
 
   async read(sessionId: string): Promise<LoggedEvent[]> {

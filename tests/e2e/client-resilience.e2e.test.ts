@@ -1,11 +1,13 @@
 // End to end: a reload resumes the same step with the same board, undo history and clock; cutting the network
-// mid-puzzle loses nothing and duplicates nothing; completion waits until the server holds every event.
+// mid-puzzle loses nothing and duplicates nothing; completion waits until the server holds every event. On both stores
+// (SQLite + NDJSON, PostgreSQL): what the server holds is what these tests check.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { studyFixture } from '../support/study.ts';
+import { studyFixture, type StudyFixture } from '../support/study.ts';
+import { STORES } from '../support/postgres.ts';
 import { Driver, answerSurvey, waitForStep, type Played } from '../support/participant.ts';
 
-const study = studyFixture((c) => {
+const tweak = (c: StudyFixture['config']) => {
   // A short study: warmup, two puzzles with their ratings, completion.
   c.phases = c.phases.filter((p) => ['warmup', 'puzzles', 'complete'].includes(p.kind));
   for (const phase of c.phases) {
@@ -15,7 +17,7 @@ const study = studyFixture((c) => {
       phase.skip_min_seconds = 0;
     }
   }
-});
+};
 
 
 async function cells(page: Page): Promise<string> {
@@ -43,7 +45,9 @@ function expectExactlyOnce(log: Record<string, any>[], played: Played): void {
   expect(client.filter((e) => e.type === 'move').map((e) => e.payload.move.type)).toEqual(played.moves);
 }
 
-describe('the participant client keeps every action', () => {
+describe.each(STORES)('the participant client keeps every action (%s)', (store) => {
+  const study = studyFixture(tweak, { store });
+
   it('resumes after a reload with the same step, board, undo history and clock', async () => {
     const context = await study.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();

@@ -1,13 +1,14 @@
 // End to end: declining consent ends politely; an eligibility survey screens out by config, for good (even on reload).
+// The screening runs on both stores (the decision is stored and read back); the dashboard/participant split, a matter of
+// serving bundles, runs once (on SQLite).
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { studyFixture } from '../support/study.ts';
+import { studyFixture, type StudyFixture } from '../support/study.ts';
+import { STORES } from '../support/postgres.ts';
 import { answerSurvey, waitForStep } from '../support/participant.ts';
 import type { Phase } from '../../shared/schema/config.ts';
 
-const study = studyFixture((c) => {
+const tweak = (c: StudyFixture['config']) => {
   const eligibility: Phase = {
     kind: 'survey',
     id: 'eligibility',
@@ -21,37 +22,38 @@ const study = studyFixture((c) => {
   };
   c.phases.splice(1, 0, eligibility);
   c.completion.screened_out_code = 'NOT-ELIGIBLE-7';
-});
+};
 
-async function logOf(page: Page): Promise<Record<string, any>[]> {
+async function logOf(study: StudyFixture, page: Page): Promise<Record<string, any>[]> {
   const id = await page.evaluate(async () => ((await (await fetch('/api/session')).json()) as { session_id: string }).session_id);
   await page.waitForFunction(() => document.querySelector('[data-testid="save-status"]')?.getAttribute('data-status') === 'saved');
-  return readFileSync(join(study.server.dataDir, 'sessions', `${id}.ndjson`), 'utf8')
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  return study.readLog(id);
 }
 
-describe('who takes part', () => {
-  it('keeps the experimenter dashboard apart: /dashboard starts no session, the participant page loads no dashboard code', async () => {
-    const context = await study.browser.newContext();
-    const page = await context.newPage();
-    const starts: string[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'POST' && r.url().endsWith('/api/sessions')) starts.push(r.url());
+describe.each(STORES)('who takes part (%s)', (store) => {
+  const study = studyFixture(tweak, { store });
+
+  // Serving the right bundles, not storage: once.
+  if (store === 'sqlite')
+    it('keeps the experimenter dashboard apart: /dashboard starts no session, the participant page loads no dashboard code', async () => {
+      const context = await study.browser.newContext();
+      const page = await context.newPage();
+      const starts: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'POST' && r.url().endsWith('/api/sessions')) starts.push(r.url());
+      });
+      await page.goto(`${study.server.url}/dashboard`);
+      await page.waitForLoadState('networkidle');
+      expect(await page.getByTestId('consent-agree').count()).toBe(0);
+      expect(starts).toEqual([]);
+      await page.goto(study.server.url);
+      await page.getByTestId('consent-agree').waitFor();
+      const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js')));
+      expect(scripts.length).toBeGreaterThan(0);
+      expect(scripts.some((n) => /dashboard/i.test(n))).toBe(false);
+      expect(starts).toHaveLength(1);
+      await context.close();
     });
-    await page.goto(`${study.server.url}/dashboard`);
-    await page.waitForLoadState('networkidle');
-    expect(await page.getByTestId('consent-agree').count()).toBe(0);
-    expect(starts).toEqual([]);
-    await page.goto(study.server.url);
-    await page.getByTestId('consent-agree').waitFor();
-    const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js')));
-    expect(scripts.length).toBeGreaterThan(0);
-    expect(scripts.some((n) => /dashboard/i.test(n))).toBe(false);
-    expect(starts).toHaveLength(1);
-    await context.close();
-  });
 
   it('ends politely when consent is declined, also after a reload', async () => {
     const context = await study.browser.newContext();
@@ -59,7 +61,7 @@ describe('who takes part', () => {
     await page.goto(study.server.url);
     await page.getByTestId('consent-decline').click();
     await expect.poll(() => page.getByTestId('declined').textContent()).toContain('Thank you');
-    const log = await logOf(page);
+    const log = await logOf(study, page);
     expect(log.some((e) => e.type === 'consent' && e.payload.agreed === false)).toBe(true);
     await page.reload();
     await page.getByTestId('declined').waitFor();
@@ -81,7 +83,7 @@ describe('who takes part', () => {
     await expect.poll(() => page.getByTestId('end-code').textContent()).toBe('NOT-ELIGIBLE-7');
     const state = await page.evaluate(async () => (await (await fetch('/api/session')).json()) as { status: string; completion_code: string });
     expect(state).toMatchObject({ status: 'screened_out', completion_code: 'NOT-ELIGIBLE-7' });
-    const log = await logOf(page);
+    const log = await logOf(study, page);
     expect(log.find((e) => e.type === 'step_end' && e.phase === 'eligibility')?.payload.reason).toBe('screened_out');
     expect(log.find((e) => e.type === 'survey_submit')?.payload.answers).toEqual({ adult: 'No', age: 17 });
     await page.reload();

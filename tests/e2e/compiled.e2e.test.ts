@@ -1,4 +1,5 @@
 // The compiled server (dist/node/server.js as scripts/build.mjs makes it): starts on an empty data directory, answers /api/health and serves the built client.
+// SQLite only: this is about the build and serving; the stores are exercised by the storage suites (study, dashboard, ...).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,12 +1,14 @@
 // End to end: the experimenter dashboard in real Chromium against the real server. Two participants (driven over the
 // participant HTTP API) update live; the live mirror follows a board; a finished attempt replays to its final board;
-// a withdrawal empties disk and pool; a participant's <script> answer stays inert; nothing answers without a login.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
+// a withdrawal empties store and pool; a participant's <script> answer stays inert; nothing answers without a login.
+// On both stores (SQLite + NDJSON, PostgreSQL): the dashboard reads, follows and deletes what the store holds.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../support/browser.ts';
-import { defaultConfig, startServer, writeConfig, type RunningServer } from '../support/server.ts';
+import type { Page } from 'playwright-core';
+import type { RunningServer } from '../support/server.ts';
+import { studyFixture, type StudyFixture } from '../support/study.ts';
+import { STORES } from '../support/postgres.ts';
 import { Participant, event, validAnswers } from '../support/testServer.ts';
 import { expandSteps } from '../../shared/study/steps.ts';
 import type { StudyConfig } from '../../shared/schema/config.ts';
@@ -20,7 +22,6 @@ const HOSTILE = `<script>window.__pwned = 1</script><img src=x onerror="window._
 /** Set NONOLAB_SCREENSHOTS=/some/dir to keep screenshots of each view. */
 const shots = process.env.NONOLAB_SCREENSHOTS;
 
-let browser: Browser;
 let server: RunningServer;
 let config: StudyConfig;
 let page: Page;
@@ -120,21 +121,19 @@ async function boardStates(testId: string, height: number, width: number): Promi
   );
 }
 
-beforeAll(async () => {
-  config = defaultConfig();
-  // The bots below replay simulated sessions faster than real time: their skips are judged by their own clock.
-  config.timing = { ...config.timing, trust_client_clock: true };
-  server = await startServer({ configPath: writeConfig(config), env: { NONOLAB_ADMIN_PASSWORD: PASSWORD } });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-});
+// The bots below replay simulated sessions faster than real time: their skips are judged by their own clock.
+const tweak = (c: StudyFixture['config']) => {
+  c.timing = { ...c.timing, trust_client_clock: true };
+};
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+describe.each(STORES)('the experimenter dashboard (%s)', (store) => {
+  const study = studyFixture(tweak, { store, env: { NONOLAB_ADMIN_PASSWORD: PASSWORD } });
+  beforeAll(async () => {
+    server = study.server;
+    config = study.config;
+    page = await study.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  });
 
-describe('the experimenter dashboard', () => {
   it('answers 401 on every dashboard API without a login and shows the login page', async () => {
     for (const path of ['/me', '/overview', '/sessions', '/live', '/pool', '/exports', '/exports/events', '/sessions/sx/events', '/sessions/sx/live']) {
       const res = await fetch(`${server.url}/api/admin${path}`);
@@ -301,10 +300,11 @@ describe('the experimenter dashboard', () => {
     expect(await boardStates('replay-board', solution.length, solution[0].length)).toEqual(solution);
     await shot('3-replay');
 
-    // Withdraw B: the confirmation names what goes; afterwards nothing of B is on disk or in the pool.
+    // Withdraw B: the confirmation names what goes; afterwards nothing of B is in the store (file, rows) or the pool.
     const poolBefore = await (await page.evaluate(async () => (await fetch('/api/admin/pool')).json())) as { sequences: { id: number; session_id: string | null; status: string }[] };
     const seqB = poolBefore.sequences.find((s) => s.session_id === b.id)!;
     expect(seqB.status).toBe('leased');
+    expect((await study.tracesOf(b.id)).length).toBeGreaterThan(0);
     await page.goto(`${server.url}/dashboard#/session/${b.id}`);
     await page.getByTestId('withdraw').click();
     await expect.poll(() => page.getByTestId('withdraw-confirm').textContent()).toContain(`sessions/${b.id}.ndjson`);
@@ -312,7 +312,7 @@ describe('the experimenter dashboard', () => {
     await page.getByTestId('withdraw-yes').click();
     await page.getByTestId('sessions-table').waitFor();
     await expect.poll(() => row(b).count()).toBe(0);
-    expect(existsSync(join(server.dataDir, 'sessions', `${b.id}.ndjson`))).toBe(false);
+    expect(await study.tracesOf(b.id)).toEqual([]);
     const poolAfter = (await page.evaluate(async () => (await fetch('/api/admin/pool')).json())) as { sequences: { id: number; session_id: string | null; status: string }[] };
     expect(poolAfter.sequences.find((s) => s.id === seqB.id)).toMatchObject({ status: 'free', session_id: null });
     expect(poolAfter.sequences.some((s) => s.session_id === b.id)).toBe(false);

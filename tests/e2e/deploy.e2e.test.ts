@@ -5,6 +5,7 @@
 // kiosk plays to its first puzzle and the experimenter opens the dashboard; then the same over HTTPS served by nonolab
 // with a certificate made by the test, and behind nginx running docs/deploy/nginx-nonolab.conf (a VPS). The
 // participant page's first load is measured on the wire (Chromium's counts).
+// SQLite only: this is about serving (CSP, HTTPS, nginx), the same on either store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.ts';

@@ -1,6 +1,8 @@
 // End to end: the participant's screens as a careful usability test left them (issue 19), on a desktop (1280x800,
 // mouse and keyboard) and a phone (390x844, touch): each point checked on the viewport where it showed, with
 // screenshots kept under results/screenshots/participant-polish/ for a person to look at.
+// SQLite only: this is about the screens; the events it reads back go the way the study and client-study suites prove
+// on both stores.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';

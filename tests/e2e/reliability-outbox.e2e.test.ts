@@ -1,15 +1,15 @@
 // The client's outbox under a bad network: through a whole session in real Chromium, event requests are dropped
 // before the server, dropped after it (the server stored and acknowledged, the browser never heard), and throttled,
-// at random; the NDJSON log must hold every event the browser made exactly once, in order, as the browser sent it.
+// at random; the log must hold every event the browser made exactly once, in order, as the browser sent it. On both
+// stores: the NDJSON file (SQLite's store) and PostgreSQL's rows (a retry hits the primary key, never a second row).
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Route } from 'playwright-core';
-import { studyFixture } from '../support/study.ts';
+import { studyFixture, type StudyFixture } from '../support/study.ts';
+import { STORES } from '../support/postgres.ts';
 import { answerSurvey, solveBoard, waitForStep, type Played } from '../support/participant.ts';
 import { createRng } from '../../shared/random.ts';
 
-const study = studyFixture((c) => {
+const tweak = (c: StudyFixture['config']) => {
   // A whole but short session: consent, a warmup that ends by its cap, two puzzles with their ratings, completion.
   c.phases = c.phases.filter((p) => ['consent', 'warmup', 'puzzles', 'complete'].includes(p.kind));
   for (const phase of c.phases) {
@@ -19,12 +19,12 @@ const study = studyFixture((c) => {
       phase.skip_min_seconds = 0;
     }
   }
-});
-
-
+};
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-describe('the outbox on a bad network', () => {
+describe.each(STORES)('the outbox on a bad network (%s)', (store) => {
+  const study = studyFixture(tweak, { store });
+
   it('delivers every event exactly once through random drops, lost answers and throttling', async () => {
     const context = await study.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
@@ -92,17 +92,13 @@ describe('the outbox on a bad network', () => {
     await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 90_000 }).toBe(study.config.completion.code);
     // While the page is open, the outbox gets every event it ever sent to the study.server (retrying through the chaos);
     // events the page makes while it closes (visibility, focus) may never arrive, so the count is taken here.
-    const logPath = join(study.server.dataDir, 'sessions', `${state.session_id}.ndjson`);
-    const held = () => readFileSync(logPath, 'utf8').split('\n').filter((l) => l.includes('"origin":"client"')).length;
-    await expect.poll(() => held() - sent.size, { timeout: 60_000 }).toBe(0);
+    const held = async () => (await study.readLog(state.session_id)).filter((e) => e.origin === 'client').length;
+    await expect.poll(async () => (await held()) - sent.size, { timeout: 60_000 }).toBe(0);
     const sentBeforeCode = sent.size;
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     await context.close();
 
-    const log = readFileSync(join(study.server.dataDir, 'sessions', `${state.session_id}.ndjson`), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, any>);
+    const log = await study.readLog(state.session_id);
     const client = log.filter((e) => e.origin === 'client');
     // Exactly once and in order: 1..N without gap or repeat, and N is every seq the study.browser ever sent.
     expect(client.map((e) => e.seq)).toEqual(client.map((_, i) => i + 1));

@@ -1,4 +1,5 @@
 // report.html in real Chromium at 1280 px: every table and figure fits the page (no horizontal scrolling), whatever the analysis adds.
+// No server, no store: the report is made from simulated logs on disk.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
