@@ -115,8 +115,8 @@ export function Actions({ id, flag, status, onWithdrawn, onDone }: { id: string;
         ) : (
           <div className="confirm" role="alertdialog" aria-label="confirm withdrawal" data-testid="withdraw-confirm">
             <p>
-              Withdraw session <b className="mono">{id}</b>? This deletes, for good: its event log file <span className="mono">sessions/{id}.ndjson</span>, its
-              row in the study database (with any panel ids and marks), and everything derived from it. Its sequence returns to the pool. Only the
+              Withdraw session <b className="mono">{id}</b>? This deletes, for good: its event log (the file <span className="mono">sessions/{id}.ndjson</span> on the
+              embedded store, its rows of <span className="mono">events</span> on PostgreSQL), its row in the study database (with any panel ids and marks), and everything derived from it. Its sequence returns to the pool. Only the
               fact that a withdrawal happened, and when, is kept in the audit log.
             </p>
             <button
