@@ -14,7 +14,8 @@ export interface UndoHistory {
   readonly below: UndoHistory | null;
 }
 
-const NO_HISTORY: UndoHistory = Object.freeze({ length: 0, cells: null, below: null });
+// (Pure: a module-level call the bundler cannot prove side-effect free splits the participant bundle into an extra chunk.)
+const NO_HISTORY: UndoHistory = /* @__PURE__ */ Object.freeze({ length: 0, cells: null, below: null });
 
 const push = (history: UndoHistory, cells: Uint8Array): UndoHistory => ({ length: history.length + 1, cells, below: history });
 
