@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A committed .only would silently skip every other test of its file: refuse it.
+    allowOnly: false,
   },
 });

@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     fileParallelism: false,
     pool: 'forks',
+    // A committed .only would silently skip every other test of its file: refuse it.
+    allowOnly: false,
   },
 });

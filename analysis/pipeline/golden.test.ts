@@ -48,7 +48,7 @@ describe(`analyze of ${PARTICIPANTS} simulated participants (seed ${SEED}) gives
   const logs = join(dir, 'logs');
   beforeAll(() => simulateToDir({ participants: PARTICIPANTS, seed: SEED, study: loadStudyConfig(configPath) }, logs));
 
-  it.only('inline and on two extraction threads, every file hashes as recorded', async () => {
+  it('inline and on two extraction threads, every file hashes as recorded', async () => {
     const runs: Record<string, Record<string, string>> = {};
     for (const parallel of [1, 2]) {
       const out = join(dir, `out-${parallel}`);
