@@ -62,7 +62,6 @@
  */
 import { cloneGrid, cluesOf, createGrid, EMPTY, FILLED, UNKNOWN } from './grid.ts';
 import type { Clues, Grid } from './grid.ts';
-import { canonicalClues } from './id.ts';
 import { countSolutions, probeUntil, propagateInPlace, unknownCount } from './solver.ts';
 import { cellMarginals } from './marginals.ts';
 import { emitLineGac } from '../sat/lineGac.ts';
@@ -139,28 +138,31 @@ export class KnownSolutionError extends Error {
 
 /** Throws a `KnownSolutionError` saying why `grid` does not solve `clues`; returns quietly when it does. */
 export function checkKnownSolution(clues: Clues, grid: Grid): void {
-  const width = clues.cols.length;
-  const height = clues.rows.length;
-  if (grid.width !== width || grid.height !== height || grid.cells.length !== width * height) {
-    throw new KnownSolutionError(`the grid is ${grid.width}x${grid.height}, the clues are for ${width}x${height}`);
-  }
-  for (let i = 0; i < grid.cells.length; i++) {
-    if (grid.cells[i] !== FILLED && grid.cells[i] !== EMPTY) throw new KnownSolutionError(`cell (row ${Math.floor(i / width) + 1}, col ${(i % width) + 1}) is neither filled nor empty`);
-  }
-  const own = cluesOf(grid);
-  for (let r = 0; r < height; r++) {
-    if (own.rows[r].join() !== clues.rows[r].join()) throw new KnownSolutionError(`row ${r + 1} reads [${own.rows[r].join(' ')}], its clue is [${clues.rows[r].join(' ')}]`);
-  }
-  for (let c = 0; c < width; c++) {
-    if (own.cols[c].join() !== clues.cols[c].join()) throw new KnownSolutionError(`column ${c + 1} reads [${own.cols[c].join(' ')}], its clue is [${clues.cols[c].join(' ')}]`);
-  }
+  const why = solutionMismatch(clues, grid);
+  if (why !== null) throw new KnownSolutionError(why);
 }
 
 /** True iff `grid` is fully known and its lines match the clues. */
 export function satisfiesClues(clues: Clues, grid: Grid): boolean {
-  if (grid.width !== clues.cols.length || grid.height !== clues.rows.length) return false;
-  for (let i = 0; i < grid.cells.length; i++) if (grid.cells[i] !== FILLED && grid.cells[i] !== EMPTY) return false;
-  return canonicalClues(cluesOf(grid)) === canonicalClues(clues);
+  return solutionMismatch(clues, grid) === null;
+}
+
+/** Why `grid` is not a solution of `clues` (its size, a cell neither filled nor empty, the first line that reads otherwise), or null when it is one. */
+function solutionMismatch(clues: Clues, grid: Grid): string | null {
+  const width = clues.cols.length;
+  const height = clues.rows.length;
+  if (grid.width !== width || grid.height !== height || grid.cells.length !== width * height) return `the grid is ${grid.width}x${grid.height}, the clues are for ${width}x${height}`;
+  for (let i = 0; i < grid.cells.length; i++) {
+    if (grid.cells[i] !== FILLED && grid.cells[i] !== EMPTY) return `cell (row ${Math.floor(i / width) + 1}, col ${(i % width) + 1}) is neither filled nor empty`;
+  }
+  const own = cluesOf(grid);
+  for (let r = 0; r < height; r++) {
+    if (own.rows[r].join() !== clues.rows[r].join()) return `row ${r + 1} reads [${own.rows[r].join(' ')}], its clue is [${clues.rows[r].join(' ')}]`;
+  }
+  for (let c = 0; c < width; c++) {
+    if (own.cols[c].join() !== clues.cols[c].join()) return `column ${c + 1} reads [${own.cols[c].join(' ')}], its clue is [${clues.cols[c].join(' ')}]`;
+  }
+  return null;
 }
 
 class Budget {
