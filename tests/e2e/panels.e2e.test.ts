@@ -111,15 +111,17 @@ describe.each(STORES)('panels (%s)', (store) => {
         const res = await route.fetch();
         const body = (await res.json()) as { acked_seq?: number };
         await new Promise((r) => setTimeout(r, 300));
-        await route.fulfill({ response: res, json: body });
+        // The time the answer is released to the page, taken before fulfill: once fulfilled, the page may redirect and
+        // the panel site record its arrival before this handler runs again (seen under a CPU hog).
         if (typeof body.acked_seq === 'number') acks.push({ at: Date.now(), acked: body.acked_seq });
+        await route.fulfill({ response: res, json: body });
       });
       await page.route('**/api/session/complete', async (route) => {
         await new Promise((r) => setTimeout(r, 1_000));
         const res = await route.fetch();
         const body = (await res.json()) as { code: string; redirect_url: string };
+        if (res.status() === 200) completion = { at: Date.now(), ...body }; // (before fulfill, as above)
         await route.fulfill({ response: res, json: body });
-        if (res.status() === 200) completion = { at: Date.now(), ...body };
       });
 
       await page.goto(`${server.url}/?PROLIFIC_PID=pid5e2e0123456789abcdef&STUDY_ID=study77&SESSION_ID=sess88`);
