@@ -47,6 +47,11 @@ export interface AnalyzeOptions extends PauseOptions {
   /** Metrics for the correlations and models: keys of metrics.sat (as sat_<key>), metrics.sat_dfa (dfa_<key>) or metrics.human (human_<key>). */
   metrics?: readonly string[];
   onStage?: (stage: string) => void;
+  /**
+   * Called once the pause threshold is known, with the attempts in the order of the attempt table (the gaps' `attempt`
+   * indices point into it): runAnalysis lets the mixture worker build gaps.csv then, while this thread goes on.
+   */
+  onPauses?: (thresholdS: number, attempts: readonly AttemptRow[]) => void;
   /** Called after each session's signals (for a progress bar). */
   onSession?: (done: number) => void;
 }
@@ -229,6 +234,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
 
   const { pauses, attempts } = await pausing;
   timings.gmm_ms = pauses.fit_ms;
+  options.onPauses?.(pauses.threshold_s, attempts);
   warnings.push(...pauseWarnings, ...laterWarnings);
   const attemptRows = attemptTable(attempts, set, metrics.usable, expertise.of);
   const participantRows = participantTable(ex.participants, attempts, expertise);

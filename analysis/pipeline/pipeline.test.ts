@@ -251,7 +251,11 @@ describe('simulate -> analyze on a 24-participant study', () => {
     const w = startGmmWorker();
     const file = join(dir, 'gaps-by-worker.csv');
     try {
-      await w.writeGaps(file, gapRowKeys(result.attempts), result.gaps, result.pauses.threshold_s);
+      // nothing prepared yet: a clear error, no file
+      await expect(w.writeGaps(file)).rejects.toThrow(/not prepared/);
+      expect(existsSync(file)).toBe(false);
+      w.prepareGaps(gapRowKeys(result.attempts), result.gaps, result.pauses.threshold_s);
+      await w.writeGaps(file);
     } finally {
       w.close();
     }

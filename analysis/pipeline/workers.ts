@@ -111,7 +111,12 @@ export async function extractFiles(files: readonly string[], ctx: ExtractContext
  * analyzeExtracted) while the worker finishes; the fits are independent (each seeds its own generator), so the
  * results equal fitGmmsInline's. close() ends the worker.
  */
-export function startGmmWorker(): { fit: FitGmms; writeGaps: (file: string, keys: string[], gaps: GapColumns, threshold: number) => Promise<void>; close: () => void } {
+export function startGmmWorker(): {
+  fit: FitGmms;
+  prepareGaps: (keys: string[], gaps: GapColumns, threshold: number) => void;
+  writeGaps: (file: string) => Promise<void>;
+  close: () => void;
+} {
   const worker = startWorker('gmmWorker');
   worker.unref();
   const answer = <T>(job: GmmWorkerJob, pick: (m: { fits?: GmmFit[]; written?: string; error?: string }) => T | undefined): Promise<T> => {
@@ -134,9 +139,13 @@ export function startGmmWorker(): { fit: FitGmms; writeGaps: (file: string, keys
     const theirs = await pending;
     return ks.map((k) => (k === 3 ? theirs[remote.indexOf(k)] : mine[local.indexOf(k)]));
   };
-  /** gaps.csv written by the worker (the gap columns are copied to it), while this thread writes the other tables and the report. */
-  const writeGaps = async (file: string, keys: string[], gaps: GapColumns, threshold: number) => {
-    await answer({ type: 'gaps', file, keys, gaps, threshold }, (m) => m.written);
+  /**
+   * gaps.csv is built by the worker (the gap columns are copied to it) as soon as the threshold is known, while this
+   * thread fits the remaining models and writes the other tables and the report; writeGaps() then writes it.
+   */
+  const prepareGaps = (keys: string[], gaps: GapColumns, threshold: number) => worker.postMessage({ type: 'prepare', keys, gaps, threshold } satisfies GmmWorkerJob);
+  const writeGaps = async (file: string) => {
+    await answer({ type: 'write', file }, (m) => m.written);
   };
-  return { fit, writeGaps, close: () => void worker.terminate() };
+  return { fit, prepareGaps, writeGaps, close: () => void worker.terminate() };
 }
