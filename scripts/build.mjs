@@ -37,6 +37,7 @@ const entries = {
   extractWorker: 'analysis/pipeline/extractWorker.ts',
   gmmWorker: 'analysis/pipeline/gmmWorker.ts',
   satMetricsWorker: 'analysis/sat/metricsWorker.ts',
+  phaseWorker: 'analysis/commands/phaseWorker.ts',
 };
 
 /** `import.meta.dirname` in a source file -> that file's directory, as seen from the bundle in dist/node/. */

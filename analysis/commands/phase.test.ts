@@ -111,5 +111,28 @@ describe('nonolab phase (in-process)', () => {
     const bad = join(dir, 'bad.csv');
     expect(await run(['--sizes', '6', '--densities', '0.5:0.3:0.1', '--out', bad])).toBe(2);
     expect(existsSync(bad)).toBe(false);
+    for (const jobs of ['0', '1.5', 'two']) {
+      expect(await run(['--sizes', '6', '--densities', '0.5', '--jobs', jobs, '--out', bad])).toBe(2);
+      expect(existsSync(bad)).toBe(false);
+    }
+
+    // Boards on worker threads: the same rows in the same order as on one thread, but for the timings.
+    const files = (tag: string) => ['s.csv', 'r.csv'].map((f) => join(dir, `${tag}-${f}`));
+    const [out1, raw1] = files('one');
+    const [out3, raw3] = files('three');
+    const args = ['--sizes', '6,9', '--densities', '0.35:0.55:0.1', '--boards', '4', '--encoding', 'block-start'];
+    expect(await run([...args, '--jobs', '1', '--out', out1, '--raw', raw1])).toBe(0);
+    expect(await run([...args, '--jobs', '3', '--out', out3, '--raw', raw3])).toBe(0);
+    const table = (file: string, drop: string) =>
+      Papa.parse<Record<string, string>>(readFileSync(file, 'utf8').trim(), { header: true }).data.map((r) => {
+        const { [drop]: timing, ...rest } = r;
+        expect(Number(timing)).toBeGreaterThanOrEqual(0);
+        return rest;
+      });
+    const rows1 = table(raw1, 'seconds');
+    expect(rows1).toHaveLength(24);
+    expect(rows1.map((r) => `${r.size}:${r.density}:${r.board}`)).toEqual([6, 9].flatMap((n) => ['0.35', '0.45', '0.55'].flatMap((d) => [0, 1, 2, 3].map((b) => `${n}:${d}:${b}`))));
+    expect(table(raw3, 'seconds')).toEqual(rows1);
+    expect(table(out3, 'mean_seconds')).toEqual(table(out1, 'mean_seconds'));
   });
 });

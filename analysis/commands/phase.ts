@@ -24,13 +24,18 @@ import { renameSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { TopLevelSpec } from 'vega-lite';
 import Papa from 'papaparse';
-import { cluesOf, createGrid, EMPTY, FILLED, hash53, probeInPlace, propagateInPlace } from '../../shared/nonogram/index.ts';
-import { createRng } from '../../shared/random.ts';
-import { forcedCells, type Encoding } from '../../shared/sat/index.ts';
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import type { Encoding } from '../../shared/sat/index.ts';
+import { startWorker } from '../pipeline/workers.ts';
+import { forcedFilledShare, runBoard, type BoardRow } from './phaseBoard.ts';
+import type { PhaseJob, PhaseResult } from './phaseWorker.ts';
 import { thresholdBootstrap } from '../stats/threshold.ts';
 import { parseEncoding, InputError } from './cnf.ts';
 import { progressBar } from './measure.ts';
 import { renderSvg } from './plotMetrics.ts';
+
+export { forcedFilledShare, runBoard, type BoardRow } from './phaseBoard.ts';
 
 export function parseRange(text: string): number[] {
   const m = /^([\d.]+):([\d.]+):([\d.]+)$/.exec(text.trim());
@@ -43,61 +48,6 @@ export function parseRange(text: string): number[] {
   if (!(step > 0) || end < start) throw new InputError(`--densities: need STEP > 0 and END >= START, got '${text}'`);
   const count = Math.round((end - start) / step) + 1;
   return Array.from({ length: count }, (_, i) => Math.round((start + i * step) * 1e6) / 1e6);
-}
-
-export interface BoardRow {
-  size: number;
-  density: number;
-  board: number;
-  filled: number;
-  forced_filled: number;
-  forced_empty: number;
-  undecided: number;
-  unique: boolean;
-  /** The plain solve's answer: SAT, or UNKNOWN when it ran out of `--conflict-budget` (its statistics are then partial). */
-  first_result: string;
-  conflicts: number;
-  decisions: number;
-  propagations: number;
-  inference_solves: number;
-  inference_conflicts: number;
-  /** Wall-clock seconds for the board (set by the command, not by runBoard). */
-  seconds?: number;
-}
-
-/** Forced-filled cells over filled cells (1 on a board with no filled cell: nothing is left open). */
-export const forcedFilledShare = (r: BoardRow): number => (r.filled === 0 ? 1 : r.forced_filled / r.filled);
-
-export function runBoard(size: number, density: number, board: number, seed: number, encoding: Encoding, budget: number | undefined): BoardRow {
-  const rng = createRng(hash53(`phase:${seed}:${size}:${density}:${board}`)[1]);
-  const cells = new Uint8Array(size * size);
-  let filled = 0;
-  for (let i = 0; i < cells.length; i++) {
-    cells[i] = rng.next() < density ? FILLED : EMPTY;
-    if (cells[i] === FILLED) filled++;
-  }
-  const clues = cluesOf({ width: size, height: size, cells });
-  const known = createGrid(size, size);
-  propagateInPlace(clues, known, 'complete');
-  probeInPlace(clues, known);
-  // The board itself is a solution: if the plain solve runs out of budget the inference goes on from it.
-  const inf = forcedCells(clues, { encoding, known, conflictBudget: budget, solution: { width: size, height: size, cells } });
-  return {
-    size,
-    density,
-    board,
-    filled,
-    forced_filled: inf.forcedFilled,
-    forced_empty: inf.forcedEmpty,
-    undecided: inf.undecided,
-    unique: inf.unique,
-    first_result: inf.firstSolve.result,
-    conflicts: inf.firstSolve.conflicts,
-    decisions: inf.firstSolve.decisions,
-    propagations: inf.firstSolve.propagations,
-    inference_solves: inf.solves,
-    inference_conflicts: inf.stats.conflicts,
-  };
 }
 
 export function summarise(rows: BoardRow[]): Record<string, number>[] {
@@ -188,7 +138,8 @@ export function registerPhase(program: Command): void {
     .option('--out <file>', 'summary CSV, rewritten as each (size, density) finishes (default: stdout at the end)')
     .option('--raw <file>', 'per-board CSV, rewritten as each (size, density) finishes')
     .option('--plot <file>', 'SVG: forced-filled share vs density per size with the 0.39-0.42 band, and the effort (rewritten as each (size, density) finishes)')
-    .action(async (opts: { sizes: string; densities: string; boards: string; seed: string; encoding: string; conflictBudget?: string; out?: string; raw?: string; plot?: string }) => {
+    .option('--jobs <n>', 'boards solved at once, each on its own worker thread (default: one per core); every count is the same for any value')
+    .action(async (opts: { sizes: string; densities: string; boards: string; seed: string; encoding: string; conflictBudget?: string; out?: string; raw?: string; plot?: string; jobs?: string }) => {
       try {
         const sizes = opts.sizes.split(',').map((s) => Number(s.trim()));
         if (sizes.some((s) => !Number.isInteger(s) || s < 1 || s > 60)) throw new InputError(`--sizes: expected integers 1..60, got '${opts.sizes}'`);
@@ -201,9 +152,11 @@ export function registerPhase(program: Command): void {
         const budget = opts.conflictBudget === undefined ? undefined : Number(opts.conflictBudget);
         if (budget !== undefined && !(Number.isInteger(budget) && budget >= 0)) throw new InputError(`--conflict-budget must be a non-negative integer, got '${opts.conflictBudget}'`);
         const encoding = parseEncoding(opts.encoding);
-        const total = sizes.length * densities.length * boards;
+        const jobs = opts.jobs === undefined ? availableParallelism() : Number(opts.jobs);
+        if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256) throw new InputError(`--jobs must be an integer in 1..256, got '${opts.jobs}'`);
+        const tasks: BoardTask[] = sizes.flatMap((size) => densities.flatMap((density) => Array.from({ length: boards }, (_, board) => ({ size, density, board }))));
         // Boards take seconds to minutes: a redirected stderr (a log file) gets a progress line every 10 s too.
-        const bar = progressBar('phase', total, { nonTtyEveryMs: 10_000 });
+        const bar = progressBar('phase', tasks.length, { nonTtyEveryMs: 10_000 });
         const rows: BoardRow[] = [];
         const complete = new Set<number>();
         const flush = async () => {
@@ -212,19 +165,38 @@ export function registerPhase(program: Command): void {
           if (opts.raw) writeAtomic(opts.raw, Papa.unparse(rows) + '\n');
           if (opts.plot) writeAtomic(opts.plot, await renderSvg(phasePlot(summary, { boards, seed, encoding })));
         };
-        for (const size of sizes) {
-          for (const density of densities) {
-            for (let b = 0; b < boards; b++) {
-              const t0 = performance.now();
-              const row = runBoard(size, density, b, seed, encoding, budget);
-              row.seconds = Math.round(performance.now() - t0) / 1000;
-              rows.push(row);
-              bar.update(rows.length);
+        // Boards finish in any order on several threads; a (size, density) is written once all its boards are in,
+        // in task order, so the files are the same as with --jobs 1 (but for each board's seconds).
+        const results: (BoardRow | undefined)[] = Array.from({ length: tasks.length }, () => undefined);
+        const landed = (from: number) => results.slice(from, from + boards).every((r) => r !== undefined);
+        let committed = 0;
+        let done = 0;
+        let writing = Promise.resolve();
+        const land = (index: number, row: BoardRow) => {
+          results[index] = row;
+          bar.update(++done);
+          writing = writing.then(async () => {
+            while (committed < tasks.length && landed(committed)) {
+              rows.push(...(results.slice(committed, committed + boards) as BoardRow[]));
+              const { size, density } = tasks[committed];
+              if (density === densities[densities.length - 1]) complete.add(size);
+              committed += boards;
+              await flush();
             }
-            if (density === densities[densities.length - 1]) complete.add(size);
-            await flush();
+          });
+        };
+        const job = (index: number): PhaseJob => ({ index, ...tasks[index], seed, encoding, budget });
+        if (Math.min(jobs, tasks.length) <= 1) {
+          for (let i = 0; i < tasks.length; i++) {
+            const t0 = performance.now();
+            const { size, density, board } = tasks[i];
+            const row = runBoard(size, density, board, seed, encoding, budget);
+            row.seconds = Math.round(performance.now() - t0) / 1000;
+            land(i, row);
+            await writing;
           }
-        }
+        } else await onWorkers(Math.min(jobs, tasks.length), tasks.length, job, land);
+        await writing;
         bar.stop();
         const summary = summaryWithThresholds(rows, complete, seed);
         if (!opts.out) process.stdout.write(Papa.unparse(summary) + '\n');
@@ -239,6 +211,52 @@ export function registerPhase(program: Command): void {
         process.exitCode = 2;
       }
     });
+}
+
+interface BoardTask {
+  size: number;
+  density: number;
+  board: number;
+}
+
+/**
+ * Runs tasks 0..count-1 on `threads` phase workers, each taking the next task as it finishes one; `land` gets each row
+ * as it arrives. A worker's error (or a crash) stops the run: the other workers are ended and the error is thrown.
+ */
+async function onWorkers(threads: number, count: number, job: (index: number) => PhaseJob, land: (index: number, row: BoardRow) => void): Promise<void> {
+  const workers: Worker[] = [];
+  let next = 0;
+  try {
+    await Promise.all(
+      Array.from(
+        { length: threads },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const worker = startWorker('phaseWorker');
+            workers.push(worker);
+            const give = () => {
+              if (next < count) worker.postMessage(job(next++) satisfies PhaseJob);
+              else resolve();
+            };
+            worker.on('message', (m: PhaseResult) => {
+              if ('error' in m) reject(new Error(`phase: board ${m.index}: ${m.error}`));
+              else {
+                land(m.index, m.row);
+                give();
+              }
+            });
+            worker.on('error', reject);
+            worker.on('exit', (code) => reject(new Error(`phase: a worker thread stopped (exit code ${code})`)));
+            give();
+          }),
+      ),
+    );
+  } finally {
+    for (const w of workers) {
+      w.removeAllListeners('exit');
+      void w.terminate();
+    }
+  }
 }
 
 /** The vega-lite spec of `--plot`: the forced-filled share per size with the literature's band, then the effort. */

@@ -15,6 +15,7 @@ const SOURCES = {
   extractWorker: './extractWorker.ts',
   gmmWorker: './gmmWorker.ts',
   satMetricsWorker: '../sat/metricsWorker.ts',
+  phaseWorker: '../commands/phaseWorker.ts',
 } as const;
 export type WorkerName = keyof typeof SOURCES;
 
