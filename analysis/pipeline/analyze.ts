@@ -20,7 +20,7 @@ import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow } from '../../shared/signals/index.ts';
 import type { Extracted, ExtractContext, ExtractedParticipant, GapColumns } from './extract.ts';
 import { pauseStage, type PauseOptions, type PausesSummary } from './pauses.ts';
-import { bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, rankBiserial, fitCox, spearmanUndefinedReason, pearson, type BtResult, type LmmResult, type LmmFixed, type DataRow, type CoxTerm } from '../stats/index.ts';
+import { bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, LmmData, rankBiserial, fitCox, spearmanUndefinedReason, pearson, type BtResult, type LmmResult, type LmmFixed, type DataRow, type CoxTerm } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 import { metricOf, metricValueOf, OTHER_SOLVERS } from '../metric.ts';
 
@@ -223,7 +223,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   let lmmMs = 0;
   const fitJobs = (attempts: readonly AttemptRow[], which: (job: LmmJob) => boolean) => {
     const t = now();
-    const data = modelData(attempts, metrics, expertise.of);
+    const data = new LmmData(modelData(attempts, metrics, expertise.of));
     jobs.forEach((job, i) => {
       if (which(job)) fits[i] = fitJob(data, job);
     });
@@ -573,7 +573,7 @@ function modelData(attempts: readonly AttemptRow[], metrics: PuzzleMetrics, expe
   });
 }
 
-function fitJob(data: DataRow[], job: LmmJob): LmmFit {
+function fitJob(data: LmmData, job: LmmJob): LmmFit {
   const t = now();
   try {
     return { result: fitLmm(data, job.formula), ms: now() - t };

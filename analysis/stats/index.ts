@@ -3,7 +3,7 @@ export { fitGmm, gmmSelect, gmmSelectFromFits, pauseThreshold, crossingPoint, lo
 export type { GmmComponent, GmmFit, GmmOptions, GmmSelection, WeightedValues } from './gmm.ts';
 export { bradleyTerry, btContrast, pairsFromRatings, Comparison, RatingRow } from './bradleyTerry.ts';
 export type { BtItem, BtOptions, BtResult, ComparisonInput } from './bradleyTerry.ts';
-export { fitLmm, lmmDeviance, buildDesign, nelderMead, numericHessian, numericJacobian } from './lmm.ts';
+export { fitLmm, lmmDeviance, buildDesign, LmmData, nelderMead, numericHessian, numericJacobian } from './lmm.ts';
 export type { DataRow, LmmDesign, LmmFixed, LmmOptions, LmmResult } from './lmm.ts';
 export { parseFormula } from './formula.ts';
 export type { ParsedFormula } from './formula.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
-import { buildDesign, fitLmm, lmmDeviance, numericHessian } from './lmm.ts';
+import { buildDesign, fitLmm, LmmData, lmmDeviance, numericHessian } from './lmm.ts';
 import { parseFormula } from './formula.ts';
 import { fixtureCsv, fixtureJson, relClose } from './fixtures/load.ts';
 import { createRng } from '../../shared/random.ts';
@@ -78,6 +78,32 @@ describe('fitLmm on simulated crossed data', () => {
     // Puzzle-level terms have few df, participant-level ones many.
     expect(est.conflicts.df).toBeLessThan(10);
     expect(est.expertise.df).toBeGreaterThan(1000);
+  });
+
+  it('fits the same models from prepared data (LmmData, shared by several models) as from the rows', () => {
+    const rng = createRng(7);
+    const rows: Record<string, number | string | null>[] = [];
+    for (let s = 0; s < 300; s++) {
+      const expertise = rng.next();
+      for (let a = 0; a < 3; a++) {
+        const puzzle = (s + a) % 5;
+        rows.push({
+          participant: `s${(s * 7919) % 1000}`,
+          puzzle: `p${puzzle}`,
+          kind: ['easy', 'mid', 'hard'][puzzle % 3],
+          conflicts: puzzle,
+          expertise,
+          y: s % 17 === 0 && a === 1 ? 'NA' : 1 + 0.2 * puzzle - 0.3 * expertise + rng.next(),
+          pauses: s % 11 === 0 ? null : Math.floor(4 * rng.next()),
+        });
+      }
+    }
+    const formulas = ['y ~ conflicts * expertise + (1|participant) + (1|puzzle)', 'pauses ~ conflicts + (1|participant) + (1|puzzle)', 'y ~ kind * expertise + (1|participant)', 'y ~ 0 + kind + (1|puzzle)'];
+    const data = new LmmData(rows);
+    for (const f of formulas) expect(fitLmm(data, f)).toEqual(fitLmm(rows, f));
+    for (const f of formulas) expect(buildDesign(data, parseFormula(f))).toEqual(buildDesign(rows, parseFormula(f)));
+    expect(buildDesign(data, parseFormula(formulas[0])).n).toBe(rows.length - 18);
+    expect(buildDesign(data, parseFormula(formulas[1])).n).toBe(rows.length - 28 * 3);
   });
 
   it('names missing columns and drops rows with missing values', () => {
