@@ -7,17 +7,19 @@ import type { GapColumns } from './extract.ts';
 
 export type GmmWorkerJob =
   | { type: 'fit'; x: Float64Array; cnt: Float64Array; ks: number[]; seed: number }
-  | { type: 'prepare'; keys: string[]; gaps: GapColumns; threshold: number }
-  | { type: 'write'; file: string };
+  | { type: 'prepare'; file: string; keys: string[]; gaps: GapColumns; threshold: number }
+  | { type: 'written' };
 
-// gaps.csv's bytes, built as soon as the threshold is known ('prepare', no answer) and written to the file the
-// 'write' job names once the main thread writes the other tables (a failed analysis leaves no gaps.csv behind).
-let prepared: { bytes: Buffer } | { error: string } | null = null;
+// gaps.csv is built and written to a temporary file (`prepare`, no answer) as soon as the threshold is known; `written`
+// answers once that is done (jobs run in order), and the main thread renames the file into place when it writes the
+// other tables (a failed analysis removes it: no gaps.csv is left behind).
+let prepared: { file: string } | { error: string } | null = null;
 
 parentPort!.on('message', (m: GmmWorkerJob) => {
   if (m.type === 'prepare') {
     try {
-      prepared = { bytes: gapsCsvBytes(m.keys, m.gaps, m.threshold) };
+      writeFileSync(m.file, gapsCsvBytes(m.keys, m.gaps, m.threshold));
+      prepared = { file: m.file };
     } catch (err) {
       prepared = { error: (err as Error).message };
     }
@@ -28,9 +30,8 @@ parentPort!.on('message', (m: GmmWorkerJob) => {
     else {
       if (prepared === null) throw new Error('gaps.csv was not prepared');
       if ('error' in prepared) throw new Error(prepared.error);
-      writeFileSync(m.file, prepared.bytes);
+      parentPort!.postMessage({ written: prepared.file });
       prepared = null;
-      parentPort!.postMessage({ written: m.file });
     }
   } catch (err) {
     parentPort!.postMessage({ error: (err as Error).message });

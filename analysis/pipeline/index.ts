@@ -104,7 +104,8 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     options.fitGmms = gmmWorker.fit;
     let prepared = false;
     options.onPauses = (threshold, attempts) => {
-      gmmWorker.prepareGaps(gapRowKeys(attempts), extractedGaps!, threshold);
+      mkdirSync(opts.out, { recursive: true });
+      gmmWorker.prepareGaps(join(opts.out, `.gaps.csv.partial-${process.pid}`), gapRowKeys(attempts), extractedGaps!, threshold);
       prepared = true;
     };
     gapsPrepared = () => prepared;
@@ -145,7 +146,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     }
     await gapsWritten;
   } finally {
-    gmmWorker?.close();
+    await gmmWorker?.close();
   }
   result.timings.total_ms = performance.now() - t0;
   const summary: RunSummary = {

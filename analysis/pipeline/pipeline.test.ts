@@ -1,5 +1,5 @@
 // End to end: bots -> NDJSON (and through the real server) -> analyze -> every file, rendered figures, the planted effect recovered.
-import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { describe, expect, it, beforeAll, afterAll, vi } from 'vitest';
 import { readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { loadStudyConfig } from '../../node/studyConfig.ts';
@@ -250,15 +250,23 @@ describe('simulate -> analyze on a 24-participant study', () => {
   it('gaps.csv written by the mixture worker is the same file as written inline', async () => {
     const w = startGmmWorker();
     const file = join(dir, 'gaps-by-worker.csv');
+    const temp = join(dir, '.gaps-by-worker.partial');
     try {
       // nothing prepared yet: a clear error, no file
       await expect(w.writeGaps(file)).rejects.toThrow(/not prepared/);
       expect(existsSync(file)).toBe(false);
-      w.prepareGaps(gapRowKeys(result.attempts), result.gaps, result.pauses.threshold_s);
+      w.prepareGaps(temp, gapRowKeys(result.attempts), result.gaps, result.pauses.threshold_s);
       await w.writeGaps(file);
+      expect(existsSync(temp)).toBe(false);
     } finally {
-      w.close();
+      await w.close();
     }
+    // prepared but never written (the analysis failed after the threshold): closing removes the temporary file
+    const w2 = startGmmWorker();
+    w2.prepareGaps(temp, gapRowKeys(result.attempts), result.gaps, result.pauses.threshold_s);
+    await vi.waitFor(() => expect(readFileSync(temp).equals(readFileSync(file))).toBe(true), { timeout: 20_000, interval: 20 });
+    await w2.close();
+    expect(existsSync(temp)).toBe(false);
     const inline = readFileSync(join(out, 'gaps.csv'));
     expect(readFileSync(file).equals(inline)).toBe(true);
     expect(inline.length).toBeGreaterThan(1000);

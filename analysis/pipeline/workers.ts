@@ -1,5 +1,5 @@
 // The analysis's worker threads: starting one (the compiled sibling in the build, the TypeScript source through tsx in development), the extraction pool and the pause-mixture worker.
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -114,9 +114,9 @@ export async function extractFiles(files: readonly string[], ctx: ExtractContext
  */
 export function startGmmWorker(): {
   fit: FitGmms;
-  prepareGaps: (keys: string[], gaps: GapColumns, threshold: number) => void;
+  prepareGaps: (file: string, keys: string[], gaps: GapColumns, threshold: number) => void;
   writeGaps: (file: string) => Promise<void>;
-  close: () => void;
+  close: () => Promise<void>;
 } {
   const worker = startWorker('gmmWorker');
   worker.unref();
@@ -141,12 +141,23 @@ export function startGmmWorker(): {
     return ks.map((k) => (k === 3 ? theirs[remote.indexOf(k)] : mine[local.indexOf(k)]));
   };
   /**
-   * gaps.csv is built by the worker (the gap columns are copied to it) as soon as the threshold is known, while this
-   * thread fits the remaining models and writes the other tables and the report; writeGaps() then writes it.
+   * gaps.csv is built and written by the worker (the gap columns are copied to it) into `temp` as soon as the threshold
+   * is known, while this thread fits the remaining models and writes the other tables and the report; writeGaps(file)
+   * waits for it and renames it into place. close() ends the worker and removes a temporary file never renamed.
    */
-  const prepareGaps = (keys: string[], gaps: GapColumns, threshold: number) => worker.postMessage({ type: 'prepare', keys, gaps, threshold } satisfies GmmWorkerJob);
-  const writeGaps = async (file: string) => {
-    await answer({ type: 'write', file }, (m) => m.written);
+  let temp: string | null = null;
+  const prepareGaps = (file: string, keys: string[], gaps: GapColumns, threshold: number) => {
+    temp = file;
+    worker.postMessage({ type: 'prepare', file, keys, gaps, threshold } satisfies GmmWorkerJob);
   };
-  return { fit, prepareGaps, writeGaps, close: () => void worker.terminate() };
+  const writeGaps = async (file: string) => {
+    const written = await answer({ type: 'written' }, (m) => m.written);
+    renameSync(written, file);
+    temp = null;
+  };
+  const close = async () => {
+    await worker.terminate();
+    if (temp !== null) rmSync(temp, { force: true });
+  };
+  return { fit, prepareGaps, writeGaps, close };
 }
