@@ -1,12 +1,14 @@
-// Worker thread body: fit the pause mixtures it is asked for (each number of components on the same weighted data), or write gaps.csv, and post the outcome back.
+// Worker thread body: the three-component pause mixture (its first starts screened here, the last ones by the main thread: a 'split' fit), and gaps.csv built as soon as the threshold is known.
 import { writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { fitGmm } from '../stats/gmm.ts';
+import { gmmFinish, gmmPlan, gmmScreen, type GmmPlan, type GmmScreened } from '../stats/gmm.ts';
 import { gapsCsvBytes } from './io.ts';
 import type { GapColumns } from './extract.ts';
 
 export type GmmWorkerJob =
-  | { type: 'fit'; x: Float64Array; cnt: Float64Array; ks: number[]; seed: number }
+  /** One fit whose screened starts are shared: this worker screens every start but `elsewhere`, whose results come in a 'screens' job. */
+  | { type: 'split'; x: Float64Array; cnt: Float64Array; k: number; seed: number; elsewhere: number[] }
+  | { type: 'screens'; screened: { index: number; result: GmmScreened }[] }
   | { type: 'prepare'; file: string; keys: string[]; gaps: GapColumns; threshold: number }
   | { type: 'written' };
 
@@ -15,7 +17,32 @@ export type GmmWorkerJob =
 // other tables (a failed analysis removes it: no gaps.csv is left behind).
 let prepared: { file: string } | { error: string } | null = null;
 
+// The split fit in progress: its plan and the screened starts so far (this thread's, then the other's).
+let split: { plan: GmmPlan; screened: (GmmScreened | undefined)[] } | null = null;
+const finishSplit = () => {
+  if (!split || split.screened.some((r) => r === undefined)) return;
+  const { plan, screened } = split;
+  split = null;
+  parentPort!.postMessage({ fits: [gmmFinish(plan, screened as GmmScreened[])] });
+};
+
 parentPort!.on('message', (m: GmmWorkerJob) => {
+  if (m.type === 'split' || m.type === 'screens') {
+    try {
+      if (m.type === 'split') {
+        const plan = gmmPlan({ x: m.x, cnt: m.cnt }, { components: m.k, seed: m.seed });
+        split = { plan, screened: plan.inits.map(() => undefined) };
+        plan.inits.forEach((init, i) => {
+          if (!m.elsewhere.includes(i)) split!.screened[i] = gmmScreen(plan, init);
+        });
+      } else if (split) for (const { index, result } of m.screened) split.screened[index] = result;
+      finishSplit();
+    } catch (err) {
+      split = null;
+      parentPort!.postMessage({ error: (err as Error).message });
+    }
+    return;
+  }
   if (m.type === 'prepare') {
     try {
       writeFileSync(m.file, gapsCsvBytes(m.keys, m.gaps, m.threshold));
@@ -25,15 +52,8 @@ parentPort!.on('message', (m: GmmWorkerJob) => {
     }
     return;
   }
-  try {
-    if (m.type === 'fit') parentPort!.postMessage({ fits: m.ks.map((k) => fitGmm({ x: m.x, cnt: m.cnt }, { components: k, seed: m.seed })) });
-    else {
-      if (prepared === null) throw new Error('gaps.csv was not prepared');
-      if ('error' in prepared) throw new Error(prepared.error);
-      parentPort!.postMessage({ written: prepared.file });
-      prepared = null;
-    }
-  } catch (err) {
-    parentPort!.postMessage({ error: (err as Error).message });
-  }
+  if (prepared === null) parentPort!.postMessage({ error: 'gaps.csv was not prepared' });
+  else if ('error' in prepared) parentPort!.postMessage({ error: prepared.error });
+  else parentPort!.postMessage({ written: prepared.file });
+  prepared = null;
 });

@@ -8,7 +8,7 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { extractFilesInline, mergeExtracts, type ExtractContext, type Extracted, type GapColumns } from './extract.ts';
 import type { GmmWorkerJob } from './gmmWorker.ts';
 import { fitGmmsInline, type FitGmms } from './pauses.ts';
-import type { GmmFit } from '../stats/index.ts';
+import { gmmPlan, gmmScreen, type GmmFit } from '../stats/gmm.ts';
 
 /** Each worker's bundle name (dist/node/<name>.js; scripts/build.mjs lists the same) and its source, relative to this file. */
 const SOURCES = {
@@ -132,13 +132,20 @@ export function startGmmWorker(): {
     worker.postMessage(job);
     return pending;
   };
+  // The three-component fit is the slowest (five screened starts, then the best run on): the worker screens the first
+  // starts while this thread screens the last ones and sends them over, then fits the other mixtures; the worker
+  // finishes the fit. The starts are drawn the same in both threads (gmmPlan), so the fit equals fitGmm's.
   const fit: FitGmms = async (data, ks, seed) => {
-    const remote = ks.filter((k) => k === 3), local = ks.filter((k) => k !== 3);
-    if (remote.length === 0) return fitGmmsInline(data, ks, seed);
-    const pending = answer({ type: 'fit', x: data.x, cnt: data.cnt, ks: remote, seed }, (m) => m.fits);
+    if (!ks.includes(3)) return fitGmmsInline(data, ks, seed);
+    const local = ks.filter((k) => k !== 3);
+    const plan = gmmPlan(data, { components: 3, seed });
+    const starts = plan.inits.length;
+    const elsewhere = Array.from({ length: Math.floor(starts / 2) }, (_, i) => starts - 1 - i);
+    const pending = answer({ type: 'split', x: data.x, cnt: data.cnt, k: 3, seed, elsewhere }, (m) => m.fits);
+    worker.postMessage({ type: 'screens', screened: elsewhere.map((index) => ({ index, result: gmmScreen(plan, plan.inits[index]) })) } satisfies GmmWorkerJob);
     const mine = await fitGmmsInline(data, local, seed);
-    const theirs = await pending;
-    return ks.map((k) => (k === 3 ? theirs[remote.indexOf(k)] : mine[local.indexOf(k)]));
+    const [three] = await pending;
+    return ks.map((k) => (k === 3 ? three : mine[local.indexOf(k)]));
   };
   /**
    * gaps.csv is built and written by the worker (the gap columns are copied to it) into `temp` as soon as the threshold

@@ -317,6 +317,37 @@ export function distinctLogGaps(gapsSeconds: ArrayLike<number>): WeightedValues 
 }
 
 export function fitGmm(values: readonly number[] | WeightedValues, options: GmmOptions): GmmFit {
+  const plan = gmmPlan(values, options);
+  return gmmFinish(plan, plan.inits.map((init) => gmmScreen(plan, init)));
+}
+
+/** A start's parameters (weights, means, variances), as screened by gmmScreen. */
+export interface GmmStart { w: Float64Array; m: Float64Array; v: Float64Array }
+
+/** One screened start: its parameters after screening, the EM steps taken, whether it met the screening tolerance, its log-likelihood. */
+export interface GmmScreened { state: GmmStart; iterations: number; converged: boolean; ll: number }
+
+/** A fit's data, settings and k-means starts (the seeded generator drawn in start order, so the starts do not depend on where they are screened). */
+export interface GmmPlan {
+  readonly inits: readonly GmmStart[];
+}
+interface Plan extends GmmPlan {
+  k: number;
+  data: EmData;
+  sklearn: boolean;
+  polish: boolean;
+  tol: number;
+  maxIterations: number;
+  screenTol: number;
+  screenIterations: number;
+}
+
+/**
+ * fitGmm in three steps, so that the screened starts can run on several threads: gmmPlan (the data, the settings and
+ * every start), gmmScreen for each start (anywhere: a plan made from the same values and options on another thread has
+ * the same starts), gmmFinish with the screened starts in start order. The result equals fitGmm's bit for bit.
+ */
+export function gmmPlan(values: readonly number[] | WeightedValues, options: GmmOptions): GmmPlan {
   const k = options.components;
   if (!Number.isInteger(k) || k < 1 || k > 255) throw new Error(`fitGmm: components must be an integer in 1..255, got ${k}`);
   const { x, cnt } = asWeighted(values);
@@ -333,28 +364,43 @@ export function fitGmm(values: readonly number[] | WeightedValues, options: GmmO
   const rng = createRng(options.seed ?? 0);
   const starts = options.initCenters ? 1 : options.starts ?? (sklearn ? 1 : 5);
   if (options.initCenters && options.initCenters.length !== k) throw new Error(`fitGmm: initCenters has ${options.initCenters.length} centres for ${k} components`);
-  const data_: EmData = { x, cnt, n, resp: new Float64Array(x.length * k), reg };
-  const runner = sklearn ? runEm : runSquarem;
+  const data: EmData = { x, cnt, n, resp: new Float64Array(x.length * k), reg };
+  const inits: EmState[] = [];
+  for (let s = 0; s < starts; s++) {
+    const centers = options.initCenters ? options.initCenters.slice() : kmeans1d(x, k, rng, cnt);
+    inits.push(fromLabels(x, cnt, n, labelsFor(x, centers), k, reg));
+  }
   // Several starts are screened at a loose tolerance; only the best is then run to `tol`.
   const screenTol = starts > 1 ? Math.max(tol, 1e-5) : tol;
   const screenIterations = starts > 1 ? Math.min(maxIterations, 300) : maxIterations;
-  let best: { state: EmState; iterations: number; converged: boolean; ll: number } | null = null;
-  for (let s = 0; s < starts; s++) {
-    const centers = options.initCenters ? options.initCenters.slice() : kmeans1d(x, k, rng, cnt);
-    const init = fromLabels(x, cnt, n, labelsFor(x, centers), k, reg);
-    const run = runner(data_, init, screenTol, screenIterations);
-    const ll = logLikelihood(x, cnt, run.state);
-    if (!best || ll > best.ll) best = { ...run, ll };
-  }
-  if (screenTol !== tol) {
-    const run = runner(data_, best!.state, tol, maxIterations);
+  const plan: Plan = { inits, k, data, sklearn, polish: !sklearn && options.polish !== false, tol, maxIterations, screenTol, screenIterations };
+  return plan;
+}
+
+/** Screen one start of the plan (EM, SQUAREM-accelerated unless sklearn, to the screening tolerance). */
+export function gmmScreen(planIn: GmmPlan, init: GmmStart): GmmScreened {
+  const plan = planIn as Plan;
+  const run = (plan.sklearn ? runEm : runSquarem)(plan.data, init, plan.screenTol, plan.screenIterations);
+  return { ...run, ll: logLikelihood(plan.data.x, plan.data.cnt, run.state) };
+}
+
+/** The best screened start (the first of the highest log-likelihood), run on to the tolerance and polished: the fit. */
+export function gmmFinish(planIn: GmmPlan, screened: readonly GmmScreened[]): GmmFit {
+  const plan = planIn as Plan;
+  const { k, data, tol } = plan;
+  const { x, cnt, n } = data;
+  if (screened.length !== plan.inits.length) throw new Error(`gmmFinish: ${screened.length} screened starts for ${plan.inits.length}`);
+  let best: GmmScreened | null = null;
+  for (const run of screened) if (!best || run.ll > best.ll) best = run;
+  if (plan.screenTol !== tol) {
+    const run = (plan.sklearn ? runEm : runSquarem)(data, best!.state, tol, plan.maxIterations);
     best = { ...run, iterations: best!.iterations + run.iterations, ll: logLikelihood(x, cnt, run.state) };
   }
   let { state, iterations, converged, ll } = best!;
   let newtonSteps = 0;
-  let residual = fixedPointResidual(data_, state);
-  if (!sklearn && options.polish !== false) {
-    const polished = polishNewton(data_, state, ll);
+  let residual = fixedPointResidual(data, state);
+  if (plan.polish) {
+    const polished = polishNewton(data, state, ll);
     if (polished.steps > 0) {
       state = polished.state;
       ll = polished.ll;
