@@ -35,66 +35,64 @@ export function initialBoard(width: number, height: number): BoardState {
 
 const STATE_OF = { filled: FILLED, crossed: EMPTY, unknown: UNKNOWN } as const;
 
-/** The board after setting `cells` (those inside the grid) to `v`; the same state when nothing changes. */
-function paintCells(state: BoardState, cells: readonly (readonly [number, number])[], v: CellState): BoardState {
-  const { width, height } = state.grid;
-  const before = state.grid.cells;
-  let next: Uint8Array | null = null;
-  for (let k = 0; k < cells.length; k++) {
-    const row = cells[k][0], col = cells[k][1];
-    if (row < 0 || col < 0 || row >= height || col >= width) continue;
-    const i = row * width + col;
-    if ((next ?? before)[i] !== v) {
-      next ??= before.slice();
-      next[i] = v;
+/**
+ * The board rule of every move that paints, in one place for applyMove and BoardReplay: calls set(i, v) for each cell
+ * index the move sets (inside the grid) and its new value, in order. `cells` is the board before the move (only a
+ * toggle reads it, before anything is set). A click on a cell toggles it (fill or cross, again: unknown); clear and
+ * reset make cells unknown; a stroke and a reveal set their state. Undo, hint, submit and skip paint nothing.
+ */
+function paintsOf(move: Move, width: number, height: number, cells: Uint8Array, set: (i: number, v: CellState) => void): void {
+  const at = (row: number, col: number) => (row < 0 || col < 0 || row >= height || col >= width ? -1 : row * width + col);
+  switch (move.type) {
+    case 'fill':
+    case 'cross': {
+      const i = at(move.row, move.col);
+      const on = move.type === 'fill' ? FILLED : EMPTY;
+      if (i >= 0) set(i, cells[i] === on ? UNKNOWN : on);
+      return;
     }
+    case 'clear':
+    case 'reveal': {
+      const i = at(move.row, move.col);
+      if (i >= 0) set(i, move.type === 'clear' ? UNKNOWN : STATE_OF[move.state]);
+      return;
+    }
+    case 'stroke': {
+      const v = STATE_OF[move.state];
+      for (let k = 0; k < move.cells.length; k++) {
+        const i = at(move.cells[k][0], move.cells[k][1]);
+        if (i >= 0) set(i, v);
+      }
+      return;
+    }
+    case 'reset':
+      for (let i = 0; i < cells.length; i++) set(i, UNKNOWN);
+      return;
+    case 'undo':
+    case 'hint':
+    case 'submit':
+    case 'skip':
+      return;
   }
-  if (next === null) return state;
-  return { grid: { ...state.grid, cells: next }, history: push(state.history, before) };
-}
-
-/** One cell (fill, cross, clear, reveal) without building a one-cell list. */
-function paintCell(state: BoardState, row: number, col: number, v: CellState): BoardState {
-  const { width, height } = state.grid;
-  if (row < 0 || col < 0 || row >= height || col >= width) return state;
-  const i = row * width + col;
-  const before = state.grid.cells;
-  if (before[i] === v) return state;
-  const next = before.slice();
-  next[i] = v;
-  return { grid: { ...state.grid, cells: next }, history: push(state.history, before) };
 }
 
 /** Apply one move. Moves that do not touch the board (hint, submit, skip, no-op paints) return the same state. */
 export function applyMove(state: BoardState, move: Move): BoardState {
-  switch (move.type) {
-    case 'fill':
-    case 'cross': {
-      const on = move.type === 'fill' ? FILLED : EMPTY;
-      const inside = move.row >= 0 && move.col >= 0 && move.row < state.grid.height && move.col < state.grid.width;
-      const current = inside ? state.grid.cells[move.row * state.grid.width + move.col] : UNKNOWN;
-      return paintCell(state, move.row, move.col, current === on ? UNKNOWN : on);
-    }
-    case 'clear':
-      return paintCell(state, move.row, move.col, UNKNOWN);
-    case 'stroke':
-      return paintCells(state, move.cells, STATE_OF[move.state]);
-    case 'reveal':
-      return paintCell(state, move.row, move.col, STATE_OF[move.state]);
-    case 'undo': {
-      const { cells, below } = state.history;
-      if (cells === null || below === null) return state;
-      return { grid: { ...state.grid, cells }, history: below };
-    }
-    case 'reset': {
-      if (state.grid.cells.every((c) => c === UNKNOWN)) return state;
-      return { grid: createGrid(state.grid.width, state.grid.height), history: push(state.history, state.grid.cells) };
-    }
-    case 'hint':
-    case 'submit':
-    case 'skip':
-      return state;
+  if (move.type === 'undo') {
+    const { cells, below } = state.history;
+    if (cells === null || below === null) return state;
+    return { grid: { ...state.grid, cells }, history: below };
   }
+  // Copy on the first change: a state's cell array is never written after the state is made.
+  const before = state.grid.cells;
+  let next: Uint8Array | null = null;
+  paintsOf(move, state.grid.width, state.grid.height, before, (i, v) => {
+    if ((next ?? before)[i] === v) return;
+    next ??= before.slice();
+    next[i] = v;
+  });
+  if (next === null) return state;
+  return { grid: { ...state.grid, cells: next }, history: push(state.history, before) };
 }
 
 /** Replay a list of moves from an empty board. */
@@ -194,59 +192,24 @@ export class BoardReplay {
     this.cells[i] = v;
   }
 
-  private cell(row: number, col: number): number {
-    return row < 0 || col < 0 || row >= this.height || col >= this.width ? -1 : row * this.width + col;
-  }
+  private readonly setCell = (i: number, v: number): void => this.set(i, v);
 
-  /** Apply one move (the same board and undo depth as applyMove). */
+  /** Apply one move (the same board and undo depth as applyMove: the same rule, paintsOf). */
   apply(move: Move): void {
     const start = this.changed.length;
     this.from = this.to = start;
-    switch (move.type) {
-      case 'fill':
-      case 'cross': {
-        const i = this.cell(move.row, move.col);
-        const on = move.type === 'fill' ? FILLED : EMPTY;
-        if (i >= 0) this.set(i, this.cells[i] === on ? UNKNOWN : on);
-        break;
-      }
-      case 'clear': {
-        const i = this.cell(move.row, move.col);
-        if (i >= 0) this.set(i, UNKNOWN);
-        break;
-      }
-      case 'reveal': {
-        const i = this.cell(move.row, move.col);
-        if (i >= 0) this.set(i, STATE_OF[move.state]);
-        break;
-      }
-      case 'stroke': {
-        const v = STATE_OF[move.state];
-        for (let k = 0; k < move.cells.length; k++) {
-          const i = this.cell(move.cells[k][0], move.cells[k][1]);
-          if (i >= 0) this.set(i, v);
-        }
-        break;
-      }
-      case 'reset':
-        for (let i = 0; i < this.cells.length; i++) this.set(i, UNKNOWN);
-        break;
-      case 'undo': {
-        const n = this.ends.length;
-        if (n === 0) return;
-        const from = n > 1 ? this.ends[n - 2] : 0;
-        for (let k = this.changed.length - 1; k >= from; k--) this.cells[this.changed[k]] = this.before[k];
-        this.changed.length = from;
-        this.before.length = from;
-        this.ends.pop();
-        this.from = this.to = from;
-        return;
-      }
-      case 'hint':
-      case 'submit':
-      case 'skip':
-        return;
+    if (move.type === 'undo') {
+      const n = this.ends.length;
+      if (n === 0) return;
+      const from = n > 1 ? this.ends[n - 2] : 0;
+      for (let k = this.changed.length - 1; k >= from; k--) this.cells[this.changed[k]] = this.before[k];
+      this.changed.length = from;
+      this.before.length = from;
+      this.ends.pop();
+      this.from = this.to = from;
+      return;
     }
+    paintsOf(move, this.width, this.height, this.cells, this.setCell);
     if (this.changed.length > start) {
       this.ends.push(this.changed.length);
       this.to = this.changed.length;
