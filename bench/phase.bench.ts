@@ -12,8 +12,8 @@
  * each board's seconds, the median per (size, density), the 40x40 at d = 0.40 median beside the
  * issue's 10 s target, and the literature check's time estimated from these boards (each size's
  * mean seconds a board x 11 densities x 20 boards, summed over 20, 30 and 40; a lower bound when
- * a board hit the limit) beside the 30-minute target. Part 3 (`PHASE_BENCH_JOBS=0` skips it) runs `nonolab phase`
- * on 24 boards of 20x20 with --jobs 1 and --jobs <cores>, prints the speed-up of the worker threads, checks that the
+ * a board hit the limit) beside the 30-minute target. Part 3 (`PHASE_BENCH_THREADS=0` skips it) runs `nonolab phase`
+ * on 24 boards of 20x20 with --threads 1 and --threads <cores>, prints the speed-up of the worker threads, checks that the
  * rows are the same, and divides the literature check's estimate by that speed-up. The load average is printed at start and
  * end: the machine is shared, and the figures mean little without it.
  */
@@ -129,9 +129,9 @@ for (const size of [20, 30, 40]) {
 console.log(target ?? '40x40 at d = 0.40 not measured (PHASE_BENCH_SIZES / PHASE_BENCH_DENSITIES)');
 console.log(`literature check (sizes 20, 30, 40; densities 0.36..0.46 step 0.01; 20 boards each = 660 boards), estimated from these per-board times, one board at a time: ${lowerBound ? 'at least ' : ''}${(estimate / 60).toFixed(0)} min (${parts.join('; ')}); target 30 min: ${estimate / 60 <= 30 && !lowerBound ? 'met' : 'not met'}`);
 
-// Part 3: `nonolab phase` itself (the compiled CLI) on the same 20x20 boards with --jobs 1 and --jobs <cores>: the
+// Part 3: `nonolab phase` itself (the compiled CLI) on the same 20x20 boards with --threads 1 and --threads <cores>: the
 // wall-clock speed-up of solving boards on worker threads, and the literature check's estimate divided by it.
-if (process.env.PHASE_BENCH_JOBS !== '0') {
+if (process.env.PHASE_BENCH_THREADS !== '0') {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale', '--node'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (build.status !== 0) throw new Error('bench: the build failed');
@@ -139,19 +139,19 @@ if (process.env.PHASE_BENCH_JOBS !== '0') {
   const dir = mkdtempSync(join(tmpdir(), 'nonolab-bench-phase-'));
   const wall = (jobs: number): number => {
     const t = performance.now();
-    const run = spawnSync(process.execPath, [join(root, 'bin', 'nonolab.mjs'), 'phase', '--sizes', '20', '--densities', '0.36:0.46:0.02', '--boards', '4', '--jobs', String(jobs), '--raw', join(dir, `raw-${jobs}.csv`), '--out', join(dir, `summary-${jobs}.csv`)], { encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`bench: phase --jobs ${jobs} failed: ${run.stderr}`);
+    const run = spawnSync(process.execPath, [join(root, 'bin', 'nonolab.mjs'), 'phase', '--sizes', '20', '--densities', '0.36:0.46:0.02', '--boards', '4', '--threads', String(jobs), '--raw', join(dir, `raw-${jobs}.csv`), '--out', join(dir, `summary-${jobs}.csv`)], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`bench: phase --threads ${jobs} failed: ${run.stderr}`);
     return (performance.now() - t) / 1000;
   };
-  console.log(`part 3: nonolab phase --sizes 20 --densities 0.36:0.46:0.02 --boards 4 (24 boards), --jobs 1 and --jobs ${cores}; load average ${load()}`);
+  console.log(`part 3: nonolab phase --sizes 20 --densities 0.36:0.46:0.02 --boards 4 (24 boards), --threads 1 and --threads ${cores}; load average ${load()}`);
   const one = wall(1);
   const many = wall(cores);
   const counts = (jobs: number) => readFileSync(join(dir, `raw-${jobs}.csv`), 'utf8').split('\n').map((l) => l.split(',').slice(0, -1).join(','));
   const same = JSON.stringify(counts(1)) === JSON.stringify(counts(cores));
   rmSync(dir, { recursive: true, force: true });
   const speedup = one / many;
-  console.log(`  --jobs 1: ${one.toFixed(1)} s; --jobs ${cores}: ${many.toFixed(1)} s; speed-up ${speedup.toFixed(2)}x on ${cores} cores; rows identical but for the timings: ${same ? 'yes' : 'NO'}`);
-  console.log(`  literature check with --jobs ${cores}, estimated: ${lowerBound ? 'at least ' : ''}${(estimate / 60 / speedup).toFixed(0)} min (the one-at-a-time estimate / ${speedup.toFixed(2)}); target 30 min: ${estimate / 60 / speedup <= 30 && !lowerBound ? 'met' : 'not met'}`);
+  console.log(`  --threads 1: ${one.toFixed(1)} s; --threads ${cores}: ${many.toFixed(1)} s; speed-up ${speedup.toFixed(2)}x on ${cores} cores; rows identical but for the timings: ${same ? 'yes' : 'NO'}`);
+  console.log(`  literature check with --threads ${cores}, estimated: ${lowerBound ? 'at least ' : ''}${(estimate / 60 / speedup).toFixed(0)} min (the one-at-a-time estimate / ${speedup.toFixed(2)}); target 30 min: ${estimate / 60 / speedup <= 30 && !lowerBound ? 'met' : 'not met'}`);
   if (!same) process.exitCode = 1;
 }
 console.log(`load average at end ${load()}`);

@@ -28,7 +28,7 @@ function same(args: string[], normalise: (s: string) => string = (s) => s): Run 
 describe('compiled build', () => {
   it('bundles the CLI, the server and each worker thread, and none of them loads TypeScript tooling', () => {
     const files = readdirSync(build.dir);
-    for (const name of ['cli.js', 'server.js', 'extractWorker.js', 'gmmWorker.js']) expect(files).toContain(name);
+    for (const name of ['cli.js', 'server.js', 'extractWorker.js', 'gmmWorker.js', 'satMetricsWorker.js', 'phaseWorker.js']) expect(files).toContain(name);
     for (const name of files.filter((f) => f.endsWith('.js'))) {
       const text = readFileSync(join(build.dir, name), 'utf8');
       expect(text, name).not.toMatch(/from\s*["'](tsx|typescript|esbuild)(\/[^"']*)?["']/);
@@ -68,6 +68,18 @@ describe('compiled build', () => {
     expect(lines).toHaveLength(120);
     expect(Object.keys(lines[0].metrics)).toEqual(['human', 'sat', 'sat_dfa']);
     expect(compiled(...args, '--threads', '0').stderr).toContain('--threads: expected an integer from 1 to 64');
+  });
+
+  it('phase on worker threads (the bundle, --threads 2) writes the rows one thread of the source writes, but for the timings', () => {
+    const dir = tempDir('nonolab-build-phase-');
+    const args = ['phase', '--sizes', '6,7', '--densities', '0.4:0.5:0.1', '--boards', '3', '--encoding', 'block-start'];
+    const a = compiled(...args, '--threads', '2', '--raw', join(dir, 'bundle.csv'));
+    const b = source(...args, '--threads', '1', '--raw', join(dir, 'source.csv'));
+    expect(a.status, a.stderr).toBe(0);
+    expect(b.status, b.stderr).toBe(0);
+    const rows = (f: string) => readFileSync(join(dir, f), 'utf8').trim().split('\n').map((l) => l.split(',').slice(0, -1).join(','));
+    expect(rows('bundle.csv')).toHaveLength(13);
+    expect(rows('bundle.csv')).toEqual(rows('source.csv'));
   });
 
   it('plot-metrics draws the same SVG (Vega, loaded on first use, from its own chunk of the bundle)', () => {

@@ -112,7 +112,7 @@ describe('nonolab phase (in-process)', () => {
     expect(await run(['--sizes', '6', '--densities', '0.5:0.3:0.1', '--out', bad])).toBe(2);
     expect(existsSync(bad)).toBe(false);
     for (const jobs of ['0', '1.5', 'two']) {
-      expect(await run(['--sizes', '6', '--densities', '0.5', '--jobs', jobs, '--out', bad])).toBe(2);
+      expect(await run(['--sizes', '6', '--densities', '0.5', '--threads', jobs, '--out', bad])).toBe(2);
       expect(existsSync(bad)).toBe(false);
     }
 
@@ -121,8 +121,8 @@ describe('nonolab phase (in-process)', () => {
     const [out1, raw1] = files('one');
     const [out3, raw3] = files('three');
     const args = ['--sizes', '6,9', '--densities', '0.35:0.55:0.1', '--boards', '4', '--encoding', 'block-start'];
-    expect(await run([...args, '--jobs', '1', '--out', out1, '--raw', raw1])).toBe(0);
-    expect(await run([...args, '--jobs', '3', '--out', out3, '--raw', raw3])).toBe(0);
+    expect(await run([...args, '--threads', '1', '--out', out1, '--raw', raw1])).toBe(0);
+    expect(await run([...args, '--threads', '3', '--out', out3, '--raw', raw3])).toBe(0);
     const table = (file: string, drop: string) =>
       Papa.parse<Record<string, string>>(readFileSync(file, 'utf8').trim(), { header: true }).data.map((r) => {
         const { [drop]: timing, ...rest } = r;

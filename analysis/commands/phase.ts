@@ -138,8 +138,8 @@ export function registerPhase(program: Command): void {
     .option('--out <file>', 'summary CSV, rewritten as each (size, density) finishes (default: stdout at the end)')
     .option('--raw <file>', 'per-board CSV, rewritten as each (size, density) finishes')
     .option('--plot <file>', 'SVG: forced-filled share vs density per size with the 0.39-0.42 band, and the effort (rewritten as each (size, density) finishes)')
-    .option('--jobs <n>', 'boards solved at once, each on its own worker thread (default: one per core); every count is the same for any value')
-    .action(async (opts: { sizes: string; densities: string; boards: string; seed: string; encoding: string; conflictBudget?: string; out?: string; raw?: string; plot?: string; jobs?: string }) => {
+    .option('--threads <n>', 'worker threads solving boards at once, one board each (default: one per core; 1: this thread only); every count is the same for any value')
+    .action(async (opts: { sizes: string; densities: string; boards: string; seed: string; encoding: string; conflictBudget?: string; out?: string; raw?: string; plot?: string; threads?: string }) => {
       try {
         const sizes = opts.sizes.split(',').map((s) => Number(s.trim()));
         if (sizes.some((s) => !Number.isInteger(s) || s < 1 || s > 60)) throw new InputError(`--sizes: expected integers 1..60, got '${opts.sizes}'`);
@@ -152,8 +152,8 @@ export function registerPhase(program: Command): void {
         const budget = opts.conflictBudget === undefined ? undefined : Number(opts.conflictBudget);
         if (budget !== undefined && !(Number.isInteger(budget) && budget >= 0)) throw new InputError(`--conflict-budget must be a non-negative integer, got '${opts.conflictBudget}'`);
         const encoding = parseEncoding(opts.encoding);
-        const jobs = opts.jobs === undefined ? availableParallelism() : Number(opts.jobs);
-        if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256) throw new InputError(`--jobs must be an integer in 1..256, got '${opts.jobs}'`);
+        const threads = opts.threads === undefined ? availableParallelism() : Number(opts.threads);
+        if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new InputError(`--threads: expected an integer from 1 to 64, got '${opts.threads}'`);
         const tasks: BoardTask[] = sizes.flatMap((size) => densities.flatMap((density) => Array.from({ length: boards }, (_, board) => ({ size, density, board }))));
         // Boards take seconds to minutes: a redirected stderr (a log file) gets a progress line every 10 s too.
         const bar = progressBar('phase', tasks.length, { nonTtyEveryMs: 10_000 });
@@ -166,7 +166,7 @@ export function registerPhase(program: Command): void {
           if (opts.plot) writeAtomic(opts.plot, await renderSvg(phasePlot(summary, { boards, seed, encoding })));
         };
         // Boards finish in any order on several threads; a (size, density) is written once all its boards are in,
-        // in task order, so the files are the same as with --jobs 1 (but for each board's seconds).
+        // in task order, so the files are the same as with --threads 1 (but for each board's seconds).
         const results: (BoardRow | undefined)[] = Array.from({ length: tasks.length }, () => undefined);
         const landed = (from: number) => results.slice(from, from + boards).every((r) => r !== undefined);
         let committed = 0;
@@ -186,7 +186,7 @@ export function registerPhase(program: Command): void {
           });
         };
         const job = (index: number): PhaseJob => ({ index, ...tasks[index], seed, encoding, budget });
-        if (Math.min(jobs, tasks.length) <= 1) {
+        if (Math.min(threads, tasks.length) <= 1) {
           for (let i = 0; i < tasks.length; i++) {
             const t0 = performance.now();
             const { size, density, board } = tasks[i];
@@ -195,7 +195,7 @@ export function registerPhase(program: Command): void {
             land(i, row);
             await writing;
           }
-        } else await onWorkers(Math.min(jobs, tasks.length), tasks.length, job, land);
+        } else await onWorkers(Math.min(threads, tasks.length), tasks.length, job, land);
         await writing;
         bar.stop();
         const summary = summaryWithThresholds(rows, complete, seed);
