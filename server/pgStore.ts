@@ -569,16 +569,22 @@ export class PgStore extends PgOps implements StudyStore {
       setTimeout(retry, 1_000).unref();
     });
     await client.connect();
+    // Notices are handled in the order they arrive: the rows of each are read at once, but delivered after the earlier
+    // notices' (two reads in flight could otherwise answer out of order and a live view get a session's records shuffled).
+    let delivered: Promise<void> = Promise.resolve();
     client.on('notification', (n) => {
       if (n.channel !== FEED_CHANNEL || !n.payload) return;
       const m = JSON.parse(n.payload) as FeedMessage;
       if (m.from === this.processTag) return;
-      if (m.kind === 'session') handlers.session(m.session_id, m.status);
-      else
-        void this.pool
-          .query('SELECT line FROM events WHERE session_id = $1 AND n BETWEEN $2 AND $3 ORDER BY n', [m.session_id, m.first, m.last])
-          .then((r) => handlers.appended(m.session_id, r.rows.map((row: { line: string }) => JSON.parse(row.line) as LoggedEvent)))
-          .catch(() => {});
+      const rows =
+        m.kind === 'appended' ? this.pool.query('SELECT line FROM events WHERE session_id = $1 AND n BETWEEN $2 AND $3 ORDER BY n', [m.session_id, m.first, m.last]) : null;
+      rows?.catch(() => {}); // (a failed read is dropped below, in its turn; until then it must not count as unhandled)
+      delivered = delivered
+        .then(async () => {
+          if (m.kind === 'session') handlers.session(m.session_id, m.status);
+          else handlers.appended(m.session_id, (await rows!).rows.map((row: { line: string }) => JSON.parse(row.line) as LoggedEvent));
+        })
+        .catch(() => {});
     });
     await client.query(`LISTEN ${FEED_CHANNEL}`);
     this.listener = client;

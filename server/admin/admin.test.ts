@@ -215,6 +215,26 @@ describe('live sessions', () => {
     expect(got[0].data.records.map((r: any) => r.type)).toEqual(['session_start', 'step_start', 'consent', 'step_end', 'sequence_assigned']);
     expect(got[1].data.records.map((r: any) => r.seq)).toEqual([a.seq + 1]);
   });
+  it('sends each record of the live mirror once, also when a notice of records already read arrives late (another process)', async () => {
+    const e = await loggedIn();
+    const a = await startParticipant();
+    const res = await fetch(`${server.url}/api/admin/sessions/${a.id}/live`, { headers: { cookie: e.cookie } });
+    let delivered!: (records: any[]) => void;
+    const initial = new Promise<any[]>((resolve) => (delivered = resolve));
+    const pending = readSse(res, (got) => {
+      const batches = got.filter((g) => g.event === 'records');
+      if (batches.length >= 1) delivered(batches[0].data.records);
+      return batches.length >= 2;
+    });
+    const read = await initial;
+    // A late notice (as PostgreSQL's LISTEN/NOTIFY can bring after the mirror read the log): records already sent.
+    server.nonolab.service.feed.emit('appended', a.id, read.slice(0, 2));
+    await a.p.call('POST', '/api/session/events', { events: [event(a.id, a.seq + 1)] });
+    const got = await pending;
+    expect(got[0].data.records).toEqual(read);
+    expect(got[1].data.records.map((r: any) => r.seq)).toEqual([a.seq + 1]);
+    expect(got).toHaveLength(2);
+  });
 });
 
 describe('a study that was running before the dashboard opened', () => {

@@ -253,19 +253,45 @@ export async function createAdminRouter(opts: AdminRouterOptions): Promise<expre
     );
   });
 
-  /** One session's records: everything so far, then each batch as it is made durable (the live mirror). */
+  /**
+   * One session's records: everything so far, then each batch as it is made durable (the live mirror). The feed is
+   * watched before the log is read, so nothing appended meanwhile is missed; a record can then reach the stream twice
+   * (in the log read and from the feed, or late from another process's notice, which can arrive after the read), so
+   * each record is sent once: one already sent (the same line) is dropped from a live batch.
+   */
   router.get('/sessions/:id/live', async (req, res) => {
     const id = await sessionParam(req);
-    const initial = await events.read(id);
-    let unwatch = () => {};
-    const { send, end } = openStream(req, res, () => unwatch());
-    unwatch = live.watch(id, (records) => {
+    const sent = new Set<string>();
+    const unsent = (records: readonly LoggedEvent[]) =>
+      records.filter((r) => {
+        const line = JSON.stringify(r);
+        if (sent.has(line)) return false;
+        sent.add(line);
+        return true;
+      });
+    let stream: { send: (event: string, data: unknown) => void; end: () => void } | null = null;
+    const early: LoggedEvent[][] = [];
+    const deliver = (records: readonly LoggedEvent[]) => {
       if (records.length === 0) {
-        send('removed', { session_id: id });
-        end();
-      } else send('records', { records });
-    });
-    send('records', { records: initial, initial: true });
+        stream!.send('removed', { session_id: id });
+        stream!.end();
+        return;
+      }
+      const fresh = unsent(records);
+      if (fresh.length) stream!.send('records', { records: fresh });
+    };
+    const unwatch = live.watch(id, (records) => (stream ? deliver(records) : early.push([...records])));
+    let initial: LoggedEvent[];
+    try {
+      initial = await events.read(id);
+    } catch (err) {
+      unwatch();
+      throw err;
+    }
+    stream = openStream(req, res, unwatch);
+    for (const r of initial) sent.add(JSON.stringify(r));
+    stream.send('records', { records: initial, initial: true });
+    for (const records of early) deliver(records);
   });
 
   router.get('/pool', async (_req, res) => {
