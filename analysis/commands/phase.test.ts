@@ -111,6 +111,8 @@ describe('nonolab phase (in-process)', () => {
     const bad = join(dir, 'bad.csv');
     expect(await run(['--sizes', '6', '--densities', '0.5:0.3:0.1', '--out', bad])).toBe(2);
     expect(existsSync(bad)).toBe(false);
+    // An output that cannot be written stops the run with a clear error (exit 2), on one thread or several.
+    for (const threads of ['1', '2']) expect(await run(['--sizes', '6', '--densities', '0.4:0.5:0.1', '--boards', '3', '--threads', threads, '--out', join(dir, 'no', 'such', 's.csv')])).toBe(2);
     for (const jobs of ['0', '1.5', 'two']) {
       expect(await run(['--sizes', '6', '--densities', '0.5', '--threads', jobs, '--out', bad])).toBe(2);
       expect(existsSync(bad)).toBe(false);

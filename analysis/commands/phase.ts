@@ -172,32 +172,42 @@ export function registerPhase(program: Command): void {
         let committed = 0;
         let done = 0;
         let writing = Promise.resolve();
+        // A file that cannot be written stops the run at once (no more boards are started) and is reported.
+        const run = { failure: null as Error | null };
         const land = (index: number, row: BoardRow) => {
           results[index] = row;
           bar.update(++done);
-          writing = writing.then(async () => {
-            while (committed < tasks.length && landed(committed)) {
-              rows.push(...(results.slice(committed, committed + boards) as BoardRow[]));
-              const { size, density } = tasks[committed];
-              if (density === densities[densities.length - 1]) complete.add(size);
-              committed += boards;
-              await flush();
-            }
-          });
+          writing = writing
+            .then(async () => {
+              while (run.failure === null && committed < tasks.length && landed(committed)) {
+                rows.push(...(results.slice(committed, committed + boards) as BoardRow[]));
+                const { size, density } = tasks[committed];
+                if (density === densities[densities.length - 1]) complete.add(size);
+                committed += boards;
+                await flush();
+              }
+            })
+            .catch((error: unknown) => {
+              run.failure ??= error instanceof Error ? error : new Error(String(error));
+            });
         };
         const job = (index: number): PhaseJob => ({ index, ...tasks[index], seed, encoding, budget });
-        if (Math.min(threads, tasks.length) <= 1) {
-          for (let i = 0; i < tasks.length; i++) {
-            const t0 = performance.now();
-            const { size, density, board } = tasks[i];
-            const row = runBoard(size, density, board, seed, encoding, budget);
-            row.seconds = Math.round(performance.now() - t0) / 1000;
-            land(i, row);
-            await writing;
-          }
-        } else await onWorkers(Math.min(threads, tasks.length), tasks.length, job, land);
-        await writing;
-        bar.stop();
+        try {
+          if (Math.min(threads, tasks.length) <= 1) {
+            for (let i = 0; i < tasks.length && run.failure === null; i++) {
+              const t0 = performance.now();
+              const { size, density, board } = tasks[i];
+              const row = runBoard(size, density, board, seed, encoding, budget);
+              row.seconds = Math.round(performance.now() - t0) / 1000;
+              land(i, row);
+              await writing;
+            }
+          } else await onWorkers(Math.min(threads, tasks.length), tasks.length, job, land, () => run.failure !== null);
+          await writing;
+        } finally {
+          bar.stop();
+        }
+        if (run.failure !== null) throw new InputError(`phase: ${run.failure.message} (the rows of every (size, density) written before are kept)`);
         const summary = summaryWithThresholds(rows, complete, seed);
         if (!opts.out) process.stdout.write(Papa.unparse(summary) + '\n');
         for (const t of thresholds(rows, seed)) {
@@ -221,9 +231,10 @@ interface BoardTask {
 
 /**
  * Runs tasks 0..count-1 on `threads` phase workers, each taking the next task as it finishes one; `land` gets each row
- * as it arrives. A worker's error (or a crash) stops the run: the other workers are ended and the error is thrown.
+ * as it arrives. A worker's error (or a crash) stops the run: the other workers are ended and the error is thrown. Once
+ * `stopped()` is true no task is started (the run ends when the running ones are in).
  */
-async function onWorkers(threads: number, count: number, job: (index: number) => PhaseJob, land: (index: number, row: BoardRow) => void): Promise<void> {
+async function onWorkers(threads: number, count: number, job: (index: number) => PhaseJob, land: (index: number, row: BoardRow) => void, stopped: () => boolean): Promise<void> {
   const workers: Worker[] = [];
   let next = 0;
   try {
@@ -235,7 +246,7 @@ async function onWorkers(threads: number, count: number, job: (index: number) =>
             const worker = startWorker('phaseWorker');
             workers.push(worker);
             const give = () => {
-              if (next < count) worker.postMessage(job(next++) satisfies PhaseJob);
+              if (next < count && !stopped()) worker.postMessage(job(next++) satisfies PhaseJob);
               else resolve();
             };
             worker.on('message', (m: PhaseResult) => {
