@@ -200,7 +200,7 @@ export function buildDesign(data: readonly DataRow[] | LmmData, parsed: ParsedFo
   }
   const termKeys = new Set(parsed.terms.map((t) => [...t].sort().join('\u0000')));
   // Each column as an array over the kept rows, built once per variable (a numeric variable's values, a factor's level
-  // indices); an interaction column is the product of its parts, multiplied in the same order as before (1 x first x ...).
+  // indices); an interaction column is the product of its parts, multiplied left to right (1 x first x second ...).
   const valuesOf = (v: string): Float64Array => {
     const all = d.column(v).number;
     const col = new Float64Array(n);
