@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runAnalysis } from '../pipeline/index.ts';
 import { isPostgresUrl, redactUrl } from '../../server/stores.ts';
+import { commandDescription } from './catalog.ts';
 
 interface Flags {
   logs?: string;
@@ -25,7 +26,7 @@ interface Flags {
 export function registerAnalyze(program: Command): void {
   program
     .command('analyze')
-    .description('analyse a study: NDJSON logs + puzzle set -> tables (CSV/JSON) and a self-contained report.html')
+    .description(commandDescription('analyze'))
     .option('--logs <dir>', 'logs directory (the server data dir with sessions/, or a folder of .ndjson files)')
     .option('--database <url>', 'instead of --logs: the PostgreSQL store (postgres://…, as NONOLAB_DATABASE_URL) whose events are read directly')
     .requiredOption('--puzzles <file>', 'study config (study-config/study.json) or a JSON/NDJSON puzzle list with solutions and metrics')

@@ -3,11 +3,12 @@ import type { Command } from 'commander';
 import { tiedRanks } from '../pipeline/analyze.ts';
 import { bradleyTerry, pairsFromRatings, type ComparisonInput } from '../stats/bradleyTerry.ts';
 import { numericColumn, readTidyCsv, requireColumns, runStatsCommand } from '../stats/tidyCsv.ts';
+import { commandDescription } from './catalog.ts';
 
 export function registerBt(program: Command): void {
   program
     .command('bt')
-    .description('Bradley-Terry by Hunter\'s MM; prints {items: [{item, log_ability, se, rank}]} (log-abilities sum to 0; rank 1 = largest, e.g. hardest)')
+    .description(commandDescription('bt'))
     .argument('<file>', 'tidy CSV: columns participant,item,rating (within-participant pairs are formed) or, with --pairs, winner,loser[,weight][,tie]')
     .option('--pairs', 'the file holds comparisons, not ratings')
     .option('--ties <model>', "'half' (a tie is half a win each) or 'davidson'", 'half')

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { encode, writeDimacs, type Encoding } from '../../shared/sat/index.ts';
+import { commandDescription } from './catalog.ts';
 
 /** What the SAT commands read: bare clues or any puzzle record (extra fields are kept, not checked). */
 export const ClueInput = z
@@ -63,7 +64,7 @@ export function parseEncoding(value: string): Encoding {
 export function registerCnf(program: Command): void {
   program
     .command('cnf')
-    .description('write the CNF encoding of a Nonogram as DIMACS (cells are variables r*C+c+1)')
+    .description(commandDescription('cnf'))
     .argument('<puzzle>', 'puzzle JSON: {"rows":[[..]],"cols":[[..]]} or a puzzle record (the first of an array/NDJSON unless --index)')
     .option('--encoding <name>', 'block-start (the paper, Appendix A), dfa (Foote & Krizanc) or line-gac (unit propagation = complete line solving)', 'block-start')
     .option('--index <n>', 'which puzzle of an array/NDJSON file', '0')

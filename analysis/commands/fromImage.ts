@@ -8,6 +8,7 @@ import { makeUnique, otsuThreshold, thresholdGrid } from '../../shared/nonogram/
 import type { ChangedCell, MakeUniqueOptions, MakeUniqueResult } from '../../shared/nonogram/fromPicture.ts';
 import { satMetricsRecord } from '../../shared/sat/index.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
+import { commandDescription } from './catalog.ts';
 
 export class ImageError extends Error {}
 
@@ -169,7 +170,7 @@ export function fromImageOptionsFromFlags(flags: FromImageFlags): FromImageOptio
 export function registerFromImage(program: Command): void {
   program
     .command('from-image')
-    .description('turn a picture (PNG, JPEG, WebP, SVG, GIF, TIFF, AVIF) into a uniquely solvable Nonogram by the fewest cell changes the search finds; one puzzle record (JSON) with changed_cells')
+    .description(commandDescription('from-image'))
     .argument('<file>', 'the image')
     .option('--size <WxH>', 'board size, width x height (1..100 each)', '20x20')
     .option('--threshold <t>', "'auto' (Otsu's threshold) or a grey level 0..255: cells at or below it are filled", 'auto')

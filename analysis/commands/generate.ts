@@ -7,6 +7,7 @@ import { GenerateOptions, iteratePuzzles } from '../../shared/nonogram/index.ts'
 import type { GenerateHooks } from '../../shared/nonogram/index.ts';
 import { availableParallelism } from 'node:os';
 import { withSatMetrics } from '../sat/parallelMetrics.ts';
+import { commandDescription } from './catalog.ts';
 
 interface GenerateFlags {
   size: string;
@@ -72,7 +73,7 @@ function write(stream: Writable, text: string): Promise<void> {
 export function registerGenerate(program: Command): void {
   program
     .command('generate')
-    .description('generate uniquely solvable random Nonograms (exactly round(density*W*H) filled cells, or --bernoulli) with human metrics; NDJSON, one puzzle per line')
+    .description(commandDescription('generate'))
     .option('--size <WxH>', 'grid size, width x height', '10x10')
     .option('--density <d>', 'fraction of filled cells, 0..1', '0.5')
     .option('--count <n>', 'number of puzzles', '1000')

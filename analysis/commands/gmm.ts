@@ -3,11 +3,12 @@ import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { fitGmm, gmmSelect, logGaps, pauseThreshold } from '../stats/gmm.ts';
 import { intOption, numericColumn, readTidyCsv, runStatsCommand } from '../stats/tidyCsv.ts';
+import { commandDescription } from './catalog.ts';
 
 export function registerGmm(program: Command): void {
   program
     .command('gmm')
-    .description('fit 1-D Gaussian mixtures to the natural log of a gap column (seconds); prints {n, components, threshold_s, bic, delta_bic}')
+    .description(commandDescription('gmm'))
     .argument('<file>', 'tidy CSV with a header row')
     .option('--column <name>', 'column of gap lengths in seconds', 'gap_s')
     .option('--components <k>', 'components of the reported fit (the paper: 3)', '3')

@@ -3,11 +3,12 @@ import type { Command } from 'commander';
 import { gridToRows } from '../../shared/nonogram/grid.ts';
 import { forcedCells } from '../../shared/sat/index.ts';
 import { InputError, parseEncoding, readPuzzles } from './cnf.ts';
+import { commandDescription } from './catalog.ts';
 
 export function registerInfer(program: Command): void {
   program
     .command('infer')
-    .description('list the cells forced filled and forced empty (SAT under the assumption of each value); one JSON line per puzzle')
+    .description(commandDescription('infer'))
     .argument('<puzzle>', 'puzzle JSON, JSON array or NDJSON of puzzles ({"rows","cols"} or puzzle records)')
     .option('--encoding <name>', 'block-start, dfa or line-gac', 'block-start')
     .option('--conflict-budget <n>', 'conflicts allowed per solver call (a cell whose call runs out is undecided)')

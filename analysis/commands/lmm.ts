@@ -2,11 +2,12 @@
 import type { Command } from 'commander';
 import { fitLmm } from '../stats/lmm.ts';
 import { readTidyCsv, runStatsCommand } from '../stats/tidyCsv.ts';
+import { commandDescription } from './catalog.ts';
 
 export function registerLmm(program: Command): void {
   program
     .command('lmm')
-    .description('linear mixed model with random intercepts (REML by default); prints {fixed: [{term, estimate, se, df, t, p}], variances, reml_criterion | deviance}')
+    .description(commandDescription('lmm'))
     .argument('<file>', 'tidy CSV with a header row (rows with an empty/NA value in a used column are left out)')
     .requiredOption('--formula <formula>', 'R formula, e.g. "difficulty ~ conflicts * expertise + (1|participant) + (1|puzzle)"')
     .option('--ml', 'maximum likelihood instead of REML')

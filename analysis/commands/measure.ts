@@ -6,6 +6,7 @@ import { difficulty, gridFromRows, KnownSolutionError } from '../../shared/nonog
 import { loadPuzzles } from '../puzzleFile.ts';
 import { encodeBlockStart, satMetrics, satMetricsRecord, writeDimacs } from '../../shared/sat/index.ts';
 import { checkSolvers, runExternalSolver, SOLVER_NAMES } from '../sat/external.ts';
+import { commandDescription } from './catalog.ts';
 
 export function progressBar(label: string, total: number, options: { nonTtyEveryMs?: number } = {}): cliProgress.SingleBar {
   const bar = new cliProgress.SingleBar(
@@ -30,7 +31,7 @@ export function progressBar(label: string, total: number, options: { nonTtyEvery
 export function registerMeasure(program: Command): void {
   program
     .command('measure')
-    .description('add metrics.sat (block-start, MiniSat 2.2.0 statistics), metrics.sat_dfa and missing metrics.human to puzzles; NDJSON out')
+    .description(commandDescription('measure'))
     .argument('<file>', 'puzzles: JSON, JSON array, NDJSON (as generate writes), .non or webpbn XML')
     .option('--out <file>', 'write NDJSON here instead of stdout')
     .option('--human', 'recompute metrics.human even when present')

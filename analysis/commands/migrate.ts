@@ -2,11 +2,12 @@
 import type { Command } from 'commander';
 import { migrate } from '../../server/migrate.ts';
 import { isPostgresUrl, redactUrl } from '../../server/stores.ts';
+import { commandDescription } from './catalog.ts';
 
 export function registerMigrate(program: Command): void {
   program
     .command('migrate')
-    .description('copy a study from its data directory (SQLite + NDJSON) into PostgreSQL: idempotent, resumable, verified by counts and hashes')
+    .description(commandDescription('migrate'))
     .requiredOption('--from <dir>', 'the data directory (NONOLAB_DATA_DIR: nonolab.sqlite and sessions/)')
     .requiredOption('--to <url>', 'the PostgreSQL database (postgres://user:password@host:port/database), as NONOLAB_DATABASE_URL will name it')
     .action(async (flags: { from: string; to: string }) => {

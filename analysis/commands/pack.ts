@@ -7,6 +7,7 @@ import { satMetricsRecord } from '../../shared/sat/index.ts';
 import { loadPuzzles } from '../puzzleFile.ts';
 import { configWithPuzzles } from './configOut.ts';
 import { metricOf, metricValueOf } from '../metric.ts';
+import { commandDescription } from './catalog.ts';
 
 export type PuzzleOrigin = 'generated' | 'imported' | 'picture';
 
@@ -61,7 +62,7 @@ export function packPuzzles(sources: { file: string; puzzles: Puzzle[] }[], orde
 export function registerPack(program: Command): void {
   program
     .command('pack')
-    .description("assemble a study's puzzle set from generated, imported (.non, webpbn XML, JSON) and picture (from-image) puzzles: ids, metrics, easiest first; into a study config with --config")
+    .description(commandDescription('pack'))
     .argument('<files...>', 'puzzle files in any format nonolab reads')
     .requiredOption('--out <file>', 'write the puzzle set (JSON array), or the whole config with --config')
     .option('--config <file>', 'a study config whose "puzzles" are replaced by the set (written to --out)')

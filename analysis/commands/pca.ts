@@ -3,11 +3,12 @@ import type { Command } from 'commander';
 import { pca } from '../stats/pca.ts';
 import { zMeanComposite } from '../stats/composite.ts';
 import { numericColumn, readTidyCsv, requireColumns, runStatsCommand } from '../stats/tidyCsv.ts';
+import { commandDescription } from './catalog.ts';
 
 export function registerPca(program: Command): void {
   program
     .command('pca')
-    .description('principal components of the correlation matrix (as prcomp(scale. = TRUE), each component signed so its loadings sum > 0) and the z-mean composite (z with the n - 1 SD)')
+    .description(commandDescription('pca'))
     .argument('<file>', 'tidy CSV, one row per participant')
     .option('--columns <list>', 'comma-separated item columns (default: every column)')
     .option('--id <column>', 'an identifier column to leave out of the items and echo in the output')

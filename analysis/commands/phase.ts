@@ -34,6 +34,7 @@ import { thresholdBootstrap } from '../stats/threshold.ts';
 import { parseEncoding, InputError } from './cnf.ts';
 import { progressBar } from './measure.ts';
 import { renderSvg } from './plotMetrics.ts';
+import { commandDescription } from './catalog.ts';
 
 export { forcedFilledShare, runBoard, type BoardRow } from './phaseBoard.ts';
 
@@ -128,7 +129,7 @@ function writeAtomic(file: string, text: string): void {
 export function registerPhase(program: Command): void {
   program
     .command('phase')
-    .description("Foote & Krizanc's phase transition: inferable cells (forced filled and forced empty) and solver effort vs density on random boards, with the size-wise threshold")
+    .description(commandDescription('phase'))
     .option('--sizes <list>', 'board sizes N (N x N), comma-separated', '15,20,25')
     .option('--densities <range>', 'START:END:STEP or one value', '0.30:0.60:0.01')
     .option('--boards <n>', 'boards per (size, density)', '50')

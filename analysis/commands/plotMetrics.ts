@@ -5,6 +5,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { loadPuzzles } from '../puzzleFile.ts';
 import { selectFromPuzzles } from './select.ts';
 import { metricOption, metricValueOf } from '../metric.ts';
+import { commandDescription } from './catalog.ts';
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   // Loaded on first use: Vega is a megabyte of code that every other command (and `--help`) need not parse.
@@ -18,7 +19,7 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
 export function registerPlotMetrics(program: Command): void {
   program
     .command('plot-metrics')
-    .description('histogram of a SAT metric over measured puzzles, with the paper-scheme selection marked; SVG')
+    .description(commandDescription('plot-metrics'))
     .argument('<file>', 'measured puzzles (NDJSON from generate/measure)')
     .option('--metric <name>', 'the metric to plot: <source>_<key> such as sat_conflicts, dfa_conflicts, human_level (old spellings conflicts, sat_dfa.conflicts accepted)', 'sat_conflicts')
     .option('--bins <n>', 'maximum number of bins', '40')

@@ -4,11 +4,12 @@ import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { DimacsError, parseDimacs, solveCnf } from '../../shared/sat/index.ts';
 import { checkSolvers, runExternalSolver, SolverError, SOLVER_NAMES } from '../sat/external.ts';
+import { commandDescription } from './catalog.ts';
 
 export function registerSat(program: Command): void {
   program
     .command('sat')
-    .description('solve DIMACS CNF files; prints {file,result,conflicts,decisions,propagations,restarts,time_ms} per file')
+    .description(commandDescription('sat'))
     .argument('<files...>', 'DIMACS CNF files')
     .option('--model', 'add the satisfying assignment as DIMACS literals')
     .option('--conflict-budget <n>', 'stop after about N conflicts with result UNKNOWN')

@@ -6,6 +6,7 @@ import { selectPaper, type Selection } from '../../shared/sat/index.ts';
 import { loadPuzzles } from '../puzzleFile.ts';
 import { configWithPuzzles } from './configOut.ts';
 import { metricOption, metricValueOf, type Metric } from '../metric.ts';
+import { commandDescription } from './catalog.ts';
 
 /** Selects with the paper's scheme; prints an error naming the puzzle and field and returns null if a metric is missing. */
 export function selectFromPuzzles(file: string, puzzles: Puzzle[], metric: Metric): Selection | null {
@@ -31,7 +32,7 @@ export function selectFromPuzzles(file: string, puzzles: Puzzle[], metric: Metri
 export function registerSelect(program: Command): void {
   program
     .command('select')
-    .description("pick six study puzzles: the 2 lowest, 2 nearest the median and 2 highest (top 5% excluded) by a metric, as the paper did")
+    .description(commandDescription('select'))
     .requiredOption('--in <file>', 'measured puzzles (NDJSON from generate/measure, a set from pack) or a study config (its puzzles)')
     .option('--scheme <name>', 'selection scheme (paper)', 'paper')
     .option('--metric <name>', 'the metric to select by: <source>_<key> such as sat_conflicts, dfa_conflicts, human_level (old spellings conflicts, sat_dfa.conflicts accepted)', 'sat_conflicts')

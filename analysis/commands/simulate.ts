@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadStudyConfig, ConfigError } from '../../node/studyConfig.ts';
 import { metricOf } from '../metric.ts';
 import { simulateToDir, simulateToServer, type SimulateOptions } from '../simulate/index.ts';
+import { commandDescription } from './catalog.ts';
 
 interface Flags {
   participants: string;
@@ -34,7 +35,7 @@ function num(name: string, value: string | undefined): number | undefined {
 export function registerSimulate(program: Command): void {
   program
     .command('simulate')
-    .description('play a study with seeded bot participants (skill drives speed, pauses, errors, hints, skips and ratings)')
+    .description(commandDescription('simulate'))
     .requiredOption('--participants <n>', 'number of bot participants')
     .requiredOption('--seed <s>', 'seed (same seed, same study)')
     .option('--server <url>', 'play through a running server (POST /api/sessions, /api/session/events, /check, /hint, /complete)')

@@ -5,6 +5,7 @@ import { FILLED, gridToRows, InconsistentCluesError, PuzzleFormatError, solvePuz
 import { PuzzleFileError, readPuzzleFile } from '../puzzleFile.ts';
 import type { Grid, SolveEngine } from '../../shared/nonogram/index.ts';
 import { SolveLine, type Puzzle } from '../../shared/schema/puzzle.ts';
+import { commandDescription } from './catalog.ts';
 
 interface SolveFlags {
   count: string;
@@ -82,7 +83,7 @@ function gridOf(rows: string[]): Grid {
 export function registerSolve(program: Command): void {
   program
     .command('solve')
-    .description('count the solutions of puzzles (up to --count), exactly; one JSON line per puzzle: {id,width,height,solutions,complete,time_ms,settled_by,solution,second?}')
+    .description(commandDescription('solve'))
     .argument('<files...>', 'puzzle files: our JSON / NDJSON, .non, webpbn XML (one or many puzzles per file)')
     .option('--count <n>', 'count solutions up to this many (2 decides uniqueness)', '2')
     .option('--timeout <seconds>', 'stop each puzzle after this long; the line then says complete: false with the count so far')

@@ -2,11 +2,12 @@
 import type { Command } from 'commander';
 import { spearman, spearmanUndefinedReason } from '../stats/spearman.ts';
 import { numericColumn, readTidyCsv, runStatsCommand } from '../stats/tidyCsv.ts';
+import { commandDescription } from './catalog.ts';
 
 export function registerSpearman(program: Command): void {
   program
     .command('spearman')
-    .description('Spearman rank correlation (average ranks); prints {n, rho, p, p_exact}')
+    .description(commandDescription('spearman'))
     .argument('<file>', 'tidy CSV with a header row')
     .requiredOption('--x <column>', 'first column')
     .requiredOption('--y <column>', 'second column')

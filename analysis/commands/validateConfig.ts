@@ -1,11 +1,12 @@
 // `nonolab validate-config FILE`: check a study config the way the server does at start-up.
 import type { Command } from 'commander';
 import { loadStudyConfig, ConfigError } from '../../node/studyConfig.ts';
+import { commandDescription } from './catalog.ts';
 
 export function registerValidateConfig(program: Command): void {
   program
     .command('validate-config')
-    .description('validate a study config file (phases, puzzles, surveys) and print its hash')
+    .description(commandDescription('validate-config'))
     .argument('<file>', 'study config JSON')
     .action((file: string) => {
       try {
