@@ -1,13 +1,14 @@
 // The `nonolab` command line: a thin commander shell. The top-level help comes from the command catalog alone; a
 // command's own module (analysis/commands/) is loaded, and given the whole command line to parse, only when it runs.
 import { Command, Help } from 'commander';
-import { COMMANDS } from './commands/catalog.ts';
+import { COMMANDS, isCommandName } from './commands/catalog.ts';
+import { LOADERS } from './commands/loaders.ts';
 import { appVersion } from '../node/version.ts';
 
 const DESCRIPTION = 'nonolab: behavioural studies of Nonogram difficulty (puzzles, SAT metrics, analysis)';
 // `nonolab help <command>` is `nonolab <command> --help`, the command's own help.
 const argv =
-  process.argv[2] === 'help' && process.argv[3] !== undefined && Object.hasOwn(COMMANDS, process.argv[3])
+  process.argv[2] === 'help' && process.argv[3] !== undefined && isCommandName(process.argv[3])
     ? [...process.argv.slice(0, 2), process.argv[3], '--help', ...process.argv.slice(4)]
     : process.argv;
 
@@ -15,9 +16,13 @@ const program = new Command();
 program.name('nonolab').description(DESCRIPTION).version(appVersion());
 const defaultHelp = new Help();
 program.configureHelp({
-  subcommandTerm: (cmd) => (Object.hasOwn(COMMANDS, cmd.name()) ? [cmd.name(), COMMANDS[cmd.name()].usage].filter(Boolean).join(' ') : defaultHelp.subcommandTerm(cmd)),
+  subcommandTerm: (cmd) => {
+    const name = cmd.name();
+    return isCommandName(name) ? [name, COMMANDS[name].usage].filter(Boolean).join(' ') : defaultHelp.subcommandTerm(cmd);
+  },
 });
-for (const [name, entry] of Object.entries(COMMANDS)) {
+for (const name of Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]) {
+  const entry = COMMANDS[name];
   // A stand-in: it takes anything after its name and hands the whole command line to the real command.
   program
     .command(name)
@@ -28,7 +33,7 @@ for (const [name, entry] of Object.entries(COMMANDS)) {
     .action(async () => {
       const real = new Command();
       real.name('nonolab').description(DESCRIPTION).version(appVersion());
-      (await entry.load())(real);
+      (await LOADERS[name]())(real);
       await real.parseAsync(argv);
     });
 }
