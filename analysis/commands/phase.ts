@@ -28,7 +28,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type { Encoding } from '../../shared/sat/index.ts';
 import { startWorker } from '../pipeline/workers.ts';
-import { forcedFilledShare, runBoard, type BoardRow } from './phaseBoard.ts';
+import { forcedFilledShare, timedBoard, type BoardRow } from './phaseBoard.ts';
 import type { PhaseJob, PhaseResult } from './phaseWorker.ts';
 import { thresholdBootstrap } from '../stats/threshold.ts';
 import { parseEncoding, InputError } from './cnf.ts';
@@ -196,11 +196,8 @@ export function registerPhase(program: Command): void {
         try {
           if (Math.min(threads, tasks.length) <= 1) {
             for (let i = 0; i < tasks.length && run.failure === null; i++) {
-              const t0 = performance.now();
               const { size, density, board } = tasks[i];
-              const row = runBoard(size, density, board, seed, encoding, budget);
-              row.seconds = Math.round(performance.now() - t0) / 1000;
-              land(i, row);
+              land(i, timedBoard(size, density, board, seed, encoding, budget));
               await writing;
             }
           } else await onWorkers(Math.min(threads, tasks.length), tasks.length, job, land, () => run.failure !== null);

@@ -58,3 +58,11 @@ export function runBoard(size: number, density: number, board: number, seed: num
     inference_conflicts: inf.stats.conflicts,
   };
 }
+
+/** runBoard with the board's wall-clock seconds set (what `phase` writes, on one thread or on its workers). */
+export function timedBoard(size: number, density: number, board: number, seed: number, encoding: Encoding, budget: number | undefined): BoardRow {
+  const t0 = performance.now();
+  const row = runBoard(size, density, board, seed, encoding, budget);
+  row.seconds = Math.round(performance.now() - t0) / 1000;
+  return row;
+}

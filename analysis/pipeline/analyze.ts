@@ -51,7 +51,7 @@ export interface AnalyzeOptions extends PauseOptions {
    * Called once the pause threshold is known, with the attempts in the order of the attempt table (the gaps' `attempt`
    * indices point into it): runAnalysis lets the mixture worker build gaps.csv then, while this thread goes on.
    */
-  onPauses?: (thresholdS: number, attempts: readonly AttemptRow[]) => void;
+  onPauses?: (thresholdS: number, attempts: readonly AttemptRow[], gaps: GapColumns) => void;
   /** Called after each session's signals (for a progress bar). */
   onSession?: (done: number) => void;
 }
@@ -234,7 +234,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
 
   const { pauses, attempts } = await pausing;
   timings.gmm_ms = pauses.fit_ms;
-  options.onPauses?.(pauses.threshold_s, attempts);
+  options.onPauses?.(pauses.threshold_s, attempts, ex.gaps);
   warnings.push(...pauseWarnings, ...laterWarnings);
   const attemptRows = attemptTable(attempts, set, metrics.usable, expertise.of);
   const participantRows = participantTable(ex.participants, attempts, expertise);

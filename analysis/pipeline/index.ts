@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
 import { gapRowKeys, readCodes, sessionFiles, writeTables } from './io.ts';
 import { extractFiles, startGmmWorker } from './workers.ts';
-import type { GapColumns } from './extract.ts';
 import { extractDatabase } from './database.ts';
 import { redactUrl } from '../../server/stores.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
@@ -98,17 +97,15 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   // while this thread fits the others and the mixed models that do not need the threshold (analyzeExtracted), and
   // later writes gaps.csv (1.7 M rows for 10,000 participants) while this thread writes the other tables and the report.
   const gmmWorker = (opts.parallel ?? 2) > 1 && files.length >= 500 ? startGmmWorker() : null;
-  let extractedGaps: GapColumns | null = null;
-  let gapsPrepared = () => false;
+  // (set once the worker is building gaps.csv)
+  let gapsPrepared = false;
   if (gmmWorker) {
     options.fitGmms = gmmWorker.fit;
-    let prepared = false;
-    options.onPauses = (threshold, attempts) => {
+    options.onPauses = (threshold, attempts, gaps) => {
       mkdirSync(opts.out, { recursive: true });
-      gmmWorker.prepareGaps(join(opts.out, `.gaps.csv.partial-${process.pid}`), gapRowKeys(attempts), extractedGaps!, threshold);
-      prepared = true;
+      gmmWorker.prepareGaps(join(opts.out, `.gaps.csv.partial-${process.pid}`), gapRowKeys(attempts), gaps, threshold);
+      gapsPrepared = true;
     };
-    gapsPrepared = () => prepared;
   }
   let result: AnalysisResult;
   let written: string[];
@@ -118,7 +115,6 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     const extracted = opts.database
       ? await extractDatabase(opts.database, ctx, { onSessions: opts.onFiles, onSession: opts.onSession })
       : await extractFiles(files, ctx, { parallel: opts.parallel, onSession: opts.onSession });
-    extractedGaps = extracted.gaps;
     const extractMs = performance.now() - te;
     const ta = performance.now();
     result = await analyzeExtracted(extracted, set, options);
@@ -127,7 +123,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     opts.onStage?.('writing tables');
     const tw = performance.now();
     let gapsWritten: Promise<void> | null = null;
-    if (gmmWorker && gapsPrepared()) {
+    if (gmmWorker && gapsPrepared) {
       mkdirSync(opts.out, { recursive: true });
       gapsWritten = gmmWorker.writeGaps(join(opts.out, 'gaps.csv'));
       // a failure is reported by the await below; until then it must not count as unhandled
