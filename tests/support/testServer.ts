@@ -119,9 +119,15 @@ export function event(sessionId: string, seq: number, overrides: Record<string, 
   };
 }
 
-/** Every record of a session's NDJSON file, parsed (tests read the files the server wrote). */
+/**
+ * Every complete record of a session's NDJSON file, parsed (tests read the files the server wrote). A test may read
+ * while the server is appending: a last line without its newline is a write still under way (the server's recovery
+ * reads it the same way), not a record yet, so it is left for the next read.
+ */
 export function sessionRecords(dataDir: string, sessionId: string): { origin: string; type: string; seq?: number }[] {
-  return readFileSync(join(dataDir, 'sessions', `${sessionId}.ndjson`), 'utf8')
+  const text = readFileSync(join(dataDir, 'sessions', `${sessionId}.ndjson`), 'utf8');
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
     .split('\n')
     .filter((l) => l.length > 0)
     .map((l) => JSON.parse(l) as { origin: string; type: string; seq?: number });
