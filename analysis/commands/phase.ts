@@ -25,9 +25,8 @@ import type { Command } from 'commander';
 import type { TopLevelSpec } from 'vega-lite';
 import Papa from 'papaparse';
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
 import type { Encoding } from '../../shared/sat/index.ts';
-import { startWorker } from '../pipeline/workers.ts';
+import { runOnWorkers } from '../pipeline/workers.ts';
 import { forcedFilledShare, timedBoard, type BoardRow } from './phaseBoard.ts';
 import type { PhaseJob, PhaseResult } from './phaseWorker.ts';
 import { thresholdBootstrap } from '../stats/threshold.ts';
@@ -200,7 +199,19 @@ export function registerPhase(program: Command): void {
               land(i, timedBoard(size, density, board, seed, encoding, budget));
               await writing;
             }
-          } else await onWorkers(Math.min(threads, tasks.length), tasks.length, job, land, () => run.failure !== null);
+          } else
+            await runOnWorkers<PhaseResult>('phaseWorker', {
+              threads,
+              count: tasks.length,
+              job,
+              receive: (m) => {
+                if ('error' in m) throw new Error(`phase: board ${m.index}: ${m.error}`);
+                land(m.index, m.row);
+                return true;
+              },
+              stopped: () => run.failure !== null,
+              label: 'phase',
+            });
           await writing;
         } finally {
           bar.stop();
@@ -225,47 +236,6 @@ interface BoardTask {
   size: number;
   density: number;
   board: number;
-}
-
-/**
- * Runs tasks 0..count-1 on `threads` phase workers, each taking the next task as it finishes one; `land` gets each row
- * as it arrives. A worker's error (or a crash) stops the run: the other workers are ended and the error is thrown. Once
- * `stopped()` is true no task is started (the run ends when the running ones are in).
- */
-async function onWorkers(threads: number, count: number, job: (index: number) => PhaseJob, land: (index: number, row: BoardRow) => void, stopped: () => boolean): Promise<void> {
-  const workers: Worker[] = [];
-  let next = 0;
-  try {
-    await Promise.all(
-      Array.from(
-        { length: threads },
-        () =>
-          new Promise<void>((resolve, reject) => {
-            const worker = startWorker('phaseWorker');
-            workers.push(worker);
-            const give = () => {
-              if (next < count && !stopped()) worker.postMessage(job(next++) satisfies PhaseJob);
-              else resolve();
-            };
-            worker.on('message', (m: PhaseResult) => {
-              if ('error' in m) reject(new Error(`phase: board ${m.index}: ${m.error}`));
-              else {
-                land(m.index, m.row);
-                give();
-              }
-            });
-            worker.on('error', reject);
-            worker.on('exit', (code) => reject(new Error(`phase: a worker thread stopped (exit code ${code})`)));
-            give();
-          }),
-      ),
-    );
-  } finally {
-    for (const w of workers) {
-      w.removeAllListeners('exit');
-      void w.terminate();
-    }
-  }
 }
 
 /** The vega-lite spec of `--plot`: the forced-filled share per size with the literature's band, then the effort. */

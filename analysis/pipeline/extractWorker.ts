@@ -5,10 +5,6 @@ import type { WorkerJob, WorkerMessage, WorkerRequest } from './workers.ts';
 
 const { ctx } = workerData as WorkerRequest;
 parentPort!.on('message', (job: WorkerJob) => {
-  if (job.type === 'stop') {
-    parentPort!.close();
-    return;
-  }
   try {
     const result = extractFilesInline(job.files, ctx, (done) => {
       if (done % 100 === 0) parentPort!.postMessage({ type: 'progress', index: job.index, done } satisfies WorkerMessage);

@@ -43,18 +43,75 @@ function tsxEsmApi(from: string): string {
 export interface WorkerRequest {
   ctx: ExtractContext;
 }
-/** Main thread -> worker: extract chunk `index` (or stop). */
-export type WorkerJob = { type: 'chunk'; index: number; files: string[] } | { type: 'stop' };
+/** Main thread -> worker: extract chunk `index`. */
+export type WorkerJob = { type: 'chunk'; index: number; files: string[] };
 export type WorkerMessage =
   | { type: 'progress'; index: number; done: number }
   | { type: 'done'; index: number; result: Extracted }
   | { type: 'error'; message: string };
 
+export interface PoolOptions<M> {
+  /** Worker threads to start (at most one per task). */
+  threads: number;
+  /** Tasks 0..count-1, given out in order. */
+  count: number;
+  workerData?: unknown;
+  /** The message that gives a worker task `index`. */
+  job: (index: number) => unknown;
+  /** Each message a worker posts: true when it finished its task (it is then given the next); throw to stop the run. */
+  receive: (message: M) => boolean;
+  /** Once true no more tasks are given out (the run ends when the running ones are in). */
+  stopped?: () => boolean;
+  /** Names the run in the error of a worker that stopped (e.g. 'phase'). */
+  label: string;
+}
+
+/**
+ * A task queue on worker threads (extraction chunks, phase boards): `threads` workers each take the next task as they
+ * finish one, so a worker slowed by other processes on a shared machine does not hold the others up. A worker's error,
+ * a message `receive` throws on, or a worker thread that exits (a crash) stops the run: the error is thrown and every
+ * worker is ended. The workers are ended when the run is over.
+ */
+export async function runOnWorkers<M>(name: WorkerName, o: PoolOptions<M>): Promise<void> {
+  const workers: Worker[] = [];
+  let next = 0;
+  try {
+    await Promise.all(
+      Array.from(
+        { length: Math.max(0, Math.min(o.threads, o.count)) },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const worker = startWorker(name, o.workerData === undefined ? {} : { workerData: o.workerData });
+            workers.push(worker);
+            const give = () => {
+              if (next < o.count && !o.stopped?.()) worker.postMessage(o.job(next++));
+              else resolve();
+            };
+            worker.on('message', (m: M) => {
+              try {
+                if (o.receive(m)) give();
+              } catch (err) {
+                reject(err);
+              }
+            });
+            worker.on('error', reject);
+            worker.on('exit', (code) => reject(new Error(`${o.label}: a worker thread stopped (exit code ${code})`)));
+            give();
+          }),
+      ),
+    );
+  } finally {
+    for (const w of workers) {
+      w.removeAllListeners('exit');
+      void w.terminate();
+    }
+  }
+}
+
 /**
  * Extract files with `parallel` worker threads (default: the number of cores). The files are cut into
- * small contiguous chunks that the workers take from a queue as they finish (so a worker slowed by other
- * processes on a shared machine does not hold the others up), and the chunks are merged in file order,
- * so the output equals the inline order. Falls back to inline for small studies or parallel <= 1.
+ * small contiguous chunks that the workers take from a queue as they finish (runOnWorkers), and the chunks are merged
+ * in file order, so the output equals the inline order. Falls back to inline for small studies or parallel <= 1.
  */
 export async function extractFiles(files: readonly string[], ctx: ExtractContext, options: { parallel?: number; chunkSize?: number; onSession?: (done: number) => void } = {}): Promise<Extracted> {
   const parallel = Math.max(1, Math.min(options.parallel ?? Math.min(availableParallelism(), Math.ceil(files.length / 250)), 8, files.length));
@@ -64,44 +121,20 @@ export async function extractFiles(files: readonly string[], ctx: ExtractContext
   const chunks = Array.from({ length: Math.ceil(files.length / size) }, (_, i) => files.slice(i * size, (i + 1) * size));
   const done = new Array<number>(chunks.length).fill(0);
   const parts = new Array<Extracted>(chunks.length);
-  let next = 0;
-  const workers: Worker[] = [];
-  try {
-    await Promise.all(
-      Array.from(
-        { length: Math.min(parallel, chunks.length) },
-        () =>
-          new Promise<void>((resolve, reject) => {
-            const worker = startWorker('extractWorker', { workerData: { ctx } satisfies WorkerRequest });
-            workers.push(worker);
-            const give = () => {
-              if (next < chunks.length) {
-                const index = next++;
-                worker.postMessage({ type: 'chunk', index, files: chunks[index] } satisfies WorkerJob);
-              } else {
-                worker.postMessage({ type: 'stop' } satisfies WorkerJob);
-                resolve();
-              }
-            };
-            worker.on('message', (m: WorkerMessage) => {
-              if (m.type === 'progress') {
-                done[m.index] = m.done;
-                options.onSession?.(done.reduce((a, b) => a + b, 0));
-              } else if (m.type === 'done') {
-                parts[m.index] = m.result;
-                done[m.index] = chunks[m.index].length;
-                options.onSession?.(done.reduce((a, b) => a + b, 0));
-                give();
-              } else reject(new Error(m.message));
-            });
-            worker.on('error', reject);
-            give();
-          }),
-      ),
-    );
-  } finally {
-    for (const w of workers) void w.terminate();
-  }
+  await runOnWorkers<WorkerMessage>('extractWorker', {
+    threads: parallel,
+    count: chunks.length,
+    workerData: { ctx } satisfies WorkerRequest,
+    job: (index) => ({ type: 'chunk', index, files: chunks[index] }) satisfies WorkerJob,
+    receive: (m) => {
+      if (m.type === 'error') throw new Error(m.message);
+      if (m.type === 'done') parts[m.index] = m.result;
+      done[m.index] = m.type === 'done' ? chunks[m.index].length : m.done;
+      options.onSession?.(done.reduce((a, b) => a + b, 0));
+      return m.type === 'done';
+    },
+    label: 'analyze',
+  });
   return mergeExtracts(parts);
 }
 
