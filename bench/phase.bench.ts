@@ -14,7 +14,9 @@
  * mean seconds a board x 11 densities x 20 boards, summed over 20, 30 and 40; a lower bound when
  * a board hit the limit) beside the 30-minute target. Part 3 (`PHASE_BENCH_THREADS=0` skips it) runs `nonolab phase`
  * on 24 boards of 20x20 with --threads 1 and --threads <cores>, prints the speed-up of the worker threads, checks that the
- * rows are the same, and divides the literature check's estimate by that speed-up. The load average is printed at start and
+ * rows are the same, and divides the literature check's estimate by that speed-up. Part 4 (`PHASE_BENCH_CADICAL=0` skips
+ * it) asks CaDiCaL, when installed (bench/cadical.ts), for one solution of each part-2 board: the anchor that says whether
+ * a board is hard for our solver or for CDCL itself. The load average is printed at start and
  * end: the machine is shared, and the figures mean little without it.
  */
 import { spawnSync } from 'node:child_process';
@@ -24,7 +26,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cluesOf, createGrid, EMPTY, FILLED, hash53, probeInPlace, propagateInPlace } from '../shared/nonogram/index.ts';
 import { createRng } from '../shared/random.ts';
-import { forcedCells, forcedCellsReference, type Encoding } from '../shared/sat/index.ts';
+import { encode, forcedCells, forcedCellsReference, type Encoding } from '../shared/sat/index.ts';
+import { cadicalPath, cadicalSolve } from './cadical.ts';
 
 function board(size: number, density: number, b: number) {
   const rng = createRng(hash53(`phase:1:${size}:${density}:${b}`)[1]);
@@ -153,5 +156,28 @@ if (process.env.PHASE_BENCH_THREADS !== '0') {
   console.log(`  --threads 1: ${one.toFixed(1)} s; --threads ${cores}: ${many.toFixed(1)} s; speed-up ${speedup.toFixed(2)}x on ${cores} cores; rows identical but for the timings: ${same ? 'yes' : 'NO'}`);
   console.log(`  literature check with --threads ${cores}, estimated: ${lowerBound ? 'at least ' : ''}${(estimate / 60 / speedup).toFixed(0)} min (the one-at-a-time estimate / ${speedup.toFixed(2)}); target 30 min: ${estimate / 60 / speedup <= 30 && !lowerBound ? 'met' : 'not met'}`);
   if (!same) process.exitCode = 1;
+}
+
+// Part 4: the anchor (`PHASE_BENCH_CADICAL=0` skips it). CaDiCaL, when installed, asked for one solution of each part-2 board at
+// d = 0.40 (the plain solve, the first of the inference's calls; the rest are one per forced cell plus one per model), on the
+// same line-GAC CNF, capped at the part-2 limit: whether a board is slow for our solver or for CDCL itself.
+if (process.env.PHASE_BENCH_CADICAL !== '0') {
+  if (!cadicalPath) console.log('part 4: skipped, CaDiCaL not installed (apt-get install cadical)');
+  else {
+    const dir = mkdtempSync(join(tmpdir(), 'nonolab-bench-cadical-'));
+    console.log(`part 4: CaDiCaL (${cadicalPath}) finding one solution of the same boards, line-GAC CNF, ${limit} s wall cap; load average ${load()}`);
+    for (const size of sizes) {
+      for (const density of densities) {
+        const runs: number[] = [];
+        for (let b = 0; b < boards; b++) {
+          const r = cadicalSolve(encode(board(size, density, b).clues, 'line-gac'), limit, dir);
+          runs.push(r.result === 'UNKNOWN' ? Infinity : r.ms / 1000);
+        }
+        const m = median(runs);
+        console.log(`  ${size}x${size} at d = ${density}: ${runs.map((x) => (Number.isFinite(x) ? `${x.toFixed(1)} s` : `> ${limit} s`)).join(', ')}; median ${Number.isFinite(m) ? `${m.toFixed(1)} s` : `> ${limit} s`} for the first solution alone`);
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 console.log(`load average at end ${load()}`);

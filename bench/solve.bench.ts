@@ -4,7 +4,9 @@
  * median <= 20 ms; 30x30 median <= 0.2 s and none over 5 s; 50x50 at density 0.5 median <= 2 s;
  * with the share of boards settled by line logic alone. Issue 20's comparison: 30x30 boards, 10 per
  * density, our time per verdict beside Debian's `minisat` on the block-start encoding in the same
- * run (solve, block the model's cells, solve again: the same question, answered natively).
+ * run (solve, block the model's cells, solve again: the same question, answered natively), and CaDiCaL
+ * when installed (bench/cadical.ts: the first solution alone, a lower bound on what a verdict costs a
+ * state-of-the-art solver; it shows which boards are hard for CDCL itself, not just for ours).
  * Every board is asked twice, and both figures are printed side by side, honestly labelled:
  * "clues alone" (what `nonolab solve` does: the first solution must be found) and "known image"
  * (what `generate`, `from-image` and `measure` do: the generating grid is passed as
@@ -27,7 +29,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cluesOf, createGrid, randomSolution, solveLineInPlace, solvePuzzle } from '../shared/nonogram/index.ts';
 import type { Clues } from '../shared/nonogram/index.ts';
-import { encodeBlockStart, writeDimacs } from '../shared/sat/index.ts';
+import { encode, encodeBlockStart, writeDimacs } from '../shared/sat/index.ts';
+import { cadicalPath, cadicalSolve } from './cadical.ts';
 
 const boardsPerDensity = Number(process.env.BENCH_SOLVE_BOARDS ?? 20);
 const parts = (process.env.BENCH_SOLVE_PARTS ?? '20,30,50,minisat').split(',');
@@ -189,7 +192,10 @@ else {
     return { ms, verdict: second.startsWith('UNSAT') ? '1' : second.startsWith('SAT') ? '2' : '> cap' };
   };
   console.log(`\n30x30, 10 boards per density: solvePuzzle (auto) beside native MiniSat (${minisat}, block-start CNF, solve + blocking clause + solve; ${capS} s CPU cap per call); medians, boards past a cap count as infinite`);
-  console.log('density  ours median  minisat median  ours/minisat  verdicts agree  ours over cap  minisat over cap');
+  // CaDiCaL (if installed) on the line-GAC CNF, asked for the first solution only: half of a verdict, a lower bound on its cost.
+  if (cadicalPath) console.log(`and CaDiCaL (${cadicalPath}, line-GAC CNF, first solution only: a lower bound on a verdict; ${capS} s wall cap)`);
+  else console.log('(CaDiCaL not installed: apt-get install cadical adds it as a second anchor)');
+  console.log(`density  ours median  minisat median  ours/minisat  verdicts agree  ours over cap  minisat over cap${cadicalPath ? '  cadical 1st solution median  cadical over cap' : ''}`);
   for (const d of densities) {
     const rs = t30.filter((r) => r.density === d).slice(0, 10);
     const nat = rs.map((r) => native(r.clues));
@@ -202,9 +208,12 @@ else {
       compared++;
       if (String(Math.min(r.count, 2)) === nat[k].verdict) agree++;
     });
+    const cad = cadicalPath ? rs.map((r) => cadicalSolve(encode(r.clues, 'line-gac'), capS, tmp)) : [];
+    const cadMed = median(cad.map((c) => (c.result === 'UNKNOWN' ? Infinity : c.ms)));
+    const cadCols = cadicalPath ? `  ${(Number.isFinite(cadMed) ? fmt(cadMed) : '> cap').padEnd(27)}  ${cad.filter((c) => c.result === 'UNKNOWN').length}` : '';
     const ratio = Number.isFinite(ours) && Number.isFinite(theirs) ? (ours / theirs).toFixed(2) : '-';
     console.log(
-      `${d.toFixed(2)}     ${(Number.isFinite(ours) ? fmt(ours) : '> cap').padEnd(12)} ${(Number.isFinite(theirs) ? fmt(theirs) : '> cap').padEnd(15)} ${ratio.padEnd(13)} ${`${agree}/${compared}`.padEnd(15)} ${String(rs.filter((r) => !r.complete).length).padEnd(14)} ${nat.filter((n) => n.verdict === '> cap').length}`,
+      `${d.toFixed(2)}     ${(Number.isFinite(ours) ? fmt(ours) : '> cap').padEnd(12)} ${(Number.isFinite(theirs) ? fmt(theirs) : '> cap').padEnd(15)} ${ratio.padEnd(13)} ${`${agree}/${compared}`.padEnd(15)} ${String(rs.filter((r) => !r.complete).length).padEnd(14)} ${String(nat.filter((n) => n.verdict === '> cap').length).padEnd(16)}${cadCols}`,
     );
   }
   rmSync(tmp, { recursive: true, force: true });
