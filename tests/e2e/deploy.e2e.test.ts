@@ -143,6 +143,34 @@ for (const mode of ['http', 'https', 'proxy'] as const) {
       await context.close();
     });
 
+    if (mode === 'http')
+      it("the board's code and styles arrive though the network drops while they are fetched", async () => {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        const page = await context.newPage();
+        const chunk = /\/assets\/(PuzzleView|board)-[^/]+\.(js|css)$/;
+        const dropped: string[] = [];
+        const drop = (route: { request: () => { url: () => string }; abort: (code?: string) => Promise<void> }) => {
+          dropped.push(route.request().url());
+          return route.abort('internetdisconnected');
+        };
+        await page.route(chunk, drop);
+        await page.goto(`${origin}/?mode=kiosk&label=P-002`);
+        await page.getByTestId('consent-agree').click(); // the board's code is asked for at once, and fails
+        await expect.poll(() => dropped.some((u) => u.endsWith('.css')) && dropped.some((u) => u.endsWith('.js')), { timeout: 15_000 }).toBe(true);
+        await page.unroute(chunk, drop);
+        await waitForStep(page, 'tutorial');
+        await page.getByTestId('cell-0-0').waitFor();
+        // Styled, not only shown: the board's stylesheet was fetched again and applies.
+        const style = await page.evaluate(() => {
+          const board = getComputedStyle(document.querySelector('.board')!);
+          const screen = getComputedStyle(document.querySelector('.puzzle-screen')!);
+          const sheets = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].filter((l) => /\/board-/.test(l.href));
+          return { board: board.display, screen: screen.display, sheets: sheets.length };
+        });
+        expect(style).toEqual({ board: 'grid', screen: 'flex', sheets: 1 });
+        await context.close();
+      });
+
     it(`the experimenter opens ${scheme}://${host}:PORT/dashboard, logs in and sees the kiosk's session live`, async () => {
       expect(sessionId).not.toBe('');
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
