@@ -13,7 +13,8 @@
  * its code: a test may import tests/support (e.g. the in-process test server) and whatever the harness needs, so
  * test files are held only to "no cycles" and "nothing imports a test file". The graph is read from the source text
  * (static `import`/`export ... from`, side-effect imports and `import('...')` with a literal path), type-only imports
- * included: a cycle through types is still a cycle in the plan. Packages (bare specifiers, `node:`) are not followed.
+ * included: a cycle through types is still a cycle in the plan. Packages (bare specifiers, `node:`) are not followed; a
+ * Vite asset query (`./board.css?url`) is read as the file it names.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -71,7 +72,8 @@ export function importSpecifiers(text: string): string[] {
 }
 
 function resolveImport(from: string, spec: string): string | null {
-  const base = resolve(dirname(from), spec);
+  // A Vite asset query (`./board.css?url`) names the file before the `?`.
+  const base = resolve(dirname(from), spec.replace(/\?[\w&=-]*$/, ''));
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts')]) if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
   return null;
 }
