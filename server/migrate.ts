@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PgStore } from './pgStore.ts';
+import { completeLines } from '../shared/log/index.ts';
 
 export interface MigrationReport {
   sessions: number;
@@ -48,13 +49,7 @@ const hashRows = (rows: readonly unknown[][]): string => {
 
 /** A session file's whole lines (a torn last line, a crash's, is not copied: the server cuts it at start-up too). */
 function fileLines(path: string): string[] {
-  if (!existsSync(path)) return [];
-  const text = readFileSync(path, 'utf8');
-  const end = text.lastIndexOf('\n') + 1;
-  return text
-    .slice(0, end)
-    .split('\n')
-    .filter((l) => l.length > 0);
+  return existsSync(path) ? completeLines(readFileSync(path, 'utf8')) : [];
 }
 
 const hashLines = (lines: readonly string[]): string => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ClientEvent, ClientStamps, ServerEvent, type LoggedEvent } from '../schema/event.ts';
-import { isValidClientRecordFast, isValidMoveEvent, isValidMoveRecord, isValidServerRecordFast, isValidStepRecord, parseRecord } from './record.ts';
+import { completeLines, isValidClientRecordFast, isValidMoveEvent, isValidMoveRecord, isValidServerRecordFast, isValidStepRecord, parseRecord } from './record.ts';
 
 const T0 = 1_780_000_000_000;
 
@@ -428,5 +428,14 @@ describe('isValidClientRecordFast against the generated envelope breakers', () =
       }
     }
     expect(refused).toBeGreaterThan(40);
+  });
+});
+
+describe('completeLines', () => {
+  it('keeps every terminated line and leaves out an unterminated last one and empty lines', () => {
+    expect(completeLines('{"a":1}\n{"b":2}\n')).toEqual(['{"a":1}', '{"b":2}']);
+    expect(completeLines('{"a":1}\n\n{"b":2}\n{"c":')).toEqual(['{"a":1}', '{"b":2}']);
+    expect(completeLines('{"c":')).toEqual([]);
+    expect(completeLines('')).toEqual([]);
   });
 });

@@ -274,3 +274,14 @@ export function parseRecord(raw: unknown, options: ParseOptions = {}): ParsedRec
   }
   return { kind: 'error', message: `origin: expected 'client' or 'server', got ${JSON.stringify(r.origin)}` };
 }
+
+/**
+ * The complete lines of a session log's text (NDJSON). An unterminated last line is a write still under way, or one a
+ * crash tore (the server cuts it at start-up), not a record: it is left out. Empty lines are skipped.
+ */
+export function completeLines(text: string): string[] {
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
+    .split('\n')
+    .filter((l) => l.length > 0);
+}

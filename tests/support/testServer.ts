@@ -11,6 +11,7 @@ import { databaseFor, type StoreKind } from './postgres.ts';
 import type { Phase, StudyConfig } from '../../shared/schema/config.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
 import { firstChoice, surveyAnswers } from '../../shared/study/phases/simulate.ts';
+import { completeLines } from '../../shared/log/index.ts';
 
 /** The SQLite database of a test server on the embedded store (tests of SQLite's own rows). */
 export function sqliteDb(server: TestServer): Database.Database {
@@ -125,12 +126,7 @@ export function event(sessionId: string, seq: number, overrides: Record<string, 
  * reads it the same way), not a record yet, so it is left for the next read.
  */
 export function sessionRecords(dataDir: string, sessionId: string): { origin: string; type: string; seq?: number }[] {
-  const text = readFileSync(join(dataDir, 'sessions', `${sessionId}.ndjson`), 'utf8');
-  return text
-    .slice(0, text.lastIndexOf('\n') + 1)
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as { origin: string; type: string; seq?: number });
+  return completeLines(readFileSync(join(dataDir, 'sessions', `${sessionId}.ndjson`), 'utf8')).map((l) => JSON.parse(l) as { origin: string; type: string; seq?: number });
 }
 
 /** Wait (polling every 5 ms) until the condition holds. */
