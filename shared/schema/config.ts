@@ -1,6 +1,8 @@
 // The study configuration: phases and their parameters, puzzles, survey items, timings, policies.
+// Every object is strict: a misspelt key is an error naming the nearest known one (strict.ts), never silently dropped.
 import { z } from 'zod';
-import { Puzzle } from './puzzle.ts';
+import { PuzzleFields, checkPuzzle, solutionContradiction } from './puzzle.ts';
+import { strictObject } from './strict.ts';
 import { MAX_ANSWER_TEXT, MAX_CHOICES, MAX_GUESSING_TEXT, MAX_OPTION_TEXT } from './event.ts';
 
 const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids use letters, digits, _ and -');
@@ -16,9 +18,7 @@ export type InputKind = z.infer<typeof InputKind>;
  */
 export const InputText = z.union([
   Text,
-  z
-    .strictObject({ default: Text.optional(), pointer: Text.optional(), touch: Text.optional(), keyboard: Text.optional() })
-    .refine((t) => Object.values(t).some((v) => v !== undefined), 'give at least one of default, pointer, touch, keyboard'),
+  strictObject({ default: Text.optional(), pointer: Text.optional(), touch: Text.optional(), keyboard: Text.optional() }).refine((t) => Object.values(t).some((v) => v !== undefined), 'give at least one of default, pointer, touch, keyboard'),
 ]);
 export type InputText = z.infer<typeof InputText>;
 
@@ -27,8 +27,8 @@ const ItemBase = { id: Id, label: z.string().min(1).max(2_000), required: z.bool
 const Option = z.string().min(1).max(MAX_OPTION_TEXT);
 
 export const SurveyItem = z.discriminatedUnion('type', [
-  z.object({ ...ItemBase, type: z.literal('likert'), options: z.array(Option).min(2).max(11) }),
-  z.object({
+  strictObject({ ...ItemBase, type: z.literal('likert'), options: z.array(Option).min(2).max(11) }),
+  strictObject({
     ...ItemBase,
     type: z.literal('scale'),
     min: z.number().int(),
@@ -36,14 +36,14 @@ export const SurveyItem = z.discriminatedUnion('type', [
     min_label: z.string().optional(),
     max_label: z.string().optional(),
   }),
-  z.object({ ...ItemBase, type: z.literal('single'), options: z.array(Option).min(2).max(30) }),
-  z.object({ ...ItemBase, type: z.literal('multi'), options: z.array(Option).min(1).max(Math.min(30, MAX_CHOICES)) }),
-  z.object({ ...ItemBase, type: z.literal('number'), min: z.number().optional(), max: z.number().optional(), integer: z.boolean().default(true) }),
-  z.object({ ...ItemBase, type: z.literal('text'), multiline: z.boolean().default(false), max_length: z.number().int().positive().max(MAX_ANSWER_TEXT).default(5_000) }),
+  strictObject({ ...ItemBase, type: z.literal('single'), options: z.array(Option).min(2).max(30) }),
+  strictObject({ ...ItemBase, type: z.literal('multi'), options: z.array(Option).min(1).max(Math.min(30, MAX_CHOICES)) }),
+  strictObject({ ...ItemBase, type: z.literal('number'), min: z.number().optional(), max: z.number().optional(), integer: z.boolean().default(true) }),
+  strictObject({ ...ItemBase, type: z.literal('text'), multiline: z.boolean().default(false), max_length: z.number().int().positive().max(MAX_ANSWER_TEXT).default(5_000) }),
 ]);
 export type SurveyItem = z.infer<typeof SurveyItem>;
 
-export const ConsentPhase = z.object({
+export const ConsentPhase = strictObject({
   kind: z.literal('consent'),
   id: Id,
   title: z.string(),
@@ -52,7 +52,7 @@ export const ConsentPhase = z.object({
   decline_label: z.string().default('I do not agree'),
   decline_message: z.string().default('Thank you for your time. You may close this page.'),
 });
-export const TutorialPhase = z.object({
+export const TutorialPhase = strictObject({
   kind: z.literal('tutorial'),
   id: Id,
   title: z.string(),
@@ -60,7 +60,7 @@ export const TutorialPhase = z.object({
   puzzle: Id,
   video_url: z.string().url().optional(),
 });
-export const WarmupPhase = z.object({
+export const WarmupPhase = strictObject({
   kind: z.literal('warmup'),
   id: Id,
   title: z.string(),
@@ -69,12 +69,12 @@ export const WarmupPhase = z.object({
   cap_seconds: z.number().int().positive().max(3_600),
 });
 /** Eligibility screening on a survey: each named item's answer must be one of its accepted values (see shared/study/eligibility.ts). */
-export const Eligibility = z.object({
+export const Eligibility = strictObject({
   criteria: z.record(Id, z.array(z.union([z.string(), z.number()])).min(1)),
   message: z.string().max(2_000).default('Thank you for your interest. Unfortunately this study is looking for a different group of participants, so it ends here.'),
 });
 export type Eligibility = z.infer<typeof Eligibility>;
-export const SurveyPhase = z.object({
+export const SurveyPhase = strictObject({
   kind: z.literal('survey'),
   id: Id,
   title: z.string(),
@@ -83,7 +83,7 @@ export const SurveyPhase = z.object({
   /** Optional screening: a participant whose answers fail it ends the study here (step_end reason 'screened_out'). */
   eligibility: Eligibility.optional(),
 });
-export const PuzzlesPhase = z.object({
+export const PuzzlesPhase = strictObject({
   kind: z.literal('puzzles'),
   id: Id,
   title: z.string(),
@@ -91,14 +91,14 @@ export const PuzzlesPhase = z.object({
   count: z.number().int().min(1).max(20),
   skip_min_seconds: z.number().nonnegative().default(0),
   time_limit_seconds: z.number().int().positive().optional(),
-  rating: z.object({
+  rating: strictObject({
     difficulty_label: z.string(),
     difficulty_labels: z.array(z.string()).length(5),
     guessing_label: z.string(),
     guessing_options: z.array(z.string().min(1).max(MAX_GUESSING_TEXT)).min(2),
   }),
 });
-export const PostSurveyPhase = z.object({
+export const PostSurveyPhase = strictObject({
   kind: z.literal('post_survey'),
   id: Id,
   title: z.string(),
@@ -106,7 +106,7 @@ export const PostSurveyPhase = z.object({
   why_label: z.string(),
   items: z.array(SurveyItem),
 });
-export const CompletePhase = z.object({ kind: z.literal('complete'), id: Id, title: z.string(), text: InputText });
+export const CompletePhase = strictObject({ kind: z.literal('complete'), id: Id, title: z.string(), text: InputText });
 
 export const Phase = z.discriminatedUnion('kind', [ConsentPhase, TutorialPhase, WarmupPhase, SurveyPhase, PuzzlesPhase, PostSurveyPhase, CompletePhase]);
 export type Phase = z.infer<typeof Phase>;
@@ -127,7 +127,7 @@ export const RECRUITMENT_CLOSED_MESSAGE =
  * Recruitment: `open` (new visitors may start) and an optional target of completed participants (sessions marked
  * pilot, test or excluded do not count); once closed or reached, a new visitor sees `closed_title`/`closed_message`.
  */
-export const Recruitment = z.object({
+export const Recruitment = strictObject({
   open: z.boolean().default(true),
   target_completed: z.number().int().positive().optional(),
   closed_title: z.string().min(1).max(200).default(RECRUITMENT_CLOSED_TITLE),
@@ -135,56 +135,64 @@ export const Recruitment = z.object({
 });
 export type Recruitment = z.infer<typeof Recruitment>;
 
-export const StudyConfig = z
-  .object({
-    id: Id,
-    title: z.string().min(1),
-    version: z.string().min(1),
-    /** The study pool: each participant gets an ordered sequence drawn from these. */
-    puzzles: z.array(Puzzle).min(1),
-    /** Tutorial and warmup puzzles, referenced by id from their phases. */
-    practice_puzzles: z.array(Puzzle).default([]),
-    phases: z.array(Phase).min(1),
-    assignment: z
-      .object({ when_exhausted: z.enum(['new-round', 'refuse']).default('new-round') })
-      .default({ when_exhausted: 'new-round' }),
-    hints: z.object({ policy: HintPolicy.default('explain-and-reveal') }).default({ policy: 'explain-and-reveal' }),
-    timing: z
-      .object({
-        /** After this long without an event a session counts as abandoned. */
-        inactivity_minutes: z.number().positive().default(30),
-        /** Return an abandoned session's sequence to the pool if it never finished its first study puzzle. */
-        return_lease_if_no_puzzle_done: z.boolean().default(true),
-        /** Slack the server allows past a phase's time cap (network delay, a slow device). */
-        grace_seconds: z.number().nonnegative().default(30),
-        /**
-         * Time rules (skip after N s, time limits) trust the client's clock alone, without bounding it by the server's
-         * time since the session started: only for simulations replayed faster than real time (`simulate --server`).
-         */
-        trust_client_clock: z.boolean().default(false),
-        /** A session that sent no event this long after its start gives its sequence back (a start nobody used). */
-        unused_start_minutes: z.number().positive().default(3),
-      })
-      .default({ inactivity_minutes: 30, return_lease_if_no_puzzle_done: true, grace_seconds: 30, trust_client_clock: false, unused_start_minutes: 3 }),
-    completion: z.object({
-      /** The study-wide code (what Prolific expects); required unless `code_mode` is 'per_participant'. */
-      code: z.string().min(1).optional(),
-      /**
-       * 'study': every participant gets `code`. 'per_participant' (SONA, course credit): each completed session gets its
-       * own unguessable code (crypto-random, `code_prefix` + 12 characters of Crockford base32, 60 bits), stored with
-       * the session, so an experimenter can check a code pasted back into a panel.
-       */
-      code_mode: CodeMode.default('study'),
-      code_prefix: z.string().max(20).regex(/^[A-Za-z0-9-]*$/, 'code_prefix uses letters, digits and -').default(''),
-      /** Codes for participants screened out by eligibility, and for those who withdraw. */
-      screened_out_code: z.string().min(1).optional(),
-      withdrawn_code: z.string().min(1).optional(),
-      /** Where to send a participant at the end (e.g. a panel's completion URL); `{code}` is replaced by the code. */
-      redirect_url: z.string().url().optional(),
-    }),
-    /** Recruitment as the study starts; the dashboard can open or close it and change the target later. */
-    recruitment: Recruitment.default({ open: true, closed_title: RECRUITMENT_CLOSED_TITLE, closed_message: RECRUITMENT_CLOSED_MESSAGE }),
-  })
+/**
+ * A study or practice puzzle as a config holds it: a puzzle record with no unknown keys, whose solution (when given;
+ * the config requires it) reads as its own clues in every row and column.
+ */
+export const StudyPuzzle = strictObject(PuzzleFields)
+  .superRefine(checkPuzzle)
+  .superRefine((p, ctx) => {
+    if (!p.solution || p.solution.length !== p.height || p.solution.some((row) => row.length !== p.width)) return; // checkPuzzle names the size
+    const wrong = solutionContradiction({ rows: p.rows, cols: p.cols, solution: p.solution });
+    if (wrong) ctx.addIssue({ code: 'custom', path: wrong.path, message: `${wrong.message}: the solution contradicts the clues` });
+  });
+export type StudyPuzzle = z.infer<typeof StudyPuzzle>;
+
+export const StudyConfig = strictObject({
+  id: Id,
+  title: z.string().min(1),
+  version: z.string().min(1),
+  /** The study pool: each participant gets an ordered sequence drawn from these. */
+  puzzles: z.array(StudyPuzzle).min(1),
+  /** Tutorial and warmup puzzles, referenced by id from their phases. */
+  practice_puzzles: z.array(StudyPuzzle).default([]),
+  phases: z.array(Phase).min(1),
+  assignment: strictObject({ when_exhausted: z.enum(['new-round', 'refuse']).default('new-round') }).default({ when_exhausted: 'new-round' }),
+  hints: strictObject({ policy: HintPolicy.default('explain-and-reveal') }).default({ policy: 'explain-and-reveal' }),
+  timing: strictObject({
+    /** After this long without an event a session counts as abandoned. */
+    inactivity_minutes: z.number().positive().default(30),
+    /** Return an abandoned session's sequence to the pool if it never finished its first study puzzle. */
+    return_lease_if_no_puzzle_done: z.boolean().default(true),
+    /** Slack the server allows past a phase's time cap (network delay, a slow device). */
+    grace_seconds: z.number().nonnegative().default(30),
+    /**
+     * Time rules (skip after N s, time limits) trust the client's clock alone, without bounding it by the server's
+     * time since the session started: only for simulations replayed faster than real time (`simulate --server`).
+     */
+    trust_client_clock: z.boolean().default(false),
+    /** A session that sent no event this long after its start gives its sequence back (a start nobody used). */
+    unused_start_minutes: z.number().positive().default(3),
+  }).default({ inactivity_minutes: 30, return_lease_if_no_puzzle_done: true, grace_seconds: 30, trust_client_clock: false, unused_start_minutes: 3 }),
+  completion: strictObject({
+    /** The study-wide code (what Prolific expects); required unless `code_mode` is 'per_participant'. */
+    code: z.string().min(1).optional(),
+    /**
+     * 'study': every participant gets `code`. 'per_participant' (SONA, course credit): each completed session gets its
+     * own unguessable code (crypto-random, `code_prefix` + 12 characters of Crockford base32, 60 bits), stored with
+     * the session, so an experimenter can check a code pasted back into a panel.
+     */
+    code_mode: CodeMode.default('study'),
+    code_prefix: z.string().max(20).regex(/^[A-Za-z0-9-]*$/, 'code_prefix uses letters, digits and -').default(''),
+    /** Codes for participants screened out by eligibility, and for those who withdraw. */
+    screened_out_code: z.string().min(1).optional(),
+    withdrawn_code: z.string().min(1).optional(),
+    /** Where to send a participant at the end (e.g. a panel's completion URL); `{code}` is replaced by the code. */
+    redirect_url: z.string().url().optional(),
+  }),
+  /** Recruitment as the study starts; the dashboard can open or close it and change the target later. */
+  recruitment: Recruitment.default({ open: true, closed_title: RECRUITMENT_CLOSED_TITLE, closed_message: RECRUITMENT_CLOSED_MESSAGE }),
+})
   .superRefine((cfg, ctx) => {
     const ids = new Set<string>();
     for (const [i, p] of cfg.phases.entries()) {
@@ -215,6 +223,7 @@ export const StudyConfig = z
 export type StudyConfig = z.infer<typeof StudyConfig>;
 
 /** Format zod issues as "field.path: message" lines, for errors that name the field. */
-export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`).join('\n');
+export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string; code?: string }[]): string {
+  // An unknown key at the root says "at top level" itself (strict.ts).
+  return issues.map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.code === 'unrecognized_keys' ? i.message : `(root): ${i.message}`)).join('\n');
 }

@@ -58,23 +58,47 @@ function checkClues(p: { width: number; height: number; rows: Clue[]; cols: Clue
 export const PuzzleClues = z.object(ClueFields).superRefine(checkClues);
 export type PuzzleClues = z.infer<typeof PuzzleClues>;
 
+/** The fields of a full puzzle record. */
+export const PuzzleFields = {
+  ...ClueFields,
+  solution: SolutionRows.optional(),
+  seed: z.union([z.number(), z.string()]).optional(),
+  metrics: PuzzleMetrics.optional(),
+};
+
+/** Clues fit their lines, and a solution, when given, has the puzzle's size. */
+export function checkPuzzle(p: { width: number; height: number; rows: Clue[]; cols: Clue[]; solution?: string[] }, ctx: z.RefinementCtx): void {
+  checkClues(p, ctx);
+  if (p.solution) {
+    if (p.solution.length !== p.height) ctx.addIssue({ code: 'custom', path: ['solution'], message: `expected ${p.height} solution rows, got ${p.solution.length}` });
+    p.solution.forEach((row, i) => {
+      if (row.length !== p.width) ctx.addIssue({ code: 'custom', path: ['solution', i], message: `expected ${p.width} cells, got ${row.length}` });
+    });
+  }
+}
+
+/** The runs of '#' in a line of '#' and '.': the clue the line reads as. */
+const runsOf = (line: string): number[] => line.split('.').filter(Boolean).map((run) => run.length);
+
+/**
+ * Why `solution` (rows of '#' and '.', of the puzzle's size) does not satisfy the puzzle's clues: the first row or
+ * column that reads otherwise, with its path; null when every line reads as its clue.
+ */
+export function solutionContradiction(p: { rows: Clue[]; cols: Clue[]; solution: readonly string[] }): { path: (string | number)[]; message: string } | null {
+  const { rows, cols, solution } = p;
+  for (const [r, clue] of rows.entries()) {
+    const reads = runsOf(solution[r] ?? '');
+    if (reads.join() !== clue.join()) return { path: ['solution', r], message: `the solution's row ${r + 1} reads [${reads.join(' ')}], its clue is [${clue.join(' ')}]` };
+  }
+  for (const [c, clue] of cols.entries()) {
+    const reads = runsOf(solution.map((row) => row[c] ?? '.').join(''));
+    if (reads.join() !== clue.join()) return { path: ['solution'], message: `the solution's column ${c + 1} reads [${reads.join(' ')}], its clue is [${clue.join(' ')}]` };
+  }
+  return null;
+}
+
 /** A full puzzle record (generator output, study config): clues plus, usually, the solution. */
-export const Puzzle = z
-  .object({
-    ...ClueFields,
-    solution: SolutionRows.optional(),
-    seed: z.union([z.number(), z.string()]).optional(),
-    metrics: PuzzleMetrics.optional(),
-  })
-  .superRefine((p, ctx) => {
-    checkClues(p, ctx);
-    if (p.solution) {
-      if (p.solution.length !== p.height) ctx.addIssue({ code: 'custom', path: ['solution'], message: `expected ${p.height} solution rows, got ${p.solution.length}` });
-      p.solution.forEach((row, i) => {
-        if (row.length !== p.width) ctx.addIssue({ code: 'custom', path: ['solution', i], message: `expected ${p.width} cells, got ${row.length}` });
-      });
-    }
-  });
+export const Puzzle = z.object(PuzzleFields).superRefine(checkPuzzle);
 export type Puzzle = z.infer<typeof Puzzle>;
 
 /** One line of `nonolab solve`: a puzzle's solution count (exact when `complete`) and how it was settled. */

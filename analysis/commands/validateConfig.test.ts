@@ -1,0 +1,84 @@
+// `nonolab validate-config` and the server's start-up check refuse a config with unknown keys or a solution that contradicts its clues.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, loadStudyConfig } from '../../node/studyConfig.ts';
+import { tempDir } from '../../tests/support/tempDirs.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const shipped = join(root, 'study-config', 'study.json');
+const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'analysis/cli.ts'), ...args], { cwd: root, encoding: 'utf8' });
+
+type Raw = Record<string, any>;
+/** The shipped study, changed by `change`, written to a temporary file. */
+function variant(change: (config: Raw) => void): string {
+  const config = JSON.parse(readFileSync(shipped, 'utf8')) as Raw;
+  change(config);
+  const file = join(tempDir('nonolab-validate-'), 'study.json');
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
+}
+/** The error loadStudyConfig (what validate-config and the server run) throws for `file`. */
+function errorOf(file: string): string {
+  try {
+    loadStudyConfig(file);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.message;
+    throw err;
+  }
+  throw new Error(`${file} was accepted`);
+}
+/** Flip the first cell of a puzzle's first solution row. */
+const flipFirstCell = (p: Raw) => {
+  const row = p.solution[0] as string;
+  p.solution[0] = (row[0] === '#' ? '.' : '#') + row.slice(1);
+};
+
+describe('validate-config', () => {
+  it('accepts the shipped study and every config fixture of the tests', () => {
+    for (const file of ['study-config/study.json', 'analysis/simulate/fixtures/bot-study.json', 'analysis/pipeline/fixtures/study.json']) {
+      expect(() => loadStudyConfig(join(root, file)), file).not.toThrow();
+    }
+  });
+
+  it('refuses a misspelt key, at the top level or inside, naming the nearest known key', () => {
+    expect(errorOf(variant((c) => (c.recruitmnet = { open: false })))).toContain('unknown key recruitmnet at top level; did you mean recruitment?');
+    expect(errorOf(variant((c) => (c.completion.redirect_ur = 'https://panel.example/done?cc={code}')))).toContain('completion: unknown key redirect_ur; did you mean redirect_url?');
+    expect(errorOf(variant((c) => (c.timing = { trust_client_clok: true })))).toContain('timing: unknown key trust_client_clok; did you mean trust_client_clock?');
+    expect(errorOf(variant((c) => (c.phases[4].skip_min_second = 20)))).toContain('phases.4: unknown key skip_min_second; did you mean skip_min_seconds?');
+    expect(errorOf(variant((c) => (c.phases[3].items[0].requird = false)))).toContain('phases.3.items.0: unknown key requird; did you mean required?');
+    expect(errorOf(variant((c) => (c.puzzles[2].solutoin = c.puzzles[2].solution)))).toContain('puzzles.2: unknown key solutoin; did you mean solution?');
+    // Nothing near: the message lists the keys the object takes.
+    expect(errorOf(variant((c) => (c.recruitment = { enabeld: true })))).toContain('recruitment: unknown key enabeld; known keys: open, target_completed, closed_title, closed_message');
+  });
+
+  it('refuses a solution that contradicts its own clues, and a clue no line can hold', () => {
+    expect(errorOf(variant((c) => flipFirstCell(c.puzzles[0])))).toMatch(/puzzles\.0\.solution\.0: the solution's row 1 reads \[[\d ]+\], its clue is \[[\d ]+\]: the solution contradicts the clues/);
+    expect(errorOf(variant((c) => flipFirstCell(c.practice_puzzles[1])))).toMatch(/practice_puzzles\.1\.solution\.0: the solution's row 1 reads/);
+    // Rows that read right but a column that does not: the clue of column 1 changed.
+    expect(errorOf(variant((c) => (c.puzzles[1].cols[0] = [c.puzzles[1].cols[0][0] + 1])))).toMatch(/puzzles\.1\.solution: the solution's column 1 reads/);
+    expect(errorOf(variant((c) => (c.puzzles[0].rows[0] = [6, 4])))).toContain('puzzles.0.rows.0: row clue needs 11 cells, the row has 10');
+  });
+
+  it('the command exits 2 with the message on stderr and prints nothing on stdout', () => {
+    const r = cli('validate-config', variant((c) => (c.recruitmnet = {})));
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('invalid study config\nunknown key recruitmnet at top level; did you mean recruitment?');
+  });
+
+  it('the server refuses to start with such a config (exit 2, the field named) and creates no data directory', () => {
+    const dataDir = join(tempDir('nonolab-validate-'), 'data');
+    const config = variant((c) => (c.completion.redirect_ur = 'https://panel.example/done'));
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, PORT: '0', NONOLAB_DATA_DIR: dataDir, NONOLAB_CONFIG: config },
+      timeout: 30_000,
+    });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain('completion: unknown key redirect_ur; did you mean redirect_url?');
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
