@@ -6,9 +6,10 @@ import type { Puzzle } from '../../shared/schema/puzzle.ts';
 
 /**
  * The text of `configPath` with its `puzzles` replaced by `puzzles`, or the error to print (file, field, problem).
- * `what` names the puzzles in the message ("selected", "packed").
+ * `what` names the puzzles in the message ("selected", "packed"); every problem is listed, and one with a puzzle names
+ * it by id, and by the file it came from when `fileOf` knows it (its index in the new set means nothing to the user).
  */
-export function configWithPuzzles(configPath: string, puzzles: readonly Puzzle[], what: string): { text: string } | { error: string } {
+export function configWithPuzzles(configPath: string, puzzles: readonly Puzzle[], what: string, fileOf: (id: string) => string | undefined = () => undefined): { text: string } | { error: string } {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(configPath, 'utf8'));
@@ -18,8 +19,16 @@ export function configWithPuzzles(configPath: string, puzzles: readonly Puzzle[]
   const config = { ...(raw as object), puzzles };
   const parsed = StudyConfig.safeParse(config);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { error: `${configPath}: with the ${what} puzzles, field ${issue.path.join('.')}: ${issue.message}` };
+    // Every problem, one a line; one with a puzzle names it (and its file), since its index in the new set means nothing.
+    const lines = parsed.error.issues.map((issue) => {
+      const [top, index] = issue.path;
+      const puzzle = top === 'puzzles' && typeof index === 'number' ? puzzles[index] : undefined;
+      if (!puzzle) return `${configPath}: with the ${what} puzzles, field ${issue.path.join('.')}: ${issue.message}`;
+      const file = fileOf(puzzle.id);
+      const field = issue.path.slice(2).join('.');
+      return `${file ? `${file}: ` : ''}puzzle ${puzzle.id}${field ? `, field ${field}` : ''}: ${issue.message} (written into ${configPath} with the ${what} puzzles)`;
+    });
+    return { error: lines.join('\n') };
   }
   return { text: JSON.stringify(config, null, 2) + '\n' };
 }

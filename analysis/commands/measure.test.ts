@@ -1,6 +1,6 @@
 // `nonolab measure --human` on big boards with a recorded solution: uniqueness by the known-solution question, the same human metrics as the search alone.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,4 +29,24 @@ describe('measure --human on boards above 15x15', () => {
     for (const m of measured) expect(m.metrics.human.unique).toBe(true);
   });
 
+});
+
+describe('measure on clue-only puzzles', () => {
+  it('records the solution of a puzzle that has exactly one, and leaves it out when there are several', () => {
+    const dir = tempDir('nonolab-measure-');
+    const imported = join(dir, 'imported.non');
+    writeFileSync(imported, readFileSync(join(root, 'shared/nonogram/fixtures/simpson-sample.non'), 'utf8').replace(/^goal .*$/m, ''));
+    const one = cli('measure', imported);
+    expect(one.status, one.stderr).toBe(0);
+    const [letter] = one.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(letter.solution).toEqual(['####', '#..#', '#..#', '#.##', '###.']);
+    expect(letter.metrics.human.unique).toBe(true);
+    const twin = join(dir, 'twin.json');
+    writeFileSync(twin, JSON.stringify({ id: 'twin', rows: [[1], [1]], cols: [[1], [1]] }));
+    const two = cli('measure', twin);
+    expect(two.status, two.stderr).toBe(0);
+    const [measured] = two.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(measured.solution).toBeUndefined();
+    expect(measured.metrics.human.unique).toBe(false);
+  });
 });

@@ -1,9 +1,10 @@
-// `nonolab measure FILE`: add SAT metrics (block-start and DFA) and, where missing, human metrics to puzzle records.
+// `nonolab measure FILE`: add SAT metrics (block-start and DFA) and, where missing, human metrics and the solution to puzzle records.
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { difficulty, gridFromRows, KnownSolutionError } from '../../shared/nonogram/index.ts';
 import { loadPuzzles } from '../puzzleFile.ts';
+import { withSolution } from '../puzzleSolution.ts';
 import { encodeBlockStart, satMetrics, satMetricsRecord, writeDimacs } from '../../shared/sat/index.ts';
 import { checkSolvers, runExternalSolver, SOLVER_NAMES } from '../sat/external.ts';
 import { commandDescription } from './catalog.ts';
@@ -50,8 +51,11 @@ export function registerMeasure(program: Command): void {
       const bar = progressBar('measure', puzzles.length);
       const lines: string[] = [];
       let refused = false;
-      puzzles.forEach((p, i) => {
+      puzzles.forEach((given, i) => {
         if (refused) return;
+        // A clue-only puzzle (.non without goal, XML without a solution) gets its solution when it has exactly one:
+        // what a study config needs, and the known solution that decides uniqueness on big boards below.
+        const p = given.solution || given.metrics?.human?.unique === false ? given : withSolution(given).puzzle;
         const metrics = { ...(p.metrics ?? {}) };
         if (opts.human || !metrics.human) {
           // Big boards with a recorded solution: uniqueness by the known-solution question (exact, fast).

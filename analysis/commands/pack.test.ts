@@ -1,10 +1,12 @@
 // `nonolab pack`: generated, imported and picture puzzles into one ordered set or study config, which `select` then works on.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { StudyConfig } from '../../shared/schema/config.ts';
+import { loadStudyConfig } from '../../node/studyConfig.ts';
+import { configWithPuzzles } from './configOut.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -71,5 +73,44 @@ describe('nonolab pack', () => {
     expect(b.status).toBe(2);
     expect(b.stderr).toContain(`${other}: puzzle same (record 0): id already used by a different puzzle in ${one}`);
     expect(() => readFileSync(out)).toThrow();
+  });
+
+  it('fills in the solution of a clue-only .non from its one solution, so the packed study config validates', () => {
+    const dir = tempDir('nonolab-pack-');
+    const generated = join(dir, 'gen.ndjson');
+    expect(cli('generate', '--size', '6x6', '--count', '3', '--seed', '5', '--out', generated).status).toBe(0);
+    // The common kind of .non: clues only, no goal line.
+    const imported = join(dir, 'imported.non');
+    writeFileSync(imported, readFileSync(join(fixtures, 'simpson-sample.non'), 'utf8').replace(/^goal .*$/m, ''));
+    const out = join(dir, 'study.json');
+    const r = cli('pack', generated, imported, '--config', join(root, 'study-config/study.json'), '--out', out);
+    expect(r.status, r.stderr).toBe(0);
+    const study = loadStudyConfig(out);
+    const letter = study.config.puzzles.find((p) => p.metrics?.origin === 'imported');
+    // simpson-sample.non's goal "11111001100110111110", as rows of its 4x5 board
+    expect(letter?.solution).toEqual(['####', '#..#', '#..#', '#.##', '###.']);
+    expect(study.config.puzzles.every((p) => p.solution?.length === p.height)).toBe(true);
+  });
+
+  it('names by file and id a clue-only puzzle without exactly one solution, and one the config refuses, and writes nothing', () => {
+    const dir = tempDir('nonolab-pack-');
+    const out = join(dir, 'out.json');
+    const config = join(root, 'study-config/study.json');
+    // Two solutions, though its recorded metrics claim one: the check that fills in the solution finds out.
+    const twin = join(dir, 'twin.json');
+    writeFileSync(twin, JSON.stringify({ id: 'twin', width: 2, height: 2, rows: [[1], [1]], cols: [[1], [1]], metrics: { human: { level: 1, line_passes: 1, footholds: 0, foothold_cells: 0, unique: true } } }));
+    const fine = join(dir, 'fine.json');
+    writeFileSync(fine, JSON.stringify({ id: 'fine', rows: [[2], [1]], cols: [[2], [1]] }));
+    const a = cli('pack', fine, twin, '--config', config, '--out', out);
+    expect(a.status).toBe(2);
+    expect(a.stderr).toContain(`${twin}: puzzle twin (record 0): no solution recorded, and its clues have more than one solution; a study puzzle needs exactly one solution`);
+    expect(a.stderr).not.toMatch(/puzzles\.\d+/);
+    // A problem the config's own check finds in one puzzle is named by its file and id too, not by its index in the set.
+    const bare = { id: 'bare', width: 2, height: 2, rows: [[2], [1]], cols: [[2], [1]] };
+    const written = configWithPuzzles(config, [bare], 'packed', () => 'bare.non');
+    expect(written).toEqual({
+      error: [`${config}: with the packed puzzles, field phases.4.count: asks for 3 puzzles but the pool has 1`, `bare.non: puzzle bare, field solution: study puzzles need a solution (written into ${config} with the packed puzzles)`].join('\n'),
+    });
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -6,6 +6,7 @@ import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { satMetricsRecord } from '../../shared/sat/index.ts';
 import { loadPuzzles } from '../puzzleFile.ts';
 import { configWithPuzzles } from './configOut.ts';
+import { describeNoUniqueSolution, withSolution } from '../puzzleSolution.ts';
 import { metricOf, metricValueOf } from '../metric.ts';
 import { commandDescription } from './catalog.ts';
 
@@ -20,14 +21,18 @@ export function puzzleOrigin(p: Puzzle): PuzzleOrigin {
 
 export interface PackResult {
   puzzles: Puzzle[];
+  /** The file each packed puzzle came from, by id. */
+  fileOf: Map<string, string>;
   /** Same puzzle (same id and clues) seen again: kept once. */
   duplicates: string[];
 }
 
 /**
  * Merge puzzle lists (in file order), fill in missing metrics (metrics.human and metrics.sat /
- * sat_dfa, as `measure` computes them), tag each with metrics.origin and order them by `order`
- * (ascending; ties by human level, then MiniSat conflicts, then id). Throws with a message naming the file and puzzle when one is not uniquely solvable,
+ * sat_dfa, as `measure` computes them) and a missing solution (a clue-only .non or XML: the one solution, which the
+ * uniqueness check finds anyway), tag each with metrics.origin and order them by `order`
+ * (ascending; ties by human level, then MiniSat conflicts, then id). Throws with a message naming the file and puzzle when one is not uniquely solvable
+ * (its recorded metrics say so, or it has no solution recorded and not exactly one exists),
  * when two different puzzles share an id, or when the ordering metric is missing.
  */
 export function packPuzzles(sources: { file: string; puzzles: Puzzle[] }[], order: string): PackResult {
@@ -46,8 +51,10 @@ export function packPuzzles(sources: { file: string; puzzles: Puzzle[] }[], orde
       if (!metrics.human) metrics.human = difficulty(p, { forcedCells: false });
       if (metrics.human.unique === false) throw new Error(`${where}: not uniquely solvable (metrics.human.unique is false); a study puzzle needs exactly one solution`);
       if (!metrics.sat || !metrics.sat_dfa) Object.assign(metrics, satMetricsRecord(p));
+      const solved = withSolution(p);
+      if (solved.problem) throw new Error(`${where}: no solution recorded, and ${describeNoUniqueSolution(solved.problem)}; a study puzzle needs exactly one solution`);
       const origin = puzzleOrigin(p);
-      byId.set(p.id, { puzzle: { ...p, metrics: { ...metrics, origin } }, file });
+      byId.set(p.id, { puzzle: { ...solved.puzzle, metrics: { ...metrics, origin } }, file });
     });
   }
   const packed = [...byId.values()].map((x) => x.puzzle);
@@ -56,7 +63,7 @@ export function packPuzzles(sources: { file: string; puzzles: Puzzle[] }[], orde
   const level = (p: Puzzle) => p.metrics?.human?.level ?? 4;
   const conflicts = (p: Puzzle) => p.metrics?.sat?.conflicts ?? 0;
   packed.sort((a, b) => (metricValueOf(a, metric) as number) - (metricValueOf(b, metric) as number) || level(a) - level(b) || conflicts(a) - conflicts(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { puzzles: packed, duplicates };
+  return { puzzles: packed, duplicates, fileOf: new Map([...byId].map(([id, x]) => [id, x.file])) };
 }
 
 export function registerPack(program: Command): void {
@@ -96,7 +103,7 @@ export function registerPack(program: Command): void {
       }
       let text = JSON.stringify(packed.puzzles, null, 2) + '\n';
       if (opts.config) {
-        const written = configWithPuzzles(opts.config, packed.puzzles, 'packed');
+        const written = configWithPuzzles(opts.config, packed.puzzles, 'packed', (id) => packed.fileOf.get(id));
         if ('error' in written) {
           console.error(written.error);
           process.exitCode = 2;

@@ -5,6 +5,7 @@ import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { selectPaper, type Selection } from '../../shared/sat/index.ts';
 import { loadPuzzles } from '../puzzleFile.ts';
 import { configWithPuzzles } from './configOut.ts';
+import { withSolution } from '../puzzleSolution.ts';
 import { metricOption, metricValueOf, type Metric } from '../metric.ts';
 import { commandDescription } from './catalog.ts';
 
@@ -64,7 +65,8 @@ export function registerSelect(program: Command): void {
       console.error(`select: ${selection.n} candidates, median ${metric.name} ${selection.median}, top ${selection.excluded_top} excluded (highest picks at or below ${selection.high_cutoff})`);
       if (!opts.out) return;
       if (opts.config) {
-        const written = configWithPuzzles(opts.config, chosen, 'selected');
+        // A clue-only puzzle (.non without goal) gets its one solution, which a study puzzle needs.
+        const written = configWithPuzzles(opts.config, chosen.map((p) => withSolution(p).puzzle), 'selected', () => opts.in);
         if ('error' in written) {
           console.error(written.error);
           process.exitCode = 2;
