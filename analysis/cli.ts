@@ -33,6 +33,8 @@ for (const name of Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]) {
     .action(async () => {
       const real = new Command();
       real.name('nonolab').description(DESCRIPTION).version(appVersion());
+      // A required option (commander's requiredOption) says so in the command's help; subcommands inherit this.
+      real.configureHelp({ optionDescription: (option) => `${defaultHelp.optionDescription(option)}${option.mandatory ? ' (required)' : ''}` });
       (await LOADERS[name]())(real);
       await real.parseAsync(argv);
     });
