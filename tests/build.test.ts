@@ -1,6 +1,6 @@
 // The compiled build (scripts/build.mjs): the bundled `nonolab` CLI gives the same output as the TypeScript sources run through tsx, worker threads included, with no TypeScript at run time.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCompiled } from './support/compiled.ts';
@@ -49,6 +49,18 @@ describe('compiled build', () => {
     expect(bin.status, bin.stderr).toBe(0);
     expect(bin.stdout).toBe(compiled('validate-config', join('study-config', 'study.json')).stdout);
     expect(readFileSync(join(repoRoot, 'bin', 'nonolab.mjs'), 'utf8')).toContain("import('../dist/node/cli.js')");
+  });
+
+  it('./nonolab (the repository root, executable) runs bin/nonolab.mjs: the same --help as the compiled CLI, from any folder', () => {
+    const script = join(repoRoot, 'nonolab');
+    expect(statSync(script).mode & 0o111, 'executable').not.toBe(0);
+    expect(readFileSync(script, 'utf8')).toContain('bin/nonolab.mjs');
+    for (const cwd of [repoRoot, tempDir('nonolab-build-')]) {
+      const run = spawnSync(script, ['--help'], { cwd, encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain('Usage: nonolab');
+      expect(run.stdout).toBe(compiled('--help').stdout);
+    }
   });
 
   it('generate with a seed writes byte-identical NDJSON, with and without --sat', () => {
