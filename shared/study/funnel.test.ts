@@ -41,6 +41,12 @@ describe('dropoutFunnel', () => {
     expect(f.steps.map((r) => r.timed)).toEqual([6, 5, 3, 2, 0]);
   });
 
+  it('prints a median of step times as the milliseconds it is, with no binary rounding noise', () => {
+    const f = dropoutFunnel(steps, [session('a', 'active', 1, [1.003]), session('b', 'active', 1, [1.004])]);
+    expect(f.steps[0].median_time_s).toBe(1.0035);
+    expect(String(f.steps[0].median_time_s)).toBe('1.0035');
+  });
+
   it('takes the middle value, or the mean of the two middle ones', () => {
     expect(median([])).toBeNull();
     expect(median([3, 1, 2])).toBe(2);
