@@ -130,6 +130,23 @@ describe('signals', () => {
     });
   });
 
+  it('counts the hints shown, not the presses: a press whose request failed (offline) is no hint', () => {
+    // The same session with one more press of Hint before the real one, which the page could not send a request for:
+    // no server hint record, no hint_shown.
+    const extra = sessionLog();
+    const at = extra.findIndex((r) => r.type === 'hint');
+    const press = JSON.parse(JSON.stringify(extra[at - 1]));
+    press.t_mono -= 1_000;
+    press.t_wall -= 1_000;
+    const renumbered = [...extra.slice(0, at - 1), press, ...extra.slice(at - 1)];
+    let seq = 0;
+    for (const r of renumbered) if ('seq' in r && typeof r.seq === 'number') r.seq = ++seq;
+    const failedLog = parseSessionNdjson(renumbered.map((r) => JSON.stringify(r)).join('\n') + '\n', 'sA.ndjson');
+    const [a] = sessionSignals(failedLog, puzzles, { pauseThresholdS: 2.36 }).attempts;
+    expect(a.actions).toBe(11); // the press is still an action of the participant
+    expect(a.hints).toBe(1); // but only one hint was shown
+  });
+
   it('hands the same gaps to onGap as numbers, with the index of their attempt', () => {
     const { attempts, gaps } = sessionSignals(log, puzzles);
     const seen: { participant_id: string; puzzle_id: string; position: number; index: number; cell: number | null; gap_s: number; action: string }[] = [];
