@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Participant, event, playSteps, sqliteDb, startTestServer, validAnswers, type TestServer } from '../tests/support/testServer.ts';
 import { defaultConfig, writeConfig } from '../tests/support/server.ts';
+import { expandSteps } from '../shared/study/steps.ts';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -64,6 +65,50 @@ describe('time caps on the server', () => {
     expect(late.status).toBe(409);
     expect(late.json.error).toContain('time');
     expect((await p.call('POST', '/api/session/hint', { puzzle_id: 'warmup', position: null, rows })).status).toBe(409);
+  });
+});
+
+describe('checks and hints name the current step', () => {
+  it("refuses a check of the warmup from a study puzzle's step, and of a puzzle at another position", async () => {
+    server = await startTestServer();
+    const config = defaultConfig();
+    const p = new Participant(server.url);
+    const s = (await p.call('POST', '/api/sessions', {})).json;
+    const last = await playSteps(p, s, config, 4); // consent, tutorial, warmup, pre-survey: the sequence is leased
+    const sequence = (await p.call('GET', '/api/session')).json.sequence as string[];
+    const first = expandSteps(config.phases, sequence).find((x) => x.kind === 'puzzle')!;
+    expect(first.index).toBe(4);
+    await p.call('POST', '/api/session/events', { events: [event(s.session_id, last + 1, { step: first.index, phase: first.phase_id, puzzle_id: first.puzzle_id, position: first.position, type: 'step_start', payload: { kind: 'puzzle' } })] });
+    const logFile = join(server.dataDir, 'sessions', `${s.session_id}.ndjson`);
+    const before = readFileSync(logFile, 'utf8');
+    const warmup = config.practice_puzzles.find((q) => q.id === 'warmup')!;
+    const old = await p.call('POST', '/api/session/check', { puzzle_id: 'warmup', position: null, rows: warmup.solution! });
+    expect(old.status).toBe(409);
+    expect(old.json.error).toContain('current step');
+    const elsewhere = await p.call('POST', '/api/session/check', { puzzle_id: first.puzzle_id, position: first.position! + 1, rows: [] });
+    expect(elsewhere.status).toBe(409);
+    expect((await p.call('POST', '/api/session/hint', { puzzle_id: 'warmup', position: null, rows: [] })).status).toBe(409);
+    expect(readFileSync(logFile, 'utf8')).toBe(before);
+    // The step's own puzzle is checked as ever.
+    expect((await p.call('POST', '/api/session/check', { puzzle_id: first.puzzle_id, position: first.position, rows: [] })).json).toEqual({ solved: false });
+  });
+
+  it('appends nothing to the log of a completed session: check and hint are refused', async () => {
+    server = await startTestServer();
+    const config = defaultConfig();
+    const p = new Participant(server.url);
+    const s = (await p.call('POST', '/api/sessions', {})).json;
+    const last = await playSteps(p, s, config, 11);
+    expect((await p.call('POST', '/api/session/complete', { last_seq: last })).status).toBe(200);
+    const sequence = (await p.call('GET', '/api/session')).json.sequence as string[];
+    const logFile = join(server.dataDir, 'sessions', `${s.session_id}.ndjson`);
+    const before = readFileSync(logFile, 'utf8');
+    const puzzle = config.puzzles.find((q) => q.id === sequence[0])!;
+    const check = await p.call('POST', '/api/session/check', { puzzle_id: puzzle.id, position: 1, rows: puzzle.solution! });
+    expect(check.status).toBe(409);
+    expect(check.json.error).toContain('ended');
+    expect((await p.call('POST', '/api/session/hint', { puzzle_id: puzzle.id, position: 1, rows: [] })).status).toBe(409);
+    expect(readFileSync(logFile, 'utf8')).toBe(before);
   });
 });
 

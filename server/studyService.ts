@@ -31,6 +31,8 @@ export const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
 export const NO_SEQUENCE = 0;
 /** A session without events for this long keeps nothing in memory (held events, its progression). */
 const IDLE_MS = 5 * 60 * 1000;
+/** Statuses after which a session records nothing more (abandoned can come back; withdrawn answers 410). */
+const ENDED: ReadonlySet<string> = new Set(['complete', 'declined', 'screened_out']);
 
 /** A failed fsync of SQLite's WAL, as the participant sees it. */
 const storeFailed = (): never => {
@@ -551,11 +553,17 @@ export class StudyService {
    * period; checked only when the server already knows the participant is on that step (a client can be ahead of its
    * acknowledged events).
    */
-  private async sessionPuzzle(row: SessionRow, puzzleId: string): Promise<Puzzle & { solution: string[] }> {
+  private async sessionPuzzle(row: SessionRow, puzzleId: string, position: number | null): Promise<Puzzle & { solution: string[] }> {
+    if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
+    if (ENDED.has(row.status)) throw new HttpError(409, `this session has ended (${row.status}): nothing more is recorded`);
     const puzzle = this.puzzlesById.get(puzzleId);
     if (!puzzle) throw new HttpError(404, `no puzzle '${puzzleId}' in this study`);
     const steps = expandSteps(this.study.config.phases, await this.sequenceOf(row));
     if (!steps.some((s) => s.puzzle_id === puzzleId)) throw new HttpError(403, `puzzle '${puzzleId}' is not part of this session`);
+    // The current step's puzzle, or one of a step still ahead (the page can be ahead of its acknowledged events, never
+    // behind): a step already ended (the warmup from a study puzzle, an earlier position) is refused.
+    if (!steps.some((s) => s.index >= row.step && s.puzzle_id === puzzleId && s.position === position))
+      throw new HttpError(409, `puzzle '${puzzleId}' at position ${position ?? 'none'} is not the puzzle of the session's current step`);
     const current = steps[row.step];
     if (current?.puzzle_id === puzzleId) {
       const cap = stepCapSeconds(this.study.config.phases.find((p) => p.id === current.phase_id), current);
@@ -567,8 +575,7 @@ export class StudyService {
 
   /** Check a board against the solution; answers once the check record is durable. */
   async check(row: SessionRow, req: CheckRequest): Promise<{ solved: boolean }> {
-    if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
-    const { solution } = await this.sessionPuzzle(row, req.puzzle_id);
+    const { solution } = await this.sessionPuzzle(row, req.puzzle_id, req.position);
     const solved = matchesSolution(req.rows, solution);
     const wrong = countWrongCells(req.rows, solution);
     const record = this.serverRecord({ type: 'check', session_id: row.id, payload: { puzzle_id: req.puzzle_id, position: req.position, solved, wrong_cells: wrong } });
@@ -581,10 +588,9 @@ export class StudyService {
 
   /** A hint computed by the engine from the participant's board; the solution stays on the server. Answers once its record is durable. */
   async hint(row: SessionRow, req: HintRequest): Promise<HintResponse> {
-    if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
     const policy = this.study.config.hints.policy;
     if (policy === 'off') throw new HttpError(403, 'hints are turned off in this study');
-    const puzzle = await this.sessionPuzzle(row, req.puzzle_id);
+    const puzzle = await this.sessionPuzzle(row, req.puzzle_id, req.position);
     const board = gridFromBoardRows(req.rows, puzzle.width, puzzle.height);
     const found = engineHint({ rows: puzzle.rows, cols: puzzle.cols }, board, gridFromRows(puzzle.solution), policy);
     if (found)
