@@ -129,22 +129,6 @@ describe('hint: why a mistake is wrong, in terms of a line\'s clue', () => {
     expect(h.explanation).toBe("Row 2's clue 5 needs exactly 5 cells, the whole line, so every cell in it is filled: the cell at row 2, column 3 cannot be crossed. It should be filled.");
   });
 
-  it('a filled cell in a line whose several runs span it exactly: the one arrangement, not "every cell is filled"', () => {
-    // Row 1's clue 1 2 1 1 1 needs the whole 10-cell line; filling its second cell (a gap) is the mistake.
-    const h = explain(['#.##.#.#.#', '##########'], ['?#????????', '??????????']);
-    expect(h).toMatchObject({ kind: 'error', row: 0, col: 1, value: 'empty', line: { axis: 'row', index: 0 } });
-    expect(h.explanation).toBe(
-      "Row 1's clue 1 2 1 1 1 needs exactly 10 cells, the whole line, so its runs have only one arrangement, one empty cell between each two: the cell at row 1, column 2 is empty in it, so it cannot be filled. It should be empty: cross it.",
-    );
-    expect(h.explanation).not.toMatch(/every cell in it is filled/);
-  });
-
-  it('a crossed cell in a line whose several runs span it exactly', () => {
-    const h = explain(['#.##.#.#.#', '##########'], ['??.???????', '??????????']);
-    expect(h).toMatchObject({ kind: 'error', row: 0, col: 2, value: 'filled', line: { axis: 'row', index: 0 } });
-    expect(h.explanation).toMatch(/only one arrangement.*row 1, column 3 is filled in it, so it cannot be crossed/);
-  });
-
   it('a filled cell in a line with clue 0', () => {
     const h = explain(['#.#', '...', '###'], ['???', '?#?', '???']);
     expect(h).toMatchObject({ row: 1, col: 1, value: 'empty', line: { axis: 'row', index: 1 } });

@@ -194,9 +194,7 @@ function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row:
             text:
               l.clue.length === 0
                 ? `${name} has clue 0: every cell in it is empty, so the cell at ${at} cannot be filled.`
-                : l.clue.length === 1
-                  ? `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so every cell in it is filled: the cell at ${at} cannot be crossed.`
-                  : `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so its runs have only one arrangement, one empty cell between each two: the cell at ${at} is ${right} in it, ${cannot}.`,
+                : `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so every cell in it is filled: the cell at ${at} ${marked === EMPTY ? 'cannot be crossed' : 'is filled'}.`,
           };
         case 'overlap':
           return {
