@@ -35,6 +35,10 @@ describe('CLI mistakes: one line, exit 2', () => {
       [['gmm', few], /1 usable value\(s\) are too few for \d+ components \(at least \d+ needed\)/],
       [['cnf', binary], /picture\.non:2: not a text puzzle file/],
       [['infer', join(dir, 'missing.non')], /missing\.non: cannot read/],
+      // analyze checks its inputs and output before the work
+      [['analyze', '--logs', dir, '--puzzles', join(root, 'study-config/study.json'), '--codes', join(dir, 'missing.csv'), '--out', join(dir, 'out')], /^nonolab analyze: --codes .*missing\.csv: no such file\n$/],
+      [['analyze', '--logs', dir, '--puzzles', join(root, 'study-config/study.json'), '--out', empty], /^nonolab analyze: --out .*empty\.csv: is a file, expected an output folder\n$/],
+      [['analyze', '--logs', join(dir, 'nope'), '--puzzles', join(root, 'study-config/study.json'), '--out', join(dir, 'out')], /^nonolab analyze: --logs .*nope: no such folder\n$/],
     ];
     const runs = await Promise.all(cases.map(([args]) => cli(...args)));
     runs.forEach((r, i) => {
