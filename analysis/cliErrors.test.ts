@@ -39,6 +39,7 @@ describe('CLI mistakes: one line, exit 2', () => {
       [['analyze', '--logs', dir, '--puzzles', join(root, 'study-config/study.json'), '--codes', join(dir, 'missing.csv'), '--out', join(dir, 'out')], /^nonolab analyze: --codes .*missing\.csv: no such file\n$/],
       [['analyze', '--logs', dir, '--puzzles', join(root, 'study-config/study.json'), '--out', empty], /^nonolab analyze: --out .*empty\.csv: is a file, expected an output folder\n$/],
       [['analyze', '--logs', join(dir, 'nope'), '--puzzles', join(root, 'study-config/study.json'), '--out', join(dir, 'out')], /^nonolab analyze: --logs .*nope: no such folder\n$/],
+      [['phase', '--sizes', '5', '--densities', '0.5', '--boards', '1', '--threads', '1', '--out', join(dir, 'no', 'such', 'summary.csv')], /^--out .*summary\.csv: no folder .*such\n$/],
     ];
     const runs = await Promise.all(cases.map(([args]) => cli(...args)));
     runs.forEach((r, i) => {
