@@ -1,6 +1,6 @@
 // The `nonolab` command line: a thin commander shell. The top-level help comes from the command catalog alone; a
 // command's own module (analysis/commands/) is loaded, and given the whole command line to parse, only when it runs.
-import { Command, Help } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { COMMANDS, isCommandName } from './commands/catalog.ts';
 import { LOADERS } from './commands/loaders.ts';
 import { appVersion } from '../node/version.ts';
@@ -12,7 +12,22 @@ const argv =
     ? [...process.argv.slice(0, 2), process.argv[3], '--help', ...process.argv.slice(4)]
     : process.argv;
 
-const program = new Command();
+/** commander's own errors (unknown option, missing argument, bad value) exit 2 like every other bad input; help and --version exit 0. */
+function exitTwo(command: Command): Command {
+  return command.exitOverride((err) => {
+    throw err;
+  });
+}
+async function run(command: Command, args: string[]): Promise<void> {
+  try {
+    await command.parseAsync(args);
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    process.exit(err.exitCode === 0 ? 0 : 2);
+  }
+}
+
+const program = exitTwo(new Command());
 program.name('nonolab').description(DESCRIPTION).version(appVersion());
 const defaultHelp = new Help();
 program.configureHelp({
@@ -31,12 +46,12 @@ for (const name of Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]) {
     .allowUnknownOption()
     .allowExcessArguments()
     .action(async () => {
-      const real = new Command();
+      const real = exitTwo(new Command());
       real.name('nonolab').description(DESCRIPTION).version(appVersion());
       // A required option (commander's requiredOption) says so in the command's help; subcommands inherit this.
       real.configureHelp({ optionDescription: (option) => `${defaultHelp.optionDescription(option)}${option.mandatory ? ' (required)' : ''}` });
       (await LOADERS[name]())(real);
-      await real.parseAsync(argv);
+      await run(real, argv);
     });
 }
-await program.parseAsync(argv);
+await run(program, argv);

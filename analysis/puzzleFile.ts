@@ -8,7 +8,7 @@ import { ConfigError, loadStudyConfig, type LoadedStudy } from '../node/studyCon
 export class PuzzleFileError extends Error {}
 
 /** A study config is a JSON object with `phases` (and `puzzles`); everything else goes to the format parsers. */
-function looksLikeConfig(text: string): boolean {
+export function looksLikeConfig(text: string): boolean {
   if (!text.trimStart().startsWith('{')) return false;
   try {
     const raw = JSON.parse(text) as unknown;

@@ -14,11 +14,17 @@ import { ConfigError } from '../node/studyConfig.ts';
 import { StoreError, isPostgresUrl } from './stores.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const port = Number(process.env.PORT ?? 8080);
+const portText = process.env.PORT ?? '8080';
+const port = Number(portText);
 const dataDir = resolve(process.env.NONOLAB_DATA_DIR ?? join(root, 'logs'));
 const configPath = resolve(process.env.NONOLAB_CONFIG ?? join(root, 'study-config', 'study.json'));
 const host = process.env.HOST ?? '127.0.0.1';
 const databaseUrl = process.env.NONOLAB_DATABASE_URL || undefined;
+
+/** PORT: checked before anything is opened or generated. */
+function checkPort(): void {
+  if (!/^\d+$/.test(portText.trim()) || port > 65535) throw new ServingError(`PORT: expected a port number from 0 to 65535, got '${portText}'`);
+}
 
 /** NONOLAB_WORKERS: how many server processes (default 1); above 1 only with PostgreSQL (SQLite has one writer). */
 function workerCount(): number {
@@ -88,28 +94,47 @@ function runPrimary(workers: number): void {
 }
 
 try {
+  checkPort();
   const workers = workerCount();
   const serving = servingFromEnv(process.env);
   const tls = tlsFiles(serving);
   if (workers > 1 && cluster.isPrimary) {
     runPrimary(workers);
   } else {
-    const server = await createNonolabServer({ dataDir, configPath, staticDir: join(root, 'dist', 'client'), serving, databaseUrl });
-    const listener = tls ? createTlsServer(tls, server.handler) : createServer(server.handler);
+    // The port is bound before the store is opened and a password generated, so that a port in use is one message and
+    // nothing is made in vain; requests that arrive before the store is open are told to retry.
+    let ready: ((req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void) | undefined;
+    const handler = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
+      if (ready) return ready(req, res);
+      res.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' }).end('starting\n');
+    };
+    const listener = tls ? createTlsServer(tls, handler) : createServer(handler);
     // Idle keep-alive connections are kept longer than a load balancer's or proxy's own idle timeout (commonly 60 s):
     // a connection the server closes just as the other side reuses it fails that request ("socket hang up").
     listener.keepAliveTimeout = 65_000;
     // A long accept queue: when a study opens (a panel sends hundreds of participants within seconds) connection attempts
     // beyond Node's default of 511 waiting would be dropped by the kernel and retried only after 1 s, 3 s, 7 s.
     // (Capped by net.core.somaxconn.)
-    const http = listener.listen({ port, host, backlog: Number(process.env.NONOLAB_BACKLOG ?? 4096) }, () => {
+    const http = listener;
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', (err: NodeJS.ErrnoException) => {
+        if (err.code === 'EADDRINUSE') reject(new ServingError(`PORT ${port}: address ${host}:${port} is already in use (is another server running?); choose another PORT`));
+        else if (err.code === 'EACCES') reject(new ServingError(`PORT ${port}: not allowed to listen on ${host}:${port} (ports below 1024 need privileges); choose another PORT`));
+        else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new ServingError(`HOST: cannot listen on '${host}' (${err.code}): not an address of this machine`));
+        else reject(err);
+      });
+      http.listen({ port, host, backlog: Number(process.env.NONOLAB_BACKLOG ?? 4096) }, () => resolve());
+    });
+    const server = await createNonolabServer({ dataDir, configPath, staticDir: join(root, 'dist', 'client'), serving, databaseUrl });
+    ready = server.handler;
+    {
       const address = http.address();
       const actual = typeof address === 'object' && address ? address.port : port;
       const shown = ['127.0.0.1', '::1', '0.0.0.0', '::', 'localhost'].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
       console.log(`nonolab: study '${server.study.config.id}' (config ${server.study.hash}) at ${tls ? 'https' : 'http'}://${shown}:${actual}/  data: ${dataDir}`);
       for (const line of startupLines(serving, { host, port: actual }, networkInterfaces())) console.log(line);
       if (cluster.isWorker) console.log(`nonolab: worker ${process.env.NONOLAB_WORKER_INDEX} (pid ${process.pid}) serving; store: ${server.store.kind}`);
-    });
+    }
     // SIGHUP: read the certificate and key again (after a renewal) without dropping a connection.
     if (tls && 'setSecureContext' in http) {
       process.on('SIGHUP', () => {

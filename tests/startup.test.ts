@@ -1,6 +1,7 @@
 // Tests of the real server process (`server/main.ts`) at start-up: printed addresses, HTTPS, refused settings.
 // A serving setting that cannot work stops it with exit code 2 and a message naming the variable.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -72,7 +73,7 @@ describe('start-up', () => {
     expect((await health()).cn).toBe('renewed.lab.test');
   });
 
-  it('stops with exit code 2 and names the variable when a serving setting cannot work', () => {
+  it('stops with exit code 2 and names the variable when a serving setting cannot work', async () => {
     const dir = tempDir('nonolab-tls-');
     writeFileSync(join(dir, 'cert.pem'), 'not a certificate');
     writeFileSync(join(dir, 'key.pem'), 'not a key');
@@ -81,7 +82,15 @@ describe('start-up', () => {
       [{ NONOLAB_TLS_CERT: join(dir, 'cert.pem'), NONOLAB_TLS_KEY: join(dir, 'key.pem') }, /NONOLAB_TLS_CERT\/NONOLAB_TLS_KEY: not a usable PEM/],
       [{ NONOLAB_TRUST_PROXY: 'proxy.example.org' }, /NONOLAB_TRUST_PROXY: 'proxy.example.org' is not/],
       [{ NONOLAB_PUBLIC_URL: 'https://example.org/study/' }, /NONOLAB_PUBLIC_URL: .* origin only/],
+      [{ PORT: 'abc' }, /^nonolab: PORT: expected a port number from 0 to 65535, got 'abc'\n$/],
+      [{ PORT: '70000' }, /^nonolab: PORT: expected a port number from 0 to 65535, got '70000'\n$/],
     ];
+    // A port in use (held by this test process).
+    const busy = createNetServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const busyPort = String((busy.address() as AddressInfo).port);
+    cases.push([{ PORT: busyPort }, new RegExp(`^nonolab: PORT ${busyPort}: address 127\\.0\\.0\\.1:${busyPort} is already in use .*choose another PORT\\n$`)]);
+    onTestFinished(() => void busy.close());
     for (const [env, message] of cases) {
       const data = tempDir('nonolab-data-');
       const r = runMain({ NONOLAB_DATA_DIR: data, NONOLAB_ADMIN_PASSWORD: '', ...env });

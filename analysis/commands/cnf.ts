@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { encode, writeDimacs, type Encoding } from '../../shared/sat/index.ts';
 import { commandDescription } from './catalog.ts';
+import { detectFormat, PuzzleFormatError } from '../../shared/nonogram/index.ts';
+import { PuzzleFileError, looksLikeConfig, readPuzzleFile } from '../puzzleFile.ts';
 
 /** What the SAT commands read: bare clues or any puzzle record (extra fields are kept, not checked). */
 export const ClueInput = z
@@ -18,7 +20,8 @@ export type ClueInput = z.infer<typeof ClueInput>;
 export class InputError extends Error {}
 
 /**
- * Reads puzzles from a file: one JSON object, a JSON array of them, or NDJSON (one per line).
+ * Reads puzzles from a file: one JSON object, a JSON array of them, or NDJSON (one per line), whose records may be bare
+ * clues; any other puzzle file (.non, webpbn XML) or a study config goes through the CLI's one loader (analysis/puzzleFile.ts).
  * Errors name the file, the record (line for NDJSON) and the field.
  */
 export function readPuzzles(file: string): ClueInput[] {
@@ -27,6 +30,15 @@ export function readPuzzles(file: string): ClueInput[] {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new InputError(`${file}: cannot read (${(err as Error).message})`);
+  }
+  const format = detectFormat(text, file);
+  if (looksLikeConfig(text) || format === 'non' || format === 'webpbn-xml') {
+    try {
+      return readPuzzleFile(file).puzzles;
+    } catch (err) {
+      if (err instanceof PuzzleFileError || err instanceof PuzzleFormatError) throw new InputError(err.message);
+      throw err;
+    }
   }
   const records: { where: string; value: unknown }[] = [];
   const trimmed = text.trim();
@@ -65,7 +77,7 @@ export function registerCnf(program: Command): void {
   program
     .command('cnf')
     .description(commandDescription('cnf'))
-    .argument('<puzzle>', 'puzzle JSON: {"rows":[[..]],"cols":[[..]]} or a puzzle record (the first of an array/NDJSON unless --index)')
+    .argument('<puzzle>', 'a puzzle file (JSON, NDJSON, .non, webpbn XML or a study config; bare {"rows","cols"} clues too): the first puzzle unless --index')
     .option('--encoding <name>', 'block-start (the paper, Appendix A), dfa (Foote & Krizanc) or line-gac (unit propagation = complete line solving)', 'block-start')
     .option('--index <n>', 'which puzzle of an array/NDJSON file', '0')
     .action((file: string, opts: { encoding: string; index: string }) => {

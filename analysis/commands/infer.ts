@@ -9,7 +9,7 @@ export function registerInfer(program: Command): void {
   program
     .command('infer')
     .description(commandDescription('infer'))
-    .argument('<puzzle>', 'puzzle JSON, JSON array or NDJSON of puzzles ({"rows","cols"} or puzzle records)')
+    .argument('<puzzle>', 'a puzzle file (JSON, NDJSON, .non, webpbn XML or a study config; bare {"rows","cols"} clues too)')
     .option('--encoding <name>', 'block-start, dfa or line-gac', 'block-start')
     .option('--conflict-budget <n>', 'conflicts allowed per solver call (a cell whose call runs out is undecided)')
     .action((file: string, opts: { encoding: string; conflictBudget?: string }) => {

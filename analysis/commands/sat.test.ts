@@ -55,6 +55,18 @@ describe('nonolab sat / cnf / infer / select', () => {
     expect(badPuzzle.stderr).toMatch(/field rows\.0\.1/);
   });
 
+  it('cnf and infer read every puzzle format the other commands read: .non, webpbn XML, a study config (issue 33)', () => {
+    const fixtures = join(root, 'shared/nonogram/fixtures');
+    for (const file of [join(fixtures, 'simpson-sample.non'), join(fixtures, 'webpbn-sample.xml'), join(root, 'study-config/study.json')]) {
+      const cnf = cli('cnf', file);
+      expect([cnf.status, cnf.stderr], file).toEqual([0, '']);
+      expect(cnf.stdout).toMatch(/^c nonolab cnf[\s\S]*\np cnf \d+ \d+\n/);
+      const infer = cli('infer', file);
+      expect([infer.status, infer.stderr], file).toEqual([0, '']);
+      expect(JSON.parse(infer.stdout.split('\n')[0]).solvable).toBe(true);
+    }
+  });
+
   it('select refuses puzzles without the metric, naming the field', () => {
     const dir = tempDir('nonolab-sat-');
     const p = { id: 'p1', width: 1, height: 1, rows: [[1]], cols: [[1]], solution: ['#'] };

@@ -103,8 +103,8 @@ interface Tallies {
 function tally(pairs: readonly ComparisonInput[]): Tallies {
   const parsed = pairs.map((p, i) => {
     const r = Comparison.safeParse(p);
-    if (!r.success) throw new Error(`bradleyTerry: comparison ${i}: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
-    if (r.data.winner === r.data.loser) throw new Error(`bradleyTerry: comparison ${i} compares ${r.data.winner} with itself`);
+    if (!r.success) throw new Error(`comparison ${i}: ${r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ')}`);
+    if (r.data.winner === r.data.loser) throw new Error(`comparison ${i} compares ${r.data.winner} with itself`);
     return r.data;
   });
   const items = [...new Set(parsed.flatMap((p) => [p.winner, p.loser]))].sort(naturalCompare);
@@ -141,13 +141,13 @@ function checkConnected({ items, wins, ties }: Tallies): void {
   const comp = reach(0, adjacent);
   if (comp.some((s) => !s)) {
     const a = items.filter((_, i) => comp[i]), b = items.filter((_, i) => !comp[i]);
-    throw new Error(`bradleyTerry: the comparison graph is not connected: {${a.join(', ')}} is never compared with {${b.join(', ')}}`);
+    throw new Error(`the comparisons do not link every puzzle: the comparison graph is not connected: {${a.join(', ')}} is never compared with {${b.join(', ')}}`);
   }
   for (let i = 0; i < k; i++) {
     const forward = reach(i, beats);
     if (forward.some((s) => !s)) {
       const a = items.filter((_, j) => forward[j]), b = items.filter((_, j) => !forward[j]);
-      throw new Error(`bradleyTerry: no finite estimate: {${b.join(', ')}} always beat {${a.join(', ')}} (the comparison graph is not strongly connected)`);
+      throw new Error(`no finite strength can be estimated: {${b.join(', ')}} always beat {${a.join(', ')}} (the comparison graph is not strongly connected)`);
     }
   }
 }
@@ -157,7 +157,7 @@ export function bradleyTerry(pairs: readonly ComparisonInput[], options: BtOptio
   const maxIterations = options.maxIterations ?? 100_000;
   const t = tally(pairs);
   const k = t.items.length;
-  if (k < 2) throw new Error(`bradleyTerry: need at least 2 items, got ${k}`);
+  if (k < 2) throw new Error(`the comparisons need at least 2 puzzles, got ${k}`);
   checkConnected(t);
   const n = Array.from({ length: k }, (_, i) => Array.from({ length: k }, (_, j) => t.wins[i][j] + t.wins[j][i] + t.ties[i][j]));
   const w = t.items.map((_, i) => t.wins[i].reduce((s, v) => s + v, 0) + 0.5 * t.ties[i].reduce((s, v) => s + v, 0));

@@ -57,7 +57,7 @@ describe('statistics commands', () => {
     const rows = Array.from({ length: 24 }, (_, i) => `s${i % 8},p${i % 6},${(i % 6) - 2.5},0`);
     writeFileSync(file, 'participant,puzzle,metric,errors\n' + rows.join('\n') + '\n');
     const { err, code } = await run(['lmm', file, '--formula', 'errors ~ metric + (1|participant) + (1|puzzle)']);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(err).toContain('the response "errors" is constant (0 in all 24 complete rows)');
     expect(err).not.toContain('rank deficient');
   });
@@ -109,21 +109,21 @@ describe('statistics commands', () => {
     expect(Object.keys(json.rows[0])).toEqual(['z_mean', 'pc1', 'pc2', 'pc3', 'pc4', 'pc5', 'pc6']);
   });
 
-  it('bad input: a clear message naming file, line and field, and a non-zero exit', async () => {
+  it('bad input: a clear message naming file, line and field, and exit 2', async () => {
     const dir = tempDir('nonolab-stats-');
     const file = join(dir, 'bad.csv');
     writeFileSync(file, 'x,y\n1,2\n2,oops\n3,4\n');
     const bad = await run(['spearman', file, '--x', 'x', '--y', 'y']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.out).toBe('');
     expect(bad.err).toContain(`${file}: line 3: field "y" is not a number ("oops")`);
     const missing = await run(['lmm', file, '--formula', 'y ~ z + (1|g)']);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/no column "z"/);
     const disconnected = join(dir, 'pairs.csv');
     writeFileSync(disconnected, 'winner,loser\na,b\nb,a\nc,d\nd,c\n');
     const bt = await run(['bt', disconnected, '--pairs']);
-    expect(bt.code).toBe(1);
+    expect(bt.code).toBe(2);
     expect(bt.err).toMatch(/not connected/);
   });
 });

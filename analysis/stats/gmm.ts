@@ -279,7 +279,7 @@ export interface WeightedValues {
 }
 
 function checkFinite(values: readonly number[]): void {
-  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) throw new Error(`fitGmm: value ${i} is not a finite number (${values[i]})`);
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) throw new Error(`value ${i} is not a finite number (${values[i]})`);
 }
 
 function asWeighted(values: readonly number[] | WeightedValues): WeightedValues {
@@ -349,11 +349,11 @@ interface Plan extends GmmPlan {
  */
 export function gmmPlan(values: readonly number[] | WeightedValues, options: GmmOptions): GmmPlan {
   const k = options.components;
-  if (!Number.isInteger(k) || k < 1 || k > 255) throw new Error(`fitGmm: components must be an integer in 1..255, got ${k}`);
+  if (!Number.isInteger(k) || k < 1 || k > 255) throw new Error(`the number of components must be an integer in 1..255, got ${k}`);
   const { x, cnt } = asWeighted(values);
   let n = 0;
   for (let i = 0; i < cnt.length; i++) n += cnt[i];
-  if (n < 2 * k) throw new Error(`fitGmm: ${n} values are too few for ${k} components`);
+  if (n < 2 * k) throw new Error(`${n} usable value(s) are too few for ${k} components (at least ${2 * k} needed)`);
   const sklearn = options.compat === 'sklearn';
   // sklearn: tol on the mean log-likelihood (its rule); default: tol on the total log-likelihood.
   // (never stricter than 1e-8 per value by default: on a million gaps EM would crawl along a ridge for nothing,
@@ -363,7 +363,7 @@ export function gmmPlan(values: readonly number[] | WeightedValues, options: Gmm
   const reg = options.regCovar ?? 1e-6;
   const rng = createRng(options.seed ?? 0);
   const starts = options.initCenters ? 1 : options.starts ?? (sklearn ? 1 : 5);
-  if (options.initCenters && options.initCenters.length !== k) throw new Error(`fitGmm: initCenters has ${options.initCenters.length} centres for ${k} components`);
+  if (options.initCenters && options.initCenters.length !== k) throw new Error(`--init-centers has ${options.initCenters.length} centres for ${k} components`);
   const data: EmData = { x, cnt, n, resp: new Float64Array(x.length * k), reg };
   const inits: EmState[] = [];
   for (let s = 0; s < starts; s++) {

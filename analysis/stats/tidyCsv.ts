@@ -52,7 +52,8 @@ export async function runStatsCommand(name: string, body: () => unknown | Promis
     process.stdout.write(JSON.stringify(out, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n');
   } catch (err) {
     process.stderr.write(`nonolab ${name}: ${(err as Error).message}\n`);
-    process.exitCode = 1;
+    // Bad input (a missing file, a column, too few values): the CLI's one rule, exit code 2.
+    process.exitCode = 2;
   }
 }
 

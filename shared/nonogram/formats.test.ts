@@ -1,5 +1,5 @@
 // The puzzle file parsers and writers on sample files, round trips, and errors that name line and field.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Puzzle } from '../schema/puzzle.ts';
@@ -185,5 +185,33 @@ describe('inconsistent clue sets and JSON syntax errors', () => {
     const e = errorOf(() => parsePuzzleFile('{\n "rows": [[2],\n [1]],\n "cols": [[1],[1],\n}\n', 'broken.json'));
     expect(e.line).toBe(5);
     expect(e.message).not.toContain('\n}');
+  });
+});
+
+describe('line endings and binary files (issue 33)', () => {
+  const lf = writeNon(parseNon(fixture(readdirNon()), 'a.non'));
+  function readdirNon(): string {
+    return readdirSync(join(import.meta.dirname, 'fixtures')).find((f) => f.endsWith('.non'))!;
+  }
+
+  it('reads a .non with LF, CRLF and old-Mac CR line endings alike', () => {
+    const want = parseNon(lf, 'a.non');
+    expect(parseNon(lf.replace(/\n/g, '\r\n'), 'a.non')).toEqual(want);
+    expect(parseNon(lf.replace(/\n/g, '\r'), 'a.non')).toEqual(want);
+    expect(parsePuzzleFile(lf.replace(/\n/g, '\r'), 'noextension')).toEqual([want]);
+  });
+
+  it('says a binary file is not a puzzle file, in one line naming the file and line, with no control bytes', () => {
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x1b, 0x5b, 0x32, 0x4a, 0x07]);
+    for (const name of ['image.non', 'image']) {
+      const e = errorOf(() => parsePuzzleFile(bytes.toString('utf8'), name));
+      expect(e.message).toBe(`${name}:2: not a text puzzle file (binary bytes); expected .non, .json, .ndjson or webpbn .xml`);
+    }
+  });
+
+  it('never echoes control bytes from a bad value', () => {
+    const e = errorOf(() => parseNon('width \u009b2J\u2028\nheight 1\n', 'x.non'));
+    expect(e.message).not.toMatch(/[\u0000-\u001f\u0080-\u009f\u2028]/);
+    expect(e.message).toContain('\\x9b2J');
   });
 });

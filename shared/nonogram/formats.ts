@@ -11,6 +11,12 @@ import { cluesOf, gridFromRows } from './grid.ts';
 import type { Clue } from './grid.ts';
 import { canonicalClues, puzzleId } from './id.ts';
 
+/** Control bytes shown as \xNN, so that an error about a binary file never writes them to a terminal. */
+export function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufffd]/g, (c) => (c === '\ufffd' ? '?' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`));
+}
+
 export class PuzzleFormatError extends Error {
   constructor(
     message: string,
@@ -18,7 +24,7 @@ export class PuzzleFormatError extends Error {
     readonly line?: number,
     readonly field?: string,
   ) {
-    super(`${file}${line !== undefined ? `:${line}` : ''}: ${field ? `${field}: ` : ''}${message}`);
+    super(printable(`${file}${line !== undefined ? `:${line}` : ''}: ${field ? `${field}: ` : ''}${message}`));
     this.name = 'PuzzleFormatError';
   }
 }
@@ -279,7 +285,11 @@ export interface NonProperties {
 }
 
 export function parseNon(text: string, file = 'input.non'): Puzzle {
-  const lines = text.split(/\r?\n/);
+  // LF, CRLF and old-Mac CR line endings alike.
+  const lines = text.split(/\r\n|\r|\n/);
+  // eslint-disable-next-line no-control-regex
+  const binary = lines.findIndex((l) => /[\u0000-\u0008\u000e-\u001f]/.test(l));
+  if (binary >= 0) throw new PuzzleFormatError('not a text puzzle file (binary bytes); expected .non, .json, .ndjson or webpbn .xml', file, binary + 1);
   let width: number | undefined;
   let height: number | undefined;
   const rows: Clue[] = [];
@@ -318,7 +328,7 @@ export function parseNon(text: string, file = 'input.non'): Puzzle {
         throw new PuzzleFormatError(`expected ${need} ${section === 'rows' ? 'row' : 'column'} clues, found ${target.length} before '${raw}'`, file, i + 1, section);
       section = null;
     }
-    const m = /^(\S+)\s*(.*)$/.exec(raw) as RegExpExecArray;
+    const m = /^(\S+)\s*([\s\S]*)$/.exec(raw) as RegExpExecArray;
     const key = m[1].toLowerCase();
     const value = m[2];
     if (key === 'width') width = dimension(value, i, 'width');

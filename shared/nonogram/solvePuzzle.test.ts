@@ -185,7 +185,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'nonolab-solve-test-'));
 
 /** Native MiniSat on the block-start CNF plus extra clauses: 'SAT' | 'UNSAT'. */
 function nativeVerdict(clues: Clues, extra: number[][]): string {
-  if (!minisat) throw new Error('these tests need the minisat binary (apt-get install minisat, as .ci/run does)');
+  if (!minisat) throw new Error('these tests need the minisat binary (apt-get install minisat, as npm test does)');
   const cnf = encodeBlockStart(clues);
   const path = join(tmp, 'board.cnf');
   writeFileSync(path, writeDimacs({ numVars: cnf.numVars, clauses: [...cnf.clauses, ...extra] }));

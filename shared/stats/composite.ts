@@ -18,10 +18,10 @@ export interface ZMeanComposite {
 export function zScores(values: readonly number[]): { z: number[]; mean: number; sd: number } {
   const present = values.filter((v) => Number.isFinite(v));
   const n = present.length;
-  if (n < 2) throw new Error(`zScores: need at least 2 values, got ${n}`);
+  if (n < 2) throw new Error(`a z-score needs at least 2 values, got ${n}`);
   const mean = present.reduce((s, v) => s + v, 0) / n;
   const sd = Math.sqrt(present.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1));
-  if (!(sd > 0)) throw new Error('zScores: the values are constant');
+  if (!(sd > 0)) throw new Error('every value is the same, so it has no spread to standardise');
   return { z: values.map((v) => (Number.isFinite(v) ? (v - mean) / sd : NaN)), mean, sd };
 }
 
@@ -35,7 +35,7 @@ export function zMeanComposite(matrix: readonly (readonly number[])[]): ZMeanCom
     try {
       col = zScores(matrix.map((row) => row[j]));
     } catch (err) {
-      throw new Error(`zMeanComposite: column ${j}: ${(err as Error).message}`);
+      throw new Error(`measure ${j + 1} of the composite: ${(err as Error).message}`);
     }
     mean.push(col.mean); sd.push(col.sd);
     for (let i = 0; i < n; i++) z[i][j] = col.z[i];

@@ -65,7 +65,7 @@ export function postgresCluster(): PostgresCluster {
   const given = process.env.NONOLAB_TEST_DATABASE_URL;
   if (!given)
     throw new Error(
-      'no PostgreSQL for the tests: NONOLAB_TEST_DATABASE_URL is unset (the global setup sets it when PostgreSQL is installed: apt-get install postgresql, as .ci/run does)',
+      'no PostgreSQL for the tests: NONOLAB_TEST_DATABASE_URL is unset (the global setup sets it when PostgreSQL is installed: apt-get install postgresql, as npm test does (scripts/test-setup.mjs))',
     );
   cluster ??= withDatabases({ url: given, port: Number(new URL(given).port || 5432), dir: '', stop: () => {} });
   return cluster;
@@ -74,7 +74,7 @@ export function postgresCluster(): PostgresCluster {
 /** Start a throwaway cluster in a temporary directory (the global setup's; `stop` ends it and removes the directory). */
 export async function startCluster(opts: { fsync?: boolean } = {}): Promise<PostgresCluster> {
   const bin = postgresBinDir();
-  if (!bin) throw new Error('PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): apt-get install postgresql, as .ci/run does');
+  if (!bin) throw new Error('PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): apt-get install postgresql, as npm test does (scripts/test-setup.mjs)');
   const dir = mkdtempSync(join(tmpdir(), 'nonolab-pg-'));
   const data = join(dir, 'data');
   if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()));
