@@ -188,6 +188,9 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       else gaps.push({ participant_id: log.session_id, puzzle_id: group.puzzleId, position: group.position, index: g.action, cell: g.cell, gap_s: g.seconds, action });
     }
     if (counts.hints === 0) counts.hints = log.server.filter((s) => s.type === 'hint' && s.payload.puzzle_id === group.puzzleId).length;
+    // A hint is one that was shown (hint_shown): a press whose request failed (offline) gave the participant nothing.
+    // Logs written before hint_shown existed have none anywhere, and keep the count of presses.
+    if (log.client.some((e) => e.type === 'hint_shown')) counts.hints = Math.min(counts.hints, stepEvents.filter((e) => e.type === 'hint_shown').length);
 
     let wrongSubmissions: number;
     const results = stepEvents.filter((e): e is Extract<LoggedClientEvent, { type: 'submit_result' }> => e.type === 'submit_result');
