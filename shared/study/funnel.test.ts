@@ -46,4 +46,9 @@ describe('dropoutFunnel', () => {
     expect(median([3, 1, 2])).toBe(2);
     expect(median([4, 1, 3, 2])).toBe(2.5);
   });
+
+  it('rounds the median to the millisecond, like every other export (issue 32: 1.8104999999999998)', () => {
+    const f = dropoutFunnel(steps, [session('a', 'complete', 4, [1.799]), session('b', 'complete', 4, [1.822])]);
+    expect(f.steps[0].median_time_s).toBe(1.811);
+  });
 });

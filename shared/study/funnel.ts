@@ -97,7 +97,9 @@ export function dropoutFunnel(steps: readonly Step[], summaries: readonly Sessio
     for (const x of s.steps) if (x.ended_at !== null && x.step < durations.length && x.ended_at >= x.started_at) durations[x.step].push((x.ended_at - x.started_at) / 1000);
   }
   rows.forEach((r, i) => {
-    r.median_time_s = median(durations[i]);
+    const m = median(durations[i]);
+    // To the millisecond, as every other export rounds its seconds (not 1.8104999999999998).
+    r.median_time_s = m === null ? null : Math.round(m * 1000) / 1000;
     r.timed = durations[i].length;
   });
   return { ...totals, steps: rows };
