@@ -146,4 +146,34 @@ describe('the outbox', () => {
     expect(calls).toBe(0);
     expect(JSON.parse(localStorage.getItem('nonolab.s1.queue')!).map((e: ClientEvent) => e.seq)).toEqual([1]);
   });
+  it('once the server says the session has ended, sends nothing more and shows no pending state (issue 32)', async () => {
+    // After a reload of the completion page, its page records get 409 (session ended): not "offline" for good.
+    const storage = new MemoryStorage();
+    let calls = 0;
+    const box = new Outbox(
+      's1',
+      0,
+      async () => {
+        calls++;
+        throw new Error('409 session ended');
+      },
+      () => 'ended',
+      () => null,
+      { storage },
+    );
+    const statuses: string[] = [];
+    box.subscribe((st) => statuses.push(st));
+    box.push(event(1));
+    await vi.runAllTimersAsync();
+    expect(calls).toBe(1);
+    expect(box.status).toBe('ended');
+    expect(box.pending()).toEqual([]);
+    expect(JSON.parse(storage.getItem('nonolab.s1.queue')!)).toEqual([]);
+    box.push(event(2));
+    box.retryNow();
+    await vi.runAllTimersAsync();
+    expect(calls).toBe(1);
+    expect(statuses).not.toContain('offline');
+    await box.drained();
+  });
 });

@@ -4,7 +4,8 @@ import type { ClientEvent } from '../../shared/schema/event.ts';
 /** At most this many events per request (the API takes up to 500). */
 const BATCH_SIZE = 200;
 
-export type SaveStatus = 'saved' | 'saving' | 'offline';
+/** 'ended': the session is over on the server, which takes nothing more; the page sends nothing and waits for nothing. */
+export type SaveStatus = 'saved' | 'saving' | 'offline' | 'ended';
 
 /** Where the outbox keeps its queue: the browser's localStorage, or any store of strings by key (the test bots). */
 export type OutboxStorage = Pick<Storage, 'getItem' | 'setItem'>;
@@ -35,8 +36,11 @@ export class Outbox {
     private readonly sessionId: string,
     serverAcked: number,
     private readonly send: (events: ClientEvent[]) => Promise<number>,
-    /** Called with a send error; returns true when the error is permanent (stop retrying). */
-    private readonly isFatal: (err: unknown) => boolean = () => false,
+    /**
+     * Called with a send error; true when the error is permanent (stop retrying, stay offline); 'ended' when the
+     * session has ended on the server (drop the queue, send nothing more, status 'ended').
+     */
+    private readonly isFatal: (err: unknown) => boolean | 'ended' = () => false,
     /**
      * Called with a send error: when the server refused one event of the batch for good (400 naming its seq), the
      * record to send in its place under the same seq (a `client_error`); null otherwise. The refused event is kept
@@ -149,8 +153,17 @@ export class Outbox {
         this.schedule(0);
         return;
       }
+      const fatal = this.isFatal(err);
+      if (fatal === 'ended') {
+        this.queue = [];
+        this.persist();
+        this.stop();
+        this.setStatus('ended');
+        this.waiters.splice(0).forEach((w) => w());
+        return;
+      }
       this.setStatus('offline');
-      if (this.isFatal(err)) return;
+      if (fatal) return;
       const delay = this.backoffMs;
       this.backoffMs = Math.min(this.backoffMs * 2, this.maxBackoffMs);
       this.schedule(delay);

@@ -593,7 +593,7 @@ export async function boot(): Promise<void> {
       // After the end (completed, declined, screened out) the server takes no more events (409): the page's own
       // records (a hidden tab) stop there, and the end screen stays.
       const over = useStudy.getState();
-      if (err instanceof ApiError && err.status === 409 && (over.declined || over.screenedOut !== null || over.completion !== null)) return true;
+      if (err instanceof ApiError && err.status === 409 && (over.declined || over.screenedOut !== null || over.completion !== null)) return 'ended';
       return false;
     }, (err, batch) => {
       // The server refused one event for good (400 naming its seq): a client_error goes in its place.

@@ -215,3 +215,31 @@ function mulberry(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+describe('hint: a mistake in a line whose clue of several runs spans it exactly (issue 32)', () => {
+  // Study puzzle n10x10-4ad4955f0fa3: row 1's clue 1 2 1 1 1 spans the 10 cells, but the line is not all filled.
+  const SOLUTION = ['#.##.#.#.#', '##.#...#..', '#.#...##..', '.#....#.##', '#.########', '.#####.#..', '..##......', '#.#...####', '....#.###.', '#..###.#..'];
+  const blank = SOLUTION.map((r) => '?'.repeat(r.length));
+
+  it('a filled cell that should be empty: names the one arrangement, not an all-filled line', () => {
+    const board = blank.slice();
+    board[0] = '?#????????';
+    const { clues, solution } = position(SOLUTION, blank);
+    const h = hint(clues, gridFromRows(board), solution)!;
+    expect(h).toMatchObject({ kind: 'error', row: 0, col: 1, value: 'empty', line: { axis: 'row', index: 0 } });
+    expect(h.explanation).not.toContain('every cell in it is filled');
+    expect(h.explanation).toBe(
+      "Row 1's clue 1 2 1 1 1 needs exactly 10 cells, the whole line, so it has only one arrangement, in which the cell at row 1, column 2 is empty, so it cannot be filled. It should be empty: cross it.",
+    );
+  });
+
+  it('a crossed cell that should be filled: the same arrangement', () => {
+    const board = blank.slice();
+    board[0] = '.?????????';
+    const { clues, solution } = position(SOLUTION, blank);
+    const h = hint(clues, gridFromRows(board), solution)!;
+    expect(h.explanation).toBe(
+      "Row 1's clue 1 2 1 1 1 needs exactly 10 cells, the whole line, so it has only one arrangement, in which the cell at row 1, column 1 is filled, so it cannot be crossed. It should be filled.",
+    );
+  });
+});

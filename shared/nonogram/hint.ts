@@ -194,7 +194,9 @@ function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row:
             text:
               l.clue.length === 0
                 ? `${name} has clue 0: every cell in it is empty, so the cell at ${at} cannot be filled.`
-                : `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so every cell in it is filled: the cell at ${at} ${marked === EMPTY ? 'cannot be crossed' : 'is filled'}.`,
+                : l.clue.length === 1
+                  ? `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so every cell in it is filled: the cell at ${at} cannot be crossed.`
+                  : `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so it has only one arrangement, in which the cell at ${at} is ${right}, ${cannot}.`,
           };
         case 'overlap':
           return {

@@ -187,12 +187,10 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       if (options.onGap) options.onGap(attempts.length, g.action, g.seconds, action, g.cell ?? -1);
       else gaps.push({ participant_id: log.session_id, puzzle_id: group.puzzleId, position: group.position, index: g.action, cell: g.cell, gap_s: g.seconds, action });
     }
-    // A hint is one the participant was shown (hint_shown), not a press of the button: a press whose request failed
-    // (offline) or that found nothing to say showed nothing. A client that logs neither presses nor hint_shown (an
-    // outside API client) is counted by the server's hint answers.
-    const pressed = counts.hints;
-    counts.hints = stepEvents.filter((e) => e.type === 'hint_shown' && e.seq <= end.seq).length;
-    if (pressed === 0 && counts.hints === 0) counts.hints = log.server.filter((s) => s.type === 'hint' && s.payload.puzzle_id === group.puzzleId).length;
+    if (counts.hints === 0) counts.hints = log.server.filter((s) => s.type === 'hint' && s.payload.puzzle_id === group.puzzleId).length;
+    // A hint is one that was shown (hint_shown): a press whose request failed (offline) gave the participant nothing.
+    // Logs written before hint_shown existed have none anywhere, and keep the count of presses.
+    if (log.client.some((e) => e.type === 'hint_shown')) counts.hints = Math.min(counts.hints, stepEvents.filter((e) => e.type === 'hint_shown').length);
 
     let wrongSubmissions: number;
     const results = stepEvents.filter((e): e is Extract<LoggedClientEvent, { type: 'submit_result' }> => e.type === 'submit_result');

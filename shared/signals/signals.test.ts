@@ -252,3 +252,17 @@ describe('the fast path past zod inside the session reader', () => {
     expect(() => parseSessionNdjson(`${good}\n${badLine}\n`, 'f.ndjson')).toThrow(/^f\.ndjson:2: client event 'move': .*row/);
   });
 });
+
+describe('signals: a hint is one that was shown (issue 32)', () => {
+  it('a Hint press whose request failed (no server hint, no hint_shown) is not counted', () => {
+    const records = sessionLog() as { type: string; origin: string; seq?: number; payload: { move?: { type: string } } }[];
+    const at = records.findIndex((r) => r.origin === 'client' && r.type === 'move' && r.payload.move?.type === 'hint');
+    // The press before it failed (offline): a move record only, then the participant pressed again and got the hint.
+    records.splice(at, 0, structuredClone(records[at]));
+    let seq = 0;
+    for (const r of records) if (r.origin === 'client') r.seq = ++seq;
+    const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const { attempts } = sessionSignals(parseSessionNdjson(text, 'sA.ndjson'), puzzles, { pauseThresholdS: 2.36 });
+    expect(attempts[0]).toMatchObject({ puzzle_id: 'p3', actions: 11, hints: 1 });
+  });
+});

@@ -94,13 +94,12 @@ export function dropoutFunnel(steps: readonly Step[], summaries: readonly Sessio
     else if (s.status === 'abandoned') row.left_here++;
     else if (s.status === 'declined') row.declined_here++;
     else if (s.status === 'screened_out') row.screened_out_here++;
-    for (const x of s.steps) if (x.ended_at !== null && x.step < durations.length && x.ended_at >= x.started_at) durations[x.step].push(x.ended_at - x.started_at);
+    for (const x of s.steps) if (x.ended_at !== null && x.step < durations.length && x.ended_at >= x.started_at) durations[x.step].push((x.ended_at - x.started_at) / 1000);
   }
   rows.forEach((r, i) => {
-    // The median of whole milliseconds, then one division: 1.0035, not the 1.0034999999999998 that averaging two
-    // values already divided by 1000 prints.
-    const ms = median(durations[i]);
-    r.median_time_s = ms === null ? null : ms / 1000;
+    const m = median(durations[i]);
+    // To the millisecond, as every other export rounds its seconds (not 1.8104999999999998).
+    r.median_time_s = m === null ? null : Math.round(m * 1000) / 1000;
     r.timed = durations[i].length;
   });
   return { ...totals, steps: rows };

@@ -325,7 +325,7 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40, zoomed
           {focusCell && <div className="hl hl-col" style={at(null, focusCell[1])} aria-hidden="true" />}
           {hintRow >= 0 && <div className="hl hint-row" style={at(hintRow, null)} aria-hidden="true" />}
           {hintCol >= 0 && <div className="hl hint-col" style={at(null, hintCol)} aria-hidden="true" />}
-          {hint && <div className="mark hint-box" style={at(hint.row, hint.col)} aria-hidden="true" />}
+          {hint && <div className={hint.kind === 'error' ? 'mark hint-box hint-wrong' : 'mark hint-box'} style={at(hint.row, hint.col)} aria-hidden="true" />}
           {showCursor && <div className="mark cursor-box" style={at(cursor[0], cursor[1])} data-testid="cursor" aria-hidden="true" />}
           {Array.from({ length: puzzle.height }, (_, r) => {
             let states = '';

@@ -1,4 +1,5 @@
 // A puzzle step's screen (tutorial, warmup, study puzzle): the board with its controls, hint panel and feedback.
+import { hintHeading } from './hintHeading.ts';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Board } from './Board.tsx';
 import { dismissHint, dispatch, fixHint, puzzleOf, setTool, skipPuzzle, useStudy } from '../study.ts';
@@ -33,11 +34,10 @@ function HintPanel({ source }: { source: (e: React.MouseEvent) => InputSource })
     panel.current?.scrollIntoView?.({ block: 'nearest' });
   }, [hint?.row, hint?.col, hint?.explanation]);
   if (!hint) return null;
-  const where = hint.line.axis === 'row' ? `Row ${hint.line.index + 1}` : `Column ${hint.line.index + 1}`;
   return (
     <div className="hint-panel" role="status" data-testid="hint-panel" ref={panel}>
       <div className="hint-head">
-        <strong>Hint · {where}</strong>
+        <strong>{hintHeading(hint)}</strong>
         <button type="button" className="link" onClick={dismissHint} aria-label="Close the hint">
           Close
         </button>

@@ -5,6 +5,8 @@ import { useStudy } from '../study.ts';
 
 export function SaveIndicator() {
   const status = useStudy((s) => s.saveStatus);
+  // The session has ended on the server: nothing is pending, and nothing more will be sent.
+  if (status === 'ended') return null;
   const label = status === 'saved' ? 'Saved' : status === 'saving' ? 'Saving…' : 'Offline — your work is kept and will be sent';
   return (
     <div className={`save-indicator ${status}`} data-testid="save-status" data-status={status} role="status" aria-live="polite" title={label}>
