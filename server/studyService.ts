@@ -95,6 +95,8 @@ export class StudyService {
   private readonly admitting = new Map<string, Promise<void>>();
   /** Where each session with recent events is (progression.ts), folded from its log on first use; dropped when idle. */
   private readonly progressions = new Map<string, { steps: Step[]; state: Progression; acked: number; records: number }>();
+  /** A puzzle's board size, for the progression's check that a move's cells lie on its board. */
+  private readonly boardSizeOf = (id: string) => this.puzzlesById.get(id);
   /** Completions whose session_complete record is being made durable: a racing second request waits for it. */
   private readonly completing = new Map<string, Promise<void>>();
 
@@ -404,7 +406,7 @@ export class StudyService {
     let assignedAfter = 0;
     while (pending.has(acked + 1)) {
       const e = pending.get(acked + 1)!;
-      const refusal = admit(trial, progression.steps, this.study.config.phases, e, serverElapsed);
+      const refusal = admit(trial, progression.steps, this.study.config.phases, e, serverElapsed, this.boardSizeOf);
       if (refusal) {
         dropRun();
         throw new HttpError(409, refusal.message, undefined, { seq: refusal.seq, expected_step: refusal.expected_step, acked_seq: intake.queued });

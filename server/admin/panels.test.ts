@@ -239,16 +239,16 @@ describe('drop-out funnel', () => {
     const l = (await leaver.call('POST', '/api/sessions', {})).json.session_id;
     const walk = (id: string, upTo: number) => {
       const steps = [
-        { step: 0, phase: 'consent', kind: 'consent' },
-        { step: 1, phase: 'tutorial', kind: 'tutorial' },
-        { step: 2, phase: 'warmup', kind: 'warmup' },
+        { step: 0, phase: 'consent', kind: 'consent', puzzle_id: null },
+        { step: 1, phase: 'tutorial', kind: 'tutorial', puzzle_id: 'tutorial' },
+        { step: 2, phase: 'warmup', kind: 'warmup', puzzle_id: 'warmup' },
       ].slice(0, upTo + 1);
       let seq = 0;
       const events = [];
       for (const [i, s] of steps.entries()) {
-        events.push(event(id, ++seq, { step: s.step, phase: s.phase, type: 'step_start', payload: { kind: s.kind } }));
+        events.push(event(id, ++seq, { step: s.step, phase: s.phase, puzzle_id: s.puzzle_id, type: 'step_start', payload: { kind: s.kind } }));
         if (s.kind === 'consent') events.push(event(id, ++seq, { type: 'consent', payload: { agreed: true } }));
-        if (i < upTo) events.push(event(id, ++seq, { step: s.step, phase: s.phase, type: 'step_end', payload: { kind: s.kind, reason: 'done' } }));
+        if (i < upTo) events.push(event(id, ++seq, { step: s.step, phase: s.phase, puzzle_id: s.puzzle_id, type: 'step_end', payload: { kind: s.kind, reason: 'done' } }));
       }
       return events;
     };

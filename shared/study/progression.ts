@@ -3,7 +3,8 @@
 // The client proposes, the server decides (DESIGN.md). A session walks the steps of its timeline (steps.ts) in order;
 // the server keeps the current step and takes a client event only if it belongs there:
 // - an event names the current step (the page's visibility, focus, resize and start records may name an earlier one:
-//   they are about the page, not the step); an event for a later step is a jump,
+//   they are about the page, not the step); an event for a later step is a jump; the phase, puzzle and position it
+//   names are that step's, and a move's cells lie on that puzzle's board,
 // - its type is one the step's phase kind records (phases/<kind>.ts), and a survey's answers are valid for the config,
 // - a `step_end` ends the current step only when the phase kind's rule is met: consent given, valid answers (and the
 //   screening decided by them), the puzzle solved by the server's own check (a `check` record), skipped once the
@@ -17,7 +18,11 @@
 // end of the previous step: a participant who was offline sends the whole stretch at once, so the server cannot time
 // steps by arrival. A client cannot claim more time than has passed, though: the client's clock since its first event
 // must not run ahead of the server's own time since the session was created (plus `CLOCK_SLACK_MS`), so a dishonest
-// client that skips everything at once waits as long as an honest one would. `serverElapsedMs: null` trusts the client
+// client that skips everything at once waits as long as an honest one would. The client's clock may not run backwards
+// either: each record counts as stamped no earlier than the latest record before it (`lastWall`), so backdating a
+// step_end cannot start the next step in the past and skip it at once. (Per step, the server has no time of its own to
+// hold a step to: a participant who was offline sends a whole stretch, several steps, in one request.)
+// `serverElapsedMs: null` trusts the client
 // clock (a simulation replayed faster than real time, with `timing.trust_client_clock`).
 //
 // `foldProgression` rebuilds the state from a session's log without judging it (the log holds what was accepted);
@@ -45,6 +50,12 @@ export interface Progression {
   /** The client wall clock of the session's first event, and of the current step's beginning (the last step_end). */
   firstWall: number | null;
   stepWall: number | null;
+  /**
+   * The latest client wall clock seen so far. A clock that runs backwards between records buys no time: a record
+   * stamped earlier than one before it counts as stamped at this moment (so a backdated step_end cannot start the
+   * next step in the past).
+   */
+  lastWall: number | null;
   /** The log names the session's sequence (in session_start, or a sequence_assigned record at consent). */
   assigned: boolean;
 }
@@ -58,7 +69,7 @@ export interface Refusal {
 const noFacts = (): StepFacts => ({ consent: null, survey: null, rated: false });
 
 export function newProgression(): Progression {
-  return { step: 0, ended: null, facts: noFacts(), solved: new Set(), firstWall: null, stepWall: null, assigned: false };
+  return { step: 0, ended: null, facts: noFacts(), solved: new Set(), firstWall: null, stepWall: null, lastWall: null, assigned: false };
 }
 
 export function copyProgression(p: Progression): Progression {
@@ -76,10 +87,43 @@ export function noteServerRecord(p: Progression, record: LoggedServerEvent): voi
   if (record.type === 'check' && record.payload.solved) p.solved.add(solvedKey(record.payload.puzzle_id, record.payload.position));
 }
 
+/** An event's client wall clock, never earlier than one already seen (a clock running backwards buys no time). */
+const wallOf = (p: Progression, e: ClientEvent): number => Math.max(e.t_wall, p.lastWall ?? e.t_wall);
+
+/** Board sizes of the study's puzzles, by id: a move's cells must lie on its puzzle's board. */
+export type BoardSizeOf = (puzzleId: string) => { width: number; height: number } | undefined;
+
+/** The cells a move names, as [row, col]. */
+function moveCells(move: Extract<ClientEvent, { type: 'move' }>['payload']['move']): [number, number][] {
+  switch (move.type) {
+    case 'fill':
+    case 'cross':
+    case 'clear':
+    case 'reveal':
+      return [[move.row, move.col]];
+    case 'stroke':
+      return move.cells;
+    default:
+      return [];
+  }
+}
+
+/** What an event names of its step (phase, puzzle, position) against the step it names: null if they agree. */
+function namesOtherThan(e: ClientEvent, step: Step, page: boolean): string | null {
+  if (e.phase !== step.phase_id) return `names phase '${e.phase}', but step ${step.index} belongs to phase '${step.phase_id}'`;
+  // The page's records (and a client_error standing in for a refused event) may leave the puzzle out.
+  if (page && e.puzzle_id === null && e.position === null) return null;
+  if (e.puzzle_id !== step.puzzle_id) return `names puzzle ${e.puzzle_id === null ? 'none' : `'${e.puzzle_id}'`}, but step ${step.index} shows ${step.puzzle_id === null ? 'no puzzle' : `puzzle '${step.puzzle_id}'`}`;
+  if (e.position !== step.position) return `names position ${e.position ?? 'none'}, but step ${step.index} is at position ${step.position ?? 'none'}`;
+  return null;
+}
+
 /** Apply an accepted client event. */
 function apply(p: Progression, e: ClientEvent): void {
-  p.firstWall ??= e.t_wall;
-  p.stepWall ??= e.t_wall;
+  const wall = wallOf(p, e);
+  p.lastWall = wall;
+  p.firstWall ??= wall;
+  p.stepWall ??= wall;
   switch (e.type) {
     case 'consent':
       p.facts.consent = e.payload.agreed;
@@ -94,7 +138,7 @@ function apply(p: Progression, e: ClientEvent): void {
       if (e.step < p.step) break;
       p.step = stepAfter(p.step, e);
       p.facts = noFacts();
-      p.stepWall = e.t_wall;
+      p.stepWall = wall;
       // The progression owns how a session ends early (the intake's status and every fold follow it).
       p.ended = sessionEndOf(e) ?? p.ended;
       break;
@@ -119,17 +163,34 @@ export function foldProgression(records: Iterable<LoggedEvent>): Progression {
  * Judge the next client event against the session's state; when it is taken, apply it and return null.
  * `serverElapsedMs`: the server's time since the session was created (null: trust the client's clock).
  */
-export function admit(p: Progression, steps: readonly Step[], phases: readonly Phase[], e: ClientEvent, serverElapsedMs: number | null): Refusal | null {
+export function admit(
+  p: Progression,
+  steps: readonly Step[],
+  phases: readonly Phase[],
+  e: ClientEvent,
+  serverElapsedMs: number | null,
+  boardSizeOf?: BoardSizeOf,
+): Refusal | null {
   const refuse = (message: string): Refusal => ({ seq: e.seq, message: `event seq ${e.seq} (${e.type}): ${message}`, expected_step: p.step });
   if (p.ended) return refuse(`the session has ended (${p.ended.replace('_', ' ')})`);
   const step = steps[p.step];
   if (!step) return refuse('the session has no step left');
   if (PAGE_RECORDS.has(e.type)) {
     if (e.step > p.step) return refuse(`names step ${e.step}, but the session is at step ${p.step} (${step.kind})`);
+    const named = steps[e.step];
+    const other = named ? namesOtherThan(e, named, true) : null;
+    if (other) return refuse(other);
     apply(p, e);
     return null;
   }
   if (e.step !== p.step) return refuse(`names step ${e.step}, but the session is at step ${p.step} (${step.kind})`);
+  const other = namesOtherThan(e, step, false);
+  if (other) return refuse(other);
+  if (e.type === 'move' && step.puzzle_id !== null && boardSizeOf) {
+    const size = boardSizeOf(step.puzzle_id);
+    const off = size ? moveCells(e.payload.move).find(([r, c]) => r >= size.height || c >= size.width) : undefined;
+    if (size && off) return refuse(`names row ${off[0] + 1}, column ${off[1] + 1}, off the ${size.width}x${size.height} board of puzzle '${step.puzzle_id}'`);
+  }
   const phase = phases.find((ph) => ph.id === step.phase_id);
   if (!phase) return refuse(`no phase '${step.phase_id}'`);
   const rules = phaseRules[phase.kind];
@@ -149,7 +210,8 @@ export function admit(p: Progression, steps: readonly Step[], phases: readonly P
     return null;
   }
   if (e.payload.kind !== step.kind) return refuse(`ends a '${e.payload.kind}' step, but step ${p.step} is a ${step.kind} step`);
-  const elapsedMs = e.t_wall - (p.stepWall ?? e.t_wall);
+  const wall = wallOf(p, e);
+  const elapsedMs = wall - (p.stepWall ?? wall);
   const why = (rules.end as (ctx: unknown) => string | null)({
     phase,
     step,
@@ -160,7 +222,7 @@ export function admit(p: Progression, steps: readonly Step[], phases: readonly P
   });
   if (why) return refuse(`step ${p.step} (${step.kind}) cannot end '${e.payload.reason}': ${why}`);
   if (serverElapsedMs !== null && (rules.timed as readonly string[]).includes(e.payload.reason)) {
-    const claimed = e.t_wall - (p.firstWall ?? e.t_wall);
+    const claimed = wall - (p.firstWall ?? wall);
     if (claimed > serverElapsedMs + CLOCK_SLACK_MS)
       return refuse(`the client's clock says ${Math.round(claimed / 1000)} s have passed since the session's first event, the server's ${Math.round(serverElapsedMs / 1000)} s since it started`);
   }

@@ -1,0 +1,102 @@
+// The record cannot be bent (issue 31): what an outside client found, each as a test that failed before its fix.
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Participant, event, playSteps, startTestServer, type TestServer } from '../tests/support/testServer.ts';
+import { defaultConfig } from '../tests/support/server.ts';
+import { expandSteps, type Step } from '../shared/study/steps.ts';
+
+let server: TestServer | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+const T0 = 1_780_000_000_000;
+
+/** A session played to the first study puzzle's step (started), and what a test needs to go on from there. */
+async function atFirstPuzzle(opts: { clock?: () => number } = {}) {
+  server = await startTestServer(opts);
+  const config = defaultConfig();
+  const p = new Participant(server.url);
+  const s = (await p.call('POST', '/api/sessions', {})).json;
+  const last = await playSteps(p, s, config, 4);
+  const sequence = (await p.call('GET', '/api/session')).json.sequence as string[];
+  const steps = expandSteps(config.phases, sequence);
+  const first = steps[4];
+  const stamp = (step: Step) => ({ step: step.index, phase: step.phase_id, puzzle_id: step.puzzle_id, position: step.position });
+  expect((await p.call('POST', '/api/session/events', { events: [event(s.session_id, last + 1, { ...stamp(first), type: 'step_start', payload: { kind: 'puzzle' } })] })).status).toBe(200);
+  const logFile = join(server.dataDir, 'sessions', `${s.session_id}.ndjson`);
+  return { p, id: s.session_id as string, seq: last + 1, steps, first, stamp, logFile, config };
+}
+
+describe('an event names its own step (issue 31, 5)', () => {
+  it('refuses moves naming another puzzle of the sequence, another phase, another position or a cell off the board; the log is unchanged', async () => {
+    const { p, id, seq, steps, first, stamp, logFile } = await atFirstPuzzle();
+    const before = readFileSync(logFile, 'utf8');
+    const second = steps.find((x) => x.kind === 'puzzle' && x.position === 2)!;
+    const fill = (row: number, col: number) => ({ move: { type: 'fill', row, col } });
+    const tries = [
+      { ...stamp(first), puzzle_id: second.puzzle_id, type: 'move', payload: fill(0, 0) },
+      { ...stamp(first), phase: 'warmup', type: 'move', payload: fill(0, 0) },
+      { ...stamp(first), position: 2, type: 'move', payload: fill(0, 0) },
+      { ...stamp(first), puzzle_id: null, position: null, type: 'move', payload: fill(0, 0) },
+      { ...stamp(first), type: 'move', payload: fill(49, 0) },
+      { ...stamp(first), type: 'move', payload: fill(0, 10) },
+      { ...stamp(first), type: 'move', payload: { move: { type: 'stroke', state: 'filled', cells: [[0, 0], [0, 1], [0, 12]] } } },
+      { ...stamp(first), phase: 'warmup', type: 'visibility', payload: { state: 'hidden' } },
+    ];
+    const answers = [];
+    for (const t of tries) {
+      const r = await p.call('POST', '/api/session/events', { events: [event(id, seq + 1, t)] });
+      answers.push([r.status, r.json.error]);
+    }
+    for (const [status] of answers) expect(status).toBe(409);
+    expect(answers[0][1]).toContain(`names puzzle '${second.puzzle_id}'`);
+    expect(answers[1][1]).toContain("names phase 'warmup'");
+    expect(answers[2][1]).toContain('names position 2');
+    expect(answers[4][1]).toContain('row 50, column 1, off the 10x10 board');
+    expect(readFileSync(logFile, 'utf8')).toBe(before);
+    // The step's own puzzle and cells are taken as ever; a page record may leave the puzzle out.
+    const ok = await p.call('POST', '/api/session/events', {
+      events: [event(id, seq + 1, { ...stamp(first), type: 'move', payload: fill(9, 9) }), event(id, seq + 2, { ...stamp(first), puzzle_id: null, position: null, type: 'visibility', payload: { state: 'hidden' } })],
+    });
+    expect(ok.json.acked_seq).toBe(seq + 2);
+  });
+});
+
+describe('timed rules and a client clock that runs backwards (issue 31, 3)', () => {
+  it('a step_end backdated by 120 s does not let the next puzzle be skipped at once', async () => {
+    let now = T0;
+    server = await startTestServer({ clock: () => now });
+    const config = defaultConfig();
+    const p = new Participant(server.url);
+    const s = (await p.call('POST', '/api/sessions', {})).json;
+    const id = s.session_id as string;
+    // Honest to the pre-survey's answers (step 3), two minutes of server time later.
+    let seq = await playSteps(p, s, config, 3);
+    now += 120_000;
+    const steps = expandSteps(config.phases, s.sequence);
+    const survey = steps[3];
+    const puzzle = steps[4];
+    const at = (step: Step) => ({ step: step.index, phase: step.phase_id, puzzle_id: step.puzzle_id, position: step.position });
+    const wall = T0 + 120_000; // the client's "now"
+    const phase = config.phases.find((ph) => ph.id === survey.phase_id)!;
+    const { validAnswers } = await import('../tests/support/testServer.ts');
+    const events = [
+      event(id, ++seq, { ...at(survey), t_wall: wall - 1_000, type: 'step_start', payload: { kind: 'survey' } }),
+      event(id, ++seq, { ...at(survey), t_wall: wall - 500, type: 'survey_submit', payload: { survey_id: phase.id, answers: validAnswers(phase) } }),
+      event(id, ++seq, { ...at(survey), t_wall: wall - 120_000, type: 'step_end', payload: { kind: 'survey', reason: 'done' } }),
+      event(id, ++seq, { ...at(puzzle), t_wall: wall, type: 'step_start', payload: { kind: 'puzzle' } }),
+    ];
+    expect((await p.call('POST', '/api/session/events', { events })).status).toBe(200);
+    now += 25;
+    const skip = await p.call('POST', '/api/session/events', { events: [event(id, seq + 1, { ...at(puzzle), t_wall: wall + 25, type: 'step_end', payload: { kind: 'puzzle', reason: 'skipped' } })] });
+    expect(skip.status).toBe(409);
+    expect(skip.json.error).toContain('cannot end');
+    // 30 s on, by both clocks, the skip is taken.
+    now += 30_000;
+    const later = await p.call('POST', '/api/session/events', { events: [event(id, seq + 1, { ...at(puzzle), t_wall: wall + 30_100, type: 'step_end', payload: { kind: 'puzzle', reason: 'skipped' } })] });
+    expect(later.json.acked_seq).toBe(seq + 1);
+  });
+});
