@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Participant, event, playSteps, startTestServer, type TestServer } from '../tests/support/testServer.ts';
 import { defaultConfig } from '../tests/support/server.ts';
+import { STORES } from '../tests/support/postgres.ts';
 import { expandSteps, type Step } from '../shared/study/steps.ts';
 
 let server: TestServer | null = null;
@@ -98,5 +99,74 @@ describe('timed rules and a client clock that runs backwards (issue 31, 3)', () 
     now += 30_000;
     const later = await p.call('POST', '/api/session/events', { events: [event(id, seq + 1, { ...at(puzzle), t_wall: wall + 30_100, type: 'step_end', payload: { kind: 'puzzle', reason: 'skipped' } })] });
     expect(later.json.acked_seq).toBe(seq + 1);
+  });
+});
+
+describe.each(STORES)('on %s', (store) => {
+  describe('no token before its start record is durable (issue 31, 2)', () => {
+    it('two starts at once for one panel participant: each 201 comes after the session_start record is in the log', async () => {
+      // The first start pauses after its row is committed and before its record is written: the window in which the
+      // second start found the row and answered at once.
+      let firstPaused: (() => void) | null = null;
+      server = await startTestServer({
+        store,
+        crashPoint: async (point) => {
+          if (point === 'start:row' && !firstPaused) await new Promise<void>((r) => ((firstPaused = r), setTimeout(r, 300)));
+        },
+      });
+      const panel = { provider: 'prolific', participant_id: 'PIDtwotabs', study_id: 'S', session_id: 'X' };
+      const logOf = async (id: string) => (await server!.nonolab.service.recordsOf(id)).map((r) => r.type);
+      const seen: string[][] = [];
+      const start = async () => {
+        const r = await new Participant(server!.url).call('POST', '/api/sessions', { mode: 'panel', panel });
+        seen.push(r.status === 201 ? await logOf(r.json.session_id) : [`status ${r.status}`]);
+        return r;
+      };
+      const [a, b] = await Promise.all([start(), start()]);
+      expect([a.status, b.status]).toEqual([201, 201]);
+      expect(a.json.session_id).toBe(b.json.session_id);
+      for (const types of seen) expect(types).toContain('session_start');
+    });
+  });
+
+  describe('an abandoned session that gave nothing away comes back (issue 31, 4)', () => {
+    it('a swept session whose sequence nobody took, and a start swept before consent, go on; one whose sequence went to another gets 410', async () => {
+      let now = T0;
+      const config = defaultConfig();
+      config.timing = { ...config.timing!, inactivity_minutes: 0.25 };
+      const { writeConfig } = await import('../tests/support/server.ts');
+      server = await startTestServer({ store, clock: () => now, configPath: writeConfig(config) });
+      const start = async () => {
+        const p = new Participant(server!.url);
+        const s = (await p.call('POST', '/api/sessions', {})).json;
+        return { p, s, id: s.session_id as string };
+      };
+      const consented = await start();
+      const seqA = await playSteps(consented.p, consented.s, config, 1);
+      const given = await start();
+      const seqB = await playSteps(given.p, given.s, config, 1);
+      const idle = await start(); // never sends an event
+      now += 20 * 60_000;
+      expect((await server.nonolab.service.sweepInactive()).sort()).toEqual([consented.id, given.id, idle.id].sort());
+      // The sequence `given` held goes to another participant meanwhile (as a new consent would take it).
+      const sequenceOf = async (id: string) => (await server!.nonolab.store.session(id))!.sequence_id;
+      const other = await start();
+      const takenId = await sequenceOf(given.id);
+      await server.nonolab.store.transaction(async (tx) => tx.leaseSequenceTo(takenId, other.id));
+      const visible = (id: string, seq: number) => ({ events: [event(id, seq, { step: 0, type: 'visibility', payload: { state: 'visible' } })] });
+      const back = await consented.p.call('POST', '/api/session/events', visible(consented.id, seqA + 1));
+      expect(back.status).toBe(200);
+      expect(back.json.acked_seq).toBe(seqA + 1);
+      expect((await consented.p.call('GET', '/api/session')).json.status).toBe('active');
+      const lease = await server.nonolab.store.sequence(await sequenceOf(consented.id));
+      expect([lease?.status, lease?.session_id]).toEqual(['leased', consented.id]);
+      const gone = await given.p.call('POST', '/api/session/events', visible(given.id, seqB + 1));
+      expect(gone.status).toBe(410);
+      expect(gone.json.error).toContain('another participant');
+      // The start swept before it sent anything consents later and gets a sequence of its own.
+      const late = await playSteps(idle.p, idle.s, config, 1);
+      expect(late).toBeGreaterThan(0);
+      expect(idle.s.sequence.length).toBe(3);
+    });
   });
 });

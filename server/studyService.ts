@@ -29,6 +29,14 @@ export const MAX_SEQ_AHEAD = 1_000;
 export const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
 /** `sessions.sequence_id` of a session that has no sequence yet (it is leased at consent). */
 export const NO_SEQUENCE = 0;
+
+/** A promise with its resolve and reject at hand (its rejection is handled: only waiters see it). */
+function settleable(): { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void } {
+  let resolve!: () => void, reject!: (err: unknown) => void;
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
 /** A session without events for this long keeps nothing in memory (held events, its progression). */
 const IDLE_MS = 5 * 60 * 1000;
 /** Statuses after which a session records nothing more (abandoned can come back; withdrawn answers 410). */
@@ -95,6 +103,13 @@ export class StudyService {
   private readonly admitting = new Map<string, Promise<void>>();
   /** Where each session with recent events is (progression.ts), folded from its log on first use; dropped when idle. */
   private readonly progressions = new Map<string, { steps: Step[]; state: Progression; acked: number; records: number }>();
+  /**
+   * Starts in this process whose session_start record is not yet durable, by session id: a returning panel
+   * participant's second start (two tabs at once) waits for the first's record before its own token goes out, so no
+   * token ever names a session that recovery would remove as never started. (Registered inside the start's
+   * transaction, before its row can be seen.)
+   */
+  private readonly starting = new Map<string, ReturnType<typeof settleable>>();
   /** A puzzle's board size, for the progression's check that a move's cells lie on its board. */
   private readonly boardSizeOf = (id: string) => this.puzzlesById.get(id);
   /** Completions whose session_complete record is being made durable: a racing second request waits for it. */
@@ -204,8 +219,26 @@ export class StudyService {
   async startSession(req: StartSessionRequest): Promise<{ token: string; state: SessionState }> {
     const begun = await this.beginSession(req);
     if ('state' in begun) return begun;
-    if (begun.recorded) this.noteAppended(begun.id, [begun.record]);
-    else
+    const started = this.starting.get(begun.id);
+    try {
+      await this.finishStart(begun);
+      started?.resolve();
+    } catch (err) {
+      started?.reject(err);
+      throw err;
+    } finally {
+      if (this.starting.get(begun.id) === started) this.starting.delete(begun.id);
+    }
+    this.feed.emit('session', begun.id, 'active');
+    return { token: begun.token, state: await this.stateOf((await this.store.session(begun.id))!) };
+  }
+
+  /** A new session's start record made durable (or the start undone, and the error passed on). */
+  private async finishStart(begun: { id: string; record: LoggedServerEvent; durable: Promise<void>; recorded: boolean }): Promise<void> {
+    if (begun.recorded) {
+      await begun.durable.catch(storeFailed);
+      this.noteAppended(begun.id, [begun.record]);
+    } else
       try {
         // The lease's commit first, then the start record: both fsync'd off the event loop, so a burst of starts does
         // not stall everyone else's requests (and their WAL fsyncs are shared).
@@ -223,8 +256,6 @@ export class StudyService {
         await this.log.remove(begun.id);
         throw err;
       }
-    this.feed.emit('session', begun.id, 'active');
-    return { token: begun.token, state: await this.stateOf((await this.store.session(begun.id))!) };
   }
 
   /** A test's crash point (see StudyServiceOptions.crashPoint); what it throws is marked as the process dying. */
@@ -263,16 +294,39 @@ export class StudyService {
     req: StartSessionRequest,
   ): Promise<{ token: string; state: SessionState } | { token: string; id: string; record: LoggedServerEvent; durable: Promise<void>; recorded: boolean }> {
     const token = randomBytes(24).toString('base64url');
-    if (req.panel) {
-      // A panel participant reopening the study (another browser, cleared cookies) gets their own session back,
-      // with a fresh token; they never get a second sequence. The first browser's token stays valid: its unsent
-      // events are still the participant's, and must reach the log (the server drops what it already holds).
-      const existing = await this.store.sessionOfPanel(req.panel.provider, req.panel.participant_id);
-      if (existing) {
-        await this.store.addToken(existing, hashToken(token));
-        return { token, state: await this.stateOf((await this.store.session(existing))!) };
-      }
+    const returning = await this.returningPanel(req, token);
+    if (returning) return returning;
+    try {
+      return await this.beginNewSession(req, token);
+    } catch (err) {
+      // Two starts at once for one panel participant: the other's row won the panel's unique key. This one is the
+      // returning start after all (on PostgreSQL the rows are seen only once committed).
+      const again = err instanceof HttpError && err.status === 503 ? await this.returningPanel(req, token) : null;
+      if (again) return again;
+      throw err;
     }
+  }
+
+  /**
+   * A panel participant reopening the study (another browser, cleared cookies) gets their own session back, with a
+   * fresh token; they never get a second sequence. The first browser's token stays valid: its unsent events are still
+   * the participant's, and must reach the log (the server drops what it already holds).
+   */
+  private async returningPanel(req: StartSessionRequest, token: string): Promise<{ token: string; state: SessionState } | null> {
+    if (!req.panel) return null;
+    const existing = await this.store.sessionOfPanel(req.panel.provider, req.panel.participant_id);
+    if (!existing) return null;
+    // Its first start may still be making its start record durable: this token waits for it (and fails with it).
+    const first = this.starting.get(existing);
+    if (first)
+      await first.promise.catch(() => {
+        throw new HttpError(503, 'the server could not store this; please try again');
+      });
+    await this.store.addToken(existing, hashToken(token));
+    return { token, state: await this.stateOf((await this.store.session(existing))!) };
+  }
+
+  private async beginNewSession(req: StartSessionRequest, token: string): Promise<{ token: string; id: string; record: LoggedServerEvent; durable: Promise<void>; recorded: boolean }> {
     // Recruitment closed or its target reached: new visitors are turned away (a returning one got theirs back above).
     const recruitment = await recruitmentState(this.store, this.study.config, { count: false });
     if (!recruitment.accepting) throw new HttpError(403, recruitment.closed_message, [`recruitment: ${recruitment.reason}`]);
@@ -299,6 +353,7 @@ export class StudyService {
         config_hash: this.study.hash,
       });
       if (req.panel) await tx.insertPanel(id, req.panel);
+      this.starting.set(id, settleable());
       const record = this.serverRecord({
         type: 'session_start',
         session_id: id,
@@ -310,7 +365,10 @@ export class StudyService {
         recorded = true;
       }
       return record;
-    }, true);
+    }, true).catch((err: unknown) => {
+      this.starting.delete(id);
+      throw err;
+    });
     return { token, id, record, durable, recorded };
   }
 
@@ -324,6 +382,11 @@ export class StudyService {
   private async sequenceOf(row: SessionRow): Promise<string[]> {
     const seq = await this.store.sequence(row.sequence_id);
     return seq ? seq.puzzle_ids : [];
+  }
+
+  /** Every durable record of a session's log, in order (whichever store). */
+  async recordsOf(sessionId: string): Promise<LoggedEvent[]> {
+    return this.log.read(sessionId);
   }
 
   async stateOf(row: SessionRow): Promise<SessionState> {
@@ -365,12 +428,7 @@ export class StudyService {
     if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
     if (row.status === 'complete' || row.status === 'declined' || row.status === 'screened_out')
       throw new HttpError(409, `this session has ended (${row.status.replace('_', ' ')}); no more events are taken`, undefined, { status: row.status });
-    if (row.status === 'abandoned') {
-      const lease = await this.store.sequence(row.sequence_id);
-      if (lease?.session_id !== row.id) throw new HttpError(410, 'this session expired after a long inactivity; please contact the experimenter');
-      await this.store.setStatus(row.id, 'active', this.clock());
-      this.feed.emit('session', row.id, 'active');
-    }
+    if (row.status === 'abandoned') await this.comeBack(row);
     const foreign = events.find((e) => e.session_id !== row.id);
     if (foreign) throw new HttpError(403, `event seq ${foreign.seq} names another session`);
     const now = this.clock();
@@ -507,6 +565,32 @@ export class StudyService {
     if (this.intake.get(row.id) === intake && intake.tail === tail && !this.pending.has(row.id)) this.intake.delete(row.id);
     if (this.crashTests) await this.dieAt('events:written');
     return acked;
+  }
+
+  /**
+   * An abandoned session that sends again becomes active again, unless what it held was given away: its sequence is
+   * still its own, or was returned to the pool and nobody took it (it is leased to it again), or it never held one (a
+   * start swept before consent: it leases at its consent as any other). Only a sequence another session now holds
+   * makes it 410.
+   */
+  private async comeBack(row: SessionRow): Promise<void> {
+    const back = await this.transactionOr503(async (tx) => {
+      const now = await tx.session(row.id);
+      if (!now || now.status !== 'abandoned') return true;
+      if (now.sequence_id !== NO_SEQUENCE) {
+        await tx.lockPool();
+        const lease = await tx.sequence(now.sequence_id);
+        if (!lease) return false;
+        if (lease.session_id !== row.id) {
+          if (lease.status !== 'free' || lease.session_id !== null) return false;
+          await tx.leaseSequenceTo(lease.id, row.id);
+        }
+      }
+      await tx.setStatus(row.id, 'active', this.clock());
+      return true;
+    });
+    if (!back) throw new HttpError(410, 'this session expired after a long inactivity and its puzzles went to another participant; please contact the experimenter');
+    this.feed.emit('session', row.id, 'active');
   }
 
   /**
