@@ -27,6 +27,7 @@ import { createInterface } from 'node:readline';
 import { closeSync, createReadStream, existsSync, fdatasync, fdatasyncSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoggedEvent } from '../shared/schema/event.ts';
+import { completeLines } from '../shared/log/index.ts';
 import type { StoreOps } from './store.ts';
 
 /** A session's acknowledged seq and step after a batch, stored with it (the store's `updateProgress`). */
@@ -42,7 +43,13 @@ export interface Progress {
  * after the fsync, in the group's SQLite transaction, here; in the same transaction as the rows on PostgreSQL.
  */
 export interface EventStore {
-  appendDurable(sessionId: string, records: readonly LoggedEvent[], progress?: Progress): Promise<void>;
+  /**
+   * `inSeqOrder`: the records fill a gap that start-up left in a repaired log (valid lines kept after a damaged one):
+   * each client record goes before the first logged client record with a higher seq, a server record right after the
+   * record before it, so the file stays in seq order (the file store rewrites the file atomically; PostgreSQL never
+   * has such a gap).
+   */
+  appendDurable(sessionId: string, records: readonly LoggedEvent[], progress?: Progress, inSeqOrder?: boolean): Promise<void>;
   /** Every durable record of a session, in order. */
   read(sessionId: string): LoggedEvent[] | Promise<LoggedEvent[]>;
   /** The records of a session, one at a time (exports). */
@@ -99,11 +106,33 @@ interface Waiter {
   progress?: Progress;
 }
 
+/** Queued bytes to append, or records to put in seq order among those already logged (a repaired gap). */
+type Chunk = string | { inSeqOrder: readonly LoggedEvent[] };
+
 interface SessionQueue {
-  chunks: string[];
+  chunks: Chunk[];
   waiters: Waiter[];
   writing: boolean;
   scheduled: boolean;
+}
+
+/**
+ * Put records among a log's lines in seq order: a client record before the first logged client record with a higher
+ * seq (or at the end), a server record right after the record placed before it.
+ */
+function placeInSeqOrder(lines: string[], records: readonly LoggedEvent[]): void {
+  let at = lines.length;
+  for (const r of records) {
+    if (r.origin === 'client') {
+      at = lines.findIndex((l) => {
+        const o = JSON.parse(l) as { origin?: string; seq?: number };
+        return o.origin === 'client' && (o.seq ?? 0) > r.seq;
+      });
+      if (at < 0) at = lines.length;
+    }
+    lines.splice(at, 0, JSON.stringify(r));
+    at += 1;
+  }
 }
 
 const writeChunk = (fd: number, buf: Buffer, offset: number): Promise<number> =>
@@ -155,12 +184,12 @@ export class EventLog implements EventStore {
    * rejects if the write failed, in which case nothing queued after them for this session was written either, or with
    * AfterSyncError if they are durable but the after-sync work of their commit threw.
    */
-  appendDurable(sessionId: string, records: readonly LoggedEvent[], progress?: Progress): Promise<void> {
+  appendDurable(sessionId: string, records: readonly LoggedEvent[], progress?: Progress, inSeqOrder = false): Promise<void> {
     this.pathOf(sessionId);
     return new Promise<void>((resolve, reject) => {
       let q = this.sessions.get(sessionId);
       if (!q) this.sessions.set(sessionId, (q = { chunks: [], waiters: [], writing: false, scheduled: false }));
-      if (records.length > 0) q.chunks.push(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      if (records.length > 0) q.chunks.push(inSeqOrder ? { inSeqOrder: records } : records.map((r) => JSON.stringify(r)).join('\n') + '\n');
       q.waiters.push({ resolve, reject, progress });
       if (!q.writing && !q.scheduled) {
         q.scheduled = true;
@@ -179,12 +208,13 @@ export class EventLog implements EventStore {
       this.sessions.delete(sessionId);
       return;
     }
-    const text = q.chunks.join('');
+    const chunks = q.chunks;
     const waiters = q.waiters;
     q.chunks = [];
     q.waiters = [];
     q.writing = true;
-    void this.writeAndSync(sessionId, text).then((outcome) => {
+    const write = chunks.every((c) => typeof c === 'string') ? this.writeAndSync(sessionId, chunks.join('')) : this.rewriteInOrder(sessionId, chunks);
+    void write.then((outcome) => {
       q.writing = false;
       if (this.closeAfterWrite.delete(sessionId)) this.closeFd(sessionId);
       if (outcome.error !== undefined) {
@@ -252,6 +282,34 @@ export class EventLog implements EventStore {
       } catch {
         // the file is cut again at start-up recovery if it still ends in a torn line
       }
+      return { error };
+    }
+  }
+
+  /**
+   * A write that fills a repaired log's gap (rare: only after start-up kept valid lines past a damaged one): the file
+   * with every chunk applied in order (appended, or put in seq order) is written beside it, fsync'd, and renamed over
+   * it, then the directory is fsync'd; a failure leaves the old file as it was.
+   */
+  private async rewriteInOrder(sessionId: string, chunks: readonly Chunk[]): Promise<{ error?: unknown; size?: number }> {
+    const path = this.pathOf(sessionId);
+    try {
+      const lines = existsSync(path) ? completeLines(readFileSync(path, 'utf8')) : [];
+      for (const chunk of chunks) {
+        if (typeof chunk === 'string') lines.push(...completeLines(chunk));
+        else placeInSeqOrder(lines, chunk.inSeqOrder);
+      }
+      const content = Buffer.from(lines.map((l) => `${l}\n`).join(''), 'utf8');
+      const tmp = `${path}.fill`;
+      writeFileDurably(tmp, content, 'w');
+      this.closeFd(sessionId);
+      renameSync(tmp, path);
+      this.syncDir();
+      // The whole new file is durable (the bound of the old one would cut it).
+      this.durable.delete(sessionId);
+      return { size: content.length };
+    } catch (error) {
+      rmSync(`${path}.fill`, { force: true });
       return { error };
     }
   }

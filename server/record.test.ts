@@ -15,6 +15,13 @@ afterEach(async () => {
 
 const T0 = 1_780_000_000_000;
 
+/** The same browser (its cookie) talking to a server started again on the same data. */
+function again(p: Participant, url: string): Participant {
+  const q = new Participant(url);
+  q.cookie = p.cookie;
+  return q;
+}
+
 /** A session played to the first study puzzle's step (started), and what a test needs to go on from there. */
 async function atFirstPuzzle(opts: { clock?: () => number } = {}) {
   server = await startTestServer(opts);
@@ -168,5 +175,69 @@ describe.each(STORES)('on %s', (store) => {
       expect(late).toBeGreaterThan(0);
       expect(idle.s.sequence.length).toBe(3);
     });
+  });
+});
+
+describe('resending after a repaired log (issue 31, 1)', () => {
+  it('takes each seq once and keeps the file in seq order: readers see every event once', async () => {
+    server = await startTestServer();
+    const dataDir = server.dataDir;
+    let p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id as string;
+    const events = Array.from({ length: 20 }, (_, i) => event(id, i + 1));
+    expect((await p.call('POST', '/api/session/events', { events })).json.acked_seq).toBe(20);
+    await server.close();
+    const file = join(dataDir, 'sessions', `${id}.ndjson`);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(JSON.parse(lines[4]).seq).toBe(4);
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, [...lines.slice(0, 4), lines[4].slice(0, 30) + '#garbage#', ...lines.slice(5)].join('\n'));
+    server = await startTestServer({ dataDir });
+    p = again(p, server.url);
+    expect((await p.call('GET', '/api/session')).json.acked_seq).toBe(3);
+    const seqs = () =>
+      readFileSync(file, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { origin: string; seq?: number })
+        .filter((r) => r.origin === 'client')
+        .map((r) => r.seq);
+    const all = Array.from({ length: 20 }, (_, i) => i + 1);
+    // The client resends from the acknowledged seq, as the docs tell it to.
+    const resent = await p.call('POST', '/api/session/events', { events: events.slice(3) });
+    expect(resent.status).toBe(200);
+    expect(resent.json.acked_seq).toBe(20);
+    expect(seqs()).toEqual(all);
+    // And again (a retry of the same batch), and the next event: appended once, after the rest.
+    expect((await p.call('POST', '/api/session/events', { events: events.slice(3) })).json.acked_seq).toBe(20);
+    expect((await p.call('POST', '/api/session/events', { events: [event(id, 21)] })).json.acked_seq).toBe(21);
+    expect(seqs()).toEqual([...all, 21]);
+    expect((await server.nonolab.service.recordsOf(id)).filter((r) => r.origin === 'client').map((r) => r.seq)).toEqual([...all, 21]);
+    // After a restart the log reads the same, acknowledged to 21.
+    await server.close();
+    server = await startTestServer({ dataDir });
+    p = again(p, server.url);
+    expect((await p.call('GET', '/api/session')).json.acked_seq).toBe(21);
+    expect(seqs()).toEqual([...all, 21]);
+  });
+
+  it('a resend of the gap alone brings the acknowledged seq to the end of what the log held', async () => {
+    server = await startTestServer();
+    const dataDir = server.dataDir;
+    let p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', {})).json.session_id as string;
+    const events = Array.from({ length: 10 }, (_, i) => event(id, i + 1));
+    expect((await p.call('POST', '/api/session/events', { events })).json.acked_seq).toBe(10);
+    await server.close();
+    const file = join(dataDir, 'sessions', `${id}.ndjson`);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, [...lines.slice(0, 6), '{not json', ...lines.slice(7)].join('\n'));
+    server = await startTestServer({ dataDir });
+    p = again(p, server.url);
+    expect((await p.call('GET', '/api/session')).json.acked_seq).toBe(5);
+    expect((await p.call('POST', '/api/session/events', { events: [events[5]] })).json.acked_seq).toBe(10);
+    const seqs = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).filter((r) => r.origin === 'client').map((r) => r.seq);
+    expect(seqs).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
   });
 });

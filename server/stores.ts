@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { EventLog, type EventStore } from './eventLog.ts';
 import { SqliteStore, type StudyStore } from './store.ts';
 import { PgEventStore, PgStore } from './pgStore.ts';
+import { DataDirLockedError, lockDataDir } from './dataDirLock.ts';
 
 export interface OpenStores {
   store: StudyStore;
@@ -36,7 +37,22 @@ export async function openStores(opts: { dataDir: string; databaseUrl?: string }
     mkdirSync(opts.dataDir, { recursive: true });
     return { store, events: new PgEventStore(store), close: () => store.close() };
   }
-  const store = new SqliteStore(join(opts.dataDir, 'nonolab.sqlite'));
+  mkdirSync(opts.dataDir, { recursive: true });
+  // One process owns the files: a second server on the same directory refuses here, before it opens anything.
+  let lock;
+  try {
+    lock = lockDataDir(opts.dataDir);
+  } catch (err) {
+    if (err instanceof DataDirLockedError) throw new StoreError(err.message);
+    throw err;
+  }
+  let store: SqliteStore;
+  try {
+    store = new SqliteStore(join(opts.dataDir, 'nonolab.sqlite'));
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   store.startCheckpointer();
   const events = new EventLog(join(opts.dataDir, 'sessions'));
   // The acked seq and step of every session written in one flush: one SQLite transaction, run synchronously.
@@ -45,9 +61,13 @@ export async function openStores(opts: { dataDir: string; databaseUrl?: string }
   return {
     store,
     events,
-    close() {
+    async close() {
       events.close();
-      return store.close();
+      try {
+        await store.close();
+      } finally {
+        lock.release();
+      }
     },
   };
 }

@@ -30,6 +30,20 @@ export const MAX_CLOCK_AHEAD_MS = 24 * 60 * 60 * 1000;
 /** `sessions.sequence_id` of a session that has no sequence yet (it is leased at consent). */
 export const NO_SEQUENCE = 0;
 
+/** A session's progression held between batches (folded from its log), and where its log is. */
+interface HeldProgression {
+  steps: Step[];
+  state: Progression;
+  acked: number;
+  records: number;
+  /**
+   * Client events the log already holds past a gap (start-up kept the valid lines after a damaged one): when the
+   * client resends from the gap, each of these is taken from the log, not written again, and what fills the gap is
+   * put in seq order (EventLog's `inSeqOrder`). Empty otherwise.
+   */
+  beyond: Map<number, LoggedClientEvent>;
+}
+
 /** A promise with its resolve and reject at hand (its rejection is handled: only waiters see it). */
 function settleable(): { promise: Promise<void>; resolve: () => void; reject: (err: unknown) => void } {
   let resolve!: () => void, reject!: (err: unknown) => void;
@@ -102,7 +116,7 @@ export class StudyService {
   /** Sessions whose batch is leasing at consent (a pause in admission): their next batch waits for it. */
   private readonly admitting = new Map<string, Promise<void>>();
   /** Where each session with recent events is (progression.ts), folded from its log on first use; dropped when idle. */
-  private readonly progressions = new Map<string, { steps: Step[]; state: Progression; acked: number; records: number }>();
+  private readonly progressions = new Map<string, HeldProgression>();
   /**
    * Starts in this process whose session_start record is not yet durable, by session id: a returning panel
    * participant's second start (two tabs at once) waits for the first's record before its own token goes out, so no
@@ -462,15 +476,26 @@ export class StudyService {
     /** The sequence leased at consent in this run, written right after the consent's step_end. */
     let assigned: LoggedServerEvent | null = null;
     let assignedAfter = 0;
-    while (pending.has(acked + 1)) {
-      const e = pending.get(acked + 1)!;
+    const gap = progression.beyond.size > 0;
+    const fromLog: number[] = [];
+    for (;;) {
+      // Past a repaired gap, the log's own copy of an event goes first (it was acknowledged; the resent one is a copy).
+      const logged = progression.beyond.get(acked + 1);
+      const e = logged ?? pending.get(acked + 1);
+      if (!e) break;
       const refusal = admit(trial, progression.steps, this.study.config.phases, e, serverElapsed, this.boardSizeOf);
       if (refusal) {
+        // (An event the log already holds stays where it is; the chain just stops before it.)
+        if (logged) break;
         dropRun();
         throw new HttpError(409, refusal.message, undefined, { seq: refusal.seq, expected_step: refusal.expected_step, acked_seq: intake.queued });
       }
       pending.delete(acked + 1);
       acked += 1;
+      if (logged) {
+        fromLog.push(e.seq);
+        continue;
+      }
       // Consent given: the session's sequence is leased now, and the record naming it follows the step_end.
       if (e.type === 'step_end' && e.payload.kind === 'consent' && e.payload.reason === 'done' && !trial.assigned) {
         let lease: { id: number; puzzles: string[]; round: number };
@@ -496,6 +521,7 @@ export class StudyService {
     if (pending.size === 0) this.pending.delete(row.id);
     progression.state = trial;
     progression.acked = acked;
+    for (const seq of fromLog) progression.beyond.delete(seq);
     let records: readonly (LoggedClientEvent | LoggedServerEvent)[] = ready;
     if (assigned) {
       const at = ready.findIndex((r) => r.seq === assignedAfter) + 1;
@@ -507,7 +533,7 @@ export class StudyService {
       // The step reached is the progression's (advanced by each step_end it took).
       const step = trial.step;
       const id = row.id;
-      intake.tail = this.log.appendDurable(id, records, { acked, step, now });
+      intake.tail = this.log.appendDurable(id, records, { acked, step, now }, gap);
       const tail = intake.tail;
       const written = async () => {
         this.markDurable(id, acked);
@@ -599,7 +625,7 @@ export class StudyService {
    * wrote records to it (a check, a hint: the log holds more records than this process has seen).
    * Returns once no lease at consent of this session is under way (`admitting`).
    */
-  private async progressionFor(row: SessionRow): Promise<{ steps: Step[]; state: Progression; acked: number; records: number }> {
+  private async progressionFor(row: SessionRow): Promise<HeldProgression> {
     let loaded = false;
     for (;;) {
       const busy = this.admitting.get(row.id);
@@ -616,11 +642,15 @@ export class StudyService {
         if (this.intake.has(row.id) || records === held.records) return this.progressions.get(row.id) ?? held;
       }
       const records = await this.log.read(row.id);
+      const acked = loggedProgress(records).acked_seq;
+      const beyond = new Map<number, LoggedClientEvent>();
+      for (const r of records) if (r.origin === 'client' && r.seq > acked) beyond.set(r.seq, r);
       this.progressions.set(row.id, {
         steps: expandSteps(this.study.config.phases, await this.sequenceOf((await this.store.session(row.id)) ?? row)),
         state: foldProgression(records),
-        acked: loggedProgress(records).acked_seq,
+        acked,
         records: records.length,
+        beyond,
       });
       loaded = true;
     }

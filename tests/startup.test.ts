@@ -102,4 +102,19 @@ describe('start-up', () => {
       expect(r.output).not.toContain('experimenter password');
     }
   });
+
+  it('refuses a second server on the same data directory (exit 2, naming the directory and the holder), and takes it once the first was SIGKILLed', async () => {
+    const dataDir = tempDir('nonolab-data-');
+    running = await startServer({ dataDir });
+    const second = runMain({ NONOLAB_DATA_DIR: dataDir });
+    expect(second.status).toBe(2);
+    expect(second.output).toContain(`the data directory ${dataDir} is in use by another nonolab server (pid ${running.process.pid})`);
+    expect(second.output).not.toMatch(/\n\s+at /);
+    // The first still serves, untouched.
+    expect((await fetch(`${running.url}/api/health`)).status).toBe(200);
+    // SIGKILL leaves no lock behind: the kernel drops it with the process.
+    await running.stop('SIGKILL');
+    running = await startServer({ dataDir });
+    expect((await fetch(`${running.url}/api/health`)).status).toBe(200);
+  });
 });
