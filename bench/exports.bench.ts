@@ -14,7 +14,7 @@ import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadStudyConfig } from '../node/studyConfig.ts';
-import { SqliteRows, type SessionRow } from '../server/store.ts';
+import { SqliteRows, type SessionRow } from '../store/store.ts';
 import { simulateSessions } from '../analysis/simulate/index.ts';
 import { loggedProgress } from '../shared/study/progress.ts';
 import { startServer } from '../tests/support/server.ts';

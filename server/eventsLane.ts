@@ -11,7 +11,7 @@ import { EventBatch } from '../shared/schema/api.ts';
 import { ClientEvent } from '../shared/schema/event.ts';
 import { cookieValue, endAnswer, parseBody, readJsonBody } from './requestBody.ts';
 import { HttpError } from './httpError.ts';
-import { STORE_UNAVAILABLE, storeUnavailable } from './pgStore.ts';
+import { STORE_UNAVAILABLE, storeUnavailable } from '../store/pgStore.ts';
 import { type StudyService } from './studyService.ts';
 
 export const EVENTS_PATH = '/api/session/events';

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import Papa from 'papaparse';
 import { ZipArchive } from 'archiver';
-import { EventLog, type EventStore } from './eventLog.ts';
+import { EventLog, type EventStore } from '../store/eventLog.ts';
 import type { StudyConfig } from '../shared/schema/config.ts';
 import { AttemptRow, sessionFromRecords, sessionSignals, type SignalPuzzle } from '../shared/signals/index.ts';
 import { CODEBOOK_COLUMNS, addExpertiseZMean, participantCodebook, wideParticipantRow, type ParticipantMeta, type WideRow } from '../shared/signals/participantTable.ts';

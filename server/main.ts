@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { createNonolabServer } from './app.ts';
 import { ServingError, servingFromEnv, startupLines, type Serving } from './serving.ts';
 import { ConfigError } from '../node/studyConfig.ts';
-import { StoreError, isPostgresUrl } from './stores.ts';
+import { StoreError, isPostgresUrl } from '../store/stores.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const portText = process.env.PORT ?? '8080';

@@ -241,3 +241,15 @@ describe('resending after a repaired log (issue 31, 1)', () => {
     expect(seqs).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
   });
 });
+
+describe('the start request (issue 31, docs)', () => {
+  it('defaults mode to general and refuses unknown keys, naming them; nothing is started', async () => {
+    server = await startTestServer();
+    const ok = await new Participant(server.url).call('POST', '/api/sessions', {});
+    expect(ok.status).toBe(201);
+    const junk = await new Participant(server.url).call('POST', '/api/sessions', { mod: 'kiosk', junk: 'x'.repeat(1000) });
+    expect(junk.status).toBe(400);
+    expect(JSON.stringify(junk.json)).toContain('mod');
+    expect((await server.nonolab.store.sessions()).length).toBe(1);
+  });
+});

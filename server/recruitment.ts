@@ -1,7 +1,7 @@
 // Recruitment: whether new visitors may start, from the config until the dashboard changes it, and the target count.
 import type { StudyConfig } from '../shared/schema/config.ts';
 import type { RecruitmentState } from '../shared/schema/admin.ts';
-import type { StoreOps } from './store.ts';
+import type { StoreOps } from '../store/store.ts';
 
 /**
  * The recruitment state now. Completed sessions count toward the target unless flagged (pilot, test, excluded).

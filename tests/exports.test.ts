@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { simulateToDir } from '../analysis/simulate/index.ts';
 import { runAnalysis } from '../analysis/pipeline/index.ts';
 import { loadStudyConfig } from '../node/studyConfig.ts';
-import { EventLog } from '../server/eventLog.ts';
+import { EventLog } from '../store/eventLog.ts';
 import { exportAttempts, exportParticipants } from '../server/exports.ts';
 import { AttemptRow } from '../shared/signals/index.ts';
 import { participantCodebook } from '../shared/signals/participantTable.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { simulateSessions } from '../analysis/simulate/index.ts';
 import { loadStudyConfig } from '../node/studyConfig.ts';
-import { EventLog } from '../server/eventLog.ts';
+import { EventLog } from '../store/eventLog.ts';
 import { exportAttempts } from '../server/exports.ts';
 import { attemptTimeline, longPauses, type PuzzleShape } from '../client/src/dashboard/records.ts';
 import { elapsedMs } from '../shared/log/rules.ts';

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runAnalysis } from '../pipeline/index.ts';
-import { isPostgresUrl, redactUrl } from '../../server/stores.ts';
+import { isPostgresUrl, redactUrl } from '../../store/stores.ts';
 import { commandDescription } from './catalog.ts';
 
 interface Flags {

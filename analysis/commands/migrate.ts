@@ -1,7 +1,7 @@
-// `nonolab migrate --from DATA_DIR --to postgres://…`: a study's SQLite + NDJSON data into PostgreSQL (server/migrate.ts).
+// `nonolab migrate --from DATA_DIR --to postgres://…`: a study's SQLite + NDJSON data into PostgreSQL (store/migrate.ts).
 import type { Command } from 'commander';
-import { migrate } from '../../server/migrate.ts';
-import { isPostgresUrl, redactUrl } from '../../server/stores.ts';
+import { migrate } from '../../store/migrate.ts';
+import { isPostgresUrl, redactUrl } from '../../store/stores.ts';
 import { commandDescription } from './catalog.ts';
 
 export function registerMigrate(program: Command): void {

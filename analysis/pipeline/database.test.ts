@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadStudyConfig } from '../../node/studyConfig.ts';
-import { PgStore } from '../../server/pgStore.ts';
+import { PgStore } from '../../store/pgStore.ts';
 import { simulateToDir } from '../simulate/index.ts';
 import { runAnalysis, sessionFiles } from './index.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';

@@ -6,7 +6,7 @@ import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOpti
 import { gapRowKeys, readCodes, sessionFiles, writeTables } from './io.ts';
 import { extractFiles, startGmmWorker } from './workers.ts';
 import { extractDatabase } from './database.ts';
-import { redactUrl } from '../../server/stores.ts';
+import { redactUrl } from '../../store/stores.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
 import { renderReport } from './report.ts';
 

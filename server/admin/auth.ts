@@ -1,6 +1,6 @@
 // Experimenter authentication: one password (scrypt-hashed in the study's store), login sessions as random tokens (stored hashed).
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { StudyStore } from '../store.ts';
+import type { StudyStore } from '../../store/store.ts';
 
 const SCRYPT_N = 16_384;
 const SCRYPT_R = 8;

@@ -4,9 +4,9 @@
 // each appended batch, so a busy study costs one fold per batch, not a re-read. Summary pushes are coalesced: a
 // session that logs twenty events in a second is sent once per flush interval, so many participants cannot make a
 // storm on the experimenter's connection. Record pushes for a watched session (the live mirror) go out at once.
-import type { EventStore } from '../eventLog.ts';
+import type { EventStore } from '../../store/eventLog.ts';
 import type { StudyService } from '../studyService.ts';
-import type { StudyStore } from '../store.ts';
+import type { StudyStore } from '../../store/store.ts';
 import type { LoadedStudy } from '../../shared/study/config.ts';
 import type { AdminMarks } from './marks.ts';
 import { expandSteps } from '../../shared/study/steps.ts';

@@ -3,7 +3,7 @@
 // once per process. Client addresses are stored as SHA-256 hashes.
 import { createHash } from 'node:crypto';
 import type { IncrementResponse, Options, Store } from 'express-rate-limit';
-import type { StoreOps } from '../store.ts';
+import type { StoreOps } from '../../store/store.ts';
 
 export class StoreLoginLimit implements Store {
   readonly localKeys = false;

@@ -1,5 +1,5 @@
 // The experimenter's marks on sessions (pilot/test/excluded flags, extensions, ends by hand), kept in the study's store.
-import type { SessionMarks, StoreOps } from '../store.ts';
+import type { SessionMarks, StoreOps } from '../../store/store.ts';
 
 export type { SessionMarks };
 

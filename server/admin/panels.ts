@@ -7,7 +7,7 @@ import { expandSteps } from '../../shared/study/steps.ts';
 import { normaliseCode } from '../completionCode.ts';
 import { recruitmentState } from '../recruitment.ts';
 import { parseBody } from '../requestBody.ts';
-import type { StudyStore } from '../store.ts';
+import type { StudyStore } from '../../store/store.ts';
 import type { LoadedStudy } from '../../shared/study/config.ts';
 import { HttpError } from '../httpError.ts';
 import type { LiveSummaries } from './live.ts';

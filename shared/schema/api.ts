@@ -14,7 +14,7 @@ export const PanelIdentity = z.object({
   participant_id: PanelId,
   study_id: PanelId.optional(),
   session_id: PanelId.optional(),
-});
+}).strict();
 export type PanelIdentity = z.infer<typeof PanelIdentity>;
 
 export const StartSessionRequest = z
@@ -24,6 +24,9 @@ export const StartSessionRequest = z
     label: z.string().trim().min(1, 'a label cannot be empty').max(100, 'a label has at most 100 characters').regex(/^[^<>]*$/, 'labels cannot contain < or >').optional(),
     panel: PanelIdentity.optional(),
   })
+  // Unknown keys are refused (400 naming them), not ignored: a typo such as `"mod": "kiosk"` would otherwise start a
+  // general session without a word, and a start's body is stored nowhere, so junk has no reason to be sent.
+  .strict()
   .superRefine((r, ctx) => {
     if (r.mode === 'panel' && !r.panel) ctx.addIssue({ code: 'custom', path: ['panel'], message: 'panel mode needs the panel identifiers' });
     if (r.mode === 'kiosk' && !r.label) ctx.addIssue({ code: 'custom', path: ['label'], message: 'kiosk mode needs a participant label' });

@@ -3,7 +3,7 @@
 // A SIGKILL cannot show the first of these (the page cache outlives the process), so these tests hold the durable
 // step back and fail writes on purpose: on the embedded store fdatasync and write (a faulty node:fs), on PostgreSQL
 // the COMMIT (a deferred trigger waiting on a lock the test holds) and an INSERT (a trigger raising an error).
-import type { SqliteStore } from '../../server/store.ts';
+import type { SqliteStore } from '../../store/store.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

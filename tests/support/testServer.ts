@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { createNonolabServer, type NonolabServer } from '../../server/app.ts';
-import { SqliteStore } from '../../server/store.ts';
+import { SqliteStore } from '../../store/store.ts';
 import type { Serving } from '../../server/serving.ts';
 import { tempDir } from './tempDirs.ts';
 import { databaseFor, type StoreKind } from './postgres.ts';
