@@ -100,11 +100,15 @@ export function generateSudoku(options: SudokuGenerateOptions): GeneratedSudoku 
     Array.from({ length: nn }, (_, i) => i).filter((i) => !pairs || i <= nn - 1 - i),
     rng,
   );
+  let skipped = false; // a pair passed over because it would go below the target
   for (const i of order) {
     if (target !== undefined && count <= target) break;
     const j = nn - 1 - i;
     const both = pairs && j !== i;
-    if (both && target !== undefined && count - 2 < target) continue;
+    if (both && target !== undefined && count - 2 < target) {
+      skipped = true;
+      continue;
+    }
     const vi = cells[i], vj = cells[j];
     cells[i] = 0;
     if (both) cells[j] = 0;
@@ -113,6 +117,9 @@ export function generateSudoku(options: SudokuGenerateOptions): GeneratedSudoku 
       cells[i] = vi;
       if (both) cells[j] = vj;
     }
+  }
+  if (target !== undefined && count > target && skipped) {
+    throw new SudokuGenerateError(`seed ${options.seed}: symmetric removal stopped at ${count} clues, ${target} asked: pairs go two at a time and the centre clue is needed`);
   }
   if (target !== undefined && count > target) {
     throw new SudokuGenerateError(`seed ${options.seed}: the ${shape.size}x${shape.size} puzzle became minimal at ${count} clues, above the ${target} asked${pairs ? ' (symmetric)' : ''}`);
