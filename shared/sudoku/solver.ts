@@ -9,11 +9,12 @@
  *    box leaves the rest of that box (claiming), and one that a box can only hold on one line
  *    leaves the rest of that line (pointing) — each unit must hold every digit somewhere;
  *  - a cell with no digit left, or a unit where some digit has no cell, is a contradiction.
- * (Locked candidates cost a sweep over the line-box intersections per fixpoint; they halve the
- * median 16x16 check and remove its slow tail, and leave 9x9 unchanged.) It runs to a fixpoint; then the search branches on an open cell with the fewest candidates
+ * It runs to a fixpoint; then the search branches on an open cell with the fewest candidates
  * (minimum remaining values), trying each of its digits, and counts the leaves where every cell
  * holds a digit. The branches of a cell are disjoint and cover every solution, so counts add up and
- * nothing is counted twice. With limit 2 this decides uniqueness.
+ * nothing is counted twice. With limit 2 this decides uniqueness. (Locked candidates cost one
+ * sweep over the line-box intersections per stalled fixpoint; they halved the median 16x16 check
+ * and removed its slow tail, and left 9x9 as fast as before.)
  *
  * What it cannot do: the search is exponential in the worst case (Sudoku of side N is NP-complete);
  * `maxNodes` bounds it, and `complete: false` then says the count is a lower bound. Sides up to 32
