@@ -397,16 +397,23 @@ export function countSolutions(grid: Grid, limit = 2, options: CountOptions = {}
   // Choose the branching cell of depth `depth`; -1 when every cell is placed.
   const choose = (): number => {
     const o = depth * nn;
-    let best = -1, bestCount = 33, bestDeg = -1;
     const c = e.cand, p = e.placed, peers = e.peers, ps = e.peerStart;
+    let bestCount = 33;
     for (let i = 0; i < nn; i++) {
       if (p[o + i]) continue;
       const k = popcount(c[o + i]);
-      if (k > bestCount) continue;
+      if (k < bestCount) {
+        bestCount = k;
+        if (k === 2) break;
+      }
+    }
+    if (bestCount === 33) return -1;
+    let best = -1, bestDeg = -1;
+    for (let i = 0; i < nn; i++) {
+      if (p[o + i] || popcount(c[o + i]) !== bestCount) continue;
       let deg = 0;
       for (let j = ps[i], end = ps[i + 1]; j < end; j++) if (!p[o + peers[j]]) deg++;
-      if (k < bestCount || deg > bestDeg) {
-        bestCount = k;
+      if (deg > bestDeg) {
         best = i;
         bestDeg = deg;
       }
