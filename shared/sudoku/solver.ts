@@ -149,6 +149,17 @@ class Engine {
   readonly ixCells: Int32Array;
   readonly ixStart: Int32Array;
   readonly nIx: number;
+  /** The line's and the box's unit of intersection k: ixUnits[2k], ixUnits[2k+1]. */
+  readonly ixUnits: Int32Array;
+  /** The three units of cell i (row, n + column, 2n + box): cellUnits[3i .. 3i+3). */
+  readonly cellUnits: Int32Array;
+  /**
+   * Units whose cells changed since they were last looked at, per rule: bit 1 for hidden singles,
+   * bit 2 for locked candidates. A rule's conclusions about a unit depend on its cells only, so a
+   * clean unit need not be looked at again (the fixpoint is the same, it is reached with less work).
+   */
+  readonly dirty: Uint8Array;
+  readonly lcNow: Uint8Array;
 
   constructor(shape: Shape) {
     const n = shape.size;
@@ -175,8 +186,10 @@ class Engine {
     this.queue = new Int32Array(this.nn);
     this.branchCell = new Int32Array(this.nn + 1);
     this.branchMask = new Int32Array(this.nn + 1);
-    const ixCells: number[] = [], ixStart: number[] = [0];
-    for (const line of [...u.rows, ...u.cols]) {
+    const ixCells: number[] = [], ixStart: number[] = [0], ixUnits: number[] = [];
+    const lines = [...u.rows, ...u.cols];
+    for (let li = 0; li < lines.length; li++) {
+      const line = lines[li];
       const byBox = new Map<number, number[]>();
       for (const cell of line) {
         const b = box(cell);
@@ -192,11 +205,21 @@ class Engine {
         ixStart.push(ixCells.length);
         ixCells.push(...u.boxes[b].filter((c) => !inSeg.has(c)));
         ixStart.push(ixCells.length);
+        ixUnits.push(li, 2 * n + b);
       }
     }
     this.ixCells = Int32Array.from(ixCells);
     this.ixStart = Int32Array.from(ixStart);
     this.nIx = (ixStart.length - 1) / 3;
+    this.ixUnits = Int32Array.from(ixUnits);
+    this.cellUnits = new Int32Array(3 * this.nn);
+    for (let i = 0; i < this.nn; i++) {
+      this.cellUnits[3 * i] = Math.floor(i / n);
+      this.cellUnits[3 * i + 1] = n + (i % n);
+      this.cellUnits[3 * i + 2] = 2 * n + box(i);
+    }
+    this.dirty = new Uint8Array(3 * n);
+    this.lcNow = new Uint8Array(3 * n);
   }
 
   /** Makes room for depth d's state. */
@@ -217,7 +240,7 @@ class Engine {
    * the caller in queue[0..qn)). Returns false on a contradiction. Updates left[depth].
    */
   propagate(o: number, depth: number, qn: number): boolean {
-    const { n, nn, full, peers, peerStart, unitCells, queue, cand, placed } = this;
+    const { n, nn, full, peers, peerStart, unitCells, queue, cand, placed, dirty, cellUnits } = this;
     let done = this.left[depth];
     let qh = 0;
     for (;;) {
@@ -233,6 +256,8 @@ class Engine {
           const r = m & ~bit;
           if (r === 0) return false;
           cand[p] = r;
+          const q = 3 * peers[k];
+          dirty[cellUnits[q]] = dirty[cellUnits[q + 1]] = dirty[cellUnits[q + 2]] = 3;
           if ((r & (r - 1)) === 0) {
             placed[p] = 1;
             done++;
@@ -241,9 +266,11 @@ class Engine {
         }
       }
       if (done === nn) break;
-      // Hidden singles over every unit.
+      // Hidden singles over every unit that changed.
       const before = qn;
       for (let u = 0, base = 0; u < 3 * n; u++, base += n) {
+        if ((dirty[u] & 1) === 0) continue;
+        dirty[u] &= 2;
         let once = 0, twice = 0, fixed = 0;
         for (let k = 0; k < n; k++) {
           const c = o + unitCells[base + k];
@@ -268,6 +295,8 @@ class Engine {
             placed[c] = 1;
             done++;
             queue[qn++] = cell;
+            const q = 3 * cell;
+            dirty[cellUnits[q]] = dirty[cellUnits[q + 1]] = dirty[cellUnits[q + 2]] = 3;
             break;
           }
         }
@@ -295,10 +324,16 @@ class Engine {
    * lockedChanged (a mask changed) and lockedPlaced (cells placed).
    */
   locked(o: number, qn: number): number {
-    const { cand, placed, ixCells, ixStart, queue } = this;
+    const { cand, placed, ixCells, ixStart, queue, dirty, lcNow, ixUnits, cellUnits } = this;
     this.lockedChanged = false;
     this.lockedPlaced = 0;
+    // Intersections whose line or box changed since the last sweep; changes made now are for the next one.
+    for (let u = 0; u < dirty.length; u++) {
+      lcNow[u] = dirty[u] & 2;
+      dirty[u] &= 1;
+    }
     for (let k = 0, s = 0; k < this.nIx; k++, s += 3) {
+      if (lcNow[ixUnits[2 * k]] === 0 && lcNow[ixUnits[2 * k + 1]] === 0) continue;
       const a = ixStart[s], b = ixStart[s + 1], c = ixStart[s + 2], d = ixStart[s + 3];
       let seg = 0, lineRest = 0, boxRest = 0;
       for (let i = a; i < b; i++) seg |= cand[o + ixCells[i]];
@@ -320,6 +355,8 @@ class Engine {
           if (r === 0) return -1;
           cand[p] = r;
           this.lockedChanged = true;
+          const q = 3 * ixCells[i];
+          dirty[cellUnits[q]] = dirty[cellUnits[q + 1]] = dirty[cellUnits[q + 2]] = 3;
           if ((r & (r - 1)) === 0) {
             placed[p] = 1;
             this.lockedPlaced++;
@@ -380,6 +417,7 @@ export function countSolutions(grid: Grid, limit = 2, options: CountOptions = {}
     }
   }
   e.left[0] = placedCount;
+  e.dirty.fill(3);
   result.nodes = 1;
   if (!e.propagate(0, 0, qn)) return result;
 
@@ -462,6 +500,10 @@ export function countSolutions(grid: Grid, limit = 2, options: CountOptions = {}
     placed[co + cell] = 1;
     e.left[depth + 1] = e.left[depth] + 1;
     queue[0] = cell;
+    // The parent is at a fixpoint: only the branch cell's units (and what follows from it) changed.
+    e.dirty.fill(0);
+    const q = 3 * cell;
+    e.dirty[e.cellUnits[q]] = e.dirty[e.cellUnits[q + 1]] = e.dirty[e.cellUnits[q + 2]] = 3;
     result.nodes++;
     if (!e.propagate(co, depth + 1, 1)) continue;
     depth++;
