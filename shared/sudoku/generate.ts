@@ -3,7 +3,8 @@
  * How. The full grid is the first solution the counter finds on an empty board when it tries each
  * branching cell's digits in a seeded random order. Then every cell is visited once in a seeded
  * random order; its clue is removed if the board without it still has exactly one solution, else
- * kept. One pass gives a minimal puzzle (no clue can be removed): a clue that was needed when it was
+ * kept (the check asks for a solution other than the full grid at that cell: see stillUnique).
+ * One pass gives a minimal puzzle (no clue can be removed): a clue that was needed when it was
  * visited is still needed later, because removing other clues only adds solutions.
  *
  * `clues: N` stops the removal as soon as N clues are left; if the pass ends with more (the puzzle
@@ -59,7 +60,20 @@ export class SudokuGenerateError extends Error {
   }
 }
 
-const unique = (g: Grid) => countSolutions(g, 2).solutions === 1;
+/**
+ * Whether the board, unique with all of `cells`' clues, stays unique without them: any new solution
+ * must differ from the known one at a removed cell, so one search per removed cell, for a solution
+ * with that cell anything but its digit, decides it (a cheaper question than counting to 2).
+ */
+function stillUnique(g: Grid, solution: Grid, removed: number[], cand: Int32Array, full: number): boolean {
+  for (const i of removed) {
+    cand[i] = full & ~(1 << (solution.cells[i] - 1));
+    const other = countSolutions(g, 1, { candidates: cand }).solutions;
+    cand[i] = full;
+    if (other > 0) return false;
+  }
+  return true;
+}
 const clueCount = (g: Grid) => g.cells.reduce((a, v) => a + (v ? 1 : 0), 0);
 
 /** True when every clue's 180° partner is a clue. */
@@ -101,6 +115,8 @@ export function generateSudoku(options: SudokuGenerateOptions): GeneratedSudoku 
     rng,
   );
   let skipped = false; // a pair passed over because it would go below the target
+  const full = shape.size === 32 ? -1 : (1 << shape.size) - 1;
+  const cand = new Int32Array(nn).fill(full);
   for (const i of order) {
     if (target !== undefined && count <= target) break;
     const j = nn - 1 - i;
@@ -112,7 +128,7 @@ export function generateSudoku(options: SudokuGenerateOptions): GeneratedSudoku 
     const vi = cells[i], vj = cells[j];
     cells[i] = 0;
     if (both) cells[j] = 0;
-    if (unique(givens)) count -= both ? 2 : 1;
+    if (stillUnique(givens, solution, both ? [i, j] : [i], cand, full)) count -= both ? 2 : 1;
     else {
       cells[i] = vi;
       if (both) cells[j] = vj;
