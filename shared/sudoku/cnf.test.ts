@@ -7,6 +7,8 @@ import { cellVar, encodeSudoku, gridFromModel, sudokuClauseCount, sudokuDimacs, 
 import { parseLine, writeLine } from './formats.ts';
 import { generateSudoku } from './generate.ts';
 import { countSolutions } from './solver.ts';
+import { createRng } from '../random.ts';
+import { isSolutionOf } from './testSupport.ts';
 import minisat from './fixtures/minisat.json' with { type: 'json' };
 
 /** The specification written out independently: the nine families in the order, loops as documented. */
@@ -104,6 +106,29 @@ describe('encodings', () => {
     for (const encoding of ['minimal', 'extended'] as const) expect(sudokuSatMetrics(none, encoding).result).toBe('UNSAT');
     const dup = parseLine('11' + '.'.repeat(79));
     expect(sudokuSatMetrics(dup, 'minimal').result).toBe('UNSAT');
+  });
+
+  it('agrees with countSolutions on random boards (SAT exactly when a solution exists; the model solves the board)', () => {
+    let sat = 0, unsat = 0;
+    for (const box of [[2, 2], [2, 3]] as [number, number][]) {
+      for (let k = 0; k < 80; k++) {
+        const rng = createRng(7000 + k + 100 * box[1]);
+        const g = emptyGrid(shapeOf(box[0], box[1]));
+        const n = g.size;
+        // A few random digits: some boards have solutions, some none, some repeat a digit.
+        for (let t = 0; t < 3 + (k % (n + 2)); t++) g.cells[rng.int(n * n)] = 1 + rng.int(n);
+        const exists = countSolutions(g, 1).solutions > 0;
+        for (const encoding of ['minimal', 'extended'] as const) {
+          const r = sudokuSatMetrics(g, encoding);
+          expect(r.result).toBe(exists ? 'SAT' : 'UNSAT');
+          if (exists) expect(isSolutionOf(g, r.solution as Grid)).toBe(true);
+        }
+        if (exists) sat++;
+        else unsat++;
+      }
+    }
+    expect(sat).toBeGreaterThan(10);
+    expect(unsat).toBeGreaterThan(10);
   });
 
   it('sudokuSatMetricsRecord gives both entries', () => {
