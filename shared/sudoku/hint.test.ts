@@ -40,6 +40,49 @@ function referenceCandidates(grid: Grid, eliminated: readonly CellDigit[]): Uint
   return out;
 }
 
+/** Whether the board has the named dead end now: the cell has no candidate, or the digit no place in the unit. */
+function deadEndHolds(grid: Grid, c: NonNullable<SudokuHint['contradiction']>, marks: CellDigit[] = []): boolean {
+  const n = grid.size;
+  const cands = referenceCandidates(grid, marks);
+  if (c.kind === 'no-candidate') return grid.cells[c.cell.r * n + c.cell.c] === 0 && cands[c.cell.r * n + c.cell.c] === 0;
+  if (c.kind === 'duplicate') return false;
+  const cells = [...grid.cells.keys()].filter((i) => inUnit(grid, c.unit, { r: Math.floor(i / n), c: i % n }));
+  return !cells.some((i) => grid.cells[i] === c.digit) && cells.every((i) => grid.cells[i] !== 0 || !(cands[i] & (1 << (c.digit - 1))));
+}
+
+/** Naked and hidden singles, done here without the engine, until a dead end (true) or nothing more follows (false). */
+function referenceSinglesDeadEnd(start: Grid): boolean {
+  const n = start.size;
+  const g = { ...start, cells: start.cells.slice() };
+  const units: number[][] = [];
+  for (let u = 0; u < 3 * n; u++) units.push([]);
+  for (let i = 0; i < n * n; i++) {
+    const p = { r: Math.floor(i / n), c: i % n };
+    units[p.r].push(i);
+    units[n + p.c].push(i);
+    units[2 * n + Math.floor(p.r / g.boxRows) * (n / g.boxCols) + Math.floor(p.c / g.boxCols)].push(i);
+  }
+  for (;;) {
+    const cands = referenceCandidates(g, []);
+    if ([...g.cells.keys()].some((i) => g.cells[i] === 0 && cands[i] === 0)) return true;
+    let move: [number, number] | null = null;
+    for (const u of units) {
+      for (let v = 1; v <= n && !move; v++) {
+        if (u.some((i) => g.cells[i] === v)) continue;
+        const at = u.filter((i) => g.cells[i] === 0 && cands[i] & (1 << (v - 1)));
+        if (at.length === 0) return true;
+        if (at.length === 1) move = [at[0], v];
+      }
+    }
+    if (!move) {
+      const i = [...g.cells.keys()].find((x) => g.cells[x] === 0 && (cands[x] & (cands[x] - 1)) === 0);
+      if (i === undefined) return false;
+      move = [i, 31 - Math.clz32(cands[i]) + 1];
+    }
+    g.cells[move[0]] = move[1];
+  }
+}
+
 function inUnit(shape: Shape, u: { kind: string; index: number }, p: { r: number; c: number }): boolean {
   if (u.kind === 'row') return p.r === u.index;
   if (u.kind === 'col') return p.c === u.index;
@@ -84,7 +127,17 @@ function checkHint(grid: Grid, solution: Grid | null, eliminated: CellDigit[], h
       const trusted = { ...grid, cells: grid.cells.map((v, i) => (solution && v !== solution.cells[i] && i !== h.row * n + h.col ? 0 : v)) };
       expect(referenceCount(trusted, 1), where).toBe(0);
       expect(h.contradiction, where).not.toBeNull();
-    } else expect(h.reasoning, where).toBe('solution');
+      if (solution) {
+        expect(referenceSinglesDeadEnd(trusted), where).toBe(true);
+        // "At once": the named cell or digit has no option on the board with the wrong digit, before anything is placed.
+        if (!h.explanation.includes('it would force')) expect(deadEndHolds(trusted, h.contradiction!), where).toBe(true);
+      } else expect(deadEndHolds(grid, h.contradiction!, marks), where).toBe(true);
+    } else {
+      expect(h.reasoning, where).toBe('solution');
+      // "Reaches no contradiction yet": singles from the right digits and the wrong one really stall.
+      const trusted = { ...grid, cells: grid.cells.map((v, i) => (v !== solution!.cells[i] && i !== h.row * n + h.col ? 0 : v)) };
+      expect(referenceSinglesDeadEnd(trusted), where).toBe(false);
+    }
     return;
   }
   expect(wrongs, where).toEqual([]);
@@ -237,7 +290,7 @@ describe('sudokuHint: a wrong digit first, and why it cannot stand', () => {
         kinds.add(key);
         if (key === 'forced') expect(h.explanation).toMatch(/^If the \d at row \d, column \d stood, it would force (another digit|\d+ more digits) \(each the only digit left for its cell, or the only place left for a digit in a row, column or box\), and then (the cell at row \d, column \d would have no digit left|\d would have no place left in (row|column|box) \d.*)\. So it cannot stand\. It should be \d\.$/);
         if (key === 'at once') expect(h.explanation).toMatch(/^If the \d at row \d, column \d stood, (the cell at row \d, column \d would have no digit left|\d would have no place left in (row|column|box) \d.*), so it cannot stand\. It should be \d\.$/);
-        if (key === 'solution') expect(h.explanation).toMatch(/^No rule shows it from the board yet, but the puzzle's solution has \d at row \d, column \d, not \d\.$/);
+        if (key === 'solution') expect(h.explanation).toMatch(/^Placing the digits that the \d at row \d, column \d forces reaches no contradiction yet, but the puzzle's solution has \d at row \d, column \d, not \d\.$/);
         if (key === 'solution') expect(h.heading).toMatch(/^Hint · Mistake at row \d, column \d$/);
       }
     }

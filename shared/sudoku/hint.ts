@@ -13,7 +13,8 @@
 // its row, column or box (preferring a digit that is right, so the conflict shows it is this one that must change).
 // Failing that, a contradiction: with the participant's other right digits, the wrong digit forces further digits by
 // singles until some cell has no digit left or some digit has no place left in a unit; the hint names that cell or
-// unit. Failing that too, the hint says only that the solution has another digit there.
+// unit (pencil marks play no part in it). Failing that too, the hint says that singles from it reach no
+// contradiction yet and that the solution has another digit there.
 //
 // Rows, columns and boxes are counted from 1 in the words (boxes in reading order) and from 0 in the data.
 import type { HintPolicy } from '../schema/config.ts';
@@ -238,7 +239,7 @@ function singlesLeadTo(s: HumanState): { found: Contradiction; placed: number } 
 }
 
 /** Why the wrong digit at cell `i` cannot stand (see the essay at the top). */
-function wrongDigitHint(grid: Grid, solution: Grid, i: number, wrongCells: Set<number>, eliminated: readonly CellDigit[]): SudokuHint {
+function wrongDigitHint(grid: Grid, solution: Grid, i: number, wrongCells: Set<number>): SudokuHint {
   const g = geometry(grid);
   const n = g.size;
   const r = Math.floor(i / n), c = i % n;
@@ -276,8 +277,8 @@ function wrongDigitHint(grid: Grid, solution: Grid, i: number, wrongCells: Set<n
   }
   // A contradiction by singles from the right digits plus this one.
   const trusted = grid.cells.map((v, x) => (wrongCells.has(x) && x !== i ? 0 : v));
-  const s = stateOf({ ...grid, cells: trusted }, eliminated);
-  const led = singlesLeadTo(s);
+  // Digits only: pencil marks are the participant's, not facts the explanation may lean on.
+  const led = singlesLeadTo(stateOf({ ...grid, cells: trusted }));
   if (led) {
     const found = led.found;
     h.reasoning = 'contradiction';
@@ -293,7 +294,7 @@ function wrongDigitHint(grid: Grid, solution: Grid, i: number, wrongCells: Set<n
     return h;
   }
   h.reasoning = 'solution';
-  h.explanation = `No rule shows it from the board yet, but the puzzle's solution has ${sym(t)} at ${cellName(r, c)}, not ${sym(d)}.`;
+  h.explanation = `Placing the digits that ${here} forces reaches no contradiction yet, but the puzzle's solution has ${sym(t)} at ${cellName(r, c)}, not ${sym(d)}.`;
   return h;
 }
 
@@ -317,7 +318,7 @@ export function sudokuHint(grid: Grid, solution?: Grid | null, options: SudokuHi
     grid.cells.forEach((v, i) => v !== 0 && v !== solution.cells[i] && wrongCells.add(i));
     if (wrongCells.size) {
       const i = Math.min(...wrongCells);
-      const h = wrongDigitHint(grid, solution, i, wrongCells, eliminated);
+      const h = wrongDigitHint(grid, solution, i, wrongCells);
       if (policy === 'reveal-only') h.explanation = `The ${sym(grid.cells[i])} at ${cellName(h.row, h.col)} is wrong: it should be ${sym(solution.cells[i])}.`;
       return finish(h);
     }
