@@ -31,14 +31,19 @@ describe('gradePropagation: known puzzles', () => {
   });
 
   it('grades a puzzle needing hidden singles "domain", with the weaker levels left open', () => {
-    const r = gradePropagation(gridFromLine(NEEDS_DOMAIN));
+    const r = gradePropagation(gridFromLine(NEEDS_DOMAIN), { allLevels: true });
     expect(r.grade).toBe('domain');
     expect(r.levels.map((l) => l.solved)).toEqual([false, false, true, true, true]);
     expect(r.levels[0].candidates).toBeGreaterThan(r.levels[1].candidates);
+    // By default the levels past the grade are not computed.
+    const quick = gradePropagation(gridFromLine(NEEDS_DOMAIN));
+    expect(quick.grade).toBe('domain');
+    expect(quick.levels.map((l) => l.level)).toEqual(['value', 'bounds', 'domain']);
+    expect(quick.levels.map((l) => l.candidates)).toEqual(r.levels.slice(0, 3).map((l) => l.candidates));
   });
 
   it('grades "bounds-shaving" where domain consistency stalls but shaving on bounds finishes', () => {
-    const r = gradePropagation(gridFromLine(NEEDS_BOUNDS_SHAVING));
+    const r = gradePropagation(gridFromLine(NEEDS_BOUNDS_SHAVING), { allLevels: true });
     expect(r.grade).toBe('bounds-shaving');
     expect(r.levels.find((l) => l.level === 'domain')!.solved).toBe(false);
     expect(r.levels.find((l) => l.level === 'domain-shaving')!.solved).toBe(true);
@@ -145,7 +150,7 @@ describe('propagation ladder: soundness and monotone strength', () => {
 
   it('gradePropagation, chaining the levels, reaches the same fixpoints as each level from scratch', () => {
     for (const grid of all.slice(0, 24)) {
-      const r = gradePropagation(grid);
+      const r = gradePropagation(grid, { allLevels: true });
       for (const l of r.levels) {
         const alone = propagate(grid, l.level);
         expect(l.consistent).toBe(alone.consistent);

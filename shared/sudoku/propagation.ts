@@ -191,22 +191,47 @@ function domainUnit(n: number, cells: number[], d: Uint32Array): 'fail' | boolea
   return changed;
 }
 
-function unitsFixpoint(g: Geometry, d: Uint32Array, unit: (n: number, cells: number[], d: Uint32Array) => 'fail' | boolean): boolean {
-  for (let changed = true; changed; ) {
-    changed = false;
+/**
+ * Forward checking and one unit propagator to their common fixpoint. Units are revisited only when one of their
+ * cells changed; `from`, when given, is a fixpoint the domains were narrowed from (only units of cells that differ
+ * from it start dirty), else every unit does.
+ */
+function unitsFixpoint(g: Geometry, d: Uint32Array, unit: (n: number, cells: number[], d: Uint32Array) => 'fail' | boolean, from?: Uint32Array): boolean {
+  const n = g.size;
+  const dirty = new Uint8Array(3 * n);
+  const mark = (prev: Uint32Array) => {
+    for (let i = 0; i < d.length; i++) {
+      if (prev[i] === d[i]) continue;
+      const [ru, cu, bu] = g.unitsOf[i];
+      dirty[ru.index] = 1;
+      dirty[n + cu.index] = 1;
+      dirty[2 * n + bu.index] = 1;
+    }
+  };
+  if (from) mark(from);
+  else dirty.fill(1);
+  const snap = d.slice();
+  for (;;) {
     if (!forwardCheck(g, d)) return false;
-    for (const u of g.units) {
-      const r = unit(g.size, u.cells, d);
-      if (r === 'fail') return false;
-      if (r) changed = true;
+    mark(snap);
+    snap.set(d);
+    const u = dirty.indexOf(1);
+    if (u < 0) return true;
+    dirty[u] = 0;
+    const r = unit(n, g.units[u].cells, d);
+    if (r === 'fail') return false;
+    if (r) {
+      mark(snap);
+      snap.set(d);
+      // Each unit propagator leaves its own unit at its fixpoint.
+      dirty[u] = 0;
     }
   }
-  return forwardCheck(g, d);
 }
 
-function base(g: Geometry, d: Uint32Array, level: 'value' | 'bounds' | 'domain'): boolean {
+function base(g: Geometry, d: Uint32Array, level: 'value' | 'bounds' | 'domain', from?: Uint32Array): boolean {
   if (level === 'value') return forwardCheck(g, d);
-  return unitsFixpoint(g, d, level === 'bounds' ? boundsUnit : domainUnit);
+  return unitsFixpoint(g, d, level === 'bounds' ? boundsUnit : domainUnit, from);
 }
 
 function shave(g: Geometry, d: Uint32Array, level: 'bounds' | 'domain'): boolean {
@@ -222,9 +247,10 @@ function shave(g: Geometry, d: Uint32Array, level: 'bounds' | 'domain'): boolean
         if ((d[i] & b) === 0) continue;
         const trial = d.slice();
         trial[i] = b;
-        if (!base(g, trial, level)) {
+        if (!base(g, trial, level, d)) {
+          const before = d.slice();
           d[i] = (d[i] & ~b) >>> 0;
-          if (!base(g, d, level)) return false;
+          if (!base(g, d, level, before)) return false;
           changed = true;
         }
       }
@@ -283,33 +309,40 @@ export function propagate(grid: Grid, level: PropagationLevel): PropagationResul
 
 export interface PropagationGrading {
   grade: PropagationGrade;
-  /** Every level's outcome from the givens, in ladder order. */
+  /**
+   * Each level's outcome from the givens, in ladder order: up to and including the grade (or every level with
+   * `allLevels`, and always every level when the grade is 'search').
+   */
   levels: PropagationResult[];
 }
 
 /**
  * The propagation grade: the first level (in ladder order) whose propagation alone solves the board, 'search' when
  * none does, 'inconsistent' when propagation shows there is no solution. Each level starts from the fixpoint of a
- * weaker one (the same fixpoint, reached faster).
+ * weaker one (the same fixpoint, reached faster). Levels past the grade are skipped unless `allLevels` is set.
  */
-export function gradePropagation(grid: Grid): PropagationGrading {
+export function gradePropagation(grid: Grid, options: { allLevels?: boolean } = {}): PropagationGrading {
   const levels: PropagationResult[] = [];
-  const from: Record<PropagationLevel, Uint32Array | null> = { value: null, bounds: null, domain: null, 'bounds-shaving': null, 'domain-shaving': null };
+  const from: Partial<Record<PropagationLevel, Uint32Array>> = {};
   const weaker: Record<PropagationLevel, PropagationLevel[]> = { value: [], bounds: ['value'], domain: ['bounds'], 'bounds-shaving': ['bounds'], 'domain-shaving': ['domain', 'bounds-shaving'] };
-  let inconsistent = false;
+  let grade: PropagationGrade | null = null;
   for (const level of PROPAGATION_LEVELS) {
-    let d = initialDomains(grid);
+    if (grade === 'inconsistent') {
+      levels.push(summary(level, false, new Uint32Array(0)));
+      continue;
+    }
+    if (grade !== null && !options.allLevels) break;
+    const d = initialDomains(grid);
     for (const w of weaker[level]) {
       const prev = from[w];
       if (prev) for (let i = 0; i < d.length; i++) d[i] &= prev[i];
     }
-    d = Uint32Array.from(d);
-    const ok = !inconsistent && propagateDomains(grid, d, level);
-    if (!ok) inconsistent = true;
+    const ok = propagateDomains(grid, d, level);
     from[level] = d;
-    levels.push(summary(level, ok, d));
+    const result = summary(level, ok, d);
+    levels.push(result);
+    if (!ok) grade = 'inconsistent';
+    else if (result.solved && grade === null) grade = level;
   }
-  if (inconsistent) return { grade: 'inconsistent', levels };
-  const first = levels.find((l) => l.solved);
-  return { grade: first ? first.level : 'search', levels };
+  return { grade: grade ?? 'search', levels };
 }

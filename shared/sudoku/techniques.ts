@@ -115,20 +115,28 @@ export type Contradiction =
 
 export function contradiction(s: HumanState): Contradiction | null {
   const g = s.geo;
+  // Duplicates first (any unit), then an empty cell without candidates, then a digit without a place.
   for (const u of g.units) {
-    const at = new Map<number, number>();
+    let placed = 0;
     for (const i of u.cells) {
       const v = s.cells[i];
       if (v === 0) continue;
-      const j = at.get(v);
-      if (j !== undefined) return { kind: 'duplicate', unit: uref(u), digit: v, cells: [ref(g, j), ref(g, i)] };
-      at.set(v, i);
+      if (placed & bit(v)) {
+        const j = u.cells.find((x) => s.cells[x] === v)!;
+        return { kind: 'duplicate', unit: uref(u), digit: v, cells: [ref(g, j), ref(g, i)] };
+      }
+      placed |= bit(v);
     }
   }
   for (let i = 0; i < g.cellCount; i++) if (s.cells[i] === 0 && s.cands[i] === 0) return { kind: 'no-candidate', cell: ref(g, i) };
   for (const u of g.units) {
-    const placed = placedIn(s, u);
-    for (let v = 1; v <= g.size; v++) if (!(placed & bit(v)) && placesOf(s, u, v).length === 0) return { kind: 'no-place', unit: uref(u), digit: v };
+    let placed = 0, open = 0;
+    for (const i of u.cells) {
+      if (s.cells[i] !== 0) placed |= bit(s.cells[i]);
+      else open |= s.cands[i];
+    }
+    const missing = (g.full & ~placed & ~open) >>> 0;
+    if (missing) return { kind: 'no-place', unit: uref(u), digit: lowestDigit(missing) };
   }
   return null;
 }
@@ -176,12 +184,22 @@ function nakedSingle(s: HumanState): Step | null {
 function hiddenSingle(s: HumanState): Step | null {
   const g = s.geo;
   for (const u of g.units) {
-    const placed = placedIn(s, u);
-    for (let v = 1; v <= g.size; v++) {
-      if (placed & bit(v)) continue;
-      const at = placesOf(s, u, v);
-      if (at.length === 1) return { technique: 'hidden-single', placed: cd(g, at[0], v), eliminated: [], units: [uref(u)], cells: [ref(g, at[0])], digits: [v] };
+    // Digits seen once and more than once among the unit's open cells.
+    let once = 0, twice = 0, placed = 0;
+    for (const i of u.cells) {
+      if (s.cells[i] !== 0) {
+        placed |= bit(s.cells[i]);
+        continue;
+      }
+      const m = s.cands[i];
+      twice |= once & m;
+      once |= m;
     }
+    const lone = (once & ~twice & ~placed) >>> 0;
+    if (!lone) continue;
+    const v = lowestDigit(lone);
+    const at = u.cells.find((i) => s.cells[i] === 0 && (s.cands[i] & bit(v)) !== 0)!;
+    return { technique: 'hidden-single', placed: cd(g, at, v), eliminated: [], units: [uref(u)], cells: [ref(g, at)], digits: [v] };
   }
   return null;
 }
