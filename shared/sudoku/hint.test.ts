@@ -396,6 +396,31 @@ describe('PROPERTY: every hint is true of its board (checked against the referen
     for (const r of ['naked-single', 'hidden-single', 'pointing', 'claiming', 'naked-pair', 'hidden-pair', 'reveal']) expect(seen, r).toContain(r);
   });
 
+  it('on 12x12 and 16x16 boards, digits past 9 are letters in the words, and following the hints still solves', () => {
+    const rng = createRng(3436);
+    for (const [shape, keep] of [[shapeOf(3, 4), 60], [shapeOf(4, 4), 140]] as const) {
+      const { puzzle, solution } = randomPuzzle(shape, rng, keep);
+      let g = puzzle;
+      const marks: CellDigit[] = [];
+      let letters = 0;
+      for (let steps = 0; steps < 3000; steps++) {
+        const h = sudokuHint(g, solution, { eliminated: marks });
+        if (!h) break;
+        checkHint(g, solution, marks, h, `${shape.size}x${shape.size} step ${steps}`);
+        if (h.placed && h.placed.digit > 9) {
+          letters++;
+          expect(h.explanation).toContain(` ${SYM[h.placed.digit - 1]}`);
+          // The digit itself is never written as a number past 9 (row and column numbers may be).
+          expect(h.explanation).not.toMatch(/can only be 1[0-6]\b|is 1[0-6]\.$/);
+        }
+        if (h.placed) g = { ...g, cells: g.cells.map((v, i) => (i === h.placed!.r * g.size + h.placed!.c ? h.placed!.digit : v)) };
+        else marks.push(...h.eliminated);
+      }
+      expect(Array.from(g.cells)).toEqual(Array.from(solution.cells));
+      expect(letters).toBeGreaterThan(0);
+    }
+  });
+
   it('on random progress states with random wrong digits and pencil marks, with and without the solution', () => {
     const rng = createRng(3435);
     const seen = new Set<string>();

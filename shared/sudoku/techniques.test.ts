@@ -8,6 +8,7 @@ import { bit } from './candidates.ts';
 import { TECHNIQUES, applyStep, cloneState, contradiction, easiestStep, findStep, gradeHuman, stateOf } from './techniques.ts';
 import type { CellDigit, HumanState, Step, TechniqueId } from './techniques.ts';
 import { randomPuzzle, referenceClaimErrors, referenceSolutions } from './referenceSolver.ts';
+import { gradePropagation } from './propagation.ts';
 import { gridFromLine, gridToLine } from './testGrid.ts';
 
 const WIKIPEDIA = '53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79';
@@ -150,5 +151,47 @@ describe('every technique step is true of its board (reference check) and sound 
     for (const j of s.geo.peers[i]) expect(s.cands[j] & bit(step.placed!.digit)).toBe(0);
     const untouched = [...before.keys()].filter((j) => j !== i && !s.geo.peers[i].includes(j));
     for (const j of untouched) expect(s.cands[j]).toBe(before[j]);
+  });
+});
+
+describe('the two ladders agree where they must', () => {
+  it('forward checking solves a board exactly when naked singles alone do; singles solving implies domain consistency does', () => {
+    const rng = createRng(3402);
+    let valueGraded = 0, singlesOnly = 0;
+    for (let k = 0; k < 40; k++) {
+      const shape = [shapeOf(3, 3), shapeOf(2, 3), shapeOf(2, 2)][k % 3];
+      const { puzzle, solution } = randomPuzzle(shape, rng, k % 2 ? 0 : Math.floor(shape.size * shape.size * 0.45));
+      const human = gradeHuman(puzzle);
+      const grade = gradePropagation(puzzle, { allLevels: true });
+      const nakedOnly = human.solved && human.steps === human.counts['naked-single'];
+      expect(grade.grade === 'value', gridToLine(puzzle)).toBe(nakedOnly);
+      const singles = human.solved && human.steps === human.counts['naked-single'] + human.counts['hidden-single'];
+      if (singles) expect(grade.levels.find((l) => l.level === 'domain')!.solved, gridToLine(puzzle)).toBe(true);
+      if (grade.grade === 'value') valueGraded++;
+      if (singles && !nakedOnly) singlesOnly++;
+      expect(human.solved ? Array.from(human.cells) : []).toEqual(human.solved ? Array.from(solution.cells) : []);
+    }
+    expect(valueGraded).toBeGreaterThan(0);
+    expect(singlesOnly).toBeGreaterThan(0);
+  });
+});
+
+describe('technique steps on large boards', () => {
+  it('12x12 (3x4) and 16x16 (4x4): every step along the ladder is true and sound', () => {
+    const rng = createRng(3403);
+    for (const [shape, keep] of [[shapeOf(3, 4), 70], [shapeOf(4, 4), 150], [shapeOf(4, 3), 70]] as const) {
+      const { puzzle, solution } = randomPuzzle(shape, rng, keep);
+      const { grid, eliminated } = progress(puzzle, solution, rng, 0.1, 0.2);
+      const s = stateOf(grid, eliminated);
+      let steps = 0;
+      for (; steps < 400; steps++) {
+        const step = easiestStep(s);
+        if (!step) break;
+        checkStep(s, step, solution, `${shape.size}x${shape.size} step ${steps}`);
+        applyStep(s, step);
+      }
+      expect(steps).toBeGreaterThan(10);
+      expect(contradiction(s)).toBeNull();
+    }
   });
 });
