@@ -14,8 +14,12 @@
 //   domain-shaving  the same with domain consistency as the base.
 // Each level keeps the weaker levels' propagators (bounds and domain also forward-check), so value <= bounds <=
 // domain <= domain-shaving and bounds <= bounds-shaving <= domain-shaving in pruning strength. Bounds shaving and
-// domain consistency are incomparable in theory; the ladder lists bounds-shaving after domain, as Simonis does,
-// and the grade is the first level in ladder order that solves the board.
+// domain consistency are incomparable (either can solve a board the other leaves open; the tests hold one such
+// board); the ladder lists bounds-shaving after domain, as issue 34 does, and the grade is the first level in ladder
+// order that solves the board.
+//
+// Bounds consistency here prunes with Hall intervals over each cell's [lowest, highest] digit, to a fixpoint; a
+// bound that moves lands on the next digit actually left in the domain (holes are respected, never filled).
 //
 // Every level is sound: it removes a digit from a cell only when no solution of the board has that digit there.
 import { bit, geometry, highestDigit, lowestDigit, popcount } from './candidates.ts';
