@@ -5,7 +5,15 @@ import { COMMANDS, isCommandName } from './commands/catalog.ts';
 import { LOADERS } from './commands/loaders.ts';
 import { appVersion } from '../node/version.ts';
 
-const DESCRIPTION = 'nonolab: behavioural studies of Nonogram difficulty (puzzles, SAT metrics, analysis)';
+const DESCRIPTION = 'nonolab: behavioural studies of puzzle difficulty, Nonograms and Sudoku (puzzles, SAT metrics, analysis)';
+
+// Output piped into a reader that stops early (`nonolab cnf … | head`): the closed pipe ends the command quietly, as
+// it does for every Unix tool, not with a stack trace. (A command that writes through a stream of its own, such as
+// `generate --out`, handles its stream's errors itself.)
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
 // `nonolab help <command>` is `nonolab <command> --help`, the command's own help.
 const argv =
   process.argv[2] === 'help' && process.argv[3] !== undefined && isCommandName(process.argv[3])

@@ -6,6 +6,10 @@
  *   dfa_<key>      metrics.sat_dfa.<key>    MiniSat on the DFA encoding (same keys)
  *   human_<key>    metrics.human.<key>      the human-style solver (level, line_passes, footholds, foothold_cells, ...)
  *   <solver>_<key> metrics.sat_<solver>.<key>  another solver run by `measure --solvers` (cadical, cryptominisat, ...)
+ *   minimal_<key>  metrics.sat_minimal.<key>    a Sudoku: MiniSat on the minimal encoding (Lynce & Ouaknine 2006)
+ *   extended_<key> metrics.sat_extended.<key>   a Sudoku: MiniSat on the extended encoding
+ *   human_<key>    for a Sudoku: level (the hardest technique's rank), steps, clues, empty_cells, propagation_level,
+ *                  and each technique's count (naked_single, hidden_single, pointing, ..., xy_wing)
  *
  * Older spellings stay accepted and mean the same metric: a bare SAT key (`conflicts`: sat_conflicts), a bare human
  * key (`level`: human_level, as `simulate --metric` took it), and a path under metrics (`human.level`, `sat.conflicts`,
@@ -19,6 +23,9 @@ export const SAT_KEYS = ['decisions', 'propagations', 'conflicts', 'restarts'] a
 export const HUMAN_KEYS = [
   'level', 'line_passes', 'line_steps', 'footholds', 'foothold_cells', 'initial_overlap_cells', 'overlap_passes', 'line_solved_cells',
   'probes', 'probe_hits', 'search_nodes', 'solutions', 'forced_cells', 'forced_filled', 'forced_empty',
+  // A Sudoku's human measures (shared/sudoku/metrics.ts).
+  'steps', 'clues', 'empty_cells', 'propagation_level', 'naked_single', 'hidden_single', 'pointing', 'claiming', 'naked_pair', 'hidden_pair',
+  'naked_triple', 'hidden_triple', 'x_wing', 'swordfish', 'xy_wing',
 ] as const;
 /** Other solvers `measure --solvers` can store (metrics.sat_<name>). */
 export const OTHER_SOLVERS: readonly string[] = Object.keys(EXTERNAL_SOLVERS);
@@ -34,7 +41,7 @@ export interface Metric {
 
 export class MetricNameError extends Error {}
 
-const BLOCK_OF: Record<string, string> = { sat: 'sat', dfa: 'sat_dfa', human: 'human', ...Object.fromEntries(OTHER_SOLVERS.map((s) => [s, `sat_${s}`])) };
+const BLOCK_OF: Record<string, string> = { sat: 'sat', dfa: 'sat_dfa', human: 'human', minimal: 'sat_minimal', extended: 'sat_extended', ...Object.fromEntries(OTHER_SOLVERS.map((s) => [s, `sat_${s}`])) };
 const SOURCE_OF_BLOCK: Record<string, string> = Object.fromEntries(Object.entries(BLOCK_OF).map(([source, block]) => [block, source]));
 const keysOf = (source: string): readonly string[] => (source === 'human' ? HUMAN_KEYS : SAT_KEYS);
 
@@ -76,7 +83,7 @@ function parseMetric(spelling: string): Metric {
 }
 
 /** The metric's value on a puzzle (a boolean counts as 0/1), or null when the puzzle does not carry it. */
-export function metricValueOf(p: Puzzle, m: Metric): number | null {
+export function metricValueOf(p: Pick<Puzzle, 'metrics'>, m: Metric): number | null {
   const block = (p.metrics as Record<string, unknown> | undefined)?.[m.path[0]];
   const v = block !== null && typeof block === 'object' ? (block as Record<string, unknown>)[m.path[1]] : undefined;
   return typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'boolean' ? Number(v) : null;

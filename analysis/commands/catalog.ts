@@ -20,7 +20,7 @@ export const COMMANDS = {
     usage: '[options] <files...>',
   },
   cnf: {
-    description: 'write the CNF encoding of a Nonogram as DIMACS (cells are variables r*C+c+1)',
+    description: 'write the CNF encoding of a puzzle as DIMACS (a Nonogram: cells are variables r*C+c+1; a Sudoku: x(r,c,v) = r*N*N+c*N+v, minimal or extended)',
     usage: '[options] <puzzle>',
   },
   infer: {
@@ -72,7 +72,7 @@ export const COMMANDS = {
     usage: '[options]',
   },
   generate: {
-    description: 'generate uniquely solvable random Nonograms (exactly round(density*W*H) filled cells, or --bernoulli) with human metrics; NDJSON, one puzzle per line',
+    description: 'generate uniquely solvable random Nonograms (exactly round(density*W*H) filled cells, or --bernoulli) or, with --kind sudoku, minimal Sudoku (both grades); with human metrics; NDJSON, one puzzle per line',
     usage: '[options]',
   },
   solve: {

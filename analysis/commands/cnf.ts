@@ -6,6 +6,7 @@ import { encode, writeDimacs, type Encoding } from '../../shared/sat/index.ts';
 import { commandDescription } from './catalog.ts';
 import { detectFormat, PuzzleFormatError } from '../../shared/nonogram/index.ts';
 import { PuzzleFileError, looksLikeConfig, readPuzzleFile } from '../puzzleFile.ts';
+import { otherKindFile } from '../kindFile.ts';
 
 /** What the SAT commands read: bare clues or any puzzle record (extra fields are kept, not checked). */
 export const ClueInput = z
@@ -78,10 +79,30 @@ export function registerCnf(program: Command): void {
     .command('cnf')
     .description(commandDescription('cnf'))
     .argument('<puzzle>', 'a puzzle file (JSON, NDJSON, .non, webpbn XML or a study config; bare {"rows","cols"} clues too): the first puzzle unless --index')
-    .option('--encoding <name>', 'block-start (the paper, Appendix A), dfa (Foote & Krizanc) or line-gac (unit propagation = complete line solving)', 'block-start')
+    .option('--kind <kind>', 'the puzzle kind: nonogram or sudoku (default: inferred from the file)')
+    .option('--encoding <name>', 'Nonogram: block-start (the paper, Appendix A; the default), dfa (Foote & Krizanc) or line-gac (unit propagation = complete line solving); Sudoku: minimal or extended (Lynce & Ouaknine 2006; the default extended)')
     .option('--index <n>', 'which puzzle of an array/NDJSON file', '0')
-    .action((file: string, opts: { encoding: string; index: string }) => {
+    .action((file: string, opts: { kind?: string; encoding?: string; index: string }) => {
+      const other = otherKindFile('cnf', file, opts.kind);
+      if (other === 'error') return;
+      if (other) {
+        const encoding = opts.encoding ?? other.kind.defaultEncoding;
+        if (!other.kind.encodings.includes(encoding)) {
+          console.error(`cnf: --encoding must be ${other.kind.encodings.join(' or ')} for a ${other.kind.name}, got '${encoding}'`);
+          process.exitCode = 2;
+          return;
+        }
+        const index = Number(opts.index);
+        if (!Number.isInteger(index) || index < 0 || index >= other.records.length) {
+          console.error(`cnf: --index ${opts.index}: the file has ${other.records.length} puzzle(s)`);
+          process.exitCode = 2;
+          return;
+        }
+        process.stdout.write(other.kind.dimacs(other.records[index], encoding));
+        return;
+      }
       try {
+        opts.encoding ??= 'block-start';
         const encoding = parseEncoding(opts.encoding);
         const puzzles = readPuzzles(file);
         const index = Number(opts.index);

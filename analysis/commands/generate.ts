@@ -8,8 +8,14 @@ import type { GenerateHooks } from '../../shared/nonogram/index.ts';
 import { availableParallelism } from 'node:os';
 import { withSatMetrics } from '../sat/parallelMetrics.ts';
 import { commandDescription } from './catalog.ts';
+import { kindFlag } from '../kindFile.ts';
+import { runGenerateKind } from './generateKind.ts';
 
 interface GenerateFlags {
+  kind?: string;
+  box?: string;
+  symmetric?: boolean;
+  clues?: string;
   size: string;
   density: string;
   count: string;
@@ -74,7 +80,8 @@ export function registerGenerate(program: Command): void {
   program
     .command('generate')
     .description(commandDescription('generate'))
-    .option('--size <WxH>', 'grid size, width x height', '10x10')
+    .option('--kind <kind>', 'nonogram (the default) or sudoku')
+    .option('--size <WxH>', 'grid size, width x height (a Sudoku: NxN, default 9x9)', '10x10')
     .option('--density <d>', 'fraction of filled cells, 0..1', '0.5')
     .option('--count <n>', 'number of puzzles', '1000')
     .option('--seed <n>', 'integer seed: same seed and arguments, byte-identical output', '1')
@@ -83,8 +90,20 @@ export function registerGenerate(program: Command): void {
     .option('--max-candidates <n>', 'give up after this many random grids')
     .option('--sat', 'add metrics.sat and metrics.sat_dfa (MiniSat 2.2.0 statistics, block-start and DFA encodings)')
     .option('--timeout-per-candidate <seconds>', 'skip (and count) a candidate whose uniqueness check takes longer than this (output then depends on machine speed)')
+    .option('--box <RxC>', 'sudoku: the box shape, rows x cols (default: 2x2 for 4x4, 2x3 for 6x6, 3x3, 3x4 for 12x12, 4x4)')
+    .option('--symmetric', 'sudoku: 180-degree rotational symmetry of the givens, keeping the grade of the human ladder')
+    .option('--clues <n>', 'sudoku: stop removing givens at this many (default: a minimal puzzle)')
     .option('--threads <n>', 'with --sat: worker threads solving the SAT metrics (1: this thread only; same output either way) (default: the number of cores, 1 below 100 puzzles)')
-    .action(async (flags: GenerateFlags) => {
+    .action(async (flags: GenerateFlags, command: Command) => {
+      const kind = kindFlag('generate', flags.kind);
+      if (kind === null) return;
+      if (kind && kind.id !== 'nonogram') return runGenerateKind(flags, command.getOptionValueSource('size') !== 'default');
+      for (const [flag, given] of [['--box', flags.box], ['--symmetric', flags.symmetric], ['--clues', flags.clues]] as const)
+        if (given !== undefined) {
+          console.error(`generate: ${flag} is for --kind sudoku`);
+          process.exitCode = 2;
+          return;
+        }
       const options = generateOptionsFromFlags(flags);
       if (typeof options === 'string') {
         console.error(`generate: ${options}`);

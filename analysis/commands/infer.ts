@@ -4,16 +4,30 @@ import { gridToRows } from '../../shared/nonogram/grid.ts';
 import { forcedCells } from '../../shared/sat/index.ts';
 import { InputError, parseEncoding, readPuzzles } from './cnf.ts';
 import { commandDescription } from './catalog.ts';
+import { otherKindFile, tryRecord } from '../kindFile.ts';
 
 export function registerInfer(program: Command): void {
   program
     .command('infer')
     .description(commandDescription('infer'))
     .argument('<puzzle>', 'a puzzle file (JSON, NDJSON, .non, webpbn XML or a study config; bare {"rows","cols"} clues too)')
-    .option('--encoding <name>', 'block-start, dfa or line-gac', 'block-start')
+    .option('--kind <kind>', 'the puzzle kind: nonogram or sudoku (default: inferred from the file)')
+    .option('--encoding <name>', 'Nonogram: block-start, dfa or line-gac (default block-start); a Sudoku is inferred exactly by search, with no encoding')
     .option('--conflict-budget <n>', 'conflicts allowed per solver call (a cell whose call runs out is undecided)')
-    .action((file: string, opts: { encoding: string; conflictBudget?: string }) => {
+    .action((file: string, opts: { kind?: string; encoding?: string; conflictBudget?: string }) => {
+      const other = otherKindFile('infer', file, opts.kind);
+      if (other === 'error') return;
+      if (other) {
+        // The cells every solution shares: exact, by the kind's own counter (one search per open question).
+        for (const record of other.records)
+          tryRecord('infer', () => {
+            const f = other.kind.forced(record);
+            console.log(JSON.stringify({ id: record.id, kind: other.kind.id, forced: f.forced, complete: f.complete, grid: f.rows }));
+          });
+        return;
+      }
       try {
+        opts.encoding ??= 'block-start';
         const encoding = parseEncoding(opts.encoding);
         const budget = opts.conflictBudget === undefined ? undefined : Number(opts.conflictBudget);
         if (budget !== undefined && !(Number.isInteger(budget) && budget >= 0)) throw new InputError(`--conflict-budget must be a non-negative integer, got '${opts.conflictBudget}'`);

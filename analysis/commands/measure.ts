@@ -8,6 +8,7 @@ import { withSolution } from '../puzzleSolution.ts';
 import { encodeBlockStart, satMetrics, satMetricsRecord, writeDimacs } from '../../shared/sat/index.ts';
 import { checkSolvers, runExternalSolver, SOLVER_NAMES } from '../sat/external.ts';
 import { commandDescription } from './catalog.ts';
+import { otherKindFile, type KindFile } from '../kindFile.ts';
 
 export function progressBar(label: string, total: number, options: { nonTtyEveryMs?: number } = {}): cliProgress.SingleBar {
   const bar = new cliProgress.SingleBar(
@@ -34,10 +35,14 @@ export function registerMeasure(program: Command): void {
     .command('measure')
     .description(commandDescription('measure'))
     .argument('<file>', 'puzzles: JSON, JSON array, NDJSON (as generate writes), .non or webpbn XML')
+    .option('--kind <kind>', 'the puzzle kind: nonogram or sudoku (default: inferred from the file)')
     .option('--out <file>', 'write NDJSON here instead of stdout')
     .option('--human', 'recompute metrics.human even when present')
     .option('--solvers <list>', `also run these solvers on the block-start CNF and store metrics.sat_<name> (comma-separated; minisat: the built-in one, the same counters as metrics.sat; installed ones: ${SOLVER_NAMES.filter((n) => n !== 'minisat').join(', ')})`)
-    .action((file: string, opts: { out?: string; human?: boolean; solvers?: string }) => {
+    .action((file: string, opts: { kind?: string; out?: string; human?: boolean; solvers?: string }) => {
+      const other = otherKindFile('measure', file, opts.kind);
+      if (other === 'error') return;
+      if (other) return measureKind(other, opts);
       const solvers = (opts.solvers ?? '').split(',').map((x) => x.trim()).filter(Boolean);
       try {
         checkSolvers(solvers);
@@ -95,4 +100,38 @@ export function registerMeasure(program: Command): void {
         console.error(`measure: ${puzzles.length} puzzles -> ${opts.out}`);
       } else process.stdout.write(text);
     });
+}
+
+/**
+ * Another kind's records (Sudoku): each gets its unique solution (a board without one is named and nothing is
+ * written), its human measures (`metrics.human`, unless present and not --human) and MiniSat's statistics on each of
+ * its encodings (`metrics.sat_minimal`, `metrics.sat_extended`).
+ */
+function measureKind(other: KindFile, opts: { out?: string; human?: boolean; solvers?: string }): void {
+  const { kind, records } = other;
+  if (opts.solvers) {
+    console.error(`measure: --solvers runs outside solvers on the Nonogram block-start CNF only; a ${kind.name} is measured by the built-in MiniSat on each encoding`);
+    process.exitCode = 2;
+    return;
+  }
+  const lines: string[] = [];
+  for (const given of records) {
+    let record;
+    try {
+      record = kind.withSolution(given);
+    } catch (err) {
+      console.error(`measure: ${(err as Error).message}; nothing written`);
+      process.exitCode = 2;
+      return;
+    }
+    const metrics = { ...(record.metrics ?? {}) };
+    if (opts.human || !metrics.human) metrics.human = kind.humanMetrics(record);
+    Object.assign(metrics, kind.satMetrics(record));
+    lines.push(kind.writeRecord({ ...record, metrics }));
+  }
+  const text = lines.join('\n') + '\n';
+  if (opts.out) {
+    writeFileSync(opts.out, text);
+    console.error(`measure: ${records.length} ${kind.name} puzzles -> ${opts.out}`);
+  } else process.stdout.write(text);
 }

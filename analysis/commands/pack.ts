@@ -9,6 +9,7 @@ import { configWithPuzzles } from './configOut.ts';
 import { describeNoUniqueSolution, withSolution } from '../puzzleSolution.ts';
 import { metricOf, metricValueOf } from '../metric.ts';
 import { commandDescription } from './catalog.ts';
+import { otherKindFile, type KindFile } from '../kindFile.ts';
 
 export type PuzzleOrigin = 'generated' | 'imported' | 'picture';
 
@@ -82,6 +83,18 @@ export function registerPack(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      const others = files.map((file) => ({ file, other: otherKindFile('pack', file) }));
+      if (others.some((o) => o.other === 'error')) return;
+      if (others.some((o) => o.other)) {
+        const kinds = new Set(others.map((o) => (o.other ? (o.other as KindFile).kind.id : 'nonogram')));
+        if (kinds.size > 1) {
+          console.error(`pack: the files hold puzzles of different kinds (${[...kinds].join(', ')}); pack one kind into a set`);
+          process.exitCode = 2;
+          return;
+        }
+        packKind(others.map((o) => ({ file: o.file, ...(o.other as KindFile) })), opts);
+        return;
+      }
       const sources: { file: string; puzzles: Puzzle[] }[] = [];
       for (const file of files) {
         const puzzles = loadPuzzles(file);
@@ -117,4 +130,57 @@ export function registerPack(program: Command): void {
       if (packed.duplicates.length) console.error(`pack: ${packed.duplicates.length} duplicate puzzle(s) kept once: ${packed.duplicates.join(', ')}`);
       console.error(`pack: ${packed.puzzles.length} puzzles (${counts.generated} generated, ${counts.imported} imported, ${counts.picture} from pictures), ordered by ${metricOf(opts.order).field} -> ${opts.out}`);
     });
+}
+
+/**
+ * Another kind's set (Sudoku): the records of every file, each with its unique solution and its measures (as
+ * `measure` adds them), tagged with `metrics.origin` (generated: it has a seed; else imported), kept once per id,
+ * ordered by the metric (ties by id), written as NDJSON. A board without exactly one solution is named and nothing is
+ * written.
+ */
+function packKind(sources: (KindFile & { file: string })[], opts: { out: string; config?: string; order: string }): void {
+  const kind = sources[0].kind;
+  if (opts.config) {
+    console.error(`pack: --config: a study config holds Nonogram puzzles; write the ${kind.name} set with --out alone`);
+    process.exitCode = 2;
+    return;
+  }
+  const byId = new Map<string, any>();
+  const duplicates: string[] = [];
+  try {
+    for (const { file, records } of sources)
+      records.forEach((given: any, i: number) => {
+        if (byId.has(given.id)) {
+          duplicates.push(given.id);
+          return;
+        }
+        let record;
+        try {
+          record = kind.withSolution(given);
+        } catch (err) {
+          throw new Error(`${file}: record ${i + 1}: ${(err as Error).message}; a study puzzle needs exactly one solution`);
+        }
+        const metrics = { ...(record.metrics ?? {}) };
+        if (!metrics.human) metrics.human = kind.humanMetrics(record);
+        for (const [block, stats] of Object.entries(kind.satMetrics(record))) metrics[block] ??= stats;
+        metrics.origin = record.seed !== undefined ? 'generated' : 'imported';
+        byId.set(record.id, { ...record, metrics });
+      });
+  } catch (err) {
+    console.error(`pack: ${(err as Error).message}`);
+    process.exitCode = 2;
+    return;
+  }
+  const metric = metricOf(opts.order);
+  const packed = [...byId.values()];
+  for (const p of packed)
+    if (metricValueOf(p, metric) === null) {
+      console.error(`pack: puzzle ${p.id}: field ${metric.field} is missing; cannot order by ${metric.name}`);
+      process.exitCode = 2;
+      return;
+    }
+  packed.sort((a, b) => (metricValueOf(a, metric) as number) - (metricValueOf(b, metric) as number) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  writeFileSync(opts.out, packed.map((p) => kind.writeRecord(p) + '\n').join(''));
+  if (duplicates.length) console.error(`pack: ${duplicates.length} duplicate puzzle(s) kept once: ${duplicates.join(', ')}`);
+  console.error(`pack: ${packed.length} ${kind.name} puzzles, ordered by ${metric.field} -> ${opts.out}`);
 }

@@ -6,6 +6,8 @@ import { loadPuzzles } from '../puzzleFile.ts';
 import { selectFromPuzzles } from './select.ts';
 import { metricOption, metricValueOf } from '../metric.ts';
 import { commandDescription } from './catalog.ts';
+import { otherKindFile } from '../kindFile.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   // Loaded on first use: Vega is a megabyte of code that every other command (and `--help`) need not parse.
@@ -21,13 +23,16 @@ export function registerPlotMetrics(program: Command): void {
     .command('plot-metrics')
     .description(commandDescription('plot-metrics'))
     .argument('<file>', 'measured puzzles (NDJSON from generate/measure)')
-    .option('--metric <name>', 'the metric to plot: <source>_<key> such as sat_conflicts, dfa_conflicts, human_level (old spellings conflicts, sat_dfa.conflicts accepted)', 'sat_conflicts')
+    .option('--kind <kind>', 'the puzzle kind: nonogram or sudoku (default: inferred from the file)')
+    .option('--metric <name>', 'the metric to plot: <source>_<key> such as sat_conflicts, dfa_conflicts, human_level (old spellings conflicts, sat_dfa.conflicts accepted); a Sudoku: extended_conflicts (its default), minimal_<key>, human_level', 'sat_conflicts')
     .option('--bins <n>', 'maximum number of bins', '40')
     .option('--out <file>', 'SVG file (default: stdout)')
-    .action(async (file: string, opts: { metric: string; bins: string; out?: string }) => {
-      const metric = metricOption('--metric', opts.metric);
+    .action(async (file: string, opts: { kind?: string; metric: string; bins: string; out?: string }, command: Command) => {
+      const other = otherKindFile('plot-metrics', file, opts.kind);
+      if (other === 'error') return;
+      const metric = metricOption('--metric', other && command.getOptionValueSource('metric') === 'default' ? other.kind.defaultMetric : opts.metric);
       if (!metric) return;
-      const puzzles = loadPuzzles(file);
+      const puzzles = other ? (other.records as Puzzle[]) : loadPuzzles(file);
       if (!puzzles) return;
       const selection = selectFromPuzzles(file, puzzles, metric);
       if (!selection) return;

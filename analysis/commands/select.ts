@@ -8,6 +8,7 @@ import { configWithPuzzles } from './configOut.ts';
 import { withSolution } from '../puzzleSolution.ts';
 import { metricOption, metricValueOf, type Metric } from '../metric.ts';
 import { commandDescription } from './catalog.ts';
+import { otherKindFile } from '../kindFile.ts';
 
 /** Selects with the paper's scheme; prints an error naming the puzzle and field and returns null if a metric is missing. */
 export function selectFromPuzzles(file: string, puzzles: Puzzle[], metric: Metric): Selection | null {
@@ -35,11 +36,12 @@ export function registerSelect(program: Command): void {
     .command('select')
     .description(commandDescription('select'))
     .requiredOption('--in <file>', 'measured puzzles (NDJSON from generate/measure, a set from pack) or a study config (its puzzles)')
+    .option('--kind <kind>', 'the puzzle kind: nonogram or sudoku (default: inferred from the file)')
     .option('--scheme <name>', 'selection scheme (paper)', 'paper')
-    .option('--metric <name>', 'the metric to select by: <source>_<key> such as sat_conflicts, dfa_conflicts, human_level (old spellings conflicts, sat_dfa.conflicts accepted)', 'sat_conflicts')
+    .option('--metric <name>', 'the metric to select by: <source>_<key> such as sat_conflicts, dfa_conflicts, human_level (old spellings conflicts, sat_dfa.conflicts accepted); a Sudoku: extended_conflicts (its default), minimal_<key>, human_level', 'sat_conflicts')
     .option('--out <file>', 'write the six puzzle records (the study-config "puzzles" array), or the whole config with --config')
     .option('--config <file>', 'a study config whose "puzzles" are replaced by the selection (written to --out)')
-    .action((opts: { in: string; scheme: string; metric: string; out?: string; config?: string }) => {
+    .action((opts: { kind?: string; in: string; scheme: string; metric: string; out?: string; config?: string }, command: Command) => {
       if (opts.scheme !== 'paper') {
         console.error(`--scheme: only 'paper' is implemented, got '${opts.scheme}'`);
         process.exitCode = 2;
@@ -50,9 +52,16 @@ export function registerSelect(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const metric = metricOption('--metric', opts.metric);
+      const other = otherKindFile('select', opts.in, opts.kind);
+      if (other === 'error') return;
+      if (other && opts.config) {
+        console.error(`select: --config: a study config holds Nonogram puzzles; write the ${other.kind.name} selection with --out alone`);
+        process.exitCode = 2;
+        return;
+      }
+      const metric = metricOption('--metric', other && command.getOptionValueSource('metric') === 'default' ? other.kind.defaultMetric : opts.metric);
       if (!metric) return;
-      const puzzles = loadPuzzles(opts.in);
+      const puzzles = other ? (other.records as Puzzle[]) : loadPuzzles(opts.in);
       if (!puzzles) return;
       const selection = selectFromPuzzles(opts.in, puzzles, metric);
       if (!selection) return;
@@ -60,7 +69,9 @@ export function registerSelect(program: Command): void {
       const chosen = selection.selected.map((s) => byId.get(s.id) as Puzzle);
       for (const s of selection.selected) {
         const p = byId.get(s.id) as Puzzle;
-        console.log(JSON.stringify({ id: s.id, role: s.role, rank: s.rank, metric: metric.name, value: s.value, sat: p.metrics?.sat, sat_dfa: p.metrics?.sat_dfa, human_level: p.metrics?.human?.level }));
+        const m = p.metrics as Record<string, { level?: unknown } | undefined> | undefined;
+        if (other) console.log(JSON.stringify({ id: s.id, role: s.role, rank: s.rank, metric: metric.name, value: s.value, sat_minimal: m?.sat_minimal, sat_extended: m?.sat_extended, human_level: m?.human?.level }));
+        else console.log(JSON.stringify({ id: s.id, role: s.role, rank: s.rank, metric: metric.name, value: s.value, sat: p.metrics?.sat, sat_dfa: p.metrics?.sat_dfa, human_level: p.metrics?.human?.level }));
       }
       console.error(`select: ${selection.n} candidates, median ${metric.name} ${selection.median}, top ${selection.excluded_top} excluded (highest picks at or below ${selection.high_cutoff})`);
       if (!opts.out) return;
@@ -73,7 +84,8 @@ export function registerSelect(program: Command): void {
           return;
         }
         writeFileSync(opts.out, written.text);
-      } else writeFileSync(opts.out, JSON.stringify(chosen, null, 2) + '\n');
+      } else if (other) writeFileSync(opts.out, chosen.map((p) => other.kind.writeRecord(p) + '\n').join(''));
+      else writeFileSync(opts.out, JSON.stringify(chosen, null, 2) + '\n');
       console.error(`select: wrote ${chosen.length} puzzles to ${opts.out}`);
     });
 }

@@ -6,8 +6,10 @@ import { PuzzleFileError, readPuzzleFile } from '../puzzleFile.ts';
 import type { Grid, SolveEngine } from '../../shared/nonogram/index.ts';
 import { SolveLine, type Puzzle } from '../../shared/schema/puzzle.ts';
 import { commandDescription } from './catalog.ts';
+import { otherKindFile, tryRecord } from '../kindFile.ts';
 
 interface SolveFlags {
+  kind?: string;
   count: string;
   timeout?: string;
   engine: string;
@@ -85,6 +87,7 @@ export function registerSolve(program: Command): void {
     .command('solve')
     .description(commandDescription('solve'))
     .argument('<files...>', 'puzzle files: our JSON / NDJSON, .non, webpbn XML (one or many puzzles per file)')
+    .option('--kind <kind>', 'the puzzle kind: nonogram or sudoku (default: inferred from each file)')
     .option('--count <n>', 'count solutions up to this many (2 decides uniqueness)', '2')
     .option('--timeout <seconds>', 'stop each puzzle after this long; the line then says complete: false with the count so far')
     .option('--engine <name>', 'line (line logic, probing, search), sat (CDCL on the line-GAC CNF) or auto (line logic, then SAT)', 'auto')
@@ -97,6 +100,18 @@ export function registerSolve(program: Command): void {
         return;
       }
       for (const file of files) {
+        const other = otherKindFile('solve', file, flags.kind);
+        if (other === 'error') continue;
+        if (other) {
+          // Another kind (Sudoku): the same line per puzzle, from its module; an inconsistent board is named, not searched.
+          for (const record of other.records)
+            tryRecord('solve', () => {
+              const line = other.kind.solve(record, { limit: settings.limit, now: () => performance.now() });
+              process.stdout.write(JSON.stringify(line) + '\n');
+              if (flags.pretty && line.solution) process.stdout.write(other.kind.draw(line.solution, line.second) + '\n\n');
+            });
+          continue;
+        }
         let puzzles: Puzzle[];
         try {
           puzzles = readPuzzleFile(file).puzzles;

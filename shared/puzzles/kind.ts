@@ -48,8 +48,14 @@ export interface PuzzleKind<R extends { id: string } = { id: string }> {
   solve(record: R, options: { limit: number; deadline?: number; now?: () => number }): KindSolveLine;
   /** The record's exact unique solution filled in (clue-only records), or an Error naming why not. */
   withSolution(record: R): R;
-  /** CNF encodings, the first being the one `metrics.sat` (or the kind's first SAT block) is measured on. */
+  /** CNF encodings. */
   readonly encodings: readonly string[];
+  /** The encoding `cnf` and `infer` use when none is asked for. */
+  readonly defaultEncoding: string;
+  /** The metric `select` and `plot-metrics` use when none is asked for (`<source>_<key>`, analysis/metric.ts). */
+  readonly defaultMetric: string;
+  /** Board text of a solution for a terminal (`solve --pretty`). */
+  draw(rows: readonly string[], second?: readonly string[]): string;
   /** The DIMACS text of one encoding. */
   dimacs(record: R, encoding: string): string;
   /** MiniSat 2.2's statistics on each encoding, as the record's metric blocks (`sat`, `sat_dfa`; `sat_minimal`, `sat_extended`). */

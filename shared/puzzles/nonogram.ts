@@ -45,6 +45,17 @@ export const nonogram: PuzzleKind<Puzzle> = {
   },
   withSolution: (p) => (p.solution ? p : { ...p, solution: uniqueRows(p) }),
   encodings: ENCODINGS,
+  defaultEncoding: 'block-start',
+  defaultMetric: 'sat_conflicts',
+  draw: (rows, second) =>
+    rows
+      .map((row, r) => {
+        const left = [...row].map((ch) => (ch === '#' ? '██' : '· ')).join('');
+        if (!second) return left;
+        const right = [...second[r]].map((ch, c) => (ch === row[c] ? (ch === '#' ? '██' : '· ') : ch === '#' ? '▓▓' : '○ ')).join('');
+        return `${left}   ${right}`;
+      })
+      .join('\n') + (second ? '\n(right: the second solution; ▓▓ and ○ mark the cells where it differs)' : ''),
   dimacs(p, encoding) {
     if (!(ENCODINGS as readonly string[]).includes(encoding)) throw new Error(`a Nonogram has no '${encoding}' encoding (${ENCODINGS.join(', ')})`);
     return writeDimacs(encode(clues(p), encoding as Encoding));

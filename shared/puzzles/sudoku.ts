@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import {
   countSolutions, forcedCells, gridRows, parseGridText, parseLines, puzzleId, recordGrids, SudokuFormatError, SudokuPuzzle, sudokuDimacs,
-  sudokuHint, sudokuHumanMetrics, sudokuSatMetricsRecord, SUDOKU_ENCODINGS, shapeOf, symbolValue, writeSudokuRecord, type Grid, type SudokuEncoding,
+  sudokuHint, sudokuHumanMetrics, sudokuSatMetricsRecord, SUDOKU_ENCODINGS, shapeOf, symbolValue, writeSudokuRecord, writeGridText, defaultBox, type Grid, type SudokuEncoding,
 } from '../sudoku/index.ts';
 import type { KindSolveLine, PuzzleKind } from './kind.ts';
 
@@ -81,7 +81,11 @@ export const sudoku: PuzzleKind<SudokuBoard> = {
   recognizes(text, file) {
     if (/\.(sdk|sudoku)$/i.test(file)) return true;
     if (looksLikeJsonSudoku(text)) return true;
-    const first = text.split(/\r?\n/).find((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+    const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+    // A grid text: N rows of N symbols (rule lines of - + = | and spaces between symbols ignored).
+    const rows = lines.filter((l) => !/^[\s|+=-]+$/.test(l)).map((l) => l.replace(/[\s|]/g, ''));
+    if (rows.length >= 4 && rows.every((r) => r.length === rows.length && /^[0-9A-Za-z.]+$/.test(r))) return true;
+    const first = lines[0];
     if (!first) return false;
     const board = first.trim().split(/\s/)[0];
     const n = Math.round(Math.sqrt(board.length));
@@ -90,12 +94,10 @@ export const sudoku: PuzzleKind<SudokuBoard> = {
   parseFile(text, file) {
     if (looksLikeJsonSudoku(text)) return parseJsonRecords(text, file);
     const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
-    // One board drawn as rows (a grid text), or one board a line.
-    const oneLineEach = lines.every((l) => {
-      const b = l.trim().split(/\s/)[0];
-      return Math.round(Math.sqrt(b.length)) ** 2 === b.length && b.length >= 16;
-    });
-    if (!oneLineEach) return [boardOfGrid(parseGridText(text, file))];
+    // One board drawn as rows (a grid text: rule characters or spaced symbols, or N rows of N symbols), else one
+    // board a line, as published collections print them (then a bad line is named by its number).
+    const drawn = lines.some((l) => /[|+]|\S\s+\S/.test(l.trim()) && !/^\S{16,}\s/.test(l.trim())) || lines.every((l) => l.trim().length === lines.length && lines.length <= 35);
+    if (drawn) return [boardOfGrid(parseGridText(text, file))];
     return parseLines(text, file).map((b) => boardOfGrid(b.grid, b.comment ? { comment: b.comment } : {}));
   },
   writeRecord: (b) => ('solution' in b && b.solution ? writeSudokuRecord(b as SudokuPuzzle) : JSON.stringify(b)),
@@ -129,6 +131,15 @@ export const sudoku: PuzzleKind<SudokuBoard> = {
     return SudokuPuzzle.parse({ ...rest, solution: gridRows(r.solution!) });
   },
   encodings: SUDOKU_ENCODINGS,
+  defaultEncoding: 'extended',
+  defaultMetric: 'extended_conflicts',
+  draw(rows, second) {
+    const box = (r: readonly string[]) => writeGridText(givensOf({ kind: 'sudoku', id: 'x', size: r.length, box: defaultBox(r.length), givens: [...r] })).trimEnd().split('\n');
+    const a = box(rows);
+    if (!second) return a.join('\n');
+    const b = box(second);
+    return a.map((l, i) => `${l}     ${b[i]}`).join('\n') + '\n(right: the second solution)';
+  },
   dimacs(b, encoding) {
     if (!(SUDOKU_ENCODINGS as readonly string[]).includes(encoding)) throw new Error(`a Sudoku has no '${encoding}' encoding (${SUDOKU_ENCODINGS.join(', ')})`);
     return sudokuDimacs(givensOf(b), encoding as SudokuEncoding);
