@@ -7,7 +7,7 @@
  * Our time: wall time of one countSolutions(givens, 2) per puzzle, warm (after one untimed pass over
  * the set); a check must also say "unique" or the run fails.
  * Anchor: Debian's `minisat -no-pre` on the `extended` DIMACS of each puzzle, its own reported CPU
- * time (parsing included): one solve (finding the solution), and the uniqueness verdict natively
+ * time (parsing included, best of two runs): one solve (finding the solution), and the uniqueness verdict natively
  * (that solve plus a second run with the solution blocked by one clause, which must be UNSAT: the
  * question countSolutions(limit 2) answers). The statistics of the in-process MiniSat-exact solver
  * (sudokuSatMetrics, same CNF) are compared with the binary's on every puzzle and the count of
@@ -54,7 +54,13 @@ interface Stats {
   restarts: number;
 }
 
+/** The binary on a file, best CPU time of two runs (a shared machine's stalls show up as outliers otherwise). */
 function nativeRun(path: string): { stats: Stats; cpuMs: number } | null {
+  const a = nativeOnce(path), b = nativeOnce(path);
+  return a && b ? { stats: a.stats, cpuMs: Math.min(a.cpuMs, b.cpuMs) } : null;
+}
+
+function nativeOnce(path: string): { stats: Stats; cpuMs: number } | null {
   const run = spawnSync('minisat', ['-no-pre', '-verb=1', path], { encoding: 'utf8' });
   if (run.error) return null;
   const out = run.stdout;

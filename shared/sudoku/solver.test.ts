@@ -169,10 +169,29 @@ describe('helpers', () => {
   it('popcount counts bits of 32-bit masks', () => {
     expect([0, 1, 0x1ff, 0xffff, -1, 0x80000000].map(popcount)).toEqual([0, 1, 9, 16, 32, 1]);
   });
-  it('gives the same result twice (no state survives a call)', () => {
+  it('gives the same result twice, with other shapes counted in between (no state survives a call)', () => {
     const g = parseLine(CLASSIC);
-    const a = countSolutions(g, 2), b = countSolutions(g, 2);
+    const a = countSolutions(g, 2);
+    countSolutions(emptyGrid(shapeOf(4, 4)), 3);
+    countSolutions(emptyGrid(shapeOf(2, 3)), 50);
+    const b = countSolutions(g, 2);
     expect(a.nodes).toBe(b.nodes);
     expect(writeLine(a.solution as Grid)).toBe(writeLine(b.solution as Grid));
+  });
+
+  it('a count started inside onSolution does not disturb the search that called it', () => {
+    const g = emptyGrid(shapeOf(2, 2));
+    const plain: string[] = [];
+    countSolutions(g, 1000, { onSolution: (s) => plain.push(writeLine(s)) });
+    const nested: string[] = [];
+    countSolutions(g, 1000, {
+      onSolution: (s) => {
+        nested.push(writeLine(s));
+        const h: Grid = { ...s, cells: s.cells.slice() };
+        h.cells.fill(0, 0, 8);
+        expect(countSolutions(h, 10).solutions).toBeGreaterThanOrEqual(1);
+      },
+    });
+    expect(nested).toEqual(plain);
   });
 });

@@ -315,6 +315,8 @@ class Engine {
 
   lockedChanged = false;
   lockedPlaced = 0;
+  /** True while a count uses this engine. */
+  busy = false;
 
   /**
    * One sweep of locked candidates over every line-box intersection: a digit of the segment found
@@ -388,7 +390,18 @@ function engineFor(shape: Shape): Engine {
 export function countSolutions(grid: Grid, limit = 2, options: CountOptions = {}): CountResult {
   const inconsistent = findInconsistency(grid);
   if (inconsistent) return { solutions: 0, complete: true, nodes: 0, inconsistent };
-  const e = engineFor(grid);
+  // A count started from onSolution while this shape's engine is searching gets an engine of its own.
+  const shared = engineFor(grid);
+  const e = shared.busy ? new Engine(grid) : shared;
+  e.busy = true;
+  try {
+    return search(e, grid, limit, options);
+  } finally {
+    e.busy = false;
+  }
+}
+
+function search(e: Engine, grid: Grid, limit: number, options: CountOptions): CountResult {
   const { nn, full, queue } = e;
   const maxNodes = options.maxNodes ?? Infinity;
   const rng = options.rng;
