@@ -272,7 +272,7 @@ describe('sudokuHint: a wrong digit first, and why it cannot stand', () => {
   it('without a direct conflict, follows the forced digits to a dead end, or says only what the solution has', () => {
     const rng = createRng(77);
     const kinds = new Set<string>();
-    for (let k = 0; k < 60 && kinds.size < 3; k++) {
+    for (let k = 0; k < 60 && kinds.size < 4; k++) {
       const { puzzle, solution } = randomPuzzle(shapeOf(3, 3), rng);
       const g = { ...puzzle, cells: puzzle.cells.slice() };
       const empties = [...g.cells.keys()].filter((i) => g.cells[i] === 0);
@@ -285,16 +285,16 @@ describe('sudokuHint: a wrong digit first, and why it cannot stand', () => {
         const h = sudokuHint(test, solution)!;
         checkHint(test, solution, [], h, gridToLine(test));
         expect(h.reasoning).not.toBe('conflict');
-        const key = h.reasoning === 'contradiction' ? (h.explanation.includes('it would force') ? 'forced' : 'at once') : h.reasoning;
+        const key = h.reasoning === 'contradiction' ? (h.explanation.includes('it would force another digit') ? 'forced one' : h.explanation.includes('it would force') ? 'forced many' : 'at once') : h.reasoning;
         if (kinds.has(key)) continue;
         kinds.add(key);
-        if (key === 'forced') expect(h.explanation).toMatch(/^If the \d at row \d, column \d stood, it would force (another digit|\d+ more digits) \(each the only digit left for its cell, or the only place left for a digit in a row, column or box\), and then (the cell at row \d, column \d would have no digit left|\d would have no place left in (row|column|box) \d.*)\. So it cannot stand\. It should be \d\.$/);
+        if (key.startsWith('forced')) expect(h.explanation).toMatch(/^If the \d at row \d, column \d stood, it would force (another digit|\d+ more digits) \(each the only digit left for its cell, or the only place left for a digit in a row, column or box\), and then (the cell at row \d, column \d would have no digit left|\d would have no place left in (row|column|box) \d.*)\. So it cannot stand\. It should be \d\.$/);
         if (key === 'at once') expect(h.explanation).toMatch(/^If the \d at row \d, column \d stood, (the cell at row \d, column \d would have no digit left|\d would have no place left in (row|column|box) \d.*), so it cannot stand\. It should be \d\.$/);
         if (key === 'solution') expect(h.explanation).toMatch(/^Placing the digits that the \d at row \d, column \d forces reaches no contradiction yet, but the puzzle's solution has \d at row \d, column \d, not \d\.$/);
         if (key === 'solution') expect(h.heading).toMatch(/^Hint · Mistake at row \d, column \d$/);
       }
     }
-    expect([...kinds].sort()).toEqual(['at once', 'forced', 'solution']);
+    expect([...kinds].sort()).toEqual(['at once', 'forced many', 'forced one', 'solution']);
   });
 });
 

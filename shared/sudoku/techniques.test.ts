@@ -5,7 +5,7 @@ import type { Rng } from '../random.ts';
 import { shapeOf } from './grid.ts';
 import type { Grid, Shape } from './grid.ts';
 import { bit } from './candidates.ts';
-import { TECHNIQUES, applyStep, cloneState, contradiction, easiestStep, findStep, gradeHuman, stateOf } from './techniques.ts';
+import { TECHNIQUES, TECHNIQUE_LABELS, applyStep, cloneState, contradiction, easiestStep, findStep, gradeHuman, stateOf } from './techniques.ts';
 import type { CellDigit, HumanState, Step, TechniqueId } from './techniques.ts';
 import { randomPuzzle, referenceClaimErrors, referenceSolutions } from './referenceSolver.ts';
 import { gradePropagation } from './propagation.ts';
@@ -193,5 +193,13 @@ describe('technique steps on large boards', () => {
       expect(steps).toBeGreaterThan(10);
       expect(contradiction(s)).toBeNull();
     }
+  });
+});
+
+describe('technique labels', () => {
+  it('names every technique on the ladder once, in words', () => {
+    expect(Object.keys(TECHNIQUE_LABELS).sort()).toEqual([...TECHNIQUES].sort());
+    expect(new Set(Object.values(TECHNIQUE_LABELS)).size).toBe(TECHNIQUES.length);
+    expect(TECHNIQUE_LABELS['xy-wing']).toBe('XY-wing');
   });
 });

@@ -26,6 +26,21 @@ import type { Grid } from './grid.ts';
 export const TECHNIQUES = ['naked-single', 'hidden-single', 'pointing', 'claiming', 'naked-pair', 'hidden-pair', 'naked-triple', 'hidden-triple', 'x-wing', 'swordfish', 'xy-wing'] as const;
 export type TechniqueId = (typeof TECHNIQUES)[number];
 
+/** What people call each technique (for tables, dashboards and hint panels). */
+export const TECHNIQUE_LABELS: Record<TechniqueId, string> = {
+  'naked-single': 'Naked single',
+  'hidden-single': 'Hidden single',
+  pointing: 'Locked candidates (pointing)',
+  claiming: 'Locked candidates (claiming)',
+  'naked-pair': 'Naked pair',
+  'hidden-pair': 'Hidden pair',
+  'naked-triple': 'Naked triple',
+  'hidden-triple': 'Hidden triple',
+  'x-wing': 'X-wing',
+  swordfish: 'Swordfish',
+  'xy-wing': 'XY-wing',
+};
+
 export interface CellDigit {
   r: number;
   c: number;
