@@ -6,6 +6,7 @@ import { loadPuzzles } from '../puzzleFile.ts';
 import { selectFromPuzzles } from './select.ts';
 import { metricOption, metricValueOf } from '../metric.ts';
 import { commandDescription } from './catalog.ts';
+import { outputFileProblem } from './outputPaths.ts';
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   // Loaded on first use: Vega is a megabyte of code that every other command (and `--help`) need not parse.
@@ -27,16 +28,23 @@ export function registerPlotMetrics(program: Command): void {
     .action(async (file: string, opts: { metric: string; bins: string; out?: string }) => {
       const metric = metricOption('--metric', opts.metric);
       if (!metric) return;
-      const puzzles = loadPuzzles(file);
-      if (!puzzles) return;
-      const selection = selectFromPuzzles(file, puzzles, metric);
-      if (!selection) return;
+      // Options and the output first, then the puzzles.
       const bins = Number(opts.bins);
       if (!Number.isInteger(bins) || bins < 1) {
         console.error(`--bins must be a positive integer, got '${opts.bins}'`);
         process.exitCode = 2;
         return;
       }
+      const outProblem = opts.out === undefined ? null : outputFileProblem('--out', opts.out);
+      if (outProblem) {
+        console.error(`plot-metrics: ${outProblem}`);
+        process.exitCode = 2;
+        return;
+      }
+      const puzzles = loadPuzzles(file);
+      if (!puzzles) return;
+      const selection = selectFromPuzzles(file, puzzles, metric);
+      if (!selection) return;
       const values = puzzles.map((p) => ({ id: p.id, value: metricValueOf(p, metric) as number }));
       // Labels of picks sharing a value are stacked (pixel y) so they do not overwrite each other.
       const slots = new Map<number, number>();
