@@ -93,6 +93,8 @@ const CASES: Record<CommandName, Case[]> = {
     ...fileKinds((file) => ({ args: ['select', '--in', file, '--out', (n++, join(dir, `s${n}.json`))], names: base(file), absent: [join(dir, `s${n}.json`)] }), { wrong: table }),
     { args: ['select'], names: /--in/ },
     { args: ['select', '--in', study, '--metric', 'sat_bogus'], names: /--metric/ },
+    // a second solver's metric comes from `measure --solvers NAME`, and the message says so
+    { args: ['select', '--in', study, '--metric', 'cadical_conflicts'], names: /metrics\.sat_cadical\.conflicts is missing; run `nonolab measure --solvers cadical` first/ },
     { args: ['select', '--in', study, '--config', binary, '--out', (n++, join(dir, `s${n}.json`))], names: /garbage\.dat/, absent: [join(dir, `s${n}.json`)] },
     { args: ['select', '--in', study, '--out', out()], names: /--out/, absent: [join(dir, `run-${n}`)] },
     { args: ['select', '--in', study, '--out', dir], names: /--out/ },

@@ -16,7 +16,10 @@ export function selectFromPuzzles(file: string, puzzles: Puzzle[], metric: Metri
   for (let i = 0; i < puzzles.length; i++) {
     const value = metricValueOf(puzzles[i], metric);
     if (value === null) {
-      console.error(`${file}: puzzle ${puzzles[i].id} (record ${i}): field ${metric.field} is missing; run \`nonolab measure\` first`);
+      // A second solver's counters come only from `measure --solvers NAME`: say so, not plain `measure`.
+      const solver = /^sat_(\w+)$/.exec(metric.path[0])?.[1];
+      const measure = solver && solver !== 'dfa' ? `nonolab measure --solvers ${solver}` : 'nonolab measure';
+      console.error(`${file}: puzzle ${puzzles[i].id} (record ${i}): field ${metric.field} is missing; run \`${measure}\` first`);
       process.exitCode = 2;
       return null;
     }
