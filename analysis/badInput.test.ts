@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS, type CommandName } from './commands/catalog.ts';
 import { tempDir } from '../tests/support/tempDirs.ts';
 
@@ -45,6 +45,11 @@ const pairsXY = f('xy.csv', 'x,y\n1,2\n2,1\n3,4\n4,3\n5,6\n');
 const fileAsFolder = f('a-file', 'x');
 const dataDir = join(dir, 'data-empty');
 mkdirSync(dataDir);
+const binaryLogs = join(dir, 'logs-binary');
+mkdirSync(binaryLogs);
+writeFileSync(join(binaryLogs, 'session.ndjson'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x1b, 0x5b, 0x32, 0x4a, 0x07]));
+const badConfig = f('config-typo.json', '{"id": "x", "titel": "a study"}\n');
+const pool = join(dir, 'pool.ndjson'); // 40 measured candidates, made by `generate --sat` before the cases run
 
 interface Case {
   args: string[];
@@ -97,6 +102,8 @@ const CASES: Record<CommandName, Case[]> = {
     { args: ['select', '--in', study, '--metric', 'cadical_conflicts'], names: /metrics\.sat_cadical\.conflicts is missing; run `nonolab measure --solvers cadical` first/ },
     { args: ['select', '--in', study, '--config', binary, '--out', (n++, join(dir, `s${n}.json`))], names: /garbage\.dat/, absent: [join(dir, `s${n}.json`)] },
     { args: ['select', '--in', study, '--out', out()], names: /--out/, absent: [join(dir, `run-${n}`)] },
+    // a config that is no study config: one line, before anything is selected or printed
+    { args: ['select', '--in', pool, '--config', badConfig, '--out', (n++, join(dir, `s${n}.json`))], names: /--config .*config-typo\.json: not a valid study config/, absent: [join(dir, `s${n}.json`)] },
     { args: ['select', '--in', study, '--out', dir], names: /--out/ },
   ],
   'plot-metrics': [
@@ -147,10 +154,13 @@ const CASES: Record<CommandName, Case[]> = {
     { args: ['simulate', '--participants', 'ten', '--seed', '1', '--out', join(dir, 'sim-y')], names: /--participants/, absent: [join(dir, 'sim-y')] },
     { args: ['simulate', '--participants', '1', '--seed', '1', '--out', join(fileAsFolder, 'sim')], names: /--out/ },
     { args: ['simulate', '--participants', '1', '--seed', '1', '--out', fileAsFolder], names: /--out/ },
+    // a server that is not there: the reason, not fetch's bare "fetch failed"
+    { args: ['simulate', '--participants', '1', '--seed', '1', '--config', join(root, 'study-config/simulation.json'), '--server', 'http://127.0.0.1:59999'], names: /--server http:\/\/127\.0\.0\.1:59999: cannot reach the server: connection refused/ },
   ],
   analyze: [
     ...fileKinds((file) => ({ args: ['analyze', '--logs', dataDir, '--puzzles', file, '--out', (n++, join(dir, `an${n}`))], names: base(file), absent: [join(dir, `an${n}`)] }), { wrong: table }),
     { args: ['analyze', '--logs', dataDir, '--out', join(dir, 'an-x')], names: /--puzzles/, absent: [join(dir, 'an-x')] },
+    { args: ['analyze', '--logs', binaryLogs, '--puzzles', study, '--out', join(dir, 'an-b')], names: /session\.ndjson:1: not valid JSON: binary bytes/, absent: [join(dir, 'an-b')] },
     { args: ['analyze', '--logs', dataDir, '--puzzles', study, '--out', join(dir, 'an-y'), '--pause-threshold', 'soon'], names: /--pause-threshold/, absent: [join(dir, 'an-y')] },
     { args: ['analyze', '--logs', dataDir, '--puzzles', study, '--out', join(dir, 'an-z'), '--seed', 'x1'], names: /--seed/, absent: [join(dir, 'an-z')] },
   ],
@@ -211,6 +221,11 @@ async function runAll(cases: Case[], width = 3) {
 }
 
 describe('every command: bad input gets one line naming the file or option, exit 2, nothing written', () => {
+  beforeAll(async () => {
+    const made = await cli(['generate', '--count', '40', '--size', '6x6', '--sat', '--seed', '3', '--out', pool]);
+    expect(made.status).toBe(0);
+  }, 60_000);
+
   it('the cases cover every command of the catalog', () => {
     expect(Object.keys(CASES).sort()).toEqual(Object.keys(COMMANDS).sort());
     for (const [name, cases] of Object.entries(CASES)) expect(cases.length, name).toBeGreaterThanOrEqual(3);

@@ -26,7 +26,13 @@ function readConfigJson(configPath: string): { raw: object } | { error: string }
 /** Why `configPath` cannot be the study config a command fills (checked before the work), or null. */
 export function configFileProblem(configPath: string): string | null {
   const read = readConfigJson(configPath);
-  return 'error' in read ? read.error : null;
+  if ('error' in read) return read.error;
+  // Everything but its puzzles (which the command replaces) must already be a valid study config.
+  const parsed = StudyConfig.safeParse(read.raw);
+  const issues = parsed.success ? [] : parsed.error.issues.filter((issue) => issue.path[0] !== 'puzzles');
+  if (issues.length === 0) return null;
+  const first = issues[0];
+  return `${configPath}: not a valid study config (${issues.length} problem${issues.length > 1 ? 's' : ''}; the first: field ${first.path.join('.') || '(root)'}: ${first.message}); \`nonolab validate-config ${configPath}\` lists them all`;
 }
 
 /**
