@@ -80,14 +80,10 @@ export function figure2Layout(values: readonly number[], selected: readonly { id
   const max = Math.max(...all, 1);
   const raw = (max - min) / 40;
   const integer = all.every(Number.isInteger);
-  let step = integer ? 1 : 10 ** Math.floor(Math.log10(raw || 1));
-  for (const m of [1, 2, 5, 10]) {
-    if (integer ? Math.max(1, Math.ceil(raw)) <= step * m : raw <= step * m) {
-      step *= m;
-      break;
-    }
-  }
-  if (integer) step = Math.max(1, Math.ceil(step));
+  // A nice step (1, 2 or 5 times a power of ten) of at least a 40th of the range; a whole number for integer data.
+  const base = 10 ** Math.floor(Math.log10(raw || 1));
+  let step = ([1, 2, 5, 10].map((m) => m * base).find((x) => x >= raw) ?? 10 * base);
+  if (integer) step = Math.max(1, Math.round(step));
   const lo = Math.floor(min / step) * step;
   const n = Math.max(1, Math.floor((max - lo) / step) + 1);
   const hi = lo + n * step;

@@ -71,6 +71,20 @@ describe('figure2Layout: labels beside their rules, right of the y-axis, clear o
   });
 });
 
+describe('figure2Layout bins', () => {
+  it('about 40 bins of a nice whole step (1, 2, 5 x 10^k) whatever the range', () => {
+    for (const max of [3, 40, 117, 1200, 98_765]) {
+      const layout = figure2Layout([0, Math.round(max / 3), max], [{ id: 'p', value: max }]);
+      const step = layout.bins[0].x1 - layout.bins[0].x0;
+      expect(Number.isInteger(step), `${max}`).toBe(true);
+      expect(String(step), `${max}`).toMatch(/^[125]0*$/);
+      expect(layout.bins.length, `${max}`).toBeLessThanOrEqual(41);
+      expect(layout.bins.length, `${max}`).toBeGreaterThanOrEqual(Math.min(4, max));
+      expect(layout.bins.reduce((a, b) => a + b.count, 0)).toBe(3);
+    }
+  });
+});
+
 describe('report.html figures on simulated studies', () => {
   const dir = tempDir('nonolab-report-figures-');
   let html = '';
