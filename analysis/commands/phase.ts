@@ -174,6 +174,7 @@ export function registerPhase(program: Command): void {
         const results: (BoardRow | undefined)[] = Array.from({ length: tasks.length }, () => undefined);
         const landed = (from: number) => results.slice(from, from + boards).every((r) => r !== undefined);
         let committed = 0;
+        let flushed = 0;
         let done = 0;
         let writing = Promise.resolve();
         // A file that cannot be written stops the run at once (no more boards are started) and is reported.
@@ -189,6 +190,7 @@ export function registerPhase(program: Command): void {
                 if (density === densities[densities.length - 1]) complete.add(size);
                 committed += boards;
                 await flush();
+                flushed++;
               }
             })
             .catch((error: unknown) => {
@@ -220,7 +222,8 @@ export function registerPhase(program: Command): void {
         } finally {
           bar.stop();
         }
-        if (run.failure !== null) throw new InputError(`phase: ${run.failure.message} (the rows of every (size, density) written before are kept)`);
+        if (run.failure !== null)
+          throw new InputError(`phase: ${run.failure.message} (${flushed ? `the rows of the ${flushed} (size, density) written before are kept` : 'nothing was written'})`);
         const summary = summaryWithThresholds(rows, complete, seed);
         if (!opts.out) process.stdout.write(Papa.unparse(summary) + '\n');
         for (const t of thresholds(rows, seed)) {
