@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { StudyConfig, describeIssues } from '../shared/schema/config.ts';
 import { loadedStudy, type LoadedStudy } from '../shared/study/config.ts';
+import { jsonProblem } from '../shared/jsonError.ts';
 
 export type { LoadedStudy } from '../shared/study/config.ts';
 
@@ -22,7 +23,7 @@ export function loadStudyConfig(path: string): LoadedStudy {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new ConfigError(`${path}: not valid JSON (${(err as Error).message})`);
+    throw new ConfigError(`${path}: ${jsonProblem(err, text)}`);
   }
   const parsed = StudyConfig.safeParse(raw);
   if (!parsed.success) throw new ConfigError(`${path}: invalid study config\n${describeIssues(parsed.error.issues)}`);

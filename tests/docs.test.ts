@@ -79,6 +79,19 @@ describe('the docs show what the code prints', () => {
   }
 });
 
+describe('the docs run nonolab as ./nonolab', () => {
+  it('no code example in README.md, docs/ or study-config/README.md runs `npx nonolab` (npx costs about 3 s a call; `./nonolab` runs the same CLI)', () => {
+    const calls: string[] = [];
+    for (const doc of [...docs, 'study-config/README.md']) {
+      const text = readFileSync(join(repoRoot, doc), 'utf8');
+      // the examples: code blocks (docs/build.md's inline `npx nonolab --help` is a measurement of npx itself)
+      for (const [, body] of text.matchAll(/^```\w*\n([\s\S]*?)^```$/gm))
+        body.split('\n').forEach((line) => /^(\$ )?npx nonolab\b/.test(line.trim()) && calls.push(`${doc}: ${line.trim()}`));
+    }
+    expect(calls).toEqual([]);
+  });
+});
+
 describe('docs/analysis.md: bots through a running server', () => {
   it('study-config/simulation.json is study.json with timing.trust_client_clock on, and nothing else changed', () => {
     const read = (name: string) => JSON.parse(readFileSync(join(repoRoot, 'study-config', name), 'utf8'));

@@ -1,11 +1,10 @@
 // `nonolab analyze`: logs + puzzle set -> attempts/participants/puzzles/gaps CSVs, pauses.json, correlations, LMMs, themes, report.html.
-import { accessSync, constants, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runAnalysis } from '../pipeline/index.ts';
 import { isPostgresUrl, redactUrl } from '../../store/stores.ts';
 import { commandDescription } from './catalog.ts';
+import { inputProblem, outputFolderProblem } from './outputPaths.ts';
 
 interface Flags {
   logs?: string;
@@ -27,13 +26,6 @@ interface Flags {
 
 /** The first input that is not a readable file/folder, or an --out that is not a writable folder (or a path one can be made at). */
 function checkPaths(flags: Flags): string | null {
-  const kind = (path: string) => {
-    try {
-      return statSync(path).isDirectory() ? 'folder' : 'file';
-    } catch {
-      return null;
-    }
-  };
   const inputs: [string, string | undefined, 'file' | 'folder'][] = [
     ['--logs', flags.logs, 'folder'],
     ['--puzzles', flags.puzzles, 'file'],
@@ -41,22 +33,10 @@ function checkPaths(flags: Flags): string | null {
     ['--candidates', flags.candidates, 'file'],
   ];
   for (const [flag, path, want] of inputs) {
-    if (path === undefined) continue;
-    const got = kind(path);
-    if (got === null) return `${flag} ${path}: no such ${want}`;
-    if (got !== want) return `${flag} ${path}: is a ${got}, expected a ${want}`;
+    const problem = path === undefined ? null : inputProblem(flag, path, want);
+    if (problem) return problem;
   }
-  const outKind = kind(flags.out);
-  if (outKind === 'file') return `--out ${flags.out}: is a file, expected an output folder`;
-  let existing = resolve(flags.out);
-  while (kind(existing) === null && dirname(existing) !== existing) existing = dirname(existing);
-  if (kind(existing) !== 'folder') return `--out ${flags.out}: ${existing} is a file, so the output folder cannot be made`;
-  try {
-    accessSync(existing, constants.W_OK);
-  } catch {
-    return `--out ${flags.out}: cannot write in ${existing}`;
-  }
-  return null;
+  return outputFolderProblem('--out', flags.out);
 }
 
 export function registerAnalyze(program: Command): void {
@@ -100,6 +80,11 @@ export function registerAnalyze(program: Command): void {
       }
       if (flags.gapLevel !== 'cell' && flags.gapLevel !== 'action') {
         console.error(`nonolab analyze: --gap-level: expected 'cell' or 'action', got '${flags.gapLevel}'`);
+        process.exitCode = 2;
+        return;
+      }
+      if (!/^-?\d+$/.test(flags.seed.trim())) {
+        console.error(`nonolab analyze: --seed: expected an integer, got '${flags.seed}'`);
         process.exitCode = 2;
         return;
       }

@@ -9,6 +9,7 @@ import type { ChangedCell, MakeUniqueOptions, MakeUniqueResult } from '../../sha
 import { satMetricsRecord } from '../../shared/sat/index.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { commandDescription } from './catalog.ts';
+import { outputFilesProblem } from './outputPaths.ts';
 
 export class ImageError extends Error {}
 
@@ -183,6 +184,14 @@ export function registerFromImage(program: Command): void {
       const options = fromImageOptionsFromFlags(flags);
       if (typeof options === 'string') {
         console.error(`from-image: ${options}`);
+        process.exitCode = 2;
+        return;
+      }
+      // Both outputs are checked before the picture is read and made unique (a preview that cannot be written must not
+      // leave the puzzle written without it).
+      const outProblem = outputFilesProblem([['--out', flags.out], ['--preview', flags.preview]]);
+      if (outProblem) {
+        console.error(`from-image: ${outProblem}`);
         process.exitCode = 2;
         return;
       }

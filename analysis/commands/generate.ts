@@ -10,6 +10,7 @@ import { withSatMetrics } from '../sat/parallelMetrics.ts';
 import { commandDescription } from './catalog.ts';
 import { kindFlag } from '../kindFile.ts';
 import { runGenerateKind } from './generateKind.ts';
+import { outputFileProblem } from './outputPaths.ts';
 
 interface GenerateFlags {
   kind?: string;
@@ -113,6 +114,13 @@ export function registerGenerate(program: Command): void {
       const threads = flags.threads === undefined ? (options.count >= 100 ? availableParallelism() : 1) : Number(flags.threads);
       if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
         console.error(`generate: --threads: expected an integer from 1 to 64, got '${flags.threads}'`);
+        process.exitCode = 2;
+        return;
+      }
+      // The output is checked before any puzzle is generated, not when the first one is written.
+      const outProblem = flags.out === undefined ? null : outputFileProblem('--out', flags.out);
+      if (outProblem) {
+        console.error(`generate: ${outProblem}`);
         process.exitCode = 2;
         return;
       }

@@ -18,7 +18,9 @@ export function registerLmm(program: Command): void {
         try {
           fit = fitLmm(csv.rows, opts.formula, { reml: !opts.ml });
         } catch (err) {
-          throw new Error(`${file}: ${(err as Error).message}`);
+          // A formula that does not parse is the flag's fault, not the file's.
+          const message = (err as Error).message;
+          throw new Error(message.startsWith('formula:') ? `--formula${message.slice('formula'.length)}` : `${file}: ${message}`);
         }
         if (fit.n < csv.rows.length) process.stderr.write(`lmm: ${file}: left out ${csv.rows.length - fit.n} row(s) with missing values\n`);
         return {

@@ -9,6 +9,7 @@ import { encodeBlockStart, satMetrics, satMetricsRecord, writeDimacs } from '../
 import { checkSolvers, runExternalSolver, SOLVER_NAMES } from '../sat/external.ts';
 import { commandDescription } from './catalog.ts';
 import { otherKindFile, type KindFile } from '../kindFile.ts';
+import { outputFileProblem } from './outputPaths.ts';
 
 export function progressBar(label: string, total: number, options: { nonTtyEveryMs?: number } = {}): cliProgress.SingleBar {
   const bar = new cliProgress.SingleBar(
@@ -48,6 +49,13 @@ export function registerMeasure(program: Command): void {
         checkSolvers(solvers);
       } catch (err) {
         console.error(`nonolab measure: ${(err as Error).message}`);
+        process.exitCode = 2;
+        return;
+      }
+      // The output is checked before any puzzle is measured.
+      const outProblem = opts.out === undefined ? null : outputFileProblem('--out', opts.out);
+      if (outProblem) {
+        console.error(`nonolab measure: ${outProblem}`);
         process.exitCode = 2;
         return;
       }

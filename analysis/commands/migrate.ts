@@ -1,8 +1,11 @@
 // `nonolab migrate --from DATA_DIR --to postgres://…`: a study's SQLite + NDJSON data into PostgreSQL (store/migrate.ts).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { migrate } from '../../store/migrate.ts';
 import { isPostgresUrl, redactUrl } from '../../store/stores.ts';
 import { commandDescription } from './catalog.ts';
+import { inputProblem } from './outputPaths.ts';
 
 export function registerMigrate(program: Command): void {
   program
@@ -13,6 +16,13 @@ export function registerMigrate(program: Command): void {
     .action(async (flags: { from: string; to: string }) => {
       if (!isPostgresUrl(flags.to)) {
         console.error(`nonolab migrate: --to: expected postgres://user:password@host:port/database, got '${redactUrl(flags.to)}'`);
+        process.exitCode = 2;
+        return;
+      }
+      // The data directory is checked before any connection is made: a folder holding nonolab.sqlite.
+      const fromProblem = inputProblem('--from', flags.from, 'folder') ?? (existsSync(join(flags.from, 'nonolab.sqlite')) ? null : `--from ${flags.from}: no nonolab.sqlite there (not a nonolab data directory)`);
+      if (fromProblem) {
+        console.error(`nonolab migrate: ${fromProblem}`);
         process.exitCode = 2;
         return;
       }

@@ -5,11 +5,12 @@ import { canonicalClues, difficulty } from '../../shared/nonogram/index.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { satMetricsRecord } from '../../shared/sat/index.ts';
 import { loadPuzzles } from '../puzzleFile.ts';
-import { configWithPuzzles } from './configOut.ts';
+import { configFileProblem, configWithPuzzles } from './configOut.ts';
 import { describeNoUniqueSolution, withSolution } from '../puzzleSolution.ts';
 import { metricOf, metricValueOf } from '../metric.ts';
 import { commandDescription } from './catalog.ts';
 import { otherKindFile, type KindFile } from '../kindFile.ts';
+import { outputFileProblem } from './outputPaths.ts';
 
 export type PuzzleOrigin = 'generated' | 'imported' | 'picture';
 
@@ -80,6 +81,14 @@ export function registerPack(program: Command): void {
         metricOf(opts.order);
       } catch (err) {
         console.error(`pack: --order: ${(err as Error).message}`);
+        process.exitCode = 2;
+        return;
+      }
+      // The output (and the config to fill) are checked before any puzzle is read or solved.
+      const configProblem = opts.config === undefined ? null : configFileProblem(opts.config);
+      const outProblem = outputFileProblem('--out', opts.out) ?? (configProblem && `--config ${configProblem}`);
+      if (outProblem) {
+        console.error(`pack: ${outProblem}`);
         process.exitCode = 2;
         return;
       }

@@ -20,8 +20,7 @@
  * (analysis/stats/threshold.ts). Rows are written as each (size, density) finishes, so an
  * interrupted run keeps what it did.
  */
-import { accessSync, constants, existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { renameSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { TopLevelSpec } from 'vega-lite';
 import Papa from 'papaparse';
@@ -35,6 +34,7 @@ import { parseEncoding, InputError } from './cnf.ts';
 import { progressBar } from './measure.ts';
 import { renderSvg } from './plotMetrics.ts';
 import { commandDescription } from './catalog.ts';
+import { outputFilesProblem } from './outputPaths.ts';
 
 export { forcedFilledShare, runBoard, type BoardRow } from './phaseBoard.ts';
 
@@ -156,17 +156,8 @@ export function registerPhase(program: Command): void {
         const threads = opts.threads === undefined ? availableParallelism() : Number(opts.threads);
         if (!Number.isInteger(threads) || threads < 1 || threads > 64) throw new InputError(`--threads: expected an integer from 1 to 64, got '${opts.threads}'`);
         // Output files are checked before any board is solved, not after.
-        for (const [flag, file] of [['--out', opts.out], ['--raw', opts.raw], ['--plot', opts.plot]] as const) {
-          if (file === undefined) continue;
-          const folder = dirname(resolve(file));
-          if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new InputError(`${flag} ${file}: no folder ${folder}`);
-          if (existsSync(file) && statSync(file).isDirectory()) throw new InputError(`${flag} ${file}: is a folder, expected a file`);
-          try {
-            accessSync(folder, constants.W_OK);
-          } catch {
-            throw new InputError(`${flag} ${file}: cannot write in ${folder}`);
-          }
-        }
+        const outputProblem = outputFilesProblem([['--out', opts.out], ['--raw', opts.raw], ['--plot', opts.plot]]);
+        if (outputProblem) throw new InputError(outputProblem);
         const tasks: BoardTask[] = sizes.flatMap((size) => densities.flatMap((density) => Array.from({ length: boards }, (_, board) => ({ size, density, board }))));
         // Boards take seconds to minutes: a redirected stderr (a log file) gets a progress line every 10 s too.
         const bar = progressBar('phase', tasks.length, { nonTtyEveryMs: 10_000 });
@@ -183,6 +174,7 @@ export function registerPhase(program: Command): void {
         const results: (BoardRow | undefined)[] = Array.from({ length: tasks.length }, () => undefined);
         const landed = (from: number) => results.slice(from, from + boards).every((r) => r !== undefined);
         let committed = 0;
+        let flushed = 0;
         let done = 0;
         let writing = Promise.resolve();
         // A file that cannot be written stops the run at once (no more boards are started) and is reported.
@@ -198,6 +190,7 @@ export function registerPhase(program: Command): void {
                 if (density === densities[densities.length - 1]) complete.add(size);
                 committed += boards;
                 await flush();
+                flushed++;
               }
             })
             .catch((error: unknown) => {
@@ -229,7 +222,8 @@ export function registerPhase(program: Command): void {
         } finally {
           bar.stop();
         }
-        if (run.failure !== null) throw new InputError(`phase: ${run.failure.message} (the rows of every (size, density) written before are kept)`);
+        if (run.failure !== null)
+          throw new InputError(`phase: ${run.failure.message} (${flushed ? `the rows of the ${flushed} (size, density) written before are kept` : 'nothing was written'})`);
         const summary = summaryWithThresholds(rows, complete, seed);
         if (!opts.out) process.stdout.write(Papa.unparse(summary) + '\n');
         for (const t of thresholds(rows, seed)) {

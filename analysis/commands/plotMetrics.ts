@@ -8,6 +8,7 @@ import { metricOption, metricValueOf } from '../metric.ts';
 import { commandDescription } from './catalog.ts';
 import { otherKindFile } from '../kindFile.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
+import { outputFileProblem } from './outputPaths.ts';
 
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   // Loaded on first use: Vega is a megabyte of code that every other command (and `--help`) need not parse.
@@ -32,16 +33,22 @@ export function registerPlotMetrics(program: Command): void {
       if (other === 'error') return;
       const metric = metricOption('--metric', other && command.getOptionValueSource('metric') === 'default' ? other.kind.defaultMetric : opts.metric);
       if (!metric) return;
-      const puzzles = other ? (other.records as Puzzle[]) : loadPuzzles(file);
-      if (!puzzles) return;
-      const selection = selectFromPuzzles(file, puzzles, metric);
-      if (!selection) return;
       const bins = Number(opts.bins);
       if (!Number.isInteger(bins) || bins < 1) {
         console.error(`--bins must be a positive integer, got '${opts.bins}'`);
         process.exitCode = 2;
         return;
       }
+      const outProblem = opts.out === undefined ? null : outputFileProblem('--out', opts.out);
+      if (outProblem) {
+        console.error(`plot-metrics: ${outProblem}`);
+        process.exitCode = 2;
+        return;
+      }
+      const puzzles = other ? (other.records as Puzzle[]) : loadPuzzles(file);
+      if (!puzzles) return;
+      const selection = selectFromPuzzles(file, puzzles, metric);
+      if (!selection) return;
       const values = puzzles.map((p) => ({ id: p.id, value: metricValueOf(p, metric) as number }));
       // Labels of picks sharing a value are stacked (pixel y) so they do not overwrite each other.
       const slots = new Map<number, number>();

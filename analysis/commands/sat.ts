@@ -6,6 +6,13 @@ import { DimacsError, parseDimacs, solveCnf } from '../../shared/sat/index.ts';
 import { checkSolvers, runExternalSolver, SolverError, SOLVER_NAMES } from '../sat/external.ts';
 import { commandDescription } from './catalog.ts';
 
+/** A DIMACS file's text; an empty one is a mistake (a formula without its 'p cnf' header), not the empty formula. */
+function readDimacs(file: string): string {
+  const text = readFileSync(file, 'utf8');
+  if (text.trim() === '') throw new DimacsError("empty file, expected DIMACS CNF ('p cnf VARS CLAUSES' and clauses)", 1);
+  return text;
+}
+
 export function registerSat(program: Command): void {
   program
     .command('sat')
@@ -17,13 +24,14 @@ export function registerSat(program: Command): void {
     .option('--solver <name>', `solver: minisat (built in, the paper's) or one installed on the machine: ${SOLVER_NAMES.filter((n) => n !== 'minisat').join(', ')}`, 'minisat')
     .option('--timeout <ms>', 'an installed solver must answer within this many milliseconds', '60000')
     .action((files: string[], opts: { model?: boolean; conflictBudget?: string; binaryOrder?: boolean; solver: string; timeout: string }) => {
+      // Every option is checked, whichever solver runs (a bad value is a mistake even where it would go unused).
+      const timeout = Number(opts.timeout);
+      if (!Number.isInteger(timeout) || timeout <= 0) {
+        console.error(`--timeout must be a positive integer (milliseconds), got '${opts.timeout}'`);
+        process.exitCode = 2;
+        return;
+      }
       if (opts.solver !== 'minisat') {
-        const timeout = Number(opts.timeout);
-        if (!Number.isInteger(timeout) || timeout <= 0) {
-          console.error(`--timeout must be a positive integer (milliseconds), got '${opts.timeout}'`);
-          process.exitCode = 2;
-          return;
-        }
         if (opts.model || opts.conflictBudget !== undefined || opts.binaryOrder) {
           console.error('--model, --conflict-budget and --binary-order are options of the built-in minisat');
           process.exitCode = 2;
@@ -38,7 +46,7 @@ export function registerSat(program: Command): void {
         }
         for (const file of files) {
           try {
-            const text = readFileSync(file, 'utf8');
+            const text = readDimacs(file);
             parseDimacs(text); // a clear error for a bad file, before any solver sees it
             console.log(JSON.stringify({ file, solver: opts.solver, ...runExternalSolver(opts.solver, text, timeout) }));
           } catch (err) {
@@ -63,7 +71,7 @@ export function registerSat(program: Command): void {
       bar?.start(files.length, 0);
       for (const file of files) {
         try {
-          const cnf = parseDimacs(readFileSync(file, 'utf8'));
+          const cnf = parseDimacs(readDimacs(file));
           const t0 = process.hrtime.bigint();
           const r = solveCnf(cnf, { conflictBudget: budget, minisatBinaryOrder: opts.binaryOrder });
           const timeMs = Number(process.hrtime.bigint() - t0) / 1e6;

@@ -4,11 +4,12 @@ import type { Command } from 'commander';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { selectPaper, type Selection } from '../../shared/sat/index.ts';
 import { loadPuzzles } from '../puzzleFile.ts';
-import { configWithPuzzles } from './configOut.ts';
+import { configFileProblem, configWithPuzzles } from './configOut.ts';
 import { withSolution } from '../puzzleSolution.ts';
 import { metricOption, metricValueOf, type Metric } from '../metric.ts';
 import { commandDescription } from './catalog.ts';
 import { otherKindFile } from '../kindFile.ts';
+import { outputFileProblem } from './outputPaths.ts';
 
 /** Selects with the paper's scheme; prints an error naming the puzzle and field and returns null if a metric is missing. */
 export function selectFromPuzzles(file: string, puzzles: Puzzle[], metric: Metric): Selection | null {
@@ -16,7 +17,10 @@ export function selectFromPuzzles(file: string, puzzles: Puzzle[], metric: Metri
   for (let i = 0; i < puzzles.length; i++) {
     const value = metricValueOf(puzzles[i], metric);
     if (value === null) {
-      console.error(`${file}: puzzle ${puzzles[i].id} (record ${i}): field ${metric.field} is missing; run \`nonolab measure\` first`);
+      // A second solver's counters come only from `measure --solvers NAME`: say so, not plain `measure`.
+      const solver = /^sat_(\w+)$/.exec(metric.path[0])?.[1];
+      const measure = solver && solver !== 'dfa' ? `nonolab measure --solvers ${solver}` : 'nonolab measure';
+      console.error(`${file}: puzzle ${puzzles[i].id} (record ${i}): field ${metric.field} is missing; run \`${measure}\` first`);
       process.exitCode = 2;
       return null;
     }
@@ -61,12 +65,36 @@ export function registerSelect(program: Command): void {
       }
       const metric = metricOption('--metric', other && command.getOptionValueSource('metric') === 'default' ? other.kind.defaultMetric : opts.metric);
       if (!metric) return;
+      // The output and the config to fill are checked before anything is selected or printed.
+      const outProblem = opts.out === undefined ? null : outputFileProblem('--out', opts.out);
+      if (outProblem) {
+        console.error(`select: ${outProblem}`);
+        process.exitCode = 2;
+        return;
+      }
+      if (opts.config) {
+        const problem = configFileProblem(opts.config);
+        if (problem) {
+          console.error(`select: --config ${problem}`);
+          process.exitCode = 2;
+          return;
+        }
+      }
       const puzzles = other ? (other.records as Puzzle[]) : loadPuzzles(opts.in);
       if (!puzzles) return;
       const selection = selectFromPuzzles(opts.in, puzzles, metric);
       if (!selection) return;
       const byId = new Map(puzzles.map((p) => [p.id, p]));
       const chosen = selection.selected.map((s) => byId.get(s.id) as Puzzle);
+      // The config is filled (and checked) before the selection is printed: a config it cannot go into prints nothing.
+      let written: { text: string } | { error: string } | undefined;
+      // A clue-only puzzle (.non without goal) gets its one solution, which a study puzzle needs.
+      if (opts.out && opts.config) written = configWithPuzzles(opts.config, chosen.map((p) => withSolution(p).puzzle), 'selected', () => opts.in);
+      if (written && 'error' in written) {
+        console.error(written.error);
+        process.exitCode = 2;
+        return;
+      }
       for (const s of selection.selected) {
         const p = byId.get(s.id) as Puzzle;
         const m = p.metrics as Record<string, { level?: unknown } | undefined> | undefined;
@@ -75,16 +103,8 @@ export function registerSelect(program: Command): void {
       }
       console.error(`select: ${selection.n} candidates, median ${metric.name} ${selection.median}, top ${selection.excluded_top} excluded (highest picks at or below ${selection.high_cutoff})`);
       if (!opts.out) return;
-      if (opts.config) {
-        // A clue-only puzzle (.non without goal) gets its one solution, which a study puzzle needs.
-        const written = configWithPuzzles(opts.config, chosen.map((p) => withSolution(p).puzzle), 'selected', () => opts.in);
-        if ('error' in written) {
-          console.error(written.error);
-          process.exitCode = 2;
-          return;
-        }
-        writeFileSync(opts.out, written.text);
-      } else if (other) writeFileSync(opts.out, chosen.map((p) => other.kind.writeRecord(p) + '\n').join(''));
+      if (written) writeFileSync(opts.out, written.text);
+      else if (other) writeFileSync(opts.out, chosen.map((p) => other.kind.writeRecord(p) + '\n').join(''));
       else writeFileSync(opts.out, JSON.stringify(chosen, null, 2) + '\n');
       console.error(`select: wrote ${chosen.length} puzzles to ${opts.out}`);
     });

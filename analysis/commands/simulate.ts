@@ -6,6 +6,7 @@ import { loadStudyConfig, ConfigError } from '../../node/studyConfig.ts';
 import { metricOf } from '../metric.ts';
 import { simulateToDir, simulateToServer, type SimulateOptions } from '../simulate/index.ts';
 import { commandDescription } from './catalog.ts';
+import { outputFolderProblem } from './outputPaths.ts';
 
 interface Flags {
   participants: string;
@@ -49,9 +50,13 @@ export function registerSimulate(program: Command): void {
     .action(async (flags: Flags) => {
       try {
         if (!flags.server && !flags.out) throw new Error('give --out DIR (NDJSON files) or --server URL (real API)');
-        const study = loadStudyConfig(flags.config);
         const participants = int('participants', flags.participants, 1);
         const seed = int('seed', flags.seed, 0);
+        const concurrency = int('concurrency', flags.concurrency, 1);
+        // The output folder is checked before any session is played.
+        const outProblem = flags.out === undefined ? null : outputFolderProblem('--out', flags.out);
+        if (outProblem) throw new Error(outProblem);
+        const study = loadStudyConfig(flags.config);
         const bar = new cliProgress.SingleBar({ stream: process.stderr, format: 'simulate {bar} {value}/{total} sessions | {eta_formatted} left', hideCursor: true }, cliProgress.Presets.shades_classic);
         const showBar = participants >= 50 && process.stderr.isTTY !== undefined;
         if (showBar) bar.start(participants, 0);
@@ -64,7 +69,7 @@ export function registerSimulate(program: Command): void {
           onProgress: (done) => showBar && bar.update(done),
         };
         for (const k of Object.keys(opts.effect!) as (keyof NonNullable<SimulateOptions['effect']>)[]) if (opts.effect![k] === undefined) delete opts.effect![k];
-        const truth = flags.server ? await simulateToServer(opts, flags.server, flags.out, int('concurrency', flags.concurrency, 1)) : simulateToDir(opts, flags.out!);
+        const truth = flags.server ? await simulateToServer(opts, flags.server, flags.out, concurrency) : simulateToDir(opts, flags.out!);
         if (showBar) bar.stop();
         console.log(JSON.stringify({ participants, seed, mode: flags.server ? 'server' : 'ndjson', out: flags.out ?? null, server: flags.server ?? null, metric: metricOf(flags.metric).name, effect: truth?.effect ?? null }));
       } catch (err) {

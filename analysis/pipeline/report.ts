@@ -40,33 +40,116 @@ function table(rows: readonly Record<string, unknown>[], columns: readonly strin
   return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
+/** Axis of a count or an integer metric: whole-number ticks only (0, 2, 4, not 0.0, 0.5, 1.0). */
+const INTEGER_AXIS = { format: 'd', tickMinStep: 1 } as const;
+const PICK_RED = '#c92a2a';
+const THRESHOLD_RED = '#c0392b';
+/** Colours of the mixture components (never red: the threshold line is) and of the mixture curve. */
+const COMPONENT_COLOURS = ['#4c78a8', '#f58518', '#54a24b', '#b279a2', '#9d755d', '#72b7b2', '#eeca3b'];
+export const MIXTURE_COLOUR = '#222222';
+const gapParts = (k: number) => [...Array.from({ length: k }, (_, i) => `component ${i + 1}`), 'mixture'];
+const gapColours = (k: number) => [...Array.from({ length: k }, (_, i) => COMPONENT_COLOURS[i % COMPONENT_COLOURS.length]), MIXTURE_COLOUR];
+export { COMPONENT_COLOURS, THRESHOLD_RED };
+
+const FIG2_WIDTH = 600;
+const FIG2_BARS_HEIGHT = 250;
+const FIG2_FONT = 9;
+const FIG2_ROW = 13;
+/** A generous width of a label in pixels (sans-serif at FIG2_FONT px: no glyph is wider than 0.62 em on average). */
+export const labelWidth = (text: string, fontSize = FIG2_FONT) => Math.ceil(text.length * fontSize * 0.62);
+
+export interface Figure2Layout {
+  lo: number;
+  hi: number;
+  bins: { x0: number; x1: number; count: number }[];
+  /** Each pick: its rule's pixel x, its label's left edge and pixel y (rows above the bars). */
+  labels: { id: string; value: number; label: string; xpix: number; textx: number; ypix: number; row: number }[];
+  height: number;
+  yMax: number;
+}
+
+/**
+ * Figure 2's geometry: integer-width bins of the candidates' conflicts (about 40 of them), and the picks' labels laid
+ * out in pixels. A label starts just right of its rule, or ends just left of it where it would leave the plot, never
+ * left of the y-axis; it goes into the first row (from the top) where it keeps clear of the labels already there, and
+ * the plot gets one row of head room per row used, above the tallest bar.
+ */
+export function figure2Layout(values: readonly number[], selected: readonly { id: string; value: number }[]): Figure2Layout {
+  const all = [...values, ...selected.map((s) => s.value)];
+  const min = Math.min(...all, 0);
+  const max = Math.max(...all, 1);
+  const raw = (max - min) / 40;
+  const integer = all.every(Number.isInteger);
+  // A nice step (1, 2 or 5 times a power of ten) of at least a 40th of the range; a whole number for integer data.
+  const base = 10 ** Math.floor(Math.log10(raw || 1));
+  let step = ([1, 2, 5, 10].map((m) => m * base).find((x) => x >= raw) ?? 10 * base);
+  if (integer) step = Math.max(1, Math.round(step));
+  const lo = Math.floor(min / step) * step;
+  const n = Math.max(1, Math.floor((max - lo) / step) + 1);
+  const hi = lo + n * step;
+  const counts = new Array<number>(n).fill(0);
+  for (const v of values) counts[Math.min(n - 1, Math.floor((v - lo) / step))]++;
+  const bins = counts.map((count, i) => ({ x0: lo + i * step, x1: lo + (i + 1) * step, count }));
+  const px = (v: number) => ((v - lo) / (hi - lo)) * FIG2_WIDTH;
+  // Rows of labels: the right edge of the last label placed in each.
+  const rows: { from: number; to: number }[][] = [];
+  const picks = [...selected].sort((a, b) => a.value - b.value || (a.id < b.id ? -1 : 1));
+  const placed = picks.map((s) => {
+    const label = `${s.id} (${s.value})`;
+    const w = labelWidth(label);
+    const xpix = px(s.value);
+    let textx = xpix + 3;
+    if (textx + w > FIG2_WIDTH) textx = xpix - 3 - w;
+    textx = Math.max(2, Math.min(textx, FIG2_WIDTH - w));
+    let row = rows.findIndex((r) => r.every((b) => textx >= b.to + 6 || textx + w <= b.from - 6));
+    if (row < 0) {
+      rows.push([]);
+      row = rows.length - 1;
+    }
+    rows[row].push({ from: textx, to: textx + w });
+    return { id: s.id, value: s.value, label, xpix, textx, row, ypix: 0 };
+  });
+  const headroom = rows.length * FIG2_ROW + 6;
+  const height = FIG2_BARS_HEIGHT + headroom;
+  const tallest = Math.max(1, ...counts);
+  // The bars use the lower FIG2_BARS_HEIGHT pixels: the y domain reaches above the tallest bar by the head room.
+  const yMax = (tallest * height) / FIG2_BARS_HEIGHT;
+  for (const p of placed) p.ypix = 4 + FIG2_ROW / 2 + p.row * FIG2_ROW;
+  return { lo, hi, bins, labels: placed, height, yMax };
+}
+
 /** The figure specs (exported for tests and for analysts who want the Vega-Lite JSON). */
 export function figureSpecs(result: AnalysisResult, notes: Record<string, string> = {}): Record<string, TopLevelSpec> {
   const specs: Record<string, TopLevelSpec> = {};
   const metric = result.metrics.includes('sat_conflicts') ? 'sat_conflicts' : result.metrics[0];
   const finiteNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-  // 0. the paper's Figure 2: conflicts over the generated pool, the selected six marked
+  // 0. the paper's Figure 2: conflicts over the generated pool, the selected six marked. Binned here (integer bins) so
+  // that the x scale is known in pixels: each pick's label is placed beside its rule, right of the y-axis, in the
+  // first row above the bars where it overlaps no other label (figure2Layout).
   if (result.candidates) {
     const pool = result.candidates;
-    const slots = new Map<number, number>();
-    const picks = pool.selected.map((s) => {
-      const slot = slots.get(s.value) ?? 0;
-      slots.set(s.value, slot + 1);
-      return { id: s.id, value: s.value, label: `${s.id} (${s.value})`, ypix: 250 - slot * 125 };
-    });
+    const layout = figure2Layout(pool.values, pool.selected);
     specs.figure2 = {
       $schema: SCHEMA,
-      title: { text: `MiniSat conflicts over ${pool.values.length} candidate puzzles; the ${picks.length} study puzzles marked`, fontSize: 12 },
-      width: 600,
-      height: 250,
+      title: { text: `MiniSat conflicts over ${pool.values.length} candidate puzzles; the ${layout.labels.length} study puzzles marked`, fontSize: 12 },
+      width: FIG2_WIDTH,
+      height: layout.height,
       layer: [
-        { data: { values: pool.values.map((value) => ({ value })) }, mark: { type: 'bar', color: '#9aa5b1' }, encoding: { x: { field: 'value', type: 'quantitative', bin: { maxbins: 40 }, title: 'conflicts' }, y: { aggregate: 'count', type: 'quantitative', title: 'puzzles' } } },
-        { data: { values: picks }, mark: { type: 'rule', strokeWidth: 2, color: '#c92a2a' }, encoding: { x: { field: 'value', type: 'quantitative' } } },
         {
-          data: { values: picks },
-          mark: { type: 'text', angle: 270, align: 'left', baseline: 'bottom', dy: -3, fontSize: 9, color: '#c92a2a' },
-          encoding: { x: { field: 'value', type: 'quantitative' }, y: { field: 'ypix', type: 'quantitative', scale: null }, text: { field: 'label' } },
+          data: { values: layout.bins },
+          mark: { type: 'rect', color: '#9aa5b1', stroke: '#fff', strokeWidth: 0.5 },
+          encoding: {
+            x: { field: 'x0', type: 'quantitative', title: 'conflicts', scale: { domain: [layout.lo, layout.hi], nice: false, zero: false }, axis: INTEGER_AXIS },
+            x2: { field: 'x1' },
+            y: { field: 'count', type: 'quantitative', title: 'puzzles', scale: { domain: [0, layout.yMax], nice: false }, axis: INTEGER_AXIS },
+          },
+        },
+        { data: { values: layout.labels }, mark: { type: 'rule', strokeWidth: 2, color: PICK_RED }, encoding: { x: { field: 'xpix', type: 'quantitative', scale: null } } },
+        {
+          data: { values: layout.labels },
+          mark: { type: 'text', align: 'left', baseline: 'middle', fontSize: FIG2_FONT, color: PICK_RED },
+          encoding: { x: { field: 'textx', type: 'quantitative', scale: null }, y: { field: 'ypix', type: 'quantitative', scale: null }, text: { field: 'label' } },
         },
       ],
     } as TopLevelSpec;
@@ -77,6 +160,7 @@ export function figureSpecs(result: AnalysisResult, notes: Record<string, string
   if (metric) {
     const values = result.puzzles.filter((p) => finiteNum(p[metric])).map((p) => ({ puzzle: p.puzzle_id, value: p[metric] as number, bt: finiteNum(p.bt_score) ? p.bt_score : null }));
     const withBt = values.some((v) => v.bt !== null);
+    const integers = values.every((v) => Number.isInteger(v.value));
     specs.conflicts =
       values.length > 12
         ? {
@@ -84,7 +168,7 @@ export function figureSpecs(result: AnalysisResult, notes: Record<string, string
             title: `${metric} over the puzzle set`,
             data: { values },
             mark: 'bar',
-            encoding: { x: { field: 'value', bin: { maxbins: 30 }, title: metric }, y: { aggregate: 'count', title: 'puzzles' } },
+            encoding: { x: { field: 'value', bin: { maxbins: 30 }, title: metric, ...(integers ? { axis: INTEGER_AXIS } : {}) }, y: { aggregate: 'count', title: 'puzzles', axis: INTEGER_AXIS } },
             width: 520,
             height: 220,
           }
@@ -92,15 +176,19 @@ export function figureSpecs(result: AnalysisResult, notes: Record<string, string
             $schema: SCHEMA,
             title: withBt ? `${metric} of each study puzzle (colour: Bradley-Terry score)` : `${metric} of each study puzzle (no Bradley-Terry scores: ${result.bt ? 'none finite' : 'the model could not run'})`,
             data: { values },
-            mark: 'bar',
+            // A puzzle at 0 has a bar of no height: the dot on top of each bar shows its colour (the BT score) all the same.
             encoding: {
               x: { field: 'puzzle', type: 'nominal', sort: { field: 'value' }, title: 'puzzle' },
-              y: { field: 'value', type: 'quantitative', title: metric },
+              y: { field: 'value', type: 'quantitative', title: metric, ...(integers ? { axis: INTEGER_AXIS } : {}) },
               ...(withBt ? { color: { field: 'bt', type: 'quantitative', title: 'BT score', scale: { scheme: 'orangered' } } } : {}),
             },
+            layer: [
+              { mark: { type: 'bar', ...(withBt ? {} : { color: '#9aa5b1' }) } },
+              { mark: { type: 'point', filled: true, size: 90, stroke: '#333', strokeWidth: 1, opacity: 1, ...(withBt ? {} : { color: '#9aa5b1' }) } },
+            ],
             width: 520,
             height: 220,
-          };
+          } as TopLevelSpec;
   }
 
   // 2. expertise distribution
@@ -111,7 +199,7 @@ export function figureSpecs(result: AnalysisResult, notes: Record<string, string
     title: `Expertise (z-mean composite of six items), n = ${exp.length}`,
     data: { values: exp },
     mark: 'bar',
-    encoding: { x: { field: 'expertise', bin: { maxbins: 25 }, title: 'expertise (z-mean)' }, y: { aggregate: 'count', title: 'participants' } },
+    encoding: { x: { field: 'expertise', bin: { maxbins: 25 }, title: 'expertise (z-mean)' }, y: { aggregate: 'count', title: 'participants', axis: INTEGER_AXIS } },
     width: 520,
     height: 200,
   };
@@ -162,11 +250,12 @@ export function figureSpecs(result: AnalysisResult, notes: Record<string, string
           encoding: {
             x: { field: 'x', type: 'quantitative' },
             y: { field: 'density', type: 'quantitative' },
-            color: { field: 'part', type: 'nominal', title: 'fit' },
+            // The components in blue, orange, green, purple and the mixture in black: no red, which is the threshold's.
+            color: { field: 'part', type: 'nominal', title: 'fit', scale: { domain: gapParts(comps.length), range: gapColours(comps.length) } },
             strokeDash: { condition: { test: "datum.part === 'mixture'", value: [1, 0] }, value: [4, 3] },
           },
         },
-        { data: { values: [{ x: thr }] }, mark: { type: 'rule', color: '#c0392b', strokeWidth: 2 }, encoding: { x: { field: 'x', type: 'quantitative' } } },
+        { data: { values: [{ x: thr }] }, mark: { type: 'rule', color: THRESHOLD_RED, strokeWidth: 2 }, encoding: { x: { field: 'x', type: 'quantitative' } } },
       ],
     } as TopLevelSpec;
   }
@@ -277,6 +366,14 @@ const CAPTIONS: Record<string, string> = {
   themes: 'Theme correlations',
 };
 
+/** Why no mixed model is in the report: the number of participants and puzzles analysed, and the fits' own warnings. */
+function noModelsMessage(result: AnalysisResult): string {
+  const participants = result.participants.filter((p) => p.included).length;
+  const puzzles = new Set(result.attempts.map((a) => a.puzzle_id)).size;
+  const why = result.warnings.filter((w) => w.startsWith('LMM '));
+  return `No mixed model could be fitted: ${participants} participant(s) and ${puzzles} puzzle(s) analysed; the models (random intercepts for participant and for puzzle) need ratings from several participants on several puzzles${why.length ? `. ${why.slice(0, 3).join('; ')}${why.length > 3 ? `; and ${why.length - 3} more` : ''}` : ''}.`;
+}
+
 /** One row per fitted model: its variance components and the singular flag. */
 function varianceRows(result: AnalysisResult): Record<string, unknown>[] {
   const seen = new Map<string, Record<string, unknown>>();
@@ -350,16 +447,16 @@ ${table(p.sensitivity.map((r) => ({ ...r, rule: RULE_NAMES[r.rule], used: r.used
 ${table(result.puzzles, ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', ...(result.btSkipsHardest ? ['bt_skips_score', 'bt_skips_rank'] : []), 'attempts', 'solve_rate', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints'])}
 ${table(result.puzzles, ['puzzle_id', ...result.metrics])}
 <h2>Correlations (Spearman)</h2>
-<p><b>Sign convention of Table 1</b> (rows <code>table1</code>): each metric is correlated with the Bradley-Terry <i>score</i> (higher = rated harder; rank 1 = hardest), so a positive ρ means puzzles with a higher metric were rated harder. The paper correlated with the BT <i>ranking</i> (rank 1 = hardest), which flips the sign: its ρ = −0.257 for decisions is +0.257 in this convention.</p>
+<p><b>Sign convention of Table 1</b> (rows <code>table1</code>): each metric is correlated with the Bradley-Terry <i>score</i> (higher = rated harder; rank 1 = hardest), so a positive ρ means puzzles with a higher metric were rated harder. The paper correlated with the BT <i>ranking</i> (rank 1 = hardest), which flips the sign: its ρ = −0.257 for decisions is +0.257 in this convention. That 0.257 is the paper's own result, from its participants and puzzles; the ρ in the table below are this study's, from these logs, and are a different estimate (of the same quantity, on other data), not a reproduction of that number.</p>
 ${table(result.correlations as unknown as Record<string, unknown>[], ['table', 'x', 'y', 'n', 'rho', 'p', 'p_exact'])}
 ${result.pca ? `<p>PCA of the six expertise items: PC1 explains ${(result.pca.explained[0] * 100).toFixed(1)}% (loadings ${Object.entries(result.pca.loadings).map(([k, v]) => `${esc(k)} ${v.toFixed(2)}`).join(', ')}).${result.pca.agreement ? ` PC1 scores and the z-mean composite agree: Pearson r = ${result.pca.agreement.pearson_r.toFixed(3)}, Spearman ρ = ${result.pca.agreement.spearman_rho.toFixed(3)} over ${result.pca.agreement.n} participants (the paper: they agree closely).` : ' PC1 and the z-mean could not be compared (fewer than 3 participants with both).'}</p>` : ''}
 <h2>Robustness across solvers</h2>
 <p>Spearman ρ of each solver's counters with the human measures over the puzzles (${result.solvers.length ? `MiniSat and ${result.solvers.map(esc).join(', ')}` : 'MiniSat only: run <code>nonolab measure --solvers cadical,cryptominisat,picosat</code> to add a second solver'}).</p>
 ${robustnessTable(result)}
 <h2>Linear mixed models</h2>
-${table(result.lmm as unknown as Record<string, unknown>[], ['model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high'])}
+${result.lmm.length ? `${table(result.lmm as unknown as Record<string, unknown>[], ['model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high'])}
 <p>Variance components of each model (REML) and lme4's singular-fit flag (a random-effect SD below 10<sup>−4</sup> of the residual SD: that variance sits on its boundary at 0, and the model is over-specified for the data).</p>
-${table(varianceRows(result), ['model', 'response', 'metric', 'var_participant', 'var_puzzle', 'var_residual', 'singular', 'n'])}
+${table(varianceRows(result), ['model', 'response', 'metric', 'var_participant', 'var_puzzle', 'var_residual', 'singular', 'n'])}` : `<p class="warn" id="lmm-none">${esc(noModelsMessage(result))}</p>`}
 ${result.survival ? `<h2>Solve time as right-censored (Cox, sensitivity)</h2><p>Hazard of solving per SD of the metric; skips, time-outs and unfinished attempts are censored at their time. Robust SEs clustered by participant; hazard ratio &gt; 1: faster solving.</p>${table(result.survival as unknown as Record<string, unknown>[], ['metric', 'coef', 'hazard_ratio', 'se', 'robust_se', 'z', 'p', 'n', 'events', 'censored'])}` : ''}
 ${result.themes ? `<h2>Themes</h2>${table(result.themes as unknown as Record<string, unknown>[], ['theme', 'kind', 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb'])}` : ''}
 <h2>Figures</h2>

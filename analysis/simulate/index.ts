@@ -197,11 +197,19 @@ class HttpClient {
   cookie = '';
   constructor(readonly base: string) {}
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(this.base.replace(/\/$/, '') + path, {
-      method,
-      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(this.cookie ? { cookie: this.cookie } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let res: Response;
+    try {
+      res = await fetch(this.base.replace(/\/$/, '') + path, {
+        method,
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(this.cookie ? { cookie: this.cookie } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      // fetch says only "fetch failed": the reason (refused, unknown host, reset) is its cause.
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code === 'ECONNREFUSED' ? 'connection refused (is the server running, on that port?)' : cause?.code === 'ENOTFOUND' ? 'unknown host' : (cause?.code ?? cause?.message ?? (err as Error).message);
+      throw new Error(`--server ${this.base}: cannot reach the server: ${why} (${method} ${path})`);
+    }
     const setCookie = res.headers.get('set-cookie');
     if (setCookie) this.cookie = setCookie.split(';')[0];
     const text = await res.text();

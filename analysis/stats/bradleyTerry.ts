@@ -71,7 +71,7 @@ export const RANK_TIE = 1e-9;
 export function pairsFromRatings(rows: readonly RatingRow[]): Comparison[] {
   const byParticipant = new Map<string, { item: string; rating: number }[]>();
   rows.forEach((row, i) => {
-    if (!Number.isFinite(row.rating)) throw new Error(`pairsFromRatings: row ${i}: rating is not a number`);
+    if (!Number.isFinite(row.rating)) throw new Error(`rating ${i + 1}: not a number`);
     const key = String(row.participant);
     const list = byParticipant.get(key) ?? [];
     list.push({ item: String(row.item), rating: row.rating });
@@ -215,8 +215,8 @@ export function bradleyTerry(pairs: readonly ComparisonInput[], options: BtOptio
 export function btContrast(result: BtResult, item: string, reference: string): { estimate: number; se: number } {
   const i = result.items.findIndex((x) => x.item === item);
   const r = result.items.findIndex((x) => x.item === reference);
-  if (i < 0) throw new Error(`btContrast: unknown item ${item}`);
-  if (r < 0) throw new Error(`btContrast: unknown item ${reference}`);
+  if (i < 0) throw new Error(`Bradley-Terry contrast: no puzzle ${item} among the compared ones`);
+  if (r < 0) throw new Error(`Bradley-Terry contrast: no puzzle ${reference} among the compared ones`);
   const c = result.cov;
   return {
     estimate: result.items[i].log_ability - result.items[r].log_ability,
@@ -243,7 +243,7 @@ function fitDavidson(t: Tallies, start: number[]): { lambda: number[]; nu: numbe
     return ll;
   };
   const totalTies = t.ties.flat().reduce((s, v) => s + v, 0) / 2;
-  if (totalTies === 0) throw new Error("bradleyTerry: Davidson's tie model needs at least one tie");
+  if (totalTies === 0) throw new Error("Davidson's tie model needs at least one tie, and the comparisons have none");
   let params = [...start, 0];
   // Work in the sum-to-zero subspace: lambda = C phi with C the first k - 1 columns of
   // I - 11'/k, so the Hessian is regular there (numerical noise along all-ones cannot leak in).

@@ -2,6 +2,7 @@
 import type { LoggedClientEvent, LoggedServerEvent } from '../schema/event.ts';
 import type { SessionFlag } from '../schema/session.ts';
 import { parseRecord, type ParseOptions } from '../log/record.ts';
+import { jsonProblem } from '../jsonError.ts';
 
 export { isValidMoveRecord, isValidStepRecord, readFieldsError, type ParseOptions } from '../log/record.ts';
 
@@ -78,7 +79,7 @@ export function parseSessionNdjson(text: string, file = '<log>', options: ParseO
         try {
           records.push(JSON.parse(l));
         } catch (err) {
-          throw new LogFormatError(file, line, `not valid JSON (${(err as Error).message})`);
+          throw new LogFormatError(file, line, jsonProblem(err, l, { line: false }));
         }
         lineNumbers.push(line);
       }
