@@ -43,7 +43,9 @@ export type HintWording =
   | 'foothold-exact'
   | 'overlap'
   | 'edge'
+  | 'edge-runs'
   | 'cross-reference'
+  | 'cross-reference-one'
   | 'probing'
   | 'reveal'
   | 'reveal-only'
@@ -53,10 +55,11 @@ export type HintWording =
   | 'mistake-foothold-full'
   | 'mistake-foothold-exact'
   | 'mistake-overlap-covered'
-  | 'mistake-overlap-unreached'
   | 'mistake-edge-covers'
   | 'mistake-edge-short'
+  | 'mistake-edge-runs'
   | 'mistake-cross-reference'
+  | 'mistake-cross-reference-one'
   | 'mistake-probing'
   | 'mistake-solution'
   | 'mistake-reveal-only';
@@ -66,7 +69,9 @@ export const HINT_WORDINGS: readonly HintWording[] = [
   'foothold-exact',
   'overlap',
   'edge',
+  'edge-runs',
   'cross-reference',
+  'cross-reference-one',
   'probing',
   'reveal',
   'reveal-only',
@@ -76,10 +81,11 @@ export const HINT_WORDINGS: readonly HintWording[] = [
   'mistake-foothold-full',
   'mistake-foothold-exact',
   'mistake-overlap-covered',
-  'mistake-overlap-unreached',
   'mistake-edge-covers',
   'mistake-edge-short',
+  'mistake-edge-runs',
   'mistake-cross-reference',
+  'mistake-cross-reference-one',
   'mistake-probing',
   'mistake-solution',
   'mistake-reveal-only',
@@ -152,6 +158,76 @@ function edgeKnowledge(clue: Clue, line: number[]): number[] {
   return out;
 }
 
+/**
+ * Each run's earliest and latest start over the arrangements of `clue` that agree with `known` (null: none agrees).
+ * The leftmost arrangement (each run placed as early as the rest still fits) has every run at its earliest start;
+ * the rightmost, mirrored, at its latest.
+ */
+function runBounds(clue: Clue, known: number[]): { lo: number[]; hi: number[] } | null {
+  const leftmost = (c: Clue, line: number[]): number[] | null => {
+    const n = line.length;
+    const k = c.length;
+    const memo = new Map<number, boolean>();
+    const fits = (j: number, i: number): boolean => {
+      if (j === k) {
+        for (let p = i; p < n; p++) if (line[p] === FILLED) return false;
+        return true;
+      }
+      const key = j * (n + 2) + i;
+      const hit = memo.get(key);
+      if (hit !== undefined) return hit;
+      let ok = false;
+      for (let s = i; s + c[j] <= n && !ok; s++) {
+        if (s > i && line[s - 1] === FILLED) break;
+        ok = startsAt(j, s) && fits(j + 1, s + c[j] + 1);
+      }
+      memo.set(key, ok);
+      return ok;
+    };
+    const startsAt = (j: number, s: number) => {
+      for (let p = s; p < s + c[j]; p++) if (line[p] === EMPTY) return false;
+      return s + c[j] >= n || line[s + c[j]] !== FILLED;
+    };
+    const starts: number[] = [];
+    let i = 0;
+    for (let j = 0; j < k; j++) {
+      let s = i;
+      while (s + c[j] <= n && !(startsAt(j, s) && fits(j + 1, s + c[j] + 1))) {
+        if (line[s] === FILLED) return null;
+        s++;
+      }
+      if (s + c[j] > n) return null;
+      starts.push(s);
+      i = s + c[j] + 1;
+    }
+    return fits(k, Math.min(i, n)) ? starts : null;
+  };
+  const lo = leftmost(clue, known);
+  const back = leftmost(clue.slice().reverse(), known.slice().reverse());
+  if (!lo || !back) return null;
+  const n = known.length;
+  const hi = back.reverse().map((s, j) => n - s - clue[j]);
+  return { lo, hi };
+}
+
+/**
+ * Is the edge wording true: with what is `known`, the run next to one edge covers `pos` in every arrangement
+ * (filled), or stops short of it (empty: the cell lies on the edge's side of the next run, and the edge run, on
+ * either side of it, does not reach it)? Decided on each run's earliest and latest start (sufficient conditions).
+ */
+function edgeRunExplains(clue: Clue, known: number[], pos: number, value: number): boolean {
+  const k = clue.length;
+  const b = runBounds(clue, known);
+  if (!b || k === 0) return false;
+  const { lo, hi } = b;
+  if (value === FILLED) return (hi[0] <= pos && pos < lo[0] + clue[0]) || (hi[k - 1] <= pos && pos < lo[k - 1] + clue[k - 1]);
+  // Empty: the edge run does not reach the cell (it lies wholly on one side of it), and the next run starts beyond it.
+  const misses = (j: number) => hi[j] + clue[j] <= pos || pos < lo[j];
+  const left = misses(0) && (k === 1 || pos < lo[1]);
+  const right = misses(k - 1) && (k === 1 || hi[k - 2] + clue[k - 2] <= pos);
+  return left || right;
+}
+
 const ordinal = (axis: 'row' | 'col', index: number) => `${axis === 'row' ? 'Row' : 'Column'} ${index + 1}`;
 const clueText = (clue: Clue) => (clue.length === 0 ? '0' : clue.join(' '));
 const where = (row: number, col: number) => `row ${row + 1}, column ${col + 1}`;
@@ -165,7 +241,7 @@ interface Said {
   whole?: boolean;
 }
 
-function explain(reasoning: HintReasoning, l: LineRef, value: 'filled' | 'empty', row: number, col: number): Said {
+function explain(reasoning: HintReasoning, l: LineRef, line: number[], value: 'filled' | 'empty', row: number, col: number): Said {
   const name = ordinal(l.axis, l.index);
   const clue = clueText(l.clue);
   const v = value === 'filled' ? 'filled' : 'empty (cross it)';
@@ -178,13 +254,23 @@ function explain(reasoning: HintReasoning, l: LineRef, value: 'filled' | 'empty'
     case 'overlap':
       return said('overlap', 'clue', `${name}'s clue ${clue}: however the runs are slid along the line, the cell at ${where(row, col)} is ${v} in every arrangement (overlap).`);
     case 'edge':
-      return said('edge', 'edge', `${name}'s clue ${clue}: the marks near the end of the line anchor the run next to that edge, so the cell at ${where(row, col)} is ${v}.`);
-    case 'cross-reference':
-      return said(
-        'cross-reference',
-        'line',
-        `${name}'s clue ${clue}, together with the cells already marked in it (several come from the crossing lines), leaves only arrangements in which the cell at ${where(row, col)} is ${v}.`,
-      );
+      return edgeRunExplains(l.clue, edgeKnowledge(l.clue, line), l.axis === 'row' ? col : row, value === 'filled' ? FILLED : EMPTY)
+        ? said('edge', 'edge', `${name}'s clue ${clue}: the marks near the end of the line anchor the run next to that edge, so the cell at ${where(row, col)} is ${v}.`)
+        : said('edge-runs', 'edge', `${name}'s clue ${clue}: the marks near the ends of the line limit where its runs can go, and in every arrangement left the cell at ${where(row, col)} is ${v}.`);
+    case 'cross-reference': {
+      const marked = line.flatMap((m, i) => (m === UNKNOWN ? [] : [i]));
+      return marked.length === 1
+        ? said(
+            'cross-reference-one',
+            'line',
+            `${name}'s clue ${clue}, together with the one cell already marked in it (${where(...cellAt(l, marked[0]))}), leaves only arrangements in which the cell at ${where(row, col)} is ${v}.`,
+          )
+        : said(
+            'cross-reference',
+            'line',
+            `${name}'s clue ${clue}, together with the cells already marked in it (several come from the crossing lines), leaves only arrangements in which the cell at ${where(row, col)} is ${v}.`,
+          );
+    }
     case 'probing':
       return said('probing', 'board', `Suppose the cell at ${where(row, col)} were ${value === 'filled' ? 'empty' : 'filled'}: following the row and column clues from there leads to a contradiction, so it is ${v}.`, null);
     case 'reveal':
@@ -192,6 +278,11 @@ function explain(reasoning: HintReasoning, l: LineRef, value: 'filled' | 'empty'
     case 'error':
       return said('mistake-reveal-only', 'solution', `The cell at ${where(row, col)} is marked ${value === 'filled' ? 'empty' : 'filled'}, but it should be ${v}.`, null);
   }
+}
+
+/** The (row, col) of position `i` of a line. */
+function cellAt(l: LineRef, i: number): [number, number] {
+  return l.axis === 'row' ? [l.index, i] : [i, l.index];
 }
 
 /** The cells of a line, as (row, col). */
@@ -243,13 +334,13 @@ function contradictingLine(lines: LineRef[], cells: Uint8Array): LineRef | null 
  * Why the participant's mark on (row, col) is wrong, in terms of a line's clue (see the essay at the top): the line
  * the reason is about, and the sentence. `trusted` is the board with every wrong mark set back to UNKNOWN.
  */
-function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row: number, col: number, marked: number, truth: number): Said & { line: LineRef } {
+function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row: number, col: number, marked: number, truth: number): Said & { heading: LineRef } {
   const at = where(row, col);
   const wrong = markName(marked);
   const right = truth === FILLED ? 'filled' : 'empty';
   const cannot = `so it cannot be ${wrong}`;
   const through = lines.filter((l) => (l.axis === 'row' && l.index === row) || (l.axis === 'col' && l.index === col));
-  const said = (line: LineRef, wording: HintWording, basis: HintClaim['basis'], text: string, whole = false) => ({ line, wording, basis, text, whole });
+  const said = (line: LineRef, wording: HintWording, basis: HintClaim['basis'], text: string, whole = false) => ({ line, heading: line, wording, basis, text, whole });
   // A filled mark the line's clue cannot hold: more filled cells than the clue has, or a run longer than its numbers.
   if (marked === FILLED) {
     for (const l of through) {
@@ -298,18 +389,30 @@ function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row:
                   `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so it has only one arrangement, in which the cell at ${at} is ${right}, ${cannot}.`,
                 );
         case 'overlap':
-          return truth === FILLED
-            ? said(l, 'mistake-overlap-covered', 'clue', `${name}'s clue ${clue}: however its runs are slid along the line, they cover the cell at ${at} in every arrangement, ${cannot}.`)
-            : said(l, 'mistake-overlap-unreached', 'clue', `${name}'s clue ${clue}: no arrangement of its runs reaches the cell at ${at}, ${cannot}.`);
+          // A clue alone forces a cell empty only in a line its foothold fixes (with any slack, the runs' reaches
+          // cover the line), so by here the cell is one the runs cover.
+          if (truth !== FILLED) continue;
+          return said(l, 'mistake-overlap-covered', 'clue', `${name}'s clue ${clue}: however its runs are slid along the line, they cover the cell at ${at} in every arrangement, ${cannot}.`);
         case 'edge':
+          if (!edgeRunExplains(l.clue, known!, pos, truth))
+            return said(l, 'mistake-edge-runs', 'edge', `${name}'s clue ${clue}: the marks near the ends of the line limit where its runs can go, and in every arrangement left the cell at ${at} is ${right}, ${cannot}.`);
           return said(
             l,
             truth === FILLED ? 'mistake-edge-covers' : 'mistake-edge-short',
             'edge',
             `${name}'s clue ${clue}: the marks near the end of the line anchor the run next to that edge, and that run ${truth === FILLED ? 'covers' : 'stops short of'} the cell at ${at}, ${cannot}.`,
           );
-        case 'cross-reference':
+        case 'cross-reference': {
+          const marked = line.flatMap((m, i) => (m === UNKNOWN ? [] : [i]));
+          if (marked.length === 1)
+            return said(
+              l,
+              'mistake-cross-reference-one',
+              'line',
+              `${name}'s clue ${clue}, with the one cell rightly marked in it already (${where(...cellAt(l, marked[0]))}), leaves only arrangements in which the cell at ${at} is ${right}, ${cannot}.`,
+            );
           return said(l, 'mistake-cross-reference', 'line', `${name}'s clue ${clue}, with the cells rightly marked in it already, leaves only arrangements in which the cell at ${at} is ${right}, ${cannot}.`);
+        }
       }
     }
   }
@@ -323,7 +426,8 @@ function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row:
       'board',
       `With the cell at ${at} ${wrong}, the row and column clues force other cells until ${ordinal(broken.axis, broken.index)}'s clue ${clueText(broken.clue)} no longer fits, so it cannot be ${wrong}.`,
     );
-  return said(through[0], 'mistake-solution', 'solution', `No line's clue shows it yet, but the puzzle's only solution has the cell at ${at} ${right}, not ${wrong}.`);
+  // The heading still shows where to look (the cell's row); the reason is in no line.
+  return { ...said(through[0], 'mistake-solution', 'solution', `No line's clue shows it yet, but the puzzle's only solution has the cell at ${at} ${right}, not ${wrong}.`), line: null };
 }
 
 /** One candidate deduction: the line, the kind, the first new cell and how many new cells the line gives. */
@@ -382,7 +486,7 @@ export function hint(clues: Clues, board: Grid, solution: Grid, policy: HintPoli
     const said: Said =
       policy === 'reveal-only' && kind === 'cell'
         ? { text: `The cell at ${where(row, col)} is ${value === 'filled' ? 'filled' : 'empty (cross it)'}.`, wording: 'reveal-only', basis: 'solution', line: null }
-        : explain(reasoning, l, value, row, col);
+        : explain(reasoning, l, readLine(cells, l), value, row, col);
     return { kind, row, col, value, line: { axis: l.axis, index: l.index }, reasoning, explanation: said.text, claim: claimOf(said, row, col, value) };
   };
   const cellOf = (f: Found) => {
@@ -399,7 +503,7 @@ export function hint(clues: Clues, board: Grid, solution: Grid, policy: HintPoli
     const why = explainError(lines, trusted, width, row, col, cells[firstWrong], sol[firstWrong]);
     const fix = sol[firstWrong] === FILLED ? 'It should be filled.' : 'It should be empty: cross it.';
     const value = sol[firstWrong] === FILLED ? 'filled' : 'empty';
-    return { kind: 'error', row, col, value, line: { axis: why.line.axis, index: why.line.index }, reasoning: 'error', explanation: `${why.text} ${fix}`, claim: claimOf(why, row, col, value) };
+    return { kind: 'error', row, col, value, line: { axis: why.heading.axis, index: why.heading.index }, reasoning: 'error', explanation: `${why.text} ${fix}`, claim: claimOf(why, row, col, value) };
   }
   if (!cells.includes(UNKNOWN)) return null;
 
