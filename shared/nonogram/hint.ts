@@ -26,6 +26,13 @@
 // trusted marks and the wrong one, admits no arrangement of its clue (or propagation reaches one that
 // does not). The fix comes after the reason; the client offers it as a button.
 //
+// What each sentence claims. Every hint carries its claim as data (`Hint.claim`: the wording, the line it reasons in,
+// the cells it says are forced, their value, and what it takes as known). hint.property.test.ts checks each claim on
+// random generated boards against the line solver and reaches every wording. Two sentences have a plainer variant for
+// when their specific claim would not be true: 'edge' names the run next to the edge only when that run covers the
+// cell (or stops short of it); otherwise the marks near the ends "limit where its runs can go". 'cross-reference'
+// with a single mark in the line names that cell instead of "several from the crossing lines".
+//
 // What it cannot do: read the participant's mind. A hint names one cell and one reason; a person may
 // have had another deduction in mind. The 'edge' test is a heuristic label (knowledge restricted to
 // the ends of the line), not a separate inference rule.
