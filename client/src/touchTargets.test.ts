@@ -43,7 +43,7 @@ describe('touch targets', () => {
     expect(scaleColumns(10)).toBe(5);
     const scale = declarations(styles, '.scale', PHONE);
     expect(scale.display).toBe('grid');
-    expect(scale['grid-template-columns']).toBe('repeat(var(--scale-cols), minmax(44px, 1fr))');
+    expect(scale['grid-template-columns']).toBe('repeat(var(--scale-cols, 5), minmax(44px, 1fr))');
     // The page's content width on the phone, less the gaps, over five columns.
     const body = declarations(styles, '.page-body', PHONE).padding.split(/\s+/).map(px);
     const inner = PHONE - 2 * body[1];

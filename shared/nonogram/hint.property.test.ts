@@ -17,7 +17,7 @@ import type { Clue, Clues, Grid } from './grid.ts';
 import { clueSpan, lineSolve } from './lineSolver.ts';
 import { probeInPlace, propagateInPlace } from './solver.ts';
 import { HINT_WORDINGS, hint } from './hint.ts';
-import type { Hint, HintWording } from './hint.ts';
+import type { Hint, HintReasoning, HintWording } from './hint.ts';
 import type { Puzzle } from '../schema/puzzle.ts';
 
 interface Case {
@@ -468,6 +468,7 @@ describe('hint: every explanation is true of its board (property, issue 32)', ()
   it('over random puzzles, progress states and mistakes, every claim holds by the line solver, and every wording is reached', () => {
     const rng = createRng(32);
     const seen = new Map<HintWording, number>(HINT_WORDINGS.map((w) => [w, 0]));
+    const kinds = new Map<HintReasoning, number>();
     // A false claim is collected (the first two per wording) so one run names every false wording at once.
     const failures = new Map<string, string[]>();
     const run = (p: Puzzle, states: number, only?: number, mistaken = 0.7) => {
@@ -480,6 +481,7 @@ describe('hint: every explanation is true of its board (property, issue 32)', ()
         const h = hint(clues, board, solution, policy);
         if (!h) continue;
         seen.set(h.claim.wording, (seen.get(h.claim.wording) ?? 0) + 1);
+        kinds.set(h.reasoning, (kinds.get(h.reasoning) ?? 0) + 1);
         try {
           checkHint({ clues, solution, board, policy }, h, `${p.id} ${p.width}x${p.height} (seed ${p.seed}) board ${Array.from(board.cells).join('')} policy ${policy}`);
         } catch (e) {
@@ -502,5 +504,8 @@ describe('hint: every explanation is true of its board (property, issue 32)', ()
     expect(Object.fromEntries(failures)).toEqual({});
     const missing = [...seen].filter(([, n]) => n === 0).map(([w]) => w);
     expect(missing, JSON.stringify(Object.fromEntries(seen))).toEqual([]);
+    // And so every reasoning kind of the engine.
+    const reasonings: HintReasoning[] = ['foothold', 'overlap', 'edge', 'cross-reference', 'probing', 'reveal', 'error'];
+    for (const r of reasonings) expect(kinds.get(r) ?? 0, `${r}: ${JSON.stringify(Object.fromEntries(kinds))}`).toBeGreaterThan(0);
   });
 });
