@@ -90,6 +90,11 @@ describe('sessions', () => {
     expect((await p.call('POST', '/api/session/check', { puzzle_id: puzzle.id, position: 1, rows: puzzle.solution })).json).toEqual({ solved: true });
     const hint = (await p.call('POST', '/api/session/hint', { puzzle_id: puzzle.id, position: 1, rows: blank })).json.hint;
     expect(puzzle.solution![hint.row][hint.col] === '#').toBe(hint.value === 'filled');
+    expect(hint.reason_in_line).toBe(true); // a blank board's hint reasons in a line (the heading names it)
+    // A mistake the engine explains in a line: the heading may name the reason line (issue 32).
+    const wrongRows = blank.map((r, i) => (i === hint.row ? r.slice(0, hint.col) + (hint.value === 'filled' ? 'x' : '#') + r.slice(hint.col + 1) : r));
+    const mistake = (await p.call('POST', '/api/session/hint', { puzzle_id: puzzle.id, position: 1, rows: wrongRows })).json.hint;
+    expect(mistake).toMatchObject({ kind: 'error', row: hint.row, col: hint.col, reason_in_line: true });
     const other = config.puzzles.find((q) => !s.sequence.includes(q.id))!;
     expect((await p.call('POST', '/api/session/check', { puzzle_id: other.id, position: 1, rows: blank })).status).toBe(403);
     const checks = (await logLines(server, s.session_id)).filter((e) => e.type === 'check');

@@ -726,6 +726,7 @@ export class StudyService {
         line: found.line,
         reasoning: found.reasoning,
         explanation: policy === 'reveal-only' ? '' : found.explanation,
+        reason_in_line: found.claim.line !== null,
       },
     };
   }

@@ -13,7 +13,7 @@ import { expandSteps, type Step } from '../../shared/study/steps.ts';
 import { showsBoard } from '../../shared/study/phases/index.ts';
 import { sessionProgress, type Outcome, type RatingRecord } from '../../shared/study/progress.ts';
 import { sessionEndOf, stepAfter } from '../../shared/log/rules.ts';
-import { secondsLeft, skipAfterSeconds, stepCapSeconds } from '../../shared/study/timing.ts';
+import { secondsLeft, skipAfterSeconds, skipWaitSeconds, stepCapSeconds } from '../../shared/study/timing.ts';
 import { api, ApiError } from './api.ts';
 import { Outbox, type SaveStatus } from './outbox.ts';
 
@@ -56,6 +56,8 @@ export interface StudyStore {
   /** Countdown of a capped step (warmup, time-limited puzzle), in whole seconds; null when uncapped. */
   secondsLeft: number | null;
   skipAllowed: boolean;
+  /** Whole seconds until Skip is allowed (the note counts down); null once it is, or when the step has no wait. */
+  skipIn: number | null;
   completion: { code: string; redirect_url: string | null } | null;
   declined: boolean;
   /** Set when eligibility screening ended the study: the message to show. */
@@ -85,6 +87,7 @@ const initial: StudyStore = {
   tool: 'fill',
   secondsLeft: null,
   skipAllowed: false,
+  skipIn: null,
   completion: null,
   declined: false,
   screenedOut: null,
@@ -229,7 +232,8 @@ function tick(index: number): void {
   const skipAfter = skipAfterSeconds(phase, step);
   const left = cap === null ? null : secondsLeft(cap, elapsed);
   const skipAllowed = skipAfter !== null && elapsed >= skipAfter * 1000;
-  if (left !== s.secondsLeft || skipAllowed !== s.skipAllowed) useStudy.setState({ secondsLeft: left, skipAllowed });
+  const skipIn = skipWaitSeconds(skipAfter, elapsed);
+  if (left !== s.secondsLeft || skipAllowed !== s.skipAllowed || skipIn !== s.skipIn) useStudy.setState({ secondsLeft: left, skipAllowed, skipIn });
   if (left === 0 && !s.busy) advance('timeout');
 }
 
@@ -239,7 +243,7 @@ function startClock(index: number): void {
   const s = useStudy.getState();
   const step = s.steps[index];
   const phase = phaseOf(step);
-  useStudy.setState({ secondsLeft: null, skipAllowed: false });
+  useStudy.setState({ secondsLeft: null, skipAllowed: false, skipIn: null });
   if (stepCapSeconds(phase, step) === null && skipAfterSeconds(phase, step) === null) return;
   tick(index);
   clock = setInterval(() => tick(index), 250);

@@ -284,7 +284,11 @@ describe('pool and actions', () => {
     expect(await server.nonolab.store.marksOf(a.id)).toMatchObject({ flag: 'pilot' });
 
     expect((await e.call('POST', `/api/admin/sessions/${a.id}/withdraw`, { confirm: 'no' })).status).toBe(400);
-    expect((await e.call('POST', `/api/admin/sessions/${a.id}/withdraw`, { confirm: a.id })).status).toBe(200);
+    const held = (await server.nonolab.log.read(a.id)).length;
+    const withdrawn = await e.call('POST', `/api/admin/sessions/${a.id}/withdraw`, { confirm: a.id });
+    expect(withdrawn.status).toBe(200);
+    // What was deleted, for the dashboard's confirmation (issue 32): the log's records, the row, the marks; the sequence freed.
+    expect(withdrawn.json).toEqual({ withdrawn: true, session_id: a.id, deleted: { records: held, marks: true, panel_ids: false }, sequence_freed: { id: seqA.id, round: seqA.round } });
     expect(existsSync(join(server.dataDir, 'sessions', `${a.id}.ndjson`))).toBe(false);
     expect(await server.nonolab.log.read(a.id)).toEqual([]);
     const after = (await e.call('GET', '/api/admin/pool')).json;

@@ -310,8 +310,19 @@ export async function createAdminRouter(opts: AdminRouterOptions): Promise<expre
   router.post('/sessions/:id/withdraw', async (req, res) => {
     const id = await sessionParam(req);
     if (parseBody(WithdrawRequest, req.body ?? {}).confirm !== id) throw new HttpError(400, 'to withdraw, confirm with the session id');
+    // What is about to go, for the experimenter's confirmation: counted before the deletion, nothing of it kept after.
+    const row = await store.session(id);
+    const records = (await events.read(id)).length;
+    const marked = Boolean(await store.marksOf(id));
+    const panel = Boolean(await store.panelOf(id));
+    const seq = row ? await store.sequence(row.sequence_id) : undefined;
     await service.withdraw(id, 'experimenter'); // its marks go with its rows
-    res.json({ withdrawn: true, session_id: id });
+    res.json({
+      withdrawn: true,
+      session_id: id,
+      deleted: { records, marks: marked, panel_ids: panel },
+      sequence_freed: seq && seq.session_id === id ? { id: seq.id, round: seq.round } : null,
+    });
   });
 
   router.post('/sessions/:id/flag', async (req, res) => {

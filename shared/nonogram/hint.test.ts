@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EMPTY, FILLED, UNKNOWN, cluesOf, createGrid, gridFromRows } from './grid.ts';
 import { lineSolve } from './lineSolver.ts';
 import type { Grid } from './grid.ts';
-import { generatePuzzles } from './generate.ts';
+import { generatePuzzles, puzzleFromSeed } from './generate.ts';
 import { hint } from './hint.ts';
 
 const HEART = ['.#.#.', '#####', '#####', '.###.', '..#..'];
@@ -241,5 +241,73 @@ describe('hint: a mistake in a line whose clue of several runs spans it exactly 
     expect(h.explanation).toBe(
       "Row 1's clue 1 2 1 1 1 needs exactly 10 cells, the whole line, so it has only one arrangement, in which the cell at row 1, column 1 is filled, so it cannot be crossed. It should be filled.",
     );
+  });
+});
+
+describe('hint: wordings the property test found false (issue 32)', () => {
+  const boardOf = (width: number, digits: string): Grid => ({ width, height: digits.length / width, cells: Uint8Array.from([...digits].map(Number)) });
+
+  it('edge: a cell the middle run covers is not said to be covered by the run next to an edge', () => {
+    // Row 1's clue 3 3 5 in 15 cells, '###..?##.#####.': the marks at the ends place the outer runs, which leaves the
+    // middle 3 four cells; it covers column 6 in either place. Neither edge run is anywhere near it.
+    const { clues, solution } = position(['###..###.#####.', '...............'], ['???????????????', '???????????????']);
+    const h = hint(clues, gridFromRows(['###..?##.#####.', '...............']), solution)!;
+    expect(h).toMatchObject({ kind: 'cell', row: 0, col: 5, value: 'filled', reasoning: 'edge', line: { axis: 'row', index: 0 } });
+    expect(h.explanation).not.toContain('anchor the run next to that edge');
+    expect(h.claim.wording).toBe('edge-runs');
+    expect(h.explanation).toBe("Row 1's clue 3 3 5: the marks near the ends of the line limit where its runs can go, and in every arrangement left the cell at row 1, column 6 is filled.");
+  });
+
+  it('edge, for a mistake: the same line with the cell crossed', () => {
+    const { clues, solution } = position(['###..###.#####.', '...............'], ['???????????????', '???????????????']);
+    const h = hint(clues, gridFromRows(['###...##.#####.', '???????????????']), solution)!;
+    expect(h).toMatchObject({ kind: 'error', row: 0, col: 5, value: 'filled', line: { axis: 'row', index: 0 } });
+    expect(h.claim.wording).toBe('mistake-edge-runs');
+    expect(h.explanation).toBe(
+      "Row 1's clue 3 3 5: the marks near the ends of the line limit where its runs can go, and in every arrangement left the cell at row 1, column 6 is filled, so it cannot be crossed. It should be filled.",
+    );
+  });
+
+  it('edge: the wording that names the edge run stays where that run does cover the cell', () => {
+    // Row 1's clue 2 ... begins with a filled cell: the first run covers column 2.
+    const { clues, board, solution } = position(['##....', '#.....', '......', '......'], ['#?....', '??....', '......', '......']);
+    const h = hint(clues, board, solution)!;
+    expect(h.claim.wording).toBe('edge');
+    expect(h.explanation).toBe("Row 1's clue 2: the marks near the end of the line anchor the run next to that edge, so the cell at row 1, column 2 is filled.");
+  });
+
+  it('cross-reference: one mark in the line is not "several from the crossing lines"', () => {
+    // A generated puzzle that needs search (15x15, seed 2255), stuck after probing: row 13 holds one mark, column 5.
+    const p = puzzleFromSeed(15, 15, 0.45, 2255)!;
+    const board = boardOf(15, '001111110000020002212120000211000010201021111000010000000021000020000000021000000000000021000010000000000000000000000000000000000000000000000000000000000000000000021000210000000021000010000000000000210000000000000000000000000');
+    const h = hint({ rows: p.rows, cols: p.cols }, board, gridFromRows(p.solution as string[]))!;
+    expect(h).toMatchObject({ kind: 'cell', row: 12, col: 5, value: 'empty', reasoning: 'cross-reference', line: { axis: 'row', index: 12 } });
+    expect(h.explanation).not.toContain('several');
+    expect(h.claim.wording).toBe('cross-reference-one');
+    expect(h.explanation).toBe(
+      "Row 13's clue 2 1 1 1 1 1, together with the one cell already marked in it (row 13, column 5), leaves only arrangements in which the cell at row 13, column 6 is empty (cross it).",
+    );
+  });
+
+  it('cross-reference, for a mistake: one rightly marked cell is named as one', () => {
+    // Row 1's clue 3 with column 6 rightly filled: the run cannot reach column 1, which the participant filled.
+    const { clues, solution } = position(['....###...', '#.........'], ['??????????', '??????????']);
+    const h = hint(clues, gridFromRows(['#????#????', '??????????']), solution)!;
+    expect(h).toMatchObject({ kind: 'error', row: 0, col: 0, value: 'empty', line: { axis: 'row', index: 0 } });
+    expect(h.claim.wording).toBe('mistake-cross-reference-one');
+    expect(h.explanation).toBe(
+      "Row 1's clue 3, with the one cell rightly marked in it already (row 1, column 6), leaves only arrangements in which the cell at row 1, column 1 is empty, so it cannot be filled. It should be empty: cross it.",
+    );
+  });
+
+  it('a mistake only the solution shows names no line as its reason', () => {
+    // The puzzle that needs search, a few marks, and row 14, column 12 crossed: no line reasoning reaches it.
+    const p = puzzleFromSeed(15, 15, 0.45, 2255)!;
+    const board = boardOf(15, '000000000000000000000000100000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000200000200000000000200000002000200000000000000');
+    const h = hint({ rows: p.rows, cols: p.cols }, board, gridFromRows(p.solution as string[]))!;
+    expect(h).toMatchObject({ kind: 'error', row: 13, col: 11, value: 'filled' });
+    expect(h.claim.wording).toBe('mistake-solution');
+    expect(h.claim.line).toBeNull();
+    expect(h.explanation).toBe("No line's clue shows it yet, but the puzzle's only solution has the cell at row 14, column 12 filled, not crossed. It should be filled.");
   });
 });

@@ -26,6 +26,13 @@
 // trusted marks and the wrong one, admits no arrangement of its clue (or propagation reaches one that
 // does not). The fix comes after the reason; the client offers it as a button.
 //
+// What each sentence claims. Every hint carries its claim as data (`Hint.claim`: the wording, the line it reasons in,
+// the cells it says are forced, their value, and what it takes as known). hint.property.test.ts checks each claim on
+// random generated boards against the line solver and reaches every wording. Two sentences have a plainer variant for
+// when their specific claim would not be true: 'edge' names the run next to the edge only when that run covers the
+// cell (or stops short of it); otherwise the marks near the ends "limit where its runs can go". 'cross-reference'
+// with a single mark in the line names that cell instead of "several from the crossing lines".
+//
 // What it cannot do: read the participant's mind. A hint names one cell and one reason; a person may
 // have had another deduction in mind. The 'edge' test is a heuristic label (knowledge restricted to
 // the ends of the line), not a separate inference rule.
@@ -37,6 +44,78 @@ import { propagateInPlace } from './solver.ts';
 
 export type HintReasoning = 'foothold' | 'overlap' | 'edge' | 'cross-reference' | 'probing' | 'reveal' | 'error';
 
+/** Which sentence the engine wrote: one value per branch of its text (hint.property.test.ts reaches every one). */
+export type HintWording =
+  | 'foothold-empty'
+  | 'foothold-exact'
+  | 'overlap'
+  | 'edge'
+  | 'edge-runs'
+  | 'cross-reference'
+  | 'cross-reference-one'
+  | 'probing'
+  | 'reveal'
+  | 'reveal-only'
+  | 'mistake-count'
+  | 'mistake-run'
+  | 'mistake-foothold-empty'
+  | 'mistake-foothold-full'
+  | 'mistake-foothold-exact'
+  | 'mistake-overlap-covered'
+  | 'mistake-edge-covers'
+  | 'mistake-edge-short'
+  | 'mistake-edge-runs'
+  | 'mistake-cross-reference'
+  | 'mistake-cross-reference-one'
+  | 'mistake-probing'
+  | 'mistake-solution'
+  | 'mistake-reveal-only';
+
+export const HINT_WORDINGS: readonly HintWording[] = [
+  'foothold-empty',
+  'foothold-exact',
+  'overlap',
+  'edge',
+  'edge-runs',
+  'cross-reference',
+  'cross-reference-one',
+  'probing',
+  'reveal',
+  'reveal-only',
+  'mistake-count',
+  'mistake-run',
+  'mistake-foothold-empty',
+  'mistake-foothold-full',
+  'mistake-foothold-exact',
+  'mistake-overlap-covered',
+  'mistake-edge-covers',
+  'mistake-edge-short',
+  'mistake-edge-runs',
+  'mistake-cross-reference',
+  'mistake-cross-reference-one',
+  'mistake-probing',
+  'mistake-solution',
+  'mistake-reveal-only',
+];
+
+/**
+ * What an explanation asserts, in a form a program can check against the line solver: the cells it says are forced,
+ * the value it says they are forced to, the line whose clue forces them and what of the board the reason takes as known.
+ */
+export interface HintClaim {
+  wording: HintWording;
+  /** The line the text reasons in (for a mistake's probing: the line whose clue stops fitting); null when it names none. */
+  line: { axis: 'row' | 'col'; index: number } | null;
+  /** The cells the text says are forced, each to `value` (for a mistake: the wrong cell, to its true value). */
+  cells: { row: number; col: number }[];
+  value: 'filled' | 'empty';
+  /**
+   * What the reason uses besides the line's clue: nothing ('clue'), the marks near the line's ends ('edge'), the
+   * line's trustworthy marks ('line'), line reasoning over the whole board ('board'), the solution alone ('solution').
+   */
+  basis: 'clue' | 'edge' | 'line' | 'board' | 'solution';
+}
+
 export interface Hint {
   kind: 'error' | 'cell';
   row: number;
@@ -46,6 +125,8 @@ export interface Hint {
   line: { axis: 'row' | 'col'; index: number };
   reasoning: HintReasoning;
   explanation: string;
+  /** What `explanation` asserts (see HintClaim). */
+  claim: HintClaim;
 }
 
 interface LineRef {
@@ -84,32 +165,141 @@ function edgeKnowledge(clue: Clue, line: number[]): number[] {
   return out;
 }
 
+/**
+ * Each run's earliest and latest start over the arrangements of `clue` that agree with `known` (null: none agrees).
+ * The leftmost arrangement (each run placed as early as the rest still fits) has every run at its earliest start;
+ * the rightmost, mirrored, at its latest.
+ */
+function runBounds(clue: Clue, known: number[]): { lo: number[]; hi: number[] } | null {
+  const leftmost = (c: Clue, line: number[]): number[] | null => {
+    const n = line.length;
+    const k = c.length;
+    const memo = new Map<number, boolean>();
+    const fits = (j: number, i: number): boolean => {
+      if (j === k) {
+        for (let p = i; p < n; p++) if (line[p] === FILLED) return false;
+        return true;
+      }
+      const key = j * (n + 2) + i;
+      const hit = memo.get(key);
+      if (hit !== undefined) return hit;
+      let ok = false;
+      for (let s = i; s + c[j] <= n && !ok; s++) {
+        if (s > i && line[s - 1] === FILLED) break;
+        ok = startsAt(j, s) && fits(j + 1, s + c[j] + 1);
+      }
+      memo.set(key, ok);
+      return ok;
+    };
+    const startsAt = (j: number, s: number) => {
+      for (let p = s; p < s + c[j]; p++) if (line[p] === EMPTY) return false;
+      return s + c[j] >= n || line[s + c[j]] !== FILLED;
+    };
+    const starts: number[] = [];
+    let i = 0;
+    for (let j = 0; j < k; j++) {
+      let s = i;
+      while (s + c[j] <= n && !(startsAt(j, s) && fits(j + 1, s + c[j] + 1))) {
+        if (line[s] === FILLED) return null;
+        s++;
+      }
+      if (s + c[j] > n) return null;
+      starts.push(s);
+      i = s + c[j] + 1;
+    }
+    return fits(k, Math.min(i, n)) ? starts : null;
+  };
+  const lo = leftmost(clue, known);
+  const back = leftmost(clue.slice().reverse(), known.slice().reverse());
+  if (!lo || !back) return null;
+  const n = known.length;
+  const hi = back.reverse().map((s, j) => n - s - clue[j]);
+  return { lo, hi };
+}
+
+/**
+ * Is the edge wording true: with what is `known`, the run next to one edge covers `pos` in every arrangement
+ * (filled), or stops short of it (empty: the cell lies on the edge's side of the next run, and the edge run, on
+ * either side of it, does not reach it)? Decided on each run's earliest and latest start (sufficient conditions).
+ */
+function edgeRunExplains(clue: Clue, known: number[], pos: number, value: number): boolean {
+  const k = clue.length;
+  const b = runBounds(clue, known);
+  if (!b || k === 0) return false;
+  const { lo, hi } = b;
+  if (value === FILLED) return (hi[0] <= pos && pos < lo[0] + clue[0]) || (hi[k - 1] <= pos && pos < lo[k - 1] + clue[k - 1]);
+  // Empty: the edge run does not reach the cell (it lies wholly on one side of it), and the next run starts beyond it.
+  const misses = (j: number) => hi[j] + clue[j] <= pos || pos < lo[j];
+  const left = misses(0) && (k === 1 || pos < lo[1]);
+  const right = misses(k - 1) && (k === 1 || hi[k - 2] + clue[k - 2] <= pos);
+  return left || right;
+}
+
 const ordinal = (axis: 'row' | 'col', index: number) => `${axis === 'row' ? 'Row' : 'Column'} ${index + 1}`;
 const clueText = (clue: Clue) => (clue.length === 0 ? '0' : clue.join(' '));
 const where = (row: number, col: number) => `row ${row + 1}, column ${col + 1}`;
 
-function explain(reasoning: HintReasoning, l: LineRef, value: 'filled' | 'empty', row: number, col: number): string {
+/** A sentence and what it asserts (the line and cells as the engine knows them; `whole`: every cell of the line). */
+interface Said {
+  text: string;
+  wording: HintWording;
+  basis: HintClaim['basis'];
+  line: LineRef | null;
+  whole?: boolean;
+}
+
+function explain(reasoning: HintReasoning, l: LineRef, line: number[], value: 'filled' | 'empty', row: number, col: number): Said {
   const name = ordinal(l.axis, l.index);
   const clue = clueText(l.clue);
   const v = value === 'filled' ? 'filled' : 'empty (cross it)';
+  const said = (wording: HintWording, basis: HintClaim['basis'], text: string, line: LineRef | null = l, whole = false): Said => ({ text, wording, basis, line, whole });
   switch (reasoning) {
     case 'foothold':
       return l.clue.length === 0
-        ? `${name} has clue 0: every cell in it is empty, so the cell at ${where(row, col)} is ${v}.`
-        : `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so it has only one arrangement: the cell at ${where(row, col)} is ${v}.`;
+        ? said('foothold-empty', 'clue', `${name} has clue 0: every cell in it is empty, so the cell at ${where(row, col)} is ${v}.`, l, true)
+        : said('foothold-exact', 'clue', `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so it has only one arrangement: the cell at ${where(row, col)} is ${v}.`);
     case 'overlap':
-      return `${name}'s clue ${clue}: however the runs are slid along the line, the cell at ${where(row, col)} is ${v} in every arrangement (overlap).`;
+      return said('overlap', 'clue', `${name}'s clue ${clue}: however the runs are slid along the line, the cell at ${where(row, col)} is ${v} in every arrangement (overlap).`);
     case 'edge':
-      return `${name}'s clue ${clue}: the marks near the end of the line anchor the run next to that edge, so the cell at ${where(row, col)} is ${v}.`;
-    case 'cross-reference':
-      return `${name}'s clue ${clue}, together with the cells already marked in it (several come from the crossing lines), leaves only arrangements in which the cell at ${where(row, col)} is ${v}.`;
+      return edgeRunExplains(l.clue, edgeKnowledge(l.clue, line), l.axis === 'row' ? col : row, value === 'filled' ? FILLED : EMPTY)
+        ? said('edge', 'edge', `${name}'s clue ${clue}: the marks near the end of the line anchor the run next to that edge, so the cell at ${where(row, col)} is ${v}.`)
+        : said('edge-runs', 'edge', `${name}'s clue ${clue}: the marks near the ends of the line limit where its runs can go, and in every arrangement left the cell at ${where(row, col)} is ${v}.`);
+    case 'cross-reference': {
+      const marked = line.flatMap((m, i) => (m === UNKNOWN ? [] : [i]));
+      return marked.length === 1
+        ? said(
+            'cross-reference-one',
+            'line',
+            `${name}'s clue ${clue}, together with the one cell already marked in it (${where(...cellAt(l, marked[0]))}), leaves only arrangements in which the cell at ${where(row, col)} is ${v}.`,
+          )
+        : said(
+            'cross-reference',
+            'line',
+            `${name}'s clue ${clue}, together with the cells already marked in it (several come from the crossing lines), leaves only arrangements in which the cell at ${where(row, col)} is ${v}.`,
+          );
+    }
     case 'probing':
-      return `Suppose the cell at ${where(row, col)} were ${value === 'filled' ? 'empty' : 'filled'}: following the row and column clues from there leads to a contradiction, so it is ${v}.`;
+      return said('probing', 'board', `Suppose the cell at ${where(row, col)} were ${value === 'filled' ? 'empty' : 'filled'}: following the row and column clues from there leads to a contradiction, so it is ${v}.`, null);
     case 'reveal':
-      return `No single-line deduction or one-step test is left on this board; the cell at ${where(row, col)} is revealed: it is ${v}.`;
+      return said('reveal', 'solution', `No single-line deduction or one-step test is left on this board; the cell at ${where(row, col)} is revealed: it is ${v}.`, null);
     case 'error':
-      return `The cell at ${where(row, col)} is marked ${value === 'filled' ? 'empty' : 'filled'}, but it should be ${v}.`;
+      return said('mistake-reveal-only', 'solution', `The cell at ${where(row, col)} is marked ${value === 'filled' ? 'empty' : 'filled'}, but it should be ${v}.`, null);
   }
+}
+
+/** The (row, col) of position `i` of a line. */
+function cellAt(l: LineRef, i: number): [number, number] {
+  return l.axis === 'row' ? [l.index, i] : [i, l.index];
+}
+
+/** The cells of a line, as (row, col). */
+function cellsOfLine(l: LineRef, width: number): { row: number; col: number }[] {
+  const out: { row: number; col: number }[] = [];
+  for (let i = 0; i < l.length; i++) {
+    const p = l.start + i * l.step;
+    out.push({ row: Math.floor(p / width), col: p % width });
+  }
+  return out;
 }
 
 const markName = (v: number) => (v === FILLED ? 'filled' : 'crossed');
@@ -151,12 +341,13 @@ function contradictingLine(lines: LineRef[], cells: Uint8Array): LineRef | null 
  * Why the participant's mark on (row, col) is wrong, in terms of a line's clue (see the essay at the top): the line
  * the reason is about, and the sentence. `trusted` is the board with every wrong mark set back to UNKNOWN.
  */
-function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row: number, col: number, marked: number, truth: number): { line: LineRef; text: string } {
+function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row: number, col: number, marked: number, truth: number): Said & { heading: LineRef } {
   const at = where(row, col);
   const wrong = markName(marked);
   const right = truth === FILLED ? 'filled' : 'empty';
   const cannot = `so it cannot be ${wrong}`;
   const through = lines.filter((l) => (l.axis === 'row' && l.index === row) || (l.axis === 'col' && l.index === col));
+  const said = (line: LineRef, wording: HintWording, basis: HintClaim['basis'], text: string, whole = false) => ({ line, heading: line, wording, basis, text, whole });
   // A filled mark the line's clue cannot hold: more filled cells than the clue has, or a run longer than its numbers.
   if (marked === FILLED) {
     for (const l of through) {
@@ -168,13 +359,18 @@ function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row:
       const filled = withMark.filter((v) => v === FILLED).length;
       const total = l.clue.reduce((a, b) => a + b, 0);
       if (l.clue.length > 0 && filled > total)
-        return { line: l, text: `${name}'s clue ${clue} has ${total} filled cell${total === 1 ? '' : 's'} in all, and ${filled - 1} other cell${filled - 1 === 1 ? ' is' : 's are'} rightly filled in it already, so the cell at ${at} cannot be filled too.` };
+        return said(
+          l,
+          'mistake-count',
+          'line',
+          `${name}'s clue ${clue} has ${total} filled cell${total === 1 ? '' : 's'} in all, and ${filled - 1} other cell${filled - 1 === 1 ? ' is' : 's are'} rightly filled in it already, so the cell at ${at} cannot be filled too.`,
+        );
       let a = pos;
       let b = pos;
       while (a > 0 && withMark[a - 1] === FILLED) a--;
       while (b < withMark.length - 1 && withMark[b + 1] === FILLED) b++;
       if (l.clue.length > 0 && b - a + 1 > Math.max(...l.clue))
-        return { line: l, text: `Filling the cell at ${at} would make a run of ${b - a + 1} filled cells in ${name}, longer than any number of its clue ${clue}, ${cannot}.` };
+        return said(l, 'mistake-run', 'line', `Filling the cell at ${at} would make a run of ${b - a + 1} filled cells in ${name}, longer than any number of its clue ${clue}, ${cannot}.`);
     }
   }
   for (const reasoning of ['foothold', 'overlap', 'edge', 'cross-reference'] as const) {
@@ -189,27 +385,41 @@ function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row:
       const clue = clueText(l.clue);
       switch (reasoning) {
         case 'foothold':
-          return {
-            line: l,
-            text:
-              l.clue.length === 0
-                ? `${name} has clue 0: every cell in it is empty, so the cell at ${at} cannot be filled.`
-                : l.clue.length === 1
-                  ? `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so every cell in it is filled: the cell at ${at} cannot be crossed.`
-                  : `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so it has only one arrangement, in which the cell at ${at} is ${right}, ${cannot}.`,
-          };
+          return l.clue.length === 0
+            ? said(l, 'mistake-foothold-empty', 'clue', `${name} has clue 0: every cell in it is empty, so the cell at ${at} cannot be filled.`, true)
+            : l.clue.length === 1
+              ? said(l, 'mistake-foothold-full', 'clue', `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so every cell in it is filled: the cell at ${at} cannot be crossed.`, true)
+              : said(
+                  l,
+                  'mistake-foothold-exact',
+                  'clue',
+                  `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so it has only one arrangement, in which the cell at ${at} is ${right}, ${cannot}.`,
+                );
         case 'overlap':
-          return {
-            line: l,
-            text:
-              truth === FILLED
-                ? `${name}'s clue ${clue}: however its runs are slid along the line, they cover the cell at ${at} in every arrangement, ${cannot}.`
-                : `${name}'s clue ${clue}: no arrangement of its runs reaches the cell at ${at}, ${cannot}.`,
-          };
+          // A clue alone forces a cell empty only in a line its foothold fixes (with any slack, the runs' reaches
+          // cover the line), so by here the cell is one the runs cover.
+          if (truth !== FILLED) continue;
+          return said(l, 'mistake-overlap-covered', 'clue', `${name}'s clue ${clue}: however its runs are slid along the line, they cover the cell at ${at} in every arrangement, ${cannot}.`);
         case 'edge':
-          return { line: l, text: `${name}'s clue ${clue}: the marks near the end of the line anchor the run next to that edge, and that run ${truth === FILLED ? 'covers' : 'stops short of'} the cell at ${at}, ${cannot}.` };
-        case 'cross-reference':
-          return { line: l, text: `${name}'s clue ${clue}, with the cells rightly marked in it already, leaves only arrangements in which the cell at ${at} is ${right}, ${cannot}.` };
+          if (!edgeRunExplains(l.clue, known!, pos, truth))
+            return said(l, 'mistake-edge-runs', 'edge', `${name}'s clue ${clue}: the marks near the ends of the line limit where its runs can go, and in every arrangement left the cell at ${at} is ${right}, ${cannot}.`);
+          return said(
+            l,
+            truth === FILLED ? 'mistake-edge-covers' : 'mistake-edge-short',
+            'edge',
+            `${name}'s clue ${clue}: the marks near the end of the line anchor the run next to that edge, and that run ${truth === FILLED ? 'covers' : 'stops short of'} the cell at ${at}, ${cannot}.`,
+          );
+        case 'cross-reference': {
+          const marked = line.flatMap((m, i) => (m === UNKNOWN ? [] : [i]));
+          if (marked.length === 1)
+            return said(
+              l,
+              'mistake-cross-reference-one',
+              'line',
+              `${name}'s clue ${clue}, with the one cell rightly marked in it already (${where(...cellAt(l, marked[0]))}), leaves only arrangements in which the cell at ${at} is ${right}, ${cannot}.`,
+            );
+          return said(l, 'mistake-cross-reference', 'line', `${name}'s clue ${clue}, with the cells rightly marked in it already, leaves only arrangements in which the cell at ${at} is ${right}, ${cannot}.`);
+        }
       }
     }
   }
@@ -217,11 +427,14 @@ function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row:
   test[row * width + col] = marked;
   const broken = contradictingLine(lines, test);
   if (broken)
-    return {
-      line: broken,
-      text: `With the cell at ${at} ${wrong}, the row and column clues force other cells until ${ordinal(broken.axis, broken.index)}'s clue ${clueText(broken.clue)} no longer fits, so it cannot be ${wrong}.`,
-    };
-  return { line: through[0], text: `No line's clue shows it yet, but the puzzle's only solution has the cell at ${at} ${right}, not ${wrong}.` };
+    return said(
+      broken,
+      'mistake-probing',
+      'board',
+      `With the cell at ${at} ${wrong}, the row and column clues force other cells until ${ordinal(broken.axis, broken.index)}'s clue ${clueText(broken.clue)} no longer fits, so it cannot be ${wrong}.`,
+    );
+  // The heading still shows where to look (the cell's row); the reason is in no line.
+  return { ...said(through[0], 'mistake-solution', 'solution', `No line's clue shows it yet, but the puzzle's only solution has the cell at ${at} ${right}, not ${wrong}.`), line: null };
 }
 
 /** One candidate deduction: the line, the kind, the first new cell and how many new cells the line gives. */
@@ -268,11 +481,20 @@ export function hint(clues: Clues, board: Grid, solution: Grid, policy: HintPoli
   const sol = solution.cells;
   const rows = linesOf(clues, width, height).filter((l) => l.axis === 'row');
   const lines = linesOf(clues, width, height);
+  const claimOf = (said: Said, row: number, col: number, value: 'filled' | 'empty'): HintClaim => ({
+    wording: said.wording,
+    line: said.line && { axis: said.line.axis, index: said.line.index },
+    cells: said.whole && said.line ? cellsOfLine(said.line, width) : [{ row, col }],
+    value,
+    basis: said.basis,
+  });
   const make = (kind: 'error' | 'cell', reasoning: HintReasoning, l: LineRef, row: number, col: number): Hint => {
     const value = sol[row * width + col] === FILLED ? 'filled' : 'empty';
-    const explanation =
-      policy === 'reveal-only' && kind === 'cell' ? `The cell at ${where(row, col)} is ${value === 'filled' ? 'filled' : 'empty (cross it)'}.` : explain(reasoning, l, value, row, col);
-    return { kind, row, col, value, line: { axis: l.axis, index: l.index }, reasoning, explanation };
+    const said: Said =
+      policy === 'reveal-only' && kind === 'cell'
+        ? { text: `The cell at ${where(row, col)} is ${value === 'filled' ? 'filled' : 'empty (cross it)'}.`, wording: 'reveal-only', basis: 'solution', line: null }
+        : explain(reasoning, l, readLine(cells, l), value, row, col);
+    return { kind, row, col, value, line: { axis: l.axis, index: l.index }, reasoning, explanation: said.text, claim: claimOf(said, row, col, value) };
   };
   const cellOf = (f: Found) => {
     const p = f.line.start + f.pos * f.line.step;
@@ -287,7 +509,8 @@ export function hint(clues: Clues, board: Grid, solution: Grid, policy: HintPoli
     const trusted = cells.map((v, i) => (v !== UNKNOWN && v !== sol[i] ? UNKNOWN : v));
     const why = explainError(lines, trusted, width, row, col, cells[firstWrong], sol[firstWrong]);
     const fix = sol[firstWrong] === FILLED ? 'It should be filled.' : 'It should be empty: cross it.';
-    return { kind: 'error', row, col, value: sol[firstWrong] === FILLED ? 'filled' : 'empty', line: { axis: why.line.axis, index: why.line.index }, reasoning: 'error', explanation: `${why.text} ${fix}` };
+    const value = sol[firstWrong] === FILLED ? 'filled' : 'empty';
+    return { kind: 'error', row, col, value, line: { axis: why.heading.axis, index: why.heading.index }, reasoning: 'error', explanation: `${why.text} ${fix}`, claim: claimOf(why, row, col, value) };
   }
   if (!cells.includes(UNKNOWN)) return null;
 

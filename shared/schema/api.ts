@@ -90,6 +90,8 @@ export const HintResponse = z.object({
       line: z.object({ axis: z.enum(['row', 'col']), index: z.number().int().nonnegative() }),
       reasoning: z.string(),
       explanation: z.string(),
+      /** False when the explanation reasons in no line (a mistake only the solution shows; reveal-only): the heading then names no reason line. */
+      reason_in_line: z.boolean().optional(),
     })
     .nullable(),
 });

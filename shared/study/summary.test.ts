@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_LIVENESS,
+  SessionSummary,
   completion,
   connectionState,
   foldRecords,
@@ -67,6 +68,31 @@ describe('summarizeSession', () => {
     const attempt = s.steps.find((x) => x.step === 4)!;
     expect(attempt).toMatchObject({ kind: 'puzzle', puzzle_id: 'a', position: 1, moves: 3, hints: 1, wrong_submissions: 1, outcome: 'solved', started_at: T0 + 2_000, ended_at: T0 + 9_000 });
     expect(s.steps.map((x) => x.step)).toEqual([0, 4]);
+  });
+
+  it("keeps the tutorial's and warm-up's practice apart from study puzzles (issue 32)", () => {
+    // The tutorial (step 1) with a practice submit that is not solved yet and a hint, then the warm-up, then puzzle a.
+    const tut = { phase: 'tutorial', puzzle_id: 'practice', position: null };
+    const warm = { phase: 'warmup', puzzle_id: 'practice2', position: null };
+    const [start, ...rest] = records();
+    const practice = [
+      client('step_start', 1, 1_100, { kind: 'tutorial' }, tut),
+      client('move', 1, 1_200, { move: { type: 'fill', row: 0, col: 0 } }, tut),
+      client('move', 1, 1_300, { move: { type: 'submit' } }, tut),
+      server('check', 1_310, { puzzle_id: 'practice', position: null, solved: false, wrong_cells: 1 }),
+      server('hint', 1_320, { puzzle_id: 'practice', row: 0, col: 1, kind: 'cell', reasoning: 'overlap' }),
+      client('step_end', 1, 1_400, { kind: 'tutorial', reason: 'done' }, tut),
+      client('step_start', 2, 1_500, { kind: 'warmup' }, warm),
+      client('move', 2, 1_600, { move: { type: 'cross', row: 0, col: 0 } }, warm),
+      client('step_end', 2, 1_700, { kind: 'warmup', reason: 'timeout' }, warm),
+    ];
+    const s = summarizeSession(meta, [start, ...rest.slice(0, 3), ...practice, ...rest.slice(3)]);
+    // The study puzzle's counts, as without the practice.
+    expect(s).toMatchObject({ moves: 3, hints: 1, wrong_submissions: 1 });
+    expect(s.practice).toEqual({ moves: 2, hints: 1, wrong_submissions: 1 });
+    expect(s.steps.find((x) => x.step === 1)).toMatchObject({ kind: 'tutorial', moves: 1, hints: 1, wrong_submissions: 1 });
+    // A summary from before the split (no practice field) still reads.
+    expect(SessionSummary.parse({ ...s, practice: undefined }).practice).toEqual({ moves: 0, hints: 0, wrong_submissions: 0 });
   });
 
   it('tracks the current step and when it began; a repeated step_start (a resume) keeps the start', () => {

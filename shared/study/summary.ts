@@ -54,10 +54,15 @@ export const SessionSummary = z.object({
   puzzle_id: z.string().nullable(),
   position: z.number().int().nullable(),
   step_started_at: z.number().nullable(),
-  /** Board moves (fill, cross, clear, stroke, reveal, undo, reset) over the whole session. */
+  /** Board moves (fill, cross, clear, stroke, reveal, undo, reset) on the study puzzles of the session. */
   moves: z.number().int().nonnegative(),
+  /** Hints given and wrong submissions on the study puzzles (the tutorial's and warm-up's practice is in `practice`). */
   hints: z.number().int().nonnegative(),
   wrong_submissions: z.number().int().nonnegative(),
+  /** The same counts for practice (the tutorial and the warm-up), kept apart from the study puzzles'. */
+  practice: z
+    .object({ moves: z.number().int().nonnegative(), hints: z.number().int().nonnegative(), wrong_submissions: z.number().int().nonnegative() })
+    .default({ moves: 0, hints: 0, wrong_submissions: 0 }),
   solved: z.number().int().nonnegative(),
   skipped: z.number().int().nonnegative(),
   /** Whether the participant's page was visible at its last report. */
@@ -105,6 +110,7 @@ export function emptySummary(meta: SummaryMeta): SessionSummary {
     moves: 0,
     hints: 0,
     wrong_submissions: 0,
+    practice: { moves: 0, hints: 0, wrong_submissions: 0 },
     solved: 0,
     skipped: 0,
     visible: true,
@@ -115,10 +121,15 @@ export function emptySummary(meta: SummaryMeta): SessionSummary {
   };
 }
 
+/** Step kinds that are practice, not study puzzles: their moves, hints and wrong submissions are counted apart. */
+export const PRACTICE_KINDS: ReadonlySet<string> = new Set(['tutorial', 'warmup']);
+
 /** Fold records (in log order) into a copy of the summary. */
 export function foldRecords(summary: SessionSummary, records: readonly LoggedEvent[]): SessionSummary {
-  const s: SessionSummary = { ...summary, steps: summary.steps.map((x) => ({ ...x })) };
+  const s: SessionSummary = { ...summary, practice: { ...(summary.practice ?? { moves: 0, hints: 0, wrong_submissions: 0 }) }, steps: summary.steps.map((x) => ({ ...x })) };
   const current = (): StepSummary | undefined => s.steps[s.steps.length - 1];
+  /** Where a count of a step goes: the session's study totals, or its practice (tutorial, warm-up). */
+  const tally = (step: StepSummary | undefined) => (step && PRACTICE_KINDS.has(step.kind) ? s.practice : s);
   for (const r of records) {
     const t = r.t_server;
     if (t > s.last_activity) s.last_activity = t;
@@ -126,13 +137,13 @@ export function foldRecords(summary: SessionSummary, records: readonly LoggedEve
     if (r.origin === 'server') {
       if (r.type === 'check') {
         if (!r.payload.solved) {
-          s.wrong_submissions++;
           const c = current();
+          tally(c).wrong_submissions++;
           if (c) c.wrong_submissions++;
         }
       } else if (r.type === 'hint') {
-        s.hints++;
         const c = current();
+        tally(c).hints++;
         if (c) c.hints++;
       } else if (r.type === 'session_complete') {
         s.completed_at = at;
@@ -192,8 +203,8 @@ export function foldRecords(summary: SessionSummary, records: readonly LoggedEve
       if (end) s.status = end;
     } else if (r.type === 'move') {
       if (isBoardMove(r.payload.move)) {
-        s.moves++;
         const c = current();
+        tally(c && c.step === step ? c : s.steps.find((x) => x.step === step)).moves++;
         if (c && c.step === step) c.moves++;
       }
     } else if (r.type === 'visibility') {

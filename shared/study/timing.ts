@@ -18,6 +18,12 @@ export function secondsLeft(capSeconds: number, elapsedMs: number): number {
   return Math.max(0, Math.ceil(capSeconds - elapsedMs / 1000));
 }
 
+/** Whole seconds until Skip is allowed (rounded up), or null once it is, or when the step has no wait. */
+export function skipWaitSeconds(skipAfterSeconds: number | null, elapsedMs: number): number | null {
+  if (skipAfterSeconds === null || skipAfterSeconds <= 0 || elapsedMs >= skipAfterSeconds * 1000) return null;
+  return Math.max(1, Math.ceil(skipAfterSeconds - elapsedMs / 1000));
+}
+
 /** "m:ss" for a countdown. */
 export function formatClock(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));

@@ -98,6 +98,9 @@ async function playWhole(study: StudyFixture, page: Page, mode: InputMode, pages
   await answerSurvey(page, { ...why, strategies: 'Overlaps', guessing_overall: 'Rarely' }, mode);
   await waitForStep(page, 'complete');
   await expect.poll(() => page.getByTestId('completion-code').textContent(), { timeout: 20_000 }).toBe(study.config.completion.code);
+  // The code has a copy button (issue 32); the status line says what the copy did.
+  await page.getByTestId('copy-code').click();
+  await expect.poll(() => page.getByTestId('copy-status').textContent()).toMatch(/clipboard|Could not copy/);
   await snapshot();
   return { sessionId, played };
 }

@@ -209,8 +209,9 @@ describe.each(STORES)('the experimenter dashboard (%s)', (store) => {
     for (const { bot } of bots) {
       const row = page.getByTestId(`session-row-${bot.session_id}`);
       await expect.poll(() => row.getAttribute('data-state')).toBe('finished');
-      const hints = bot.calls.filter((c) => c.type === 'hint' && c.hint !== null).length;
-      const wrong = bot.calls.filter((c) => c.type === 'check' && !c.solved).length;
+      // Study puzzles only (they have a position): the tutorial's practice submit is counted apart (issue 32).
+      const hints = bot.calls.filter((c) => c.type === 'hint' && c.hint !== null && c.request.position !== null).length;
+      const wrong = bot.calls.filter((c) => c.type === 'check' && !c.solved && c.request.position !== null).length;
       expect(await page.getByTestId(`hints-${bot.session_id}`).textContent()).toBe(String(hints));
       expect(await page.getByTestId(`wrong-${bot.session_id}`).textContent()).toBe(String(wrong));
     }
@@ -310,6 +311,10 @@ describe.each(STORES)('the experimenter dashboard (%s)', (store) => {
     await expect.poll(() => page.getByTestId('withdraw-confirm').textContent()).toContain(`sessions/${b.id}.ndjson`);
     await shot('4-withdraw-confirm');
     await page.getByTestId('withdraw-yes').click();
+    // The page says what was deleted (issue 32), then leads back to the live list.
+    await expect.poll(() => page.getByTestId('withdrawal-report').textContent()).toMatch(new RegExp(`^Session ${b.id} withdrawn\\. Deleted for good: its event log \\(\\d+ records\\)`));
+    await shot('4b-withdrawn');
+    await page.getByText('Back to live sessions').click();
     await page.getByTestId('sessions-table').waitFor();
     await expect.poll(() => row(b).count()).toBe(0);
     expect(await study.tracesOf(b.id)).toEqual([]);
@@ -317,6 +322,13 @@ describe.each(STORES)('the experimenter dashboard (%s)', (store) => {
     expect(poolAfter.sequences.find((s) => s.id === seqB.id)).toMatchObject({ status: 'free', session_id: null });
     expect(poolAfter.sequences.some((s) => s.session_id === b.id)).toBe(false);
     expect(await row(a).count()).toBe(1);
+    // Its page, opened again (or any unknown id), says what happened instead of "Loading session…" for good (issue 32).
+    for (const id of [b.id, 'never-was']) {
+      await page.goto(`${server.url}/dashboard#/session/${id}`);
+      await expect.poll(() => page.getByTestId('session-unknown').textContent()).toContain(`There is no session ${id} on this server`);
+    }
+    await page.goto(`${server.url}/dashboard#/`);
+    await page.getByTestId('sessions-table').waitFor();
 
     // The pool and the study overview.
     await page.getByTestId('nav-pool').click();

@@ -25,6 +25,15 @@ function ToolSwitch() {
   );
 }
 
+/** The hint's Close: a text link to look at, a 44 px touch target to tap. */
+export function HintClose() {
+  return (
+    <button type="button" className="link hint-close" data-testid="hint-close" onClick={dismissHint} aria-label="Close the hint">
+      Close
+    </button>
+  );
+}
+
 function HintPanel({ source }: { source: (e: React.MouseEvent) => InputSource }) {
   const hint = useStudy((s) => s.hint);
   const busy = useStudy((s) => s.busy);
@@ -38,9 +47,7 @@ function HintPanel({ source }: { source: (e: React.MouseEvent) => InputSource })
     <div className="hint-panel" role="status" data-testid="hint-panel" ref={panel}>
       <div className="hint-head">
         <strong>{hintHeading(hint)}</strong>
-        <button type="button" className="link" onClick={dismissHint} aria-label="Close the hint">
-          Close
-        </button>
+        <HintClose />
       </div>
       <p data-testid="hint-text">{hint.explanation}</p>
       {hint.fixOffered && (

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY, FILLED, cluesOf, gridFromRows } from '../../../shared/nonogram/grid.ts';
 import { hint } from '../../../shared/nonogram/hint.ts';
+import { puzzleFromSeed } from '../../../shared/nonogram/generate.ts';
 import { hintHeading } from './hintHeading.ts';
 
 describe('hintHeading', () => {
@@ -25,5 +26,20 @@ describe('hintHeading', () => {
 
   it('a mistake hint: cell first, then the reason line', () => {
     expect(hintHeading({ kind: 'error', row: 0, col: 0, line: { axis: 'col', index: 2 } })).toBe('Hint · Mistake at row 1, column 1 · reason in Column 3');
+  });
+
+  it('a mistake whose reason is in no line (only the solution shows it, or reveal-only) names no reason line', () => {
+    // A generated puzzle that needs search, with row 14, column 12 crossed: no line reasoning reaches it.
+    const p = puzzleFromSeed(15, 15, 0.45, 2255)!;
+    const solution = gridFromRows(p.solution as string[]);
+    const board = { width: 15, height: 15, cells: new Uint8Array(225) };
+    board.cells[13 * 15 + 11] = EMPTY;
+    const h = hint({ rows: p.rows, cols: p.cols }, board, solution)!;
+    expect(h.claim.wording).toBe('mistake-solution');
+    expect(hintHeading({ ...h, reason_in_line: h.claim.line !== null })).toBe('Hint · Mistake at row 14, column 12');
+    const bare = hint({ rows: p.rows, cols: p.cols }, board, solution, 'reveal-only')!;
+    expect(hintHeading({ ...bare, reason_in_line: bare.claim.line !== null })).toBe('Hint · Mistake at row 14, column 12');
+    // Without the flag (an older server), the heading is as before.
+    expect(hintHeading(h)).toBe('Hint · Mistake at row 14, column 12 · reason in Row 14');
   });
 });

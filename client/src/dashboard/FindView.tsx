@@ -6,7 +6,7 @@ import { Actions } from './SessionView.tsx';
 
 const when = (ms: number | null) => (ms === null ? '—' : new Date(ms).toLocaleString());
 
-function Match({ m, onChanged }: { m: LookupMatch; onChanged: () => void }) {
+function Match({ m, onChanged, onWithdrawn }: { m: LookupMatch; onChanged: () => void; onWithdrawn: (report: string) => void }) {
   return (
     <section className="panel lookup-match" data-testid={`match-${m.session_id}`}>
       <h3>
@@ -43,7 +43,7 @@ function Match({ m, onChanged }: { m: LookupMatch; onChanged: () => void }) {
           {when(m.created_at)} · {when(m.updated_at)} · {when(m.completed_at)}
         </dd>
       </dl>
-      <Actions id={m.session_id} flag={m.flag} status={m.status} onWithdrawn={onChanged} onDone={onChanged} />
+      <Actions id={m.session_id} flag={m.flag} status={m.status} onWithdrawn={onWithdrawn} onDone={onChanged} />
     </section>
   );
 }
@@ -53,6 +53,8 @@ export function FindView({ q, go }: { q: string; go: (hash: string) => void }) {
   const [matches, setMatches] = useState<LookupMatch[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
+  /** What the last withdrawal here deleted: its match is gone from the list, so it is said above it. */
+  const [report, setReport] = useState<string | null>(null);
   useEffect(() => {
     setText(q);
     if (!q.trim()) return setMatches(null);
@@ -81,13 +83,18 @@ export function FindView({ q, go }: { q: string; go: (hash: string) => void }) {
         <span className="muted">A participant who asks for their data to be deleted: find them here, then withdraw.</span>
       </form>
       {error && <p className="error">{error}</p>}
+      {report && (
+        <p className="message" data-testid="withdrawal-report">
+          {report}
+        </p>
+      )}
       {matches !== null && matches.length === 0 && (
         <p className="muted" data-testid="find-none">
           No session matches “{q}”.
         </p>
       )}
       {matches?.map((m) => (
-        <Match key={m.session_id} m={m} onChanged={() => setVersion((v) => v + 1)} />
+        <Match key={m.session_id} m={m} onChanged={() => setVersion((v) => v + 1)} onWithdrawn={(r) => setReport(r)} />
       ))}
     </div>
   );

@@ -1,6 +1,6 @@
 // The live sessions table: one row per session, pushed by the server; sortable, filterable; idle sessions stand out.
 import { useEffect, useMemo, useState } from 'react';
-import { completion, connectionState, timeInStep, type ConnectionState, type SessionSummary } from '../../../shared/study/summary.ts';
+import { completion, connectionState, timeInStep, type ConnectionState, type Liveness, type SessionSummary } from '../../../shared/study/summary.ts';
 import { formatDuration, useLive, useServerNow } from './liveStore.ts';
 
 type SortKey = 'created' | 'state' | 'phase' | 'time' | 'moves' | 'hints' | 'wrong' | 'activity' | 'completion';
@@ -25,11 +25,34 @@ export function stepLabel(s: SessionSummary): string {
   return s.step_kind ? `${s.phase ?? ''} · ${s.step_kind}` : `between steps (step ${s.step})`;
 }
 
+/** What the filter box says it filters by (the box is sized to show all of it). */
+export const FILTER_PLACEHOLDER = 'filter by id, label, puzzle';
+
+/** Moves, hints and wrong submissions count the study puzzles only (what the headers' titles say). */
+const STUDY_ONLY = 'on study puzzles; the tutorial and warm-up (practice) are not counted';
+
 export function LiveTable({ open }: { open: (id: string) => void }) {
   const sessions = useLive((st) => st.sessions);
   const liveness = useLive((st) => st.liveness);
   const connected = useLive((st) => st.connected);
   const now = useServerNow();
+  return <LiveTableView sessions={sessions} liveness={liveness} connected={connected} now={now} open={open} />;
+}
+
+/** The table itself, from the live state it is given. */
+export function LiveTableView({
+  sessions,
+  liveness,
+  connected,
+  now,
+  open,
+}: {
+  sessions: Record<string, SessionSummary>;
+  liveness: Liveness;
+  connected: boolean;
+  now: number;
+  open: (id: string) => void;
+}) {
   const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'created', desc: true });
   const [text, setText] = useState('');
   const [stateFilter, setStateFilter] = useState<'all' | 'unfinished' | ConnectionState>('all');
@@ -88,8 +111,8 @@ export function LiveTable({ open }: { open: (id: string) => void }) {
     document.title = waiting > 0 ? `(${waiting} need attention) nonolab dashboard` : 'nonolab dashboard';
   }, [waiting]);
 
-  const header = (key: SortKey, label: string) => (
-    <th>
+  const header = (key: SortKey, label: string, title?: string) => (
+    <th title={title}>
       <button className="sort" onClick={() => setSort((s) => ({ key, desc: s.key === key ? !s.desc : key !== 'state' }))} aria-sort={sort.key === key ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
         {label}
         {sort.key === key ? (sort.desc ? ' ▾' : ' ▴') : ''}
@@ -109,7 +132,15 @@ export function LiveTable({ open }: { open: (id: string) => void }) {
           </span>
         ))}
         <span className="spacer" />
-        <input type="search" placeholder="filter by id, label, puzzle" value={text} onChange={(e) => setText(e.target.value)} aria-label="filter sessions" />
+        <input
+          type="search"
+          placeholder={FILTER_PLACEHOLDER}
+          size={FILTER_PLACEHOLDER.length + 2}
+          style={{ minWidth: `${FILTER_PLACEHOLDER.length + 2}ch` }}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          aria-label="filter sessions"
+        />
         <select value={stateFilter} onChange={(e) => setStateFilter(e.target.value as typeof stateFilter)} aria-label="filter by state">
           <option value="all">all states</option>
           <option value="unfinished">unfinished</option>
@@ -131,9 +162,9 @@ export function LiveTable({ open }: { open: (id: string) => void }) {
             {header('phase', 'Phase')}
             <th>Puzzle</th>
             {header('time', 'In phase')}
-            {header('moves', 'Moves')}
-            {header('hints', 'Hints')}
-            {header('wrong', 'Wrong')}
+            {header('moves', 'Moves', `Board moves ${STUDY_ONLY}`)}
+            {header('hints', 'Hints', `Hints shown ${STUDY_ONLY}`)}
+            {header('wrong', 'Wrong', `Wrong submissions ${STUDY_ONLY}`)}
             {header('activity', 'Last activity')}
             {header('completion', 'Progress')}
           </tr>

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { RecruitmentState } from '../../../shared/schema/admin.ts';
 import type { Funnel } from '../../../shared/study/funnel.ts';
 import { adminApi, exportUrl } from './adminApi.ts';
+import { recruitmentChange } from './notices.ts';
 
 const REFRESH_MS = 3_000;
 
@@ -16,8 +17,9 @@ function Controls({ state, onChange }: { state: RecruitmentState; onChange: (s: 
   useEffect(() => setTarget(state.target_completed === null ? '' : String(state.target_completed)), [state.target_completed]);
   const run = async (update: Parameters<typeof adminApi.setRecruitment>[0]) => {
     try {
-      onChange(await adminApi.setRecruitment(update));
-      setMessage('saved');
+      const after = await adminApi.setRecruitment(update);
+      onChange(after);
+      setMessage(recruitmentChange(state, after));
     } catch (err) {
       setMessage(`not saved: ${(err as Error).message}`);
     }

@@ -1,12 +1,13 @@
 // Replay of one finished attempt: a timeline with play/pause, speed and scrubbing, the board at each moment, long
 // pauses marked and moves that made the board wrong highlighted against the solution.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { adminApi } from './adminApi.ts';
 import { formatDuration } from './liveStore.ts';
 import { MiniBoard } from './MiniBoard.tsx';
 import { attemptTimeline, frameAt, longPauses, wrongCells, type AttemptTimeline, type LogRecord } from './records.ts';
 import { usePuzzles } from './SessionView.tsx';
 import { usePlayback } from './usePlayback.ts';
+import { useReplayCellSize } from './replayFit.ts';
 import { initialBoard } from '../../../shared/game/board.ts';
 import type { Move } from '../../../shared/schema/move.ts';
 
@@ -70,6 +71,8 @@ export function Replay({ id, step }: { id: string; step: number }) {
   const tl = useMemo(() => (records && puzzle ? attemptTimeline(records, step, puzzle) : null), [records, puzzle, step]);
   const pauses = useMemo(() => (tl ? longPauses(tl, threshold * 1000) : []), [tl, threshold]);
   const playback = usePlayback(tl?.duration ?? 0);
+  const boardBox = useRef<HTMLDivElement>(null);
+  const cell = useReplayCellSize(boardBox, tl ? puzzle : undefined); // measured once the board is on the page
 
   if (error) return <p className="error">{error}</p>;
   if (!records) return <p className="muted">Loading the session's records…</p>;
@@ -91,8 +94,8 @@ export function Replay({ id, step }: { id: string; step: number }) {
         {tl.frames.length} moves over {formatDuration(tl.duration)} · {pauses.length} pauses over {threshold} s · {tl.errors} errors (counted as in attempts.csv)
       </p>
       <div className="columns">
-        <div>
-          <MiniBoard width={puzzle.width} height={puzzle.height} cells={board.grid.cells} rows={puzzle.rows} cols={puzzle.cols} wrong={wrong} cell={26} testId="replay-board" />
+        <div ref={boardBox} data-testid="replay-board-box">
+          <MiniBoard width={puzzle.width} height={puzzle.height} cells={board.grid.cells} rows={puzzle.rows} cols={puzzle.cols} wrong={wrong} cell={cell} testId="replay-board" />
           <p className="muted" data-testid="replay-position">
             {index + 1} / {tl.frames.length} · {formatDuration(playback.t)} · {wrong.size} wrong cells
           </p>

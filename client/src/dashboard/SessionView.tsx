@@ -7,20 +7,25 @@ import { formatDuration, useLive, useServerNow } from './liveStore.ts';
 import { stepLabel } from './LiveTable.tsx';
 import { MiniBoard } from './MiniBoard.tsx';
 import { answersOf, attemptsOf, emptyMirror, mirrorRecords, readRecords, wrongCells, type LogRecord, type Mirror, type PuzzleShape } from './records.ts';
+import { WithdrawAnswer, countsLine, sessionNotice, withdrawalReport } from './notices.ts';
+import { SessionNotice } from './SessionNotice.tsx';
 
 interface Feed {
   records: LogRecord[];
   mirror: Mirror;
   gone: boolean;
+  /** The server has no such session (its stream was refused). */
+  missing: boolean;
 }
 
-type FeedAction = { type: 'records'; records: LogRecord[]; initial: boolean; puzzleOf: (id: string) => PuzzleShape | undefined } | { type: 'gone' };
+type FeedAction = { type: 'records'; records: LogRecord[]; initial: boolean; puzzleOf: (id: string) => PuzzleShape | undefined } | { type: 'gone' } | { type: 'missing' };
 
 function feedReducer(state: Feed, action: FeedAction): Feed {
   if (action.type === 'gone') return { ...state, gone: true };
+  if (action.type === 'missing') return { ...state, missing: true };
   const records = action.initial ? action.records : [...state.records, ...action.records];
   const mirror = mirrorRecords(action.initial ? emptyMirror : state.mirror, action.records, action.puzzleOf);
-  return { records, mirror, gone: false };
+  return { records, mirror, gone: false, missing: false };
 }
 
 /** The session's completion code and panel ids (kept out of its log): looked up again when its status changes. */
@@ -46,7 +51,7 @@ export function usePuzzles(): (id: string) => PuzzleShape | undefined {
 
 /** The records of a session, live: everything so far, then each batch the server makes durable. */
 function useSessionFeed(id: string, puzzleOf: (id: string) => PuzzleShape | undefined): Feed {
-  const [feed, dispatch] = useReducer(feedReducer, { records: [], mirror: emptyMirror, gone: false });
+  const [feed, dispatch] = useReducer(feedReducer, { records: [], mirror: emptyMirror, gone: false, missing: false });
   useEffect(() => {
     const source = new EventSource(sessionLiveUrl(id));
     source.addEventListener('records', (e) => {
@@ -57,20 +62,24 @@ function useSessionFeed(id: string, puzzleOf: (id: string) => PuzzleShape | unde
       dispatch({ type: 'gone' });
       source.close();
     });
+    // A refused stream (404: no such session) is closed for good; a dropped one reconnects by itself.
+    source.addEventListener('error', () => {
+      if (source.readyState === EventSource.CLOSED) dispatch({ type: 'missing' });
+    });
     return () => source.close();
   }, [id, puzzleOf]);
   return feed;
 }
 
 /** The actions on one session (mark, extend, end, withdraw); also on the Find page. `onDone` runs after each that succeeds. */
-export function Actions({ id, flag, status, onWithdrawn, onDone }: { id: string; flag: SessionFlag | null; status: string; onWithdrawn: () => void; onDone?: () => void }) {
+export function Actions({ id, flag, status, onWithdrawn, onDone }: { id: string; flag: SessionFlag | null; status: string; onWithdrawn: (report: string) => void; onDone?: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [minutes, setMinutes] = useState(15);
   const run = async (what: string, fn: () => Promise<unknown>) => {
     try {
       await fn();
-      setMessage(`${what}: done`);
+      if (what !== 'withdraw') setMessage(`${what}: done`);
       onDone?.();
     } catch (err) {
       setMessage(`${what} failed: ${(err as Error).message}`);
@@ -124,8 +133,10 @@ export function Actions({ id, flag, status, onWithdrawn, onDone }: { id: string;
               data-testid="withdraw-yes"
               onClick={() =>
                 run('withdraw', async () => {
-                  await adminApi.withdraw(id);
-                  onWithdrawn();
+                  const answer = WithdrawAnswer.safeParse(await adminApi.withdraw(id));
+                  const report = answer.success ? withdrawalReport(answer.data) : withdrawalReport({ withdrawn: true, session_id: id });
+                  setMessage(report);
+                  onWithdrawn(report);
                 })
               }
             >
@@ -153,15 +164,11 @@ export function SessionView({ id, go }: { id: string; go: (hash: string) => void
   const attempts = useMemo(() => attemptsOf(feed.records), [feed.records]);
   const answers = useMemo(() => answersOf(feed.records), [feed.records]);
   const ids = useIdentifiers(id, summary?.status);
+  const snapshot = useLive((s) => s.connected);
+  const [report, setReport] = useState<string | null>(null);
 
-  if (feed.gone || (!summary && feed.gone))
-    return (
-      <section className="panel" data-testid="session-gone">
-        <p>This session was withdrawn: nothing of it remains.</p>
-        <a href="#/">Back to live sessions</a>
-      </section>
-    );
-  if (!summary) return <p className="muted">Loading session {id}…</p>;
+  const notice = sessionNotice(id, { hasSummary: Boolean(summary), gone: feed.gone || report !== null, missing: feed.missing, snapshot });
+  if (notice || !summary) return <SessionNotice notice={notice ?? { kind: 'loading', text: `Loading session ${id}…` }} report={report} />;
 
   const state = connectionState(summary, now, liveness);
   const current = summary.steps.at(-1);
@@ -207,7 +214,7 @@ export function SessionView({ id, go }: { id: string; go: (hash: string) => void
         </dd>
         <dt>Moves · hints · wrong submissions</dt>
         <dd>
-          {summary.moves} · {summary.hints} · {summary.wrong_submissions} in the session
+          <span data-testid="session-counts">{countsLine(summary)}</span>
           {current && current.kind === 'puzzle' && current.ended_at === null && (
             <span data-testid="current-step-counts">
               {' '}
@@ -244,7 +251,7 @@ export function SessionView({ id, go }: { id: string; go: (hash: string) => void
             </p>
           )}
         </section>
-        <Actions id={id} flag={summary.flag} status={summary.status} onWithdrawn={() => go('#/')} />
+        <Actions id={id} flag={summary.flag} status={summary.status} onWithdrawn={setReport} />
       </div>
 
       <section className="panel">

@@ -1,8 +1,54 @@
 // Phase kind 'complete': waits until the server holds every event, then shows the code (or redirects to the panel).
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { finish, useStudy, useInputText } from '../study.ts';
 import { TopBar } from '../ui/TopBar.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
+
+/** Put `text` on the clipboard: the Clipboard API where the page may use it, else a selected text area and copy. */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard?.writeText) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // Not allowed here (an insecure origin, a denied permission): try the old way.
+  }
+  try {
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.appendChild(area);
+    area.select();
+    const ok = document.execCommand('copy');
+    area.remove();
+    return ok;
+  } catch {
+    return false;
+  }
+}
+
+/** The completion code, with a button that copies it (to paste into the panel's form). */
+export function CompletionCode({ code, redirecting }: { code: string; redirecting: boolean }) {
+  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  return (
+    <div className="code-box">
+      <p>Your completion code</p>
+      <strong data-testid="completion-code">{code}</strong>
+      <div className="controls">
+        <button type="button" data-testid="copy-code" onClick={async () => setCopied((await copyText(code)) ? 'yes' : 'no')}>
+          {copied === 'yes' ? 'Copied' : 'Copy the code'}
+        </button>
+      </div>
+      <p role="status" className="note" data-testid="copy-status">
+        {copied === 'yes' ? 'The code is on your clipboard: paste it where the study panel asks for it.' : copied === 'no' ? 'Could not copy here: please select the code and copy it, or write it down.' : ''}
+      </p>
+      {redirecting && <p>Taking you back to the study panel…</p>}
+    </div>
+  );
+}
 
 function CompleteScreen({ phase }: PhaseScreenProps<'complete'>) {
   const text = useInputText(phase.text);
@@ -20,11 +66,7 @@ function CompleteScreen({ phase }: PhaseScreenProps<'complete'>) {
       <div className="page-body">
         <p className="lead">{text}</p>
         {completion ? (
-          <div className="code-box">
-            <p>Your completion code</p>
-            <strong data-testid="completion-code">{completion.code}</strong>
-            {completion.redirect_url && <p>Taking you back to the study panel…</p>}
-          </div>
+          <CompletionCode code={completion.code} redirecting={Boolean(completion.redirect_url)} />
         ) : (
           <p data-testid="finishing" role="status">
             {saveStatus === 'offline' ? 'Waiting for the connection to send your last answers… Please keep this page open.' : 'Saving your last answers…'}

@@ -4,6 +4,7 @@ import { PuzzleView } from '../board/LazyPuzzleView.tsx';
 import { submitRating, useStudy, useInputText } from '../study.ts';
 import { Survey } from '../ui/Survey.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
+import { skipNoteText } from './skipNote.ts';
 
 export const NOT_APPLICABLE = 'N/A';
 
@@ -15,6 +16,7 @@ export function difficultyOptions(labels: readonly string[], skipped: boolean): 
 function PuzzleStep({ step, phase }: PhaseScreenProps<'puzzles'>) {
   const text = useInputText(phase.text);
   const skipMin = phase.skip_min_seconds;
+  const skipIn = useStudy((s) => s.skipIn);
   const intro = text ? <p className="instructions">{text}</p> : null;
   return (
     <PuzzleView
@@ -22,7 +24,7 @@ function PuzzleStep({ step, phase }: PhaseScreenProps<'puzzles'>) {
       title={`Puzzle ${step.position} of ${phase.count}`}
       intro={intro}
       canSkip
-      skipNote={skipMin > 0 ? `You can skip after ${skipMin >= 60 ? `${Math.round(skipMin / 60)} min` : `${skipMin} s`}.` : undefined}
+      skipNote={skipNoteText(skipMin, skipIn)}
     />
   );
 }

@@ -2,6 +2,14 @@
 import type { SurveyItem } from '../../../shared/schema/config.ts';
 import type { Answer } from '../../../shared/study/survey.ts';
 
+/**
+ * Columns of a scale on a phone, where its options are laid out on a grid: all in one row up to 6 (each still 44 px
+ * or wider on a 320 px screen), else two rows (a 1-10 scale: 5 and 5), so no option is under a 44 px touch target.
+ */
+export function scaleColumns(options: number): number {
+  return options <= 6 ? options : Math.ceil(options / 2);
+}
+
 export function SurveyItemInput({ item, value, error, onChange }: { item: SurveyItem; value: Answer | undefined; error?: string; onChange: (v: Answer) => void }) {
   const name = `item-${item.id}`;
   const errorId = `${name}-error`;
@@ -12,7 +20,7 @@ export function SurveyItemInput({ item, value, error, onChange }: { item: Survey
       const values = Array.from({ length: item.max - item.min + 1 }, (_, i) => item.min + i);
       input = (
         <div className="scale-wrap">
-          <div className="scale" role="radiogroup" aria-label={item.label} {...aria}>
+          <div className="scale" role="radiogroup" aria-label={item.label} style={{ ['--scale-cols' as string]: scaleColumns(values.length) }} {...aria}>
             {values.map((n) => (
               <label key={n} className={`scale-option${value === n ? ' on' : ''}`}>
                 <input type="radio" name={name} value={n} checked={value === n} onChange={() => onChange(n)} />
