@@ -104,7 +104,9 @@ describe('NONOLAB_WORKERS', () => {
     const before = await rowsMentioning(databaseUrl, played.sessionId);
     for (const table of ['sessions', 'events', 'session_tokens', 'panel_ids', 'completions', 'sequences']) expect(before.some((r) => r.startsWith(`${table}:`)), table).toBe(true);
     const withdrawn = await experimenter.call('POST', `/api/admin/sessions/${played.sessionId}/withdraw`, { confirm: played.sessionId });
-    expect(withdrawn.json).toEqual({ withdrawn: true, session_id: played.sessionId });
+    // The answer says what was deleted (the log's records, the panel id) and which sequence went back to the pool.
+    expect(withdrawn.json).toMatchObject({ withdrawn: true, session_id: played.sessionId, deleted: { panel_ids: true } });
+    expect(withdrawn.json.deleted.records).toBeGreaterThan(0);
     expect(await rowsMentioning(databaseUrl, played.sessionId)).toEqual([]);
     expect(await rowsMentioning(databaseUrl, panel.participant_id)).toEqual([]);
     expect(await tracesOf({ dataDir: server.dataDir }, played.sessionId)).toEqual([]);
