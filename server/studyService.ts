@@ -16,7 +16,8 @@ import type { Step } from '../shared/study/steps.ts';
 import { expandSteps, sequenceLength } from '../shared/study/steps.ts';
 import { chooseBalanced, orderedSequences } from '../shared/study/sequences.ts';
 import { stepCapSeconds } from '../shared/study/timing.ts';
-import { countWrongCells, gridFromBoardRows, matchesSolution } from '../shared/game/board.ts';
+import { gridFromBoardRows } from '../shared/game/board.ts';
+import { kindOfRecord } from '../shared/puzzles/index.ts';
 import { hint as engineHint } from '../shared/nonogram/hint.ts';
 import { gridFromRows } from '../shared/nonogram/grid.ts';
 import { createRng, type Rng } from '../shared/random.ts';
@@ -691,9 +692,9 @@ export class StudyService {
 
   /** Check a board against the solution; answers once the check record is durable. */
   async check(row: SessionRow, req: CheckRequest): Promise<{ solved: boolean }> {
-    const { solution } = await this.sessionPuzzle(row, req.puzzle_id, req.position);
-    const solved = matchesSolution(req.rows, solution);
-    const wrong = countWrongCells(req.rows, solution);
+    const puzzle = await this.sessionPuzzle(row, req.puzzle_id, req.position);
+    // The puzzle's kind judges the board (shared/puzzles/): whether it is the solution, and how many cells are wrong.
+    const { solved, wrong } = kindOfRecord(puzzle).check(puzzle, req.rows);
     const record = this.serverRecord({ type: 'check', session_id: row.id, payload: { puzzle_id: req.puzzle_id, position: req.position, solved, wrong_cells: wrong } });
     await this.appendRecords(row.id, [record]);
     // The step may now end 'solved' (a progression folded later reads this record from the log).

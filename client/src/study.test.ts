@@ -32,3 +32,14 @@ describe('a link that cannot start a session', () => {
     for (const search of ['?PROLIFIC_PID=abc123&STUDY_ID=st1', '?sona_id=4711', '?mode=kiosk&label=P-017', '']) expect(startProblem(startRequest(new URLSearchParams(search)))).toBeNull();
   });
 });
+
+describe('a hint belongs to the board it was given for (issue 32)', () => {
+  it('goes with the next move of the participant, stays for its own reveal and a new Hint press', async () => {
+    const { hintAfterMove } = await import('./study.ts');
+    const hint = { row: 1, col: 2 };
+    for (const move of [{ type: 'fill', row: 0, col: 0 }, { type: 'cross', row: 1, col: 2 }, { type: 'undo' }, { type: 'reset' }, { type: 'submit' }, { type: 'stroke', state: 'filled', cells: [[0, 0]] }] as const)
+      expect(hintAfterMove(hint, move as never), move.type).toBeNull();
+    expect(hintAfterMove(hint, { type: 'reveal', row: 1, col: 2, state: 'crossed' })).toBe(hint);
+    expect(hintAfterMove(hint, { type: 'hint' })).toBe(hint);
+  });
+});

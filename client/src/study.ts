@@ -164,11 +164,20 @@ export function dispatch(move: Move, source: InputSource): void {
   logEvent('move', { move }, source);
   const moves = [...(s.movesByStep[s.step] ?? []), move];
   const board = applyMove(s.board, move);
-  // Feedback from the last check goes with the next move; the hint stays until dismissed, replaced or the grid reset.
+  // Feedback from the last check and the hint on display go with the next move of the participant's own: a hint
+  // belongs to the board it was given for (its own reveal, or asking for the next one, keeps it).
   const keepFeedback = move.type === 'hint' || move.type === 'reveal';
-  useStudy.setState({ board, movesByStep: { ...s.movesByStep, [s.step]: moves }, feedback: keepFeedback ? s.feedback : null, hint: move.type === 'reset' ? null : s.hint });
+  useStudy.setState({ board, movesByStep: { ...s.movesByStep, [s.step]: moves }, feedback: keepFeedback ? s.feedback : null, hint: hintAfterMove(s.hint, move) });
   if (move.type === 'submit') void submitBoard();
   if (move.type === 'hint') void fetchHint();
+}
+
+/**
+ * The hint still on display after a move: only the hint's own reveal (or a Hint press, which replaces it) keeps it;
+ * any other move (a mark, undo, reset, submit) changes the board it was given for, so it goes, highlight and panel.
+ */
+export function hintAfterMove<H>(hint: H | null, move: Move): H | null {
+  return move.type === 'reveal' || move.type === 'hint' ? hint : null;
 }
 
 /** The participant used this kind of input: texts with per-input variants follow it. */

@@ -18,3 +18,15 @@ describe('puzzle schemas', () => {
     expect(text).toContain('solution.1: expected 3 cells, got 2');
   });
 });
+
+describe('a record names its kind (issue 34)', () => {
+  it('reads "kind": "nonogram" and a record without kind the same; another kind is not a Nonogram', () => {
+    const p = { id: 'k', width: 2, height: 1, rows: [[1]], cols: [[1], []], solution: ['#.'] };
+    const named = Puzzle.parse({ kind: 'nonogram', ...p });
+    const { kind, ...rest } = named;
+    expect(kind).toBe('nonogram');
+    expect(rest).toEqual(Puzzle.parse(p));
+    expect('kind' in Puzzle.parse(p)).toBe(false);
+    expect(Puzzle.safeParse({ kind: 'sudoku', ...p }).success).toBe(false);
+  });
+});

@@ -60,6 +60,8 @@ export type PuzzleClues = z.infer<typeof PuzzleClues>;
 
 /** The fields of a full puzzle record. */
 export const PuzzleFields = {
+  /** The puzzle kind (shared/puzzles/); absent means a Nonogram, so every existing file reads unchanged. */
+  kind: z.literal('nonogram').optional(),
   ...ClueFields,
   solution: SolutionRows.optional(),
   seed: z.union([z.number(), z.string()]).optional(),

@@ -77,6 +77,16 @@ async function playWhole(study: StudyFixture, page: Page, mode: InputMode, pages
       played.moves.push('hint', 'reveal');
       await driver.undo();
       played.moves.push('undo');
+      // Back in the middle of a puzzle asks first (issue 32): staying keeps the board; the work is said to be kept.
+      await page.evaluate(() => history.back());
+      await page.getByTestId('confirm-no').waitFor();
+      expect(await page.locator('#confirm-message').textContent()).toMatch(/Leave the study\? Your work so far is saved/);
+      await page.getByTestId('confirm-no').click();
+      await expect.poll(() => page.getByTestId('confirm-no').count()).toBe(0);
+      await waitForStep(page, 'puzzle');
+      // The hint belonged to the board it was given for: the next move takes its panel and highlight away (issue 32).
+      await expect.poll(() => page.getByTestId('hint-panel').count()).toBe(0);
+      expect(await page.locator('.row-clue.hint-line, .col-clue.hint-line').count()).toBe(0);
     }
     await solveBoard(page, study.solutionOf(sequence[position - 1]), played, driver);
     await expect.poll(() => page.locator('.row-clue.done').count()).toBe(10);

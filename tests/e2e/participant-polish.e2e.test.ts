@@ -225,6 +225,21 @@ describe('participant polish', () => {
     await shot(page, 'phone-1-tutorial-first-screen');
     await expectChecklistBesideContinue(page);
 
+    // Submit's answer comes into view, uncovered by the checklist bar (issue 32).
+    await driver.press('submit');
+    await page.getByTestId('feedback').waitFor();
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const el = document.querySelector('[data-testid="feedback"]')!;
+          const r = el.getBoundingClientRect();
+          const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return r.top >= 0 && r.bottom <= window.innerHeight && !!top && el.contains(top);
+        }),
+      )
+      .toBe(true);
+    await shot(page, 'phone-1b-tutorial-submit-answer');
+    await page.evaluate(() => window.scrollTo(0, 0));
     await driver.press('hint');
     await page.getByTestId('hint-panel').waitFor();
     await page.getByTestId('hint-panel').scrollIntoViewIfNeeded();

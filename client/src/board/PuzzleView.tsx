@@ -89,6 +89,12 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
   const [fitCell, setFitCell] = useState(TOUCH_TARGET);
   const [zoomed, setZoomed] = useState(false);
   const canZoom = hasTouch && fitCell < TOUCH_TARGET;
+  // Submit's answer ("Not solved yet", "Solved!") is brought into view when it comes, clear of the tutorial's
+  // checklist bar (scroll-margin in board.css) and of a hint panel above it.
+  const feedbackRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (feedback) feedbackRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [feedback]);
   const puzzle = puzzleOf(step.puzzle_id);
   if (!puzzle || !board) return <p className="loading">Loading the puzzle…</p>;
   const empty = board.grid.cells.every((c) => c === 0);
@@ -116,7 +122,7 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
           <div className="side-fixed">
             <HintPanel source={source} />
             {feedback && (
-              <p className={`feedback ${feedback.tone}`} role="status" data-testid="feedback">
+              <p className={`feedback ${feedback.tone}`} role="status" data-testid="feedback" ref={feedbackRef}>
                 {feedback.text}
               </p>
             )}
