@@ -1,5 +1,4 @@
 // `nonolab generate --size 10x10 --density 0.5 --count 1000 --seed 7 [--out FILE] [--bernoulli] [--sat] [--timeout-per-candidate S]`: uniquely solvable puzzles as NDJSON.
-import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
@@ -10,7 +9,7 @@ import { withSatMetrics } from '../sat/parallelMetrics.ts';
 import { commandDescription } from './catalog.ts';
 import { kindFlag } from '../kindFile.ts';
 import { runGenerateKind } from './generateKind.ts';
-import { outputFileProblem } from './outputPaths.ts';
+import { openOutput, outputFileProblem } from './outputPaths.ts';
 
 interface GenerateFlags {
   kind?: string;
@@ -124,15 +123,10 @@ export function registerGenerate(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const out: Writable = flags.out ? createWriteStream(flags.out) : process.stdout;
+      const output = openOutput('generate', flags.out);
+      const out = output.out;
       let broken = false;
-      out.on('error', (err: NodeJS.ErrnoException) => {
-        broken = true;
-        if (err.code !== 'EPIPE') {
-          console.error(`generate: cannot write ${flags.out ?? 'stdout'} (${err.message})`);
-          process.exitCode = 2;
-        }
-      });
+      out.on('error', () => (broken = true));
       // The bar counts candidates as well as puzzles, so it moves on big boards where a unique
       // puzzle can take many candidates; the ETA is ours: remaining puzzles at the rate so far.
       const bar = new cliProgress.SingleBar(

@@ -1,8 +1,7 @@
 // `nonolab generate --kind sudoku --size 9x9 [--box RxC] [--symmetric] [--clues N] [--sat] --count N --seed S`:
 // seeded Sudoku puzzles as NDJSON, with both grades (the propagation ladder and the human technique ladder) and, with
 // --sat, MiniSat's statistics on both encodings. Deterministic: the same arguments give the same bytes.
-import { createWriteStream } from 'node:fs';
-import type { Writable } from 'node:stream';
+import { openOutput, outputFileProblem } from './outputPaths.ts';
 import { defaultBox, humanGrade, iterateSudokus, SudokuGenerateError, sudokuMetrics, writeSudokuRecord, type SudokuPuzzle } from '../../shared/sudoku/index.ts';
 
 export interface KindGenerateFlags {
@@ -53,18 +52,17 @@ export async function runGenerateKind(flags: KindGenerateFlags, sizeGiven: boole
     process.exitCode = 2;
     return;
   }
-  const out: Writable = flags.out ? createWriteStream(flags.out) : process.stdout;
-  let broken = false;
-  out.on('error', (err: NodeJS.ErrnoException) => {
-    broken = true;
-    if (err.code !== 'EPIPE') {
-      console.error(`generate: cannot write ${flags.out ?? 'stdout'} (${err.message})`);
-      process.exitCode = 2;
-    }
-  });
+  // The output is checked before any puzzle is generated.
+  const outProblem = flags.out === undefined ? null : outputFileProblem('--out', flags.out);
+  if (outProblem) {
+    console.error(`generate: ${outProblem}`);
+    process.exitCode = 2;
+    return;
+  }
+  const { out, broken } = openOutput('generate', flags.out);
   try {
     for (const record of sudokuRecords(o)) {
-      if (broken) break;
+      if (broken()) break;
       if (!out.write(writeSudokuRecord(record) + '\n')) await new Promise((r) => out.once('drain', r));
     }
   } catch (err) {

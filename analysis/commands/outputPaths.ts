@@ -1,7 +1,8 @@
 // Output paths checked before any work (issue 33): a command that would compute for minutes and then fail to write
 // its result says so at once, naming the flag. One rule for every command with an output (analyze, phase, generate,
 // measure, select, pack, plot-metrics, simulate, from-image): the problem is returned as a message, or null.
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, createWriteStream, statSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { dirname, resolve } from 'node:path';
 
 type Kind = 'file' | 'folder' | null;
@@ -56,4 +57,21 @@ export function outputFilesProblem(outputs: [flag: string, file: string | undefi
     if (problem) return problem;
   }
   return null;
+}
+
+/**
+ * A command's NDJSON output: the file (`--out`) or stdout. A write error is said once, naming the command and the
+ * file (exit code 2); a closed pipe (`| head`) ends the run quietly. `broken()` says the output is gone.
+ */
+export function openOutput(command: string, file: string | undefined): { out: Writable; broken: () => boolean } {
+  const out: Writable = file ? createWriteStream(file) : process.stdout;
+  let broken = false;
+  out.on('error', (err: NodeJS.ErrnoException) => {
+    broken = true;
+    if (err.code !== 'EPIPE') {
+      console.error(`${command}: cannot write ${file ?? 'stdout'} (${err.message})`);
+      process.exitCode = 2;
+    }
+  });
+  return { out, broken: () => broken };
 }
