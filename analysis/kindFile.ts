@@ -45,19 +45,19 @@ export function otherKindFile(command: string, file: string, flag?: string): Kin
     if (records.length === 0) throw new Error(`${file}: no puzzle in the file`);
     return { kind, records };
   } catch (err) {
-    console.error(`${command}: ${(err as Error).message}`);
+    console.error(`${command}: ${(err as Error).message} (read as ${kind.name}${named ? ', --kind' : ''})`);
     process.exitCode = 2;
     return 'error';
   }
 }
 
-/** Run `fn` on a record; an Error it throws is printed naming the command (exit code 2) and false returned. */
-export function tryRecord(command: string, fn: () => void): boolean {
+/** Run `fn` on a record; an Error it throws is printed naming the command and the kind (exit code 2), false returned. */
+export function tryRecord(command: string, fn: () => void, kind?: PuzzleKind<any>): boolean {
   try {
     fn();
     return true;
   } catch (err) {
-    console.error(`${command}: ${(err as Error).message}`);
+    console.error(`${command}: ${(err as Error).message}${kind ? ` (${kind.name})` : ''}`);
     process.exitCode = 2;
     return false;
   }

@@ -20,10 +20,14 @@ export function registerInfer(program: Command): void {
       if (other) {
         // The cells every solution shares: exact, by the kind's own counter (one search per open question).
         for (const record of other.records)
-          tryRecord('infer', () => {
-            const f = other.kind.forced(record);
-            console.log(JSON.stringify({ id: record.id, kind: other.kind.id, forced: f.forced, complete: f.complete, grid: f.rows }));
-          });
+          tryRecord(
+            'infer',
+            () => {
+              const f = other.kind.forced(record);
+              console.log(JSON.stringify({ id: record.id, kind: other.kind.id, forced: f.forced, complete: f.complete, grid: f.rows }));
+            },
+            other.kind,
+          );
         return;
       }
       try {

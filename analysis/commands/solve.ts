@@ -105,11 +105,15 @@ export function registerSolve(program: Command): void {
         if (other) {
           // Another kind (Sudoku): the same line per puzzle, from its module; an inconsistent board is named, not searched.
           for (const record of other.records)
-            tryRecord('solve', () => {
-              const line = other.kind.solve(record, { limit: settings.limit, now: () => performance.now() });
-              process.stdout.write(JSON.stringify(line) + '\n');
-              if (flags.pretty && line.solution) process.stdout.write(other.kind.draw(line.solution, line.second) + '\n\n');
-            });
+            tryRecord(
+              'solve',
+              () => {
+                const line = other.kind.solve(record, { limit: settings.limit, now: () => performance.now() });
+                process.stdout.write(JSON.stringify(line) + '\n');
+                if (flags.pretty && line.solution) process.stdout.write(other.kind.draw(line.solution, line.second) + '\n\n');
+              },
+              other.kind,
+            );
           continue;
         }
         let puzzles: Puzzle[];

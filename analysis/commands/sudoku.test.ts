@@ -59,6 +59,9 @@ describe('nonolab on Sudoku', () => {
     const short = cli('solve', '--kind', 'sudoku', join(dir, 'short.txt'));
     expect(short.status).toBe(2);
     expect(short.stderr).toContain('short.txt:2');
+    // Every error names the kind the file was read as.
+    expect(short.stderr).toContain('(read as Sudoku, --kind)');
+    expect(twice.stderr).toContain('(Sudoku)');
   });
 
   it('cnf prints either encoding as DIMACS (extended by default), satisfiable, its model the solution; a Nonogram encoding is refused', () => {
