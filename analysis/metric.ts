@@ -4,6 +4,7 @@
  *
  *   sat_<key>      metrics.sat.<key>        MiniSat on the block-start encoding (decisions, propagations, conflicts, restarts)
  *   dfa_<key>      metrics.sat_dfa.<key>    MiniSat on the DFA encoding (same keys)
+ *   gac_<key>      metrics.sat_gac.<key>    MiniSat on the line-GAC encoding (`measure --encodings all`)
  *   human_<key>    metrics.human.<key>      the human-style solver (level, line_passes, footholds, foothold_cells, ...)
  *   <solver>_<key> metrics.sat_<solver>.<key>  another solver run by `measure --solvers` (cadical, cryptominisat, ...)
  *   minimal_<key>  metrics.sat_minimal.<key>    a Sudoku: MiniSat on the minimal encoding (Lynce & Ouaknine 2006)
@@ -41,7 +42,7 @@ export interface Metric {
 
 export class MetricNameError extends Error {}
 
-const BLOCK_OF: Record<string, string> = { sat: 'sat', dfa: 'sat_dfa', human: 'human', minimal: 'sat_minimal', extended: 'sat_extended', ...Object.fromEntries(OTHER_SOLVERS.map((s) => [s, `sat_${s}`])) };
+const BLOCK_OF: Record<string, string> = { sat: 'sat', dfa: 'sat_dfa', gac: 'sat_gac', human: 'human', minimal: 'sat_minimal', extended: 'sat_extended', ...Object.fromEntries(OTHER_SOLVERS.map((s) => [s, `sat_${s}`])) };
 const SOURCE_OF_BLOCK: Record<string, string> = Object.fromEntries(Object.entries(BLOCK_OF).map(([source, block]) => [block, source]));
 const keysOf = (source: string): readonly string[] => (source === 'human' ? HUMAN_KEYS : SAT_KEYS);
 

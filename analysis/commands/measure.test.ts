@@ -50,3 +50,36 @@ describe('measure on clue-only puzzles', () => {
     expect(measured.metrics.human.unique).toBe(false);
   });
 });
+
+describe('measure --encodings all (issue 36)', () => {
+  it('adds MiniSat on line-GAC (metrics.sat_gac): a puzzle line logic solves meets no conflict there, since unit propagation is complete line solving', () => {
+    const puzzles = [];
+    for (let i = 0; puzzles.length < 6 && i < 400; i++) {
+      const outcome = candidateFromSeed(10, 10, 0.5, candidateSeed(3, i));
+      if ('puzzle' in outcome) puzzles.push(outcome.puzzle);
+    }
+    const file = join(tempDir('nonolab-measure-'), 'p.ndjson');
+    writeFileSync(file, puzzles.map((p) => JSON.stringify(p)).join('\n') + '\n');
+    const paper = cli('measure', file);
+    expect(paper.status, paper.stderr).toBe(0);
+    expect(paper.stdout).not.toContain('sat_gac');
+    const all = cli('measure', file, '--encodings', 'all');
+    expect(all.status, all.stderr).toBe(0);
+    const records = all.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    let lineSolved = 0;
+    for (const r of records) {
+      expect(Object.keys(r.metrics.sat_gac)).toEqual(['decisions', 'propagations', 'conflicts', 'restarts']);
+      if (r.metrics.human.level === 1) {
+        lineSolved++;
+        // (Decisions may remain on the auxiliary variables once every cell is set, never a conflict.)
+        expect(r.metrics.sat_gac.conflicts).toBe(0);
+      }
+    }
+    expect(lineSolved).toBeGreaterThan(0);
+    // The paper's two blocks are the same either way.
+    const before = paper.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.map((r) => [r.metrics.sat, r.metrics.sat_dfa])).toEqual(before.map((r) => [r.metrics.sat, r.metrics.sat_dfa]));
+    const bad = cli('measure', file, '--encodings', 'some');
+    expect([bad.status, bad.stderr.trim()]).toEqual([2, "measure: --encodings must be paper or all, got 'some'"]);
+  });
+});

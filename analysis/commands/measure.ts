@@ -5,7 +5,7 @@ import cliProgress from 'cli-progress';
 import { difficulty, gridFromRows, KnownSolutionError } from '../../shared/nonogram/index.ts';
 import { loadPuzzles } from '../puzzleFile.ts';
 import { withSolution } from '../puzzleSolution.ts';
-import { encodeBlockStart, satMetrics, satMetricsRecord, writeDimacs } from '../../shared/sat/index.ts';
+import { encodeBlockStart, encodeLineGac, satMetrics, satMetricsRecord, solveCnf, writeDimacs } from '../../shared/sat/index.ts';
 import { checkSolvers, runExternalSolver, SOLVER_NAMES } from '../sat/external.ts';
 import { commandDescription } from './catalog.ts';
 import { otherKindFile, type KindFile } from '../kindFile.ts';
@@ -39,8 +39,14 @@ export function registerMeasure(program: Command): void {
     .option('--kind <kind>', 'the puzzle kind: nonogram or sudoku (default: inferred from the file)')
     .option('--out <file>', 'write NDJSON here instead of stdout')
     .option('--human', 'recompute metrics.human even when present')
+    .option('--encodings <set>', "paper: MiniSat on block-start (metrics.sat) and DFA (metrics.sat_dfa), as the paper measured; all: also on line-GAC (metrics.sat_gac), the encoding whose unit propagation is complete line solving (a Sudoku: both of its encodings either way)", 'paper')
     .option('--solvers <list>', `also run these solvers on the block-start CNF and store metrics.sat_<name> (comma-separated; minisat: the built-in one, the same counters as metrics.sat; installed ones: ${SOLVER_NAMES.filter((n) => n !== 'minisat').join(', ')})`)
-    .action((file: string, opts: { kind?: string; out?: string; human?: boolean; solvers?: string }) => {
+    .action((file: string, opts: { kind?: string; out?: string; human?: boolean; solvers?: string; encodings: string }) => {
+      if (opts.encodings !== 'paper' && opts.encodings !== 'all') {
+        console.error(`measure: --encodings must be paper or all, got '${opts.encodings}'`);
+        process.exitCode = 2;
+        return;
+      }
       const other = otherKindFile('measure', file, opts.kind);
       if (other === 'error') return;
       if (other) return measureKind(other, opts);
@@ -84,6 +90,10 @@ export function registerMeasure(program: Command): void {
           }
         }
         Object.assign(metrics, satMetricsRecord(p));
+        if (opts.encodings === 'all') {
+          const { decisions, propagations, conflicts, restarts } = solveCnf(encodeLineGac(p)).stats;
+          metrics.sat_gac = { decisions, propagations, conflicts, restarts };
+        }
         if (solvers.includes('minisat')) {
           // the built-in MiniSat's block-start counters, also under the --solvers naming (the same numbers as metrics.sat)
           const { decisions, propagations, conflicts, result } = satMetrics(p, 'block-start');
