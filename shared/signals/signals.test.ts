@@ -134,7 +134,7 @@ describe('signals', () => {
     // The same session with one more press of Hint before the real one, which the page could not send a request for:
     // no server hint record, no hint_shown.
     const extra = sessionLog();
-    const at = extra.findIndex((r) => r.type === 'hint');
+    const at = extra.findIndex((r) => (r as { type?: string }).type === 'hint');
     const press = JSON.parse(JSON.stringify(extra[at - 1]));
     press.t_mono -= 1_000;
     press.t_wall -= 1_000;
