@@ -136,6 +136,8 @@ export interface AnalysisResult {
   puzzles: PuzzleRow[];
   /** Gap columns; gaps.attempt indexes `attempts`. */
   gaps: GapColumns;
+  /** trajectories.csv's rows as CSV text (no header), one piece per analysed session, in order (extract.ts). */
+  trajectories: string[];
   pauses: PausesSummary;
   correlations: CorrelationRow[];
   lmm: LmmRow[];
@@ -192,6 +194,7 @@ export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?
     validate,
     gapLevel,
     skipBadSessions,
+    trajectories: true,
   };
 }
 
@@ -273,6 +276,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     participants: participantRows,
     puzzles: puzzleRows,
     gaps: ex.gaps,
+    trajectories: ex.trajectories,
     pauses,
     correlations,
     lmm,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseSessionNdjson, type SessionLog } from '../../shared/signals/index.ts';
 import { parseCsv, toCsv } from '../csv.ts';
 import type { AnalysisResult, CodedAnswer } from './analyze.ts';
-import { ACTIONS, type GapColumns } from './extract.ts';
+import { ACTIONS, TRAJECTORY_HEADER, type GapColumns } from './extract.ts';
 
 /** The NDJSON files of a logs directory: DIR/sessions/*.ndjson (the server's data dir) or DIR/*.ndjson. */
 export function sessionFiles(dir: string): string[] {
@@ -140,6 +140,7 @@ export function writeTables(result: AnalysisResult, dir: string, options: { gaps
   const threshold = result.pauses.threshold_s;
   if (options.gapsWrittenElsewhere) written.push('gaps.csv');
   else put('gaps.csv', gapsCsvBytes(gapRowKeys(result.attempts), result.gaps, threshold));
+  put('trajectories.csv', TRAJECTORY_HEADER + result.trajectories.join(''));
   put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');
   put('correlations.csv', toCsv(result.correlations as unknown as Record<string, unknown>[], ['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact']));
   put(
