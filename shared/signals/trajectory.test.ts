@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { sessionFromRecords } from './session.ts';
 import { sessionSignals, type SignalPuzzle } from './attempts.ts';
-import { sessionTrajectory, TRAJECTORY_COLUMNS, type TrajectoryRow } from './trajectory.ts';
+import { attemptStrategies, sessionTrajectory, STRATEGY_COLUMNS, TRAJECTORY_COLUMNS, type StrategyRow, type TrajectoryRow } from './trajectory.ts';
 
 const SID = 'sT';
 const T0 = 1_780_000_000_000;
@@ -147,5 +147,41 @@ describe('the trajectory of a hand-made log', () => {
   it('at the action level a timed stroke is one point in time: its cells share the action gap', () => {
     const stroke = sessionTrajectory(log, puzzles, { gapLevel: 'action' }).filter((r) => r.action === 'stroke');
     expect(stroke.map((r) => [r.t_ms, r.gap_ms])).toEqual([[2200, 500], [2350, 500], [2500, 500]]);
+  });
+
+  it("summarises each attempt's strategy from the table: counts and shares per label, backtracks, time per level, the first change", () => {
+    const base = { participant_id: SID, kind: 'nonogram' as const };
+    const expected: StrategyRow[] = [
+      // p3: 13 changes, 11 of them marks: 8 overlap, 1 line (change 9), 1 two-lines (change 1), 1 guess (change 5); changes
+      // 6, 12, 13 backtrack; the overlap marks' gaps 200+150+150+1000+500+500+500 ms (the reveal has none)
+      {
+        ...base, puzzle_id: 'p3', position: 1, attempt: 1, changes: 13, marks: 11, overlap: 8, line: 1, two_lines: 1, probing: 0, guess: 1,
+        share_overlap: 8 / 11, share_line: 1 / 11, share_two_lines: 1 / 11, share_probing: 0, share_guess: 1 / 11, share_line_family: 10 / 11, backtracks: 3,
+        time_overlap_s: 3, time_line_s: 1, time_two_lines_s: 0, time_probing_s: 0, time_guess_s: 0.5,
+        // (0,2): row [2] and column [1] of 3 cells are not footholds
+        first_row: 0, first_col: 2, first_reasoning: 'two-lines', first_on_foothold: false,
+      },
+      {
+        ...base, puzzle_id: 's4', position: 2, attempt: 2, changes: 3, marks: 3, overlap: 0, line: 0, two_lines: 1, probing: 1, guess: 1,
+        share_overlap: 0, share_line: 0, share_two_lines: 1 / 3, share_probing: 1 / 3, share_guess: 1 / 3, share_line_family: 1 / 3, backtracks: 0,
+        time_overlap_s: 0, time_line_s: 0, time_two_lines_s: 0.5, time_probing_s: 0, time_guess_s: 1,
+        first_row: 0, first_col: 0, first_reasoning: 'probing', first_on_foothold: false,
+      },
+      {
+        ...base, puzzle_id: 'a2', position: 3, attempt: 3, changes: 2, marks: 2, overlap: 0, line: 1, two_lines: 0, probing: 0, guess: 1,
+        share_overlap: 0, share_line: 0.5, share_two_lines: 0, share_probing: 0, share_guess: 0.5, share_line_family: 0.5, backtracks: 0,
+        time_overlap_s: 0, time_line_s: 0.8, time_two_lines_s: 0, time_probing_s: 0, time_guess_s: 0,
+        first_row: 0, first_col: 0, first_reasoning: 'guess', first_on_foothold: false,
+      },
+    ];
+    const strategies = attemptStrategies(rows, puzzles);
+    expect(strategies).toEqual(expected);
+    for (const r of strategies) expect(Object.keys(r).sort()).toEqual([...STRATEGY_COLUMNS].sort());
+    // from the stroke on, p3's first change is (2,0): row [3] fills its row exactly, a foothold
+    const fromStroke = attemptStrategies(rows.filter((r) => r.puzzle_id === 'p3' && r.change >= 2), puzzles)[0];
+    expect([fromStroke.first_row, fromStroke.first_col, fromStroke.first_reasoning, fromStroke.first_on_foothold]).toEqual([2, 0, 'overlap', true]);
+    // a reveal is the system's, never the participant's first change: from change 7 (the reveal of (0,0)) it is (0,1)
+    const fromReveal = attemptStrategies(rows.filter((r) => r.puzzle_id === 'p3' && r.change >= 7), puzzles)[0];
+    expect([fromReveal.first_row, fromReveal.first_col, fromReveal.first_on_foothold]).toEqual([0, 1, true]);
   });
 });

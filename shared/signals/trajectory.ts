@@ -204,3 +204,107 @@ function attemptRows(
     }
   });
 }
+
+/** One attempt's strategy, summarised from its trajectory. */
+export interface StrategyRow {
+  participant_id: string;
+  puzzle_id: string;
+  kind: 'nonogram';
+  position: number;
+  attempt: number;
+  /** Cell changes, and among them the changes to a mark (filled or crossed: the labelled ones). */
+  changes: number;
+  marks: number;
+  /** Marks at each level of reasoning (counts), and their shares of `marks` (null when there are none). */
+  overlap: number;
+  line: number;
+  two_lines: number;
+  probing: number;
+  guess: number;
+  share_overlap: number | null;
+  share_line: number | null;
+  share_two_lines: number | null;
+  share_probing: number | null;
+  share_guess: number | null;
+  /** Share of marks in the line family (overlap, line, two-lines). */
+  share_line_family: number | null;
+  /** Changes that backtrack (trajectory's `backtrack`). */
+  backtracks: number;
+  /** Seconds of the gaps before the marks of each level (the time that led to them). */
+  time_overlap_s: number;
+  time_line_s: number;
+  time_two_lines_s: number;
+  time_probing_s: number;
+  time_guess_s: number;
+  /** The participant's first change: its cell, its label, and whether it lies on a foothold line. */
+  first_row: number | null;
+  first_col: number | null;
+  first_reasoning: ReasoningLabel | null;
+  first_on_foothold: boolean | null;
+}
+
+export const STRATEGY_COLUMNS = [
+  'participant_id', 'puzzle_id', 'kind', 'position', 'attempt', 'changes', 'marks', 'overlap', 'line', 'two_lines', 'probing', 'guess',
+  'share_overlap', 'share_line', 'share_two_lines', 'share_probing', 'share_guess', 'share_line_family', 'backtracks',
+  'time_overlap_s', 'time_line_s', 'time_two_lines_s', 'time_probing_s', 'time_guess_s', 'first_row', 'first_col', 'first_reasoning', 'first_on_foothold',
+] as const satisfies readonly (keyof StrategyRow)[];
+
+const LEVEL_KEY = { overlap: 'overlap', line: 'line', 'two-lines': 'two_lines', probing: 'probing', guess: 'guess' } as const;
+
+/** Rows and columns of a puzzle determined by their clue alone (an empty clue, or runs that fill the line exactly: metrics.ts's footholds). */
+function footholdLines(puzzle: SignalPuzzle): { rows: boolean[]; cols: boolean[] } {
+  const clues = cluesOf(gridFromRows([...puzzle.solution]));
+  const fixes = (clue: readonly number[], n: number) => clue.length === 0 || clue.reduce((s, b) => s + b, 0) + clue.length - 1 === n;
+  return { rows: clues.rows.map((c) => fixes(c, puzzle.width)), cols: clues.cols.map((c) => fixes(c, puzzle.height)) };
+}
+
+/** Each attempt's strategy row from its trajectory rows (as sessionTrajectory gives them: an attempt's rows together, in order). */
+export function attemptStrategies(rows: readonly TrajectoryRow[], puzzles: ReadonlyMap<string, SignalPuzzle>): StrategyRow[] {
+  const out: StrategyRow[] = [];
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
+  let cur: StrategyRow | null = null;
+  let feet: { rows: boolean[]; cols: boolean[] } | null = null;
+  const finish = () => {
+    if (!cur) return;
+    const m = cur.marks;
+    const share = (k: number) => (m ? k / m : null);
+    cur.share_overlap = share(cur.overlap);
+    cur.share_line = share(cur.line);
+    cur.share_two_lines = share(cur.two_lines);
+    cur.share_probing = share(cur.probing);
+    cur.share_guess = share(cur.guess);
+    cur.share_line_family = share(cur.overlap + cur.line + cur.two_lines);
+    for (const k of ['time_overlap_s', 'time_line_s', 'time_two_lines_s', 'time_probing_s', 'time_guess_s'] as const) cur[k] = round3(cur[k] / 1000);
+    out.push(cur);
+  };
+  for (const r of rows) {
+    if (!cur || cur.participant_id !== r.participant_id || cur.attempt !== r.attempt) {
+      finish();
+      const puzzle = puzzles.get(r.puzzle_id);
+      if (!puzzle) throw new Error(`puzzle '${r.puzzle_id}' is not in the puzzle set`);
+      feet = footholdLines(puzzle);
+      cur = {
+        participant_id: r.participant_id, puzzle_id: r.puzzle_id, kind: r.kind, position: r.position, attempt: r.attempt, changes: 0, marks: 0,
+        overlap: 0, line: 0, two_lines: 0, probing: 0, guess: 0, share_overlap: null, share_line: null, share_two_lines: null, share_probing: null,
+        share_guess: null, share_line_family: null, backtracks: 0, time_overlap_s: 0, time_line_s: 0, time_two_lines_s: 0, time_probing_s: 0,
+        time_guess_s: 0, first_row: null, first_col: null, first_reasoning: null, first_on_foothold: null,
+      };
+    }
+    cur.changes++;
+    if (r.backtrack) cur.backtracks++;
+    if (r.reasoning !== null) {
+      const key = LEVEL_KEY[r.reasoning];
+      cur.marks++;
+      cur[key]++;
+      cur[`time_${key}_s`] += r.gap_ms ?? 0;
+    }
+    if (cur.first_row === null && r.source !== 'system') {
+      cur.first_row = r.row;
+      cur.first_col = r.col;
+      cur.first_reasoning = r.reasoning;
+      cur.first_on_foothold = feet!.rows[r.row] || feet!.cols[r.col];
+    }
+  }
+  finish();
+  return out;
+}
