@@ -7,7 +7,7 @@ import { loadStudyConfig } from '../../node/studyConfig.ts';
 import { simulateToDir } from '../simulate/index.ts';
 import { runAnalysis } from '../pipeline/index.ts';
 import { parseCsv } from '../csv.ts';
-import { TRAJECTORY_COLUMNS } from '../../shared/signals/index.ts';
+import { STRATEGY_COLUMNS, TRAJECTORY_COLUMNS } from '../../shared/signals/index.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -50,6 +50,26 @@ describe('nonolab trajectories', () => {
     const scanned = cli('--logs', renamed, '--puzzles', config, '--session', session, '--puzzle', puzzle);
     expect(scanned.status).toBe(0);
     expect(scanned.stdout).toBe(readFileSync(file, 'utf8'));
+  });
+
+  it('--summary: one strategy row per attempt with a change, its counts matching the trajectory', () => {
+    const all = parseCsv(cli('--logs', logs, '--puzzles', config).stdout, 'all');
+    const r = cli('--logs', logs, '--puzzles', config, '--summary');
+    expect(r.status).toBe(0);
+    expect(r.stdout.split('\n', 1)[0]).toBe(STRATEGY_COLUMNS.join(','));
+    const summary = parseCsv(r.stdout, 'summary');
+    const attempts = new Set(all.map((x) => `${x.participant_id}/${x.attempt}`));
+    expect(summary.map((s) => `${s.participant_id}/${s.attempt}`)).toEqual([...attempts]);
+    for (const s of summary) {
+      const mine = all.filter((x) => x.participant_id === s.participant_id && x.attempt === s.attempt);
+      expect(Number(s.changes)).toBe(mine.length);
+      expect(Number(s.guess)).toBe(mine.filter((x) => x.reasoning === 'guess').length);
+      expect(Number(s.backtracks)).toBe(mine.filter((x) => x.backtrack === 'true').length);
+      const levels = ['overlap', 'line', 'two_lines', 'probing', 'guess'].reduce((t, k) => t + Number(s[k]), 0);
+      expect(levels).toBe(Number(s.marks));
+      const first = mine.find((x) => x.source !== 'system')!;
+      expect([s.first_row, s.first_col, s.first_reasoning]).toEqual([first.row, first.col, first.reasoning]);
+    }
   });
 
   it('says what is wrong: an unknown session or puzzle, a bad gap level, a puzzle set without solutions', () => {

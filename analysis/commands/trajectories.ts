@@ -4,7 +4,8 @@ import { basename, dirname, join } from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { parseSessionNdjson, sessionTrajectory, type SignalPuzzle } from '../../shared/signals/index.ts';
+import { attemptStrategies, parseSessionNdjson, sessionTrajectory, STRATEGY_COLUMNS, type SignalPuzzle } from '../../shared/signals/index.ts';
+import { toCsv } from '../csv.ts';
 import { TRAJECTORY_HEADER, trajectoryCsvBody } from '../pipeline/extract.ts';
 import { sessionFiles } from '../pipeline/io.ts';
 import { readPuzzleFile } from '../puzzleFile.ts';
@@ -18,6 +19,16 @@ interface Flags {
   out?: string;
   gapLevel: string;
   validate: boolean;
+  summary?: boolean;
+}
+
+const STRATEGY_HEADER = `${STRATEGY_COLUMNS.join(',')}\n`;
+
+/** Rows as CSV lines without the header. */
+function csvBody(rows: readonly object[], columns: readonly string[]): string {
+  if (rows.length === 0) return '';
+  const text = toCsv(rows as Record<string, unknown>[], columns);
+  return text.slice(text.indexOf('\n') + 1);
 }
 
 /** The study puzzles with their solutions, by id (a puzzle without one cannot be labelled: an error naming it). */
@@ -53,6 +64,7 @@ export function registerTrajectories(program: Command): void {
     .option('--puzzle <id>', "only this puzzle's attempts")
     .option('--out <file>', 'write the CSV here (default: standard output)')
     .option('--gap-level <cell|action>', 'gap_ms as the pause rule takes it: cell (each cell of a timed drag is a point in time) or action', 'cell')
+    .option('--summary', "instead of the changes, one row per attempt: its strategy (changes per reasoning label and their shares, backtracks, time per level, the first change and whether it is on a foothold line)")
     .option('--no-validate', 'skip zod validation of every record (faster on huge studies)')
     .action(async (flags: Flags) => {
       if (flags.gapLevel !== 'cell' && flags.gapLevel !== 'action') {
@@ -75,7 +87,7 @@ export function registerTrajectories(program: Command): void {
       let sessions = 0;
       let rows = 0;
       try {
-        await write(stream, TRAJECTORY_HEADER);
+        await write(stream, flags.summary ? STRATEGY_HEADER : TRAJECTORY_HEADER);
         for (const file of files) {
           const text = readFileSync(file, 'utf8');
           if (text.trim() === '') continue;
@@ -84,8 +96,14 @@ export function registerTrajectories(program: Command): void {
           if (log.marks.includes('excluded')) continue;
           const trajectory = sessionTrajectory(log, puzzles, { gapLevel: flags.gapLevel, puzzleId: flags.puzzle });
           sessions++;
-          rows += trajectory.length;
-          await write(stream, trajectoryCsvBody(trajectory as unknown as Record<string, unknown>[]));
+          if (flags.summary) {
+            const strategies = attemptStrategies(trajectory, puzzles);
+            rows += strategies.length;
+            await write(stream, csvBody(strategies, STRATEGY_COLUMNS));
+          } else {
+            rows += trajectory.length;
+            await write(stream, trajectoryCsvBody(trajectory as unknown as Record<string, unknown>[]));
+          }
         }
         if (flags.session !== undefined && sessions === 0) throw new Error(`--session ${flags.session}: no such session in ${flags.logs}`);
       } catch (err) {
@@ -97,6 +115,6 @@ export function registerTrajectories(program: Command): void {
           await once(stream, 'close');
         }
       }
-      if (flags.out && process.exitCode !== 2) process.stderr.write(`trajectories: ${rows} changes of ${sessions} session(s) -> ${basename(flags.out)}\n`);
+      if (flags.out && process.exitCode !== 2) process.stderr.write(`trajectories: ${rows} ${flags.summary ? 'attempts' : 'changes'} of ${sessions} session(s) -> ${basename(flags.out)}\n`);
     });
 }
