@@ -22,9 +22,10 @@
  * a solution, the value holds in every solution extending B (a test checks it against exact search).
  *
  * Cost. overlap is a table look-up (blank lines are solved once per puzzle), line two line solves. The propagation of
- * B is kept between calls: a change that only adds a mark (unknown to a value) updates it incrementally from the
- * previous fixpoint (the fixpoint of line propagation is unique, so P(B + x) = P(P(B) + x)); a change that removes or
- * flips a mark drops it, and it is recomputed when a label next needs it. What it cannot do: see reasoning beyond one
+ * B is kept between calls: a change that only adds a mark (unknown to a value) adds it to the kept fixpoint, which is
+ * propagated again (from the new marks) only when a label next needs it, since most changes are settled by their own
+ * lines (the fixpoint of line propagation is unique, so P(B + x + y) = P(P(B) + x + y)); a change that removes or flips
+ * a mark drops it, and it is recomputed from the board when a label next needs it. What it cannot do: see reasoning beyond one
  * probe (probing to a fixpoint, search), or know which rung the participant actually used.
  */
 import type { Clues } from './grid.ts';
@@ -53,6 +54,9 @@ export class MoveReasoning {
   /** The propagation of the current board: valid when propState is not 'none'. */
   private readonly prop: Uint8Array;
   private propState: 'none' | 'ok' | 'contradiction' = 'none';
+  /** Marks added to `prop` since it was last propagated (the last of them: lastPending). */
+  private pending = 0;
+  private lastPending = -1;
   private readonly test: Uint8Array;
 
   constructor(clues: Clues) {
@@ -85,11 +89,17 @@ export class MoveReasoning {
     return { width: this.width, height: this.height, cells };
   }
 
-  /** The propagation of `cells` (the current board), computed when not kept. */
+  /** The propagation of `cells` (the current board), computed when not kept, brought up to date when marks were added. */
   private propagation(cells: Uint8Array): 'ok' | 'contradiction' {
     if (this.propState === 'none') {
       this.prop.set(cells);
+      this.pending = 0;
       this.propState = propagateInPlace(this.clues, this.grid(this.prop), 'complete') ? 'ok' : 'contradiction';
+    } else if (this.pending > 0) {
+      // one new mark: its row and column first (incremental); several: every line (the same fixpoint either way)
+      const ok = propagateInPlace(this.clues, this.grid(this.prop), 'complete', undefined, this.pending === 1 ? this.lastPending : -1);
+      this.pending = 0;
+      if (!ok) this.propState = 'contradiction';
     }
     return this.propState;
   }
@@ -142,8 +152,10 @@ export class MoveReasoning {
       this.propState = 'contradiction';
       return;
     }
+    // (propagated when a label next needs it: most changes are settled by their lines and never ask)
     this.prop[i] = after;
-    if (!propagateInPlace(this.clues, this.grid(this.prop), 'complete', undefined, i)) this.propState = 'contradiction';
+    this.pending++;
+    this.lastPending = i;
   }
 
   /** Forget the kept propagation (the board was replaced). */
