@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSessionNdjson, type SessionLog } from '../../shared/signals/index.ts';
-import { parseCsv, toCsv } from '../csv.ts';
+import { parseCsv, safeCell, toCsv } from '../csv.ts';
 import type { AnalysisResult, CodedAnswer } from './analyze.ts';
 import { ACTIONS, TRAJECTORY_HEADER, type GapColumns } from './extract.ts';
 
@@ -55,10 +55,6 @@ const PARTICIPANT_COLUMNS = [
 ];
 const PUZZLE_COLUMNS = ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', 'attempts', 'solve_rate', 'skip_rate', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints', 'mean_undos'];
 
-/** A cell as papaparse's escapeFormulae would write it (ids here are [A-Za-z0-9_-], so only a leading '-' needs it). */
-function safeCell(v: string): string {
-  return /^[=+\-@\t\r]/.test(v) ? `"'${v.replace(/"/g, '""')}"` : /[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
 
 /** Each attempt's "participant,puzzle,position," prefix of its rows in gaps.csv (gap k's attempt is gaps.attempt[k]). */
 export function gapRowKeys(attempts: readonly Record<string, unknown>[]): string[] {
