@@ -21,7 +21,8 @@
  * so "the first rung" is the weakest reasoning, and every label but guess is sound: on a board whose marks agree with
  * a solution, the value holds in every solution extending B (a test checks it against exact search).
  *
- * Cost. overlap is a table look-up (blank lines are solved once per puzzle), line two line solves. The propagation of
+ * Cost. overlap is a table look-up (blank lines are solved once per puzzle), line two line solves, each kept until a
+ * cell of its line changes (a flip is solved afresh, its own mark set aside). The propagation of
  * B is kept between calls: a change that only adds a mark (unknown to a value) adds it to the kept fixpoint, which is
  * propagated again (from the new marks) only when a label next needs it, since most changes are settled by their own
  * lines (the fixpoint of line propagation is unique, so P(B + x + y) = P(P(B) + x + y)); a change that removes or flips
@@ -54,10 +55,14 @@ export class MoveReasoning {
   /** The propagation of the current board: valid when propState is not 'none'. */
   private readonly prop: Uint8Array;
   private propState: 'none' | 'ok' | 'contradiction' = 'none';
-  /** Marks added to `prop` since it was last propagated (the last of them: lastPending). */
-  private pending = 0;
-  private lastPending = -1;
+  /** Cells marked in `prop` since it was last propagated. */
+  private readonly pending: number[] = [];
   private readonly test: Uint8Array;
+  /** Each row and column of the board solved by complete line solving: state 0 not kept, 1 solved, -1 no placement. */
+  private readonly rowSolved: Uint8Array;
+  private readonly colSolved: Uint8Array;
+  private readonly rowState: Int8Array;
+  private readonly colState: Int8Array;
 
   constructor(clues: Clues) {
     this.clues = clues;
@@ -68,6 +73,10 @@ export class MoveReasoning {
     this.line = new Uint8Array(Math.max(w, h));
     this.prop = new Uint8Array(w * h);
     this.test = new Uint8Array(w * h);
+    this.rowSolved = new Uint8Array(w * h);
+    this.colSolved = new Uint8Array(w * h);
+    this.rowState = new Int8Array(h);
+    this.colState = new Int8Array(w);
     for (let r = 0; r < h; r++) {
       const row = new Uint8Array(w);
       if (overlapSolveLineInPlace(clues.rows[r], row, 0, w, 1) >= 0) this.blankRow.set(row, r * w);
@@ -85,6 +94,32 @@ export class MoveReasoning {
     return solveLineInPlace(clue, line, 0, length, 1) >= 0 && line[pos] === value;
   }
 
+  /** Row r of the board solved (kept until a cell of the row changes); false when its clue has no placement. */
+  private solvedRow(cells: Uint8Array, r: number): boolean {
+    if (this.rowState[r] === 0) {
+      const w = this.width;
+      const line = this.line;
+      for (let k = 0, p = r * w; k < w; k++, p++) line[k] = cells[p];
+      const ok = solveLineInPlace(this.clues.rows[r], line, 0, w, 1) >= 0;
+      if (ok) this.rowSolved.set(line.subarray(0, w), r * w);
+      this.rowState[r] = ok ? 1 : -1;
+    }
+    return this.rowState[r] === 1;
+  }
+
+  /** Column c of the board solved, kept the same way (colSolved by cell index). */
+  private solvedCol(cells: Uint8Array, c: number): boolean {
+    if (this.colState[c] === 0) {
+      const w = this.width, h = this.height;
+      const line = this.line;
+      for (let k = 0, p = c; k < h; k++, p += w) line[k] = cells[p];
+      const ok = solveLineInPlace(this.clues.cols[c], line, 0, h, 1) >= 0;
+      if (ok) for (let k = 0, p = c; k < h; k++, p += w) this.colSolved[p] = line[k];
+      this.colState[c] = ok ? 1 : -1;
+    }
+    return this.colState[c] === 1;
+  }
+
   private grid(cells: Uint8Array) {
     return { width: this.width, height: this.height, cells };
   }
@@ -93,12 +128,15 @@ export class MoveReasoning {
   private propagation(cells: Uint8Array): 'ok' | 'contradiction' {
     if (this.propState === 'none') {
       this.prop.set(cells);
-      this.pending = 0;
+      this.pending.length = 0;
       this.propState = propagateInPlace(this.clues, this.grid(this.prop), 'complete') ? 'ok' : 'contradiction';
-    } else if (this.pending > 0) {
-      // one new mark: its row and column first (incremental); several: every line (the same fixpoint either way)
-      const ok = propagateInPlace(this.clues, this.grid(this.prop), 'complete', undefined, this.pending === 1 ? this.lastPending : -1);
-      this.pending = 0;
+    } else if (this.pending.length > 0) {
+      // The new marks' rows and columns, one mark at a time (incremental propagation): every line whose cells changed
+      // since it was last solved is solved again, and the others are still at their fixpoint, so this is the fixpoint.
+      const grid = this.grid(this.prop);
+      let ok = true;
+      for (let k = 0; k < this.pending.length && ok; k++) ok = propagateInPlace(this.clues, grid, 'complete', undefined, this.pending[k]);
+      this.pending.length = 0;
       if (!ok) this.propState = 'contradiction';
     }
     return this.propState;
@@ -114,9 +152,13 @@ export class MoveReasoning {
     const r = (i / w) | 0;
     const c = i - r * w;
     if (this.blankRow[i] === value || this.blankCol[i] === value) return 'overlap';
-    if (this.lineForces(cells, this.clues.rows[r], r * w, w, 1, c, value)) return 'line';
-    if (this.lineForces(cells, this.clues.cols[c], c, this.height, w, r, value)) return 'line';
-    if (cells[i] !== UNKNOWN) return this.labelFromScratch(cells, i, value);
+    if (cells[i] !== UNKNOWN) {
+      if (this.lineForces(cells, this.clues.rows[r], r * w, w, 1, c, value)) return 'line';
+      if (this.lineForces(cells, this.clues.cols[c], c, this.height, w, r, value)) return 'line';
+      return this.labelFromScratch(cells, i, value);
+    }
+    if (this.solvedRow(cells, r) && this.rowSolved[i] === value) return 'line';
+    if (this.solvedCol(cells, c) && this.colSolved[i] === value) return 'line';
     if (this.propagation(cells) === 'contradiction') return 'guess';
     const p = this.prop[i];
     if (p === value) return 'two-lines';
@@ -140,6 +182,9 @@ export class MoveReasoning {
 
   /** Cell i changed from `before` to `after` on the board: keep the propagation when the change only adds a mark. */
   changed(i: number, before: number, after: number): void {
+    const r = (i / this.width) | 0;
+    this.rowState[r] = 0;
+    this.colState[i - r * this.width] = 0;
     if (this.propState === 'none') return;
     if (before !== UNKNOWN || after === UNKNOWN) {
       this.propState = 'none';
@@ -154,12 +199,13 @@ export class MoveReasoning {
     }
     // (propagated when a label next needs it: most changes are settled by their lines and never ask)
     this.prop[i] = after;
-    this.pending++;
-    this.lastPending = i;
+    this.pending.push(i);
   }
 
   /** Forget the kept propagation (the board was replaced). */
   reset(): void {
     this.propState = 'none';
+    this.rowState.fill(0);
+    this.colState.fill(0);
   }
 }
