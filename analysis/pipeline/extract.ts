@@ -121,13 +121,15 @@ export const TRAJECTORY_HEADER = `${TRAJECTORY_COLUMNS.join(',')}\n`;
  * pins the bytes to it), built directly, since a large study has millions of rows and papaparse took most of their time.
  */
 export function trajectoryCsvBody(rows: readonly Record<string, unknown>[]): string {
-  let text = '';
-  for (const r of rows) {
-    let line = csvCell(r[TRAJECTORY_COLUMNS[0]]);
-    for (let k = 1; k < TRAJECTORY_COLUMNS.length; k++) line += ',' + csvCell(r[TRAJECTORY_COLUMNS[k]]);
-    text += line + '\n';
-  }
-  return text;
+  const lines = new Array<string>(rows.length + 1);
+  const cells = new Array<string>(TRAJECTORY_COLUMNS.length);
+  rows.forEach((r, i) => {
+    for (let k = 0; k < TRAJECTORY_COLUMNS.length; k++) cells[k] = csvCell(r[TRAJECTORY_COLUMNS[k]]);
+    lines[i] = cells.join(',');
+  });
+  lines[rows.length] = '';
+  // (one flat string per session: a rope of millions of pieces kept until the file is written costs more in GC than it saves)
+  return rows.length ? lines.join('\n') : '';
 }
 
 /** Extract a sequence of session logs inline. */
