@@ -184,4 +184,40 @@ describe('the trajectory of a hand-made log', () => {
     const fromReveal = attemptStrategies(rows.filter((r) => r.puzzle_id === 'p3' && r.change >= 7), puzzles)[0];
     expect([fromReveal.first_row, fromReveal.first_col, fromReveal.first_on_foothold]).toEqual([0, 1, true]);
   });
+
+  it('a second hand-made log: strokes with repeated and outside cells, a flip, a clear, a crossed reveal, a reset', () => {
+    const records: object[] = [];
+    let seq = 0;
+    const at = { step: 1, puzzle_id: 'p3', position: 1 };
+    const client = (type: string, payload: object, t: number, source = 'mouse') =>
+      records.push({ session_id: 'sU', seq: ++seq, ...at, phase: 'puzzles', t_mono: t, t_wall: T0 + t, source, type, payload, origin: 'client', t_server: T0 + t, config_hash: 'h', app_version: '0' });
+    client('step_start', { kind: 'puzzle' }, 1000);
+    client('move', { move: { type: 'stroke', state: 'filled', cells: [[0, 1], [0, 1], [0, 5], [2, 1]] } }, 2000); // no cell times
+    client('move', { move: { type: 'stroke', state: 'crossed', cells: [[0, 1], [0, 2]], cell_ms: [-100, 0] } }, 2500);
+    client('move', { move: { type: 'clear', row: 0, col: 1 } }, 3000);
+    client('move', { move: { type: 'reveal', row: 1, col: 0, state: 'crossed' } }, 3500, 'system');
+    client('move', { move: { type: 'reset' } }, 4000);
+    client('move', { move: { type: 'cross', row: 1, col: 0 } }, 4500);
+    const log = sessionFromRecords(records);
+    const got = sessionTrajectory(log, puzzles).map((r) => [r.change, r.move, r.index, r.action, r.stroke, r.stroke_cell, r.t_ms, r.gap_ms, r.row, r.col, r.before, r.after, r.correct, r.board_right * 9, r.wrong_cells, r.reasoning, r.backtrack]);
+    expect(got).toEqual([
+      // an untimed stroke is one point; its repeated cell and the cell outside the board change nothing
+      [1, 1, 1, 'stroke', 1, 0, 1000, null, 0, 1, 'unknown', 'filled', true, 1, 0, 'overlap', false],
+      [2, 1, 1, 'stroke', 1, 3, 1000, null, 2, 1, 'unknown', 'filled', true, 2, 0, 'overlap', false],
+      // (0,1) flipped to crossed: its row and column (with the mark set aside) force it filled: a guess, and wrong
+      [3, 2, 2, 'stroke', 2, 0, 1400, 400, 0, 1, 'filled', 'crossed', false, 1, 1, 'guess', false],
+      // (0,2) crossed next to a crossed (0,1): row [2] has no placement left, so nothing on this board is credited
+      [4, 2, 2, 'stroke', 2, 1, 1500, 100, 0, 2, 'unknown', 'crossed', true, 2, 1, 'guess', false],
+      [5, 3, 3, 'clear', null, null, 2000, 500, 0, 1, 'crossed', 'unknown', false, 2, 0, null, true],
+      [6, 4, null, 'reveal', null, null, 2500, null, 1, 0, 'unknown', 'crossed', true, 3, 0, 'overlap', false],
+      // the reset, 1 s after the clear (the reveal is no participant action), in row-major order
+      [7, 5, 4, 'reset', null, null, 3000, 1000, 0, 2, 'crossed', 'unknown', false, 2, 0, null, true],
+      [8, 5, 4, 'reset', null, null, 3000, 1000, 1, 0, 'crossed', 'unknown', false, 1, 0, null, true],
+      [9, 5, 4, 'reset', null, null, 3000, 1000, 2, 1, 'filled', 'unknown', false, 0, 0, null, true],
+      // crossed again as the reveal had it: overlap, and backtracking (a state the cell held)
+      [10, 6, 5, 'cross', null, null, 3500, 500, 1, 0, 'unknown', 'crossed', true, 1, 0, 'overlap', true],
+    ]);
+    const { attempts } = sessionSignals(log, puzzles);
+    expect([attempts[0].errors, attempts[0].final_wrong_cells]).toEqual([0, 0]);
+  });
 });

@@ -19,7 +19,7 @@
 import type { InputSource, Move, PaintState } from '../schema/move.ts';
 import { BoardReplay } from '../game/board.ts';
 import { actionGaps, elapsedMs, paintedCellsInReplay, type GapLevel } from '../log/rules.ts';
-import { EMPTY, FILLED, UNKNOWN, cluesOf, gridFromRows } from '../nonogram/grid.ts';
+import { EMPTY, FILLED, UNKNOWN, cluesOf, createGrid, type Clues } from '../nonogram/grid.ts';
 import { MoveReasoning, type ReasoningLabel } from '../nonogram/reasoning.ts';
 import { attemptWindow, groupAttempts, type MoveEvent, type SignalPuzzle } from './attempts.ts';
 import type { SessionLog } from './session.ts';
@@ -81,9 +81,16 @@ const STATE_NAME: readonly PaintState[] = ['unknown', 'filled', 'crossed'];
 /** Each puzzle's labeller, made once (the blank lines' overlap solved once per puzzle). */
 const labellers = new WeakMap<SignalPuzzle, MoveReasoning>();
 
+/** The clues of a puzzle's solution ('#' filled, anything else empty: the attempt rows' reading of it). */
+function solutionClues(puzzle: SignalPuzzle): Clues {
+  const grid = createGrid(puzzle.width, puzzle.height, EMPTY);
+  for (let r = 0; r < puzzle.height; r++) for (let c = 0; c < puzzle.width; c++) if (puzzle.solution[r]?.[c] === '#') grid.cells[r * puzzle.width + c] = FILLED;
+  return cluesOf(grid);
+}
+
 function labellerOf(puzzle: SignalPuzzle): MoveReasoning {
   let m = labellers.get(puzzle);
-  if (!m) labellers.set(puzzle, (m = new MoveReasoning(cluesOf(gridFromRows([...puzzle.solution])))));
+  if (!m) labellers.set(puzzle, (m = new MoveReasoning(solutionClues(puzzle))));
   return m;
 }
 
@@ -253,7 +260,7 @@ const LEVEL_KEY = { overlap: 'overlap', line: 'line', 'two-lines': 'two_lines', 
 
 /** Rows and columns of a puzzle determined by their clue alone (an empty clue, or runs that fill the line exactly: metrics.ts's footholds). */
 function footholdLines(puzzle: SignalPuzzle): { rows: boolean[]; cols: boolean[] } {
-  const clues = cluesOf(gridFromRows([...puzzle.solution]));
+  const clues = solutionClues(puzzle);
   const fixes = (clue: readonly number[], n: number) => clue.length === 0 || clue.reduce((s, b) => s + b, 0) + clue.length - 1 === n;
   return { rows: clues.rows.map((c) => fixes(c, puzzle.width)), cols: clues.cols.map((c) => fixes(c, puzzle.height)) };
 }
