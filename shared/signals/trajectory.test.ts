@@ -160,18 +160,25 @@ describe('the trajectory of a hand-made log', () => {
         time_overlap_s: 3, time_line_s: 1, time_two_lines_s: 0, time_probing_s: 0, time_guess_s: 0.5,
         // (0,2): row [2] and column [1] of 3 cells are not footholds
         first_row: 0, first_col: 2, first_reasoning: 'two-lines', first_on_foothold: false,
+        // the participant's marks (the reveal left out): (0,2) (2,0) (2,1) (2,2) (1,0) (0,1) (1,2) (1,1) (1,0) (1,0), 9 pairs;
+        // sharing a line: (2,0)-(2,1), (2,1)-(2,2), (1,2)-(1,1), (1,1)-(1,0), (1,0)-(1,0); later in reading order:
+        // (0,2)-(2,0), (2,0)-(2,1), (2,1)-(2,2), (0,1)-(1,2)
+        same_line_share: 5 / 9, reading_order_share: 4 / 9,
       },
       {
         ...base, puzzle_id: 's4', position: 2, attempt: 2, changes: 3, marks: 3, overlap: 0, line: 0, two_lines: 1, probing: 1, guess: 1,
         share_overlap: 0, share_line: 0, share_two_lines: 1 / 3, share_probing: 1 / 3, share_guess: 1 / 3, share_line_family: 1 / 3, backtracks: 0,
         time_overlap_s: 0, time_line_s: 0, time_two_lines_s: 0.5, time_probing_s: 0, time_guess_s: 1,
         first_row: 0, first_col: 0, first_reasoning: 'probing', first_on_foothold: false,
+        // (0,0) (3,3) (3,3): the second pair shares its lines, the first comes later in reading order
+        same_line_share: 1 / 2, reading_order_share: 1 / 2,
       },
       {
         ...base, puzzle_id: 'a2', position: 3, attempt: 3, changes: 2, marks: 2, overlap: 0, line: 1, two_lines: 0, probing: 0, guess: 1,
         share_overlap: 0, share_line: 0.5, share_two_lines: 0, share_probing: 0, share_guess: 0.5, share_line_family: 0.5, backtracks: 0,
         time_overlap_s: 0, time_line_s: 0.8, time_two_lines_s: 0, time_probing_s: 0, time_guess_s: 0,
         first_row: 0, first_col: 0, first_reasoning: 'guess', first_on_foothold: false,
+        same_line_share: 1, reading_order_share: 1,
       },
     ];
     const strategies = attemptStrategies(rows, puzzles);

@@ -248,12 +248,20 @@ export interface StrategyRow {
   first_col: number | null;
   first_reasoning: ReasoningLabel | null;
   first_on_foothold: boolean | null;
+  /**
+   * How the participant moved through the board, over consecutive pairs of their marks (changes to filled or crossed,
+   * reveals left out): the share of pairs whose second cell shares a row or column with the first (working along
+   * lines), and the share whose second cell comes later in reading order (row-major); null under two marks.
+   */
+  same_line_share: number | null;
+  reading_order_share: number | null;
 }
 
 export const STRATEGY_COLUMNS = [
   'participant_id', 'puzzle_id', 'kind', 'position', 'attempt', 'changes', 'marks', 'overlap', 'line', 'two_lines', 'probing', 'guess',
   'share_overlap', 'share_line', 'share_two_lines', 'share_probing', 'share_guess', 'share_line_family', 'backtracks',
   'time_overlap_s', 'time_line_s', 'time_two_lines_s', 'time_probing_s', 'time_guess_s', 'first_row', 'first_col', 'first_reasoning', 'first_on_foothold',
+  'same_line_share', 'reading_order_share',
 ] as const satisfies readonly (keyof StrategyRow)[];
 
 const LEVEL_KEY = { overlap: 'overlap', line: 'line', 'two-lines': 'two_lines', probing: 'probing', guess: 'guess' } as const;
@@ -271,8 +279,12 @@ export function attemptStrategies(rows: readonly TrajectoryRow[], puzzles: Reado
   const round3 = (x: number) => Math.round(x * 1000) / 1000;
   let cur: StrategyRow | null = null;
   let feet: { rows: boolean[]; cols: boolean[] } | null = null;
+  let prev: TrajectoryRow | null = null;
+  let pairs = 0, sameLine = 0, readingOrder = 0;
   const finish = () => {
     if (!cur) return;
+    cur.same_line_share = pairs ? sameLine / pairs : null;
+    cur.reading_order_share = pairs ? readingOrder / pairs : null;
     const m = cur.marks;
     const share = (k: number) => (m ? k / m : null);
     cur.share_overlap = share(cur.overlap);
@@ -294,8 +306,10 @@ export function attemptStrategies(rows: readonly TrajectoryRow[], puzzles: Reado
         participant_id: r.participant_id, puzzle_id: r.puzzle_id, kind: r.kind, position: r.position, attempt: r.attempt, changes: 0, marks: 0,
         overlap: 0, line: 0, two_lines: 0, probing: 0, guess: 0, share_overlap: null, share_line: null, share_two_lines: null, share_probing: null,
         share_guess: null, share_line_family: null, backtracks: 0, time_overlap_s: 0, time_line_s: 0, time_two_lines_s: 0, time_probing_s: 0,
-        time_guess_s: 0, first_row: null, first_col: null, first_reasoning: null, first_on_foothold: null,
+        time_guess_s: 0, first_row: null, first_col: null, first_reasoning: null, first_on_foothold: null, same_line_share: null, reading_order_share: null,
       };
+      prev = null;
+      pairs = sameLine = readingOrder = 0;
     }
     cur.changes++;
     if (r.backtrack) cur.backtracks++;
@@ -304,6 +318,14 @@ export function attemptStrategies(rows: readonly TrajectoryRow[], puzzles: Reado
       cur.marks++;
       cur[key]++;
       cur[`time_${key}_s`] += r.gap_ms ?? 0;
+    }
+    if (r.reasoning !== null && r.source !== 'system') {
+      if (prev) {
+        pairs++;
+        if (r.row === prev.row || r.col === prev.col) sameLine++;
+        if (r.row > prev.row || (r.row === prev.row && r.col > prev.col)) readingOrder++;
+      }
+      prev = r;
     }
     if (cur.first_row === null && r.source !== 'system') {
       cur.first_row = r.row;
