@@ -29,6 +29,13 @@ describe('nonolab trajectories', () => {
     const rows = parseCsv(r.stdout, 'stdout');
     expect(r.stdout.split('\n', 1)[0]).toBe(TRAJECTORY_COLUMNS.join(','));
     expect(new Set(rows.map((x) => x.participant_id)).size).toBe(6);
+    // analyze --no-trajectories: every other file as before, no trajectories.csv
+    const without = join(dir, 'out-without');
+    const ran = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'analysis/cli.ts'), 'analyze', '--logs', logs, '--puzzles', config, '--out', without, '--no-report', '--no-trajectories'], { cwd: root, encoding: 'utf8' });
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout).files).not.toContain('trajectories.csv');
+    expect(readdirSync(without).sort()).toEqual(readdirSync(out).filter((f) => f !== 'trajectories.csv').sort());
+    for (const f of readdirSync(without)) if (f !== 'pauses.json') expect(readFileSync(join(without, f), 'utf8'), f).toBe(readFileSync(join(out, f), 'utf8'));
   }, 60_000);
 
   it('keeps one session and one puzzle, into a file', () => {

@@ -183,7 +183,7 @@ function tQuantile975(df: number): number {
 }
 
 /** The context extraction needs, from the puzzle set. */
-export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?: boolean, gapLevel?: 'cell' | 'action', skipBadSessions?: boolean): ExtractContext {
+export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?: boolean, gapLevel?: 'cell' | 'action', skipBadSessions?: boolean, trajectories = true): ExtractContext {
   const puzzlesPhase = set.config?.phases.find((p) => p.kind === 'puzzles');
   return {
     puzzles: set.puzzles.map((p) => ({ id: p.id, width: p.width, height: p.height, solution: p.solution! })),
@@ -194,7 +194,7 @@ export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?
     validate,
     gapLevel,
     skipBadSessions,
-    trajectories: true,
+    trajectories,
   };
 }
 

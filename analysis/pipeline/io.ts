@@ -123,7 +123,7 @@ export function gapsCsvBytes(rowKeys: readonly string[], g: GapColumns, threshol
 }
 
 /** Write every table of the analysis to `dir`; returns the file names written (gapsWrittenElsewhere: gaps.csv is another thread's, see startGmmWorker). */
-export function writeTables(result: AnalysisResult, dir: string, options: { gapsWrittenElsewhere?: boolean } = {}): string[] {
+export function writeTables(result: AnalysisResult, dir: string, options: { gapsWrittenElsewhere?: boolean; trajectories?: boolean } = {}): string[] {
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   const put = (name: string, text: string | Buffer) => {
@@ -136,7 +136,7 @@ export function writeTables(result: AnalysisResult, dir: string, options: { gaps
   const threshold = result.pauses.threshold_s;
   if (options.gapsWrittenElsewhere) written.push('gaps.csv');
   else put('gaps.csv', gapsCsvBytes(gapRowKeys(result.attempts), result.gaps, threshold));
-  put('trajectories.csv', TRAJECTORY_HEADER + result.trajectories.join(''));
+  if (options.trajectories ?? true) put('trajectories.csv', TRAJECTORY_HEADER + result.trajectories.join(''));
   put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');
   put('correlations.csv', toCsv(result.correlations as unknown as Record<string, unknown>[], ['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact']));
   put(
