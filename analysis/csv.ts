@@ -17,6 +17,19 @@ export function toCsv(rows: readonly Record<string, unknown>[], columns: readonl
   return Papa.unparse({ fields: [...columns], data }, { escapeFormulae: true, newline: '\n' }) + '\n';
 }
 
+/** A string cell as toCsv (papaparse with escapeFormulae) writes it, for writers that build rows themselves (ids are [A-Za-z0-9_-], so only a leading '-' needs escaping). */
+export function safeCell(v: string): string {
+  return /^[=+\-@\t\r]/.test(v) ? `"'${v.replace(/"/g, '""')}"` : /[",\n\r]/.test(v) || v.startsWith(' ') || v.endsWith(' ') ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+/** Any value as toCsv writes it in a cell (missing values and NaN empty, numbers to 10 significant digits). */
+export function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(Number.isInteger(v) ? v : Number(v.toPrecision(10))) : '';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return safeCell(typeof v === 'string' ? v : JSON.stringify(v));
+}
+
 /** A CSV table: its header (trimmed) and one string record per data row. */
 export interface CsvTable {
   columns: string[];

@@ -22,6 +22,7 @@ interface Flags {
   seed: string;
   report: boolean;
   validate: boolean;
+  trajectories: boolean;
 }
 
 /** The first input that is not a readable file/folder, or an --out that is not a writable folder (or a path one can be made at). */
@@ -57,6 +58,7 @@ export function registerAnalyze(program: Command): void {
     .option('--codes <file>', 'theme coding CSV (participant_id, puzzle_id, codes); default <logs>/codes.csv if present')
     .option('--seed <n>', 'seed of the mixture fit starts', '1')
     .option('--no-report', 'skip report.html')
+    .option('--no-trajectories', 'skip trajectories.csv (its reasoning labels cost about 1 s per 1,000 participants on two threads)')
     .option('--no-validate', 'skip zod validation of every record (faster on huge studies)')
     .action(async (flags: Flags) => {
       if (!flags.logs === !flags.database) {
@@ -115,6 +117,7 @@ export function registerAnalyze(program: Command): void {
           seed: Number(flags.seed),
           report: flags.report,
           validate: flags.validate,
+          trajectories: flags.trajectories,
           onFiles: (n) => {
             total = n;
             if (n >= 200) {

@@ -71,6 +71,10 @@ export const COMMANDS = {
     description: 'analyse a study: NDJSON logs + puzzle set -> tables (CSV/JSON) and a self-contained report.html',
     usage: '[options]',
   },
+  trajectories: {
+    description: 'one CSV row per cell change of every attempt, in order (time, gap, error, stroke, board share), each labelled by the weakest reasoning forcing it (overlap, line, two-lines, probing, guess) and backtracking marked; streamed session by session',
+    usage: '[options]',
+  },
   generate: {
     description: 'generate uniquely solvable random Nonograms (exactly round(density*W*H) filled cells, or --bernoulli) or, with --kind sudoku, minimal Sudoku (both grades); with human metrics; NDJSON, one puzzle per line',
     usage: '[options]',

@@ -19,6 +19,7 @@ export const LOADERS: Record<CommandName, () => Promise<(program: Command) => vo
   pca: async () => (await import('./pca.ts')).registerPca,
   simulate: async () => (await import('./simulate.ts')).registerSimulate,
   analyze: async () => (await import('./analyze.ts')).registerAnalyze,
+  trajectories: async () => (await import('./trajectories.ts')).registerTrajectories,
   generate: async () => (await import('./generate.ts')).registerGenerate,
   solve: async () => (await import('./solve.ts')).registerSolve,
   'from-image': async () => (await import('./fromImage.ts')).registerFromImage,

@@ -136,6 +136,8 @@ export interface AnalysisResult {
   puzzles: PuzzleRow[];
   /** Gap columns; gaps.attempt indexes `attempts`. */
   gaps: GapColumns;
+  /** trajectories.csv's rows as CSV text (no header), one piece per analysed session, in order (extract.ts). */
+  trajectories: string[];
   pauses: PausesSummary;
   correlations: CorrelationRow[];
   lmm: LmmRow[];
@@ -181,7 +183,7 @@ function tQuantile975(df: number): number {
 }
 
 /** The context extraction needs, from the puzzle set. */
-export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?: boolean, gapLevel?: 'cell' | 'action', skipBadSessions?: boolean): ExtractContext {
+export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?: boolean, gapLevel?: 'cell' | 'action', skipBadSessions?: boolean, trajectories = true): ExtractContext {
   const puzzlesPhase = set.config?.phases.find((p) => p.kind === 'puzzles');
   return {
     puzzles: set.puzzles.map((p) => ({ id: p.id, width: p.width, height: p.height, solution: p.solution! })),
@@ -192,6 +194,7 @@ export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?
     validate,
     gapLevel,
     skipBadSessions,
+    trajectories,
   };
 }
 
@@ -273,6 +276,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     participants: participantRows,
     puzzles: puzzleRows,
     gaps: ex.gaps,
+    trajectories: ex.trajectories,
     pauses,
     correlations,
     lmm,

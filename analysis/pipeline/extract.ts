@@ -8,9 +8,12 @@
  * the same order, so the output is identical either way.
  */
 import { readFileSync } from 'node:fs';
+import { csvCell } from '../csv.ts';
 import type { SurveyItem } from '../../shared/schema/config.ts';
 import {
   sessionSignals,
+  sessionTrajectory,
+  TRAJECTORY_COLUMNS,
   participantRow,
   answerRows,
   parseSessionNdjson,
@@ -50,6 +53,8 @@ export interface ExtractContext {
   gapLevel?: GapLevel;
   /** A session file that cannot be read or analysed is listed in `skipped` instead of stopping the run. */
   skipBadSessions?: boolean;
+  /** Also each included session's trajectory (trajectories.csv's rows, as CSV text without the header). */
+  trajectories?: boolean;
 }
 
 /** A session left out by skipBadSessions: its file (or session id) and why. */
@@ -71,6 +76,8 @@ export interface Extracted {
   incomplete: number;
   /** Sessions left out by skipBadSessions, in file order. */
   skipped: SkippedSession[];
+  /** With ctx.trajectories: each included session's trajectory rows as CSV text (no header), in session order. */
+  trajectories: string[];
 }
 
 class GapBuilder {
@@ -106,10 +113,29 @@ class GapBuilder {
   }
 }
 
+/** The header of trajectories.csv. */
+export const TRAJECTORY_HEADER = `${TRAJECTORY_COLUMNS.join(',')}\n`;
+
+/**
+ * Trajectory rows as trajectories.csv's lines without the header ('' for none): the cells toCsv would write (a test
+ * pins the bytes to it), built directly, since a large study has millions of rows and papaparse took most of their time.
+ */
+export function trajectoryCsvBody(rows: readonly Record<string, unknown>[]): string {
+  const lines = new Array<string>(rows.length + 1);
+  const cells = new Array<string>(TRAJECTORY_COLUMNS.length);
+  rows.forEach((r, i) => {
+    for (let k = 0; k < TRAJECTORY_COLUMNS.length; k++) cells[k] = csvCell(r[TRAJECTORY_COLUMNS[k]]);
+    lines[i] = cells.join(',');
+  });
+  lines[rows.length] = '';
+  // (one flat string per session: a rope of millions of pieces kept until the file is written costs more in GC than it saves)
+  return rows.length ? lines.join('\n') : '';
+}
+
 /** Extract a sequence of session logs inline. */
 export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onSession?: (done: number) => void, skipped: SkippedSession[] = []): Extracted {
   const puzzles = new Map(ctx.puzzles.map((p) => [p.id, p]));
-  const out: Omit<Extracted, 'gaps'> = { participants: [], attempts: [], answers: [], total: 0, excludedMarked: 0, incomplete: 0, skipped };
+  const out: Omit<Extracted, 'gaps'> = { participants: [], attempts: [], answers: [], total: 0, excludedMarked: 0, incomplete: 0, skipped, trajectories: [] };
   const gaps = new GapBuilder();
   // The session's gaps, held until we know whether the session is analysed.
   const session = new GapBuilder();
@@ -138,6 +164,8 @@ export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onS
       for (const a of s.attempts) out.attempts.push(a);
       for (let k = 0; k < session.length; k++) gaps.push(base + session.attempt[k], session.index[k], session.gap[k], session.action[k], session.cell[k]);
       for (const a of answerRows(log, ctx.allItems)) out.answers.push(a);
+      // (sessionSignals read the same attempts of the same puzzles without error, so this cannot fail where it did not)
+      if (ctx.trajectories) out.trajectories.push(trajectoryCsvBody(sessionTrajectory(log, puzzles, { gapLevel: ctx.gapLevel }) as unknown as Record<string, unknown>[]));
     }
     onSession?.(out.total);
   }
@@ -169,7 +197,7 @@ export function extractFilesInline(files: readonly string[], ctx: ExtractContext
 export function mergeExtracts(parts: readonly Extracted[]): Extracted {
   const n = parts.reduce((s, p) => s + p.gaps.length, 0);
   const gaps: GapColumns = { length: n, attempt: new Int32Array(n), index: new Int32Array(n), gap: new Float64Array(n), action: new Uint8Array(n), cell: new Int16Array(n) };
-  const merged: Extracted = { participants: [], attempts: [], answers: [], gaps, total: 0, excludedMarked: 0, incomplete: 0, skipped: [] };
+  const merged: Extracted = { participants: [], attempts: [], answers: [], gaps, total: 0, excludedMarked: 0, incomplete: 0, skipped: [], trajectories: [] };
   let offset = 0;
   for (const p of parts) {
     const base = merged.attempts.length;
@@ -183,6 +211,7 @@ export function mergeExtracts(parts: readonly Extracted[]): Extracted {
     for (const x of p.attempts) merged.attempts.push(x);
     for (const x of p.answers) merged.answers.push(x);
     for (const x of p.skipped) merged.skipped.push(x);
+    for (const x of p.trajectories) merged.trajectories.push(x);
     merged.total += p.total;
     merged.excludedMarked += p.excludedMarked;
     merged.incomplete += p.incomplete;

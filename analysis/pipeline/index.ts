@@ -40,6 +40,8 @@ export interface RunOptions {
   /** Coding file; default: <logs>/codes.csv when it exists. */
   codes?: string;
   seed?: number;
+  /** Write trajectories.csv (default true; false saves its time and memory on huge studies). */
+  trajectories?: boolean;
   /** Validate every record with zod (default true). */
   validate?: boolean;
   report?: boolean;
@@ -111,7 +113,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   let written: string[];
   let figures: string[] = [];
   try {
-    const ctx = extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel, opts.skipBadSessions);
+    const ctx = extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel, opts.skipBadSessions, opts.trajectories ?? true);
     const extracted = opts.database
       ? await extractDatabase(opts.database, ctx, { onSessions: opts.onFiles, onSession: opts.onSession })
       : await extractFiles(files, ctx, { parallel: opts.parallel, onSession: opts.onSession });
@@ -129,7 +131,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
       // a failure is reported by the await below; until then it must not count as unhandled
       gapsWritten.catch(() => {});
     }
-    written = writeTables(result, opts.out, { gapsWrittenElsewhere: gapsWritten !== null });
+    written = writeTables(result, opts.out, { gapsWrittenElsewhere: gapsWritten !== null, trajectories: opts.trajectories ?? true });
     result.timings.write_ms = performance.now() - tw;
     if (opts.report ?? true) {
       opts.onStage?.('report');

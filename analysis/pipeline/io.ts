@@ -2,9 +2,9 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSessionNdjson, type SessionLog } from '../../shared/signals/index.ts';
-import { parseCsv, toCsv } from '../csv.ts';
+import { parseCsv, safeCell, toCsv } from '../csv.ts';
 import type { AnalysisResult, CodedAnswer } from './analyze.ts';
-import { ACTIONS, type GapColumns } from './extract.ts';
+import { ACTIONS, TRAJECTORY_HEADER, type GapColumns } from './extract.ts';
 
 /** The NDJSON files of a logs directory: DIR/sessions/*.ndjson (the server's data dir) or DIR/*.ndjson. */
 export function sessionFiles(dir: string): string[] {
@@ -55,10 +55,6 @@ const PARTICIPANT_COLUMNS = [
 ];
 const PUZZLE_COLUMNS = ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', 'attempts', 'solve_rate', 'skip_rate', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints', 'mean_undos'];
 
-/** A cell as papaparse's escapeFormulae would write it (ids here are [A-Za-z0-9_-], so only a leading '-' needs it). */
-function safeCell(v: string): string {
-  return /^[=+\-@\t\r]/.test(v) ? `"'${v.replace(/"/g, '""')}"` : /[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
-}
 
 /** Each attempt's "participant,puzzle,position," prefix of its rows in gaps.csv (gap k's attempt is gaps.attempt[k]). */
 export function gapRowKeys(attempts: readonly Record<string, unknown>[]): string[] {
@@ -127,7 +123,7 @@ export function gapsCsvBytes(rowKeys: readonly string[], g: GapColumns, threshol
 }
 
 /** Write every table of the analysis to `dir`; returns the file names written (gapsWrittenElsewhere: gaps.csv is another thread's, see startGmmWorker). */
-export function writeTables(result: AnalysisResult, dir: string, options: { gapsWrittenElsewhere?: boolean } = {}): string[] {
+export function writeTables(result: AnalysisResult, dir: string, options: { gapsWrittenElsewhere?: boolean; trajectories?: boolean } = {}): string[] {
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   const put = (name: string, text: string | Buffer) => {
@@ -140,6 +136,7 @@ export function writeTables(result: AnalysisResult, dir: string, options: { gaps
   const threshold = result.pauses.threshold_s;
   if (options.gapsWrittenElsewhere) written.push('gaps.csv');
   else put('gaps.csv', gapsCsvBytes(gapRowKeys(result.attempts), result.gaps, threshold));
+  if (options.trajectories ?? true) put('trajectories.csv', TRAJECTORY_HEADER + result.trajectories.join(''));
   put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');
   put('correlations.csv', toCsv(result.correlations as unknown as Record<string, unknown>[], ['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact']));
   put(

@@ -6,6 +6,7 @@ import { loadStudyConfig } from '../../node/studyConfig.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
 import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, startGmmWorker, fitGmmsInline, analyzeExtracted, gapRowKeys } from './index.ts';
 import { distinctLogGaps } from '../stats/index.ts';
+import { TRAJECTORY_COLUMNS } from '../../shared/signals/index.ts';
 import { startTestServer } from '../../tests/support/testServer.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
 
@@ -203,6 +204,31 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(b.summary.sessions.analysed).toBe(24);
   });
 
+  it("writes trajectories.csv: one tidy row per cell change of the analysed attempts, agreeing with attempts.csv", () => {
+    const text = readFileSync(join(out, 'trajectories.csv'), 'utf8');
+    expect(text.split('\n', 1)[0]).toBe(TRAJECTORY_COLUMNS.join(','));
+    expect(summary.files).toContain('trajectories.csv');
+    const rows = parseCsv(text, 'trajectories.csv');
+    expect(rows.length).toBeGreaterThan(1000);
+    const attempts = parseCsv(readFileSync(join(out, 'attempts.csv'), 'utf8'), 'attempts.csv');
+    const byAttempt = new Map<string, Record<string, string>[]>();
+    for (const r of rows) {
+      expect(['overlap', 'line', 'two-lines', 'probing', 'guess', '']).toContain(r.reasoning);
+      expect(r.reasoning === '').toBe(r.after === 'unknown');
+      const key = `${r.participant_id}/${r.puzzle_id}/${r.position}`;
+      if (!byAttempt.has(key)) byAttempt.set(key, []);
+      byAttempt.get(key)!.push(r);
+    }
+    for (const a of attempts) {
+      const mine = byAttempt.get(`${a.participant_id}/${a.puzzle_id}/${a.position}`) ?? [];
+      expect(mine.filter((r) => r.error === 'true').length, `${a.participant_id} ${a.puzzle_id}`).toBe(Number(a.errors));
+      if (mine.length) expect(mine.at(-1)!.wrong_cells).toBe(a.final_wrong_cells);
+      expect(mine.map((r) => Number(r.change))).toEqual(mine.map((_, k) => k + 1));
+    }
+    expect(byAttempt.size).toBeLessThanOrEqual(attempts.length);
+    expect(new Set(rows.map((r) => r.reasoning))).toEqual(new Set(['overlap', 'line', 'two-lines', 'probing', 'guess', '']));
+  });
+
   it('extracts the same rows with worker threads as inline', async () => {
     const set = loadPuzzleSet(configPath);
     const files = sessionFiles(logs);
@@ -214,6 +240,7 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(Array.from(threaded.gaps.gap)).toEqual(Array.from(inline.gaps.gap));
     expect(Array.from(threaded.gaps.attempt)).toEqual(Array.from(inline.gaps.attempt));
     expect(Array.from(threaded.gaps.cell)).toEqual(Array.from(inline.gaps.cell));
+    expect(threaded.trajectories.join('')).toBe(inline.trajectories.join(''));
   });
 
   it('a bad record read on a worker thread stops the run with file, line and field', async () => {

@@ -57,7 +57,7 @@ export type { GapLevel };
 
 export const DEFAULT_GUESSING_OPTIONS = ['Never', 'Rarely', 'Sometimes', 'Often', 'Always'] as const;
 
-type MoveEvent = Extract<LoggedClientEvent, { type: 'move' }>;
+export type MoveEvent = Extract<LoggedClientEvent, { type: 'move' }>;
 
 function isMove(e: LoggedClientEvent): e is MoveEvent {
   return e.type === 'move';
@@ -70,14 +70,14 @@ function median(values: readonly number[]): number | null {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-interface AttemptEvents {
+export interface AttemptEvents {
   puzzleId: string;
   position: number;
   events: LoggedClientEvent[];
 }
 
 /** Group the client events of study puzzles by (position, puzzle), in sequence order. */
-function groupAttempts(log: SessionLog): AttemptEvents[] {
+export function groupAttempts(log: SessionLog): AttemptEvents[] {
   // groups in the order they first appear (then sorted by position, stably); the last one found is tried first
   const groups: AttemptEvents[] = [];
   let last: AttemptEvents | null = null;
@@ -90,6 +90,58 @@ function groupAttempts(log: SessionLog): AttemptEvents[] {
     last = g;
   }
   return groups.sort((a, b) => a.position - b.position);
+}
+
+/** An attempt's window on its events: the puzzle step, its events, where it starts and ends, and its outcome. */
+export interface AttemptWindow {
+  puzzleStep: number;
+  /** The puzzle step's events (the rating step's left out). */
+  stepEvents: LoggedClientEvent[];
+  /** The group's move records, in order (those after `end` are not part of the attempt). */
+  moves: MoveEvent[];
+  start: LoggedClientEvent;
+  end: LoggedClientEvent;
+  checks: Extract<SessionLog['server'][number], { type: 'check' }>[];
+  outcome: AttemptOutcome;
+}
+
+/**
+ * The window of one attempt (the rule of the essay above: it starts at its step_start or first event and ends at the
+ * correct submission, the skip, the time-out's step_end or its last event); null when the group holds only a rating.
+ * Shared by the attempt rows and the trajectories (trajectory.ts), so both see the same moves.
+ */
+export function attemptWindow(log: SessionLog, group: AttemptEvents): AttemptWindow | null {
+  const isRatingEvent = (e: LoggedClientEvent) =>
+    e.type === 'rating' || ((e.type === 'step_start' || e.type === 'step_end') && e.payload.kind === 'rating');
+  const stepStart = group.events.find((e) => e.type === 'step_start' && e.payload.kind !== 'rating');
+  const moves = group.events.filter(isMove);
+  const puzzleStep = stepStart?.step ?? moves[0]?.step ?? group.events.find((e) => !isRatingEvent(e))?.step;
+  if (puzzleStep === undefined) return null;
+  const stepEvents = group.events.filter((e) => e.step === puzzleStep && !isRatingEvent(e));
+  const start = stepStart ?? stepEvents[0];
+  const stepEnd = stepEvents.find((e): e is Extract<LoggedClientEvent, { type: 'step_end' }> => e.type === 'step_end');
+  const checks = log.server.filter(
+    (s): s is Extract<typeof s, { type: 'check' }> => s.type === 'check' && s.payload.puzzle_id === group.puzzleId && (s.payload.position === null || s.payload.position === group.position),
+  );
+  const skipMove = moves.find((m) => m.payload.move.type === 'skip');
+  const solved = stepEnd?.payload.reason === 'solved' || checks.some((c) => c.payload.solved);
+  let outcome: AttemptOutcome;
+  if (solved) outcome = 'solved';
+  else if (stepEnd?.payload.reason === 'skipped' || skipMove) outcome = 'skipped';
+  else if (stepEnd?.payload.reason === 'timeout') outcome = 'timeout';
+  else outcome = 'incomplete';
+
+  const submits = moves.filter((m) => m.payload.move.type === 'submit');
+  let end: LoggedClientEvent;
+  if (outcome === 'solved') {
+    const solvedResult = stepEvents.find((e) => e.type === 'submit_result' && e.payload.solved);
+    const before = solvedResult ?? stepEnd;
+    const lastSubmit = before ? submits.filter((m) => m.seq < before.seq).at(-1) : submits.at(-1);
+    end = lastSubmit ?? solvedResult ?? stepEnd ?? stepEvents[stepEvents.length - 1];
+  } else if (outcome === 'skipped') end = skipMove ?? stepEnd ?? stepEvents[stepEvents.length - 1];
+  else if (outcome === 'timeout') end = stepEnd!;
+  else end = stepEvents[stepEvents.length - 1];
+  return { puzzleStep, stepEvents, moves, start, end, checks, outcome };
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -114,36 +166,10 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
   for (const group of groupAttempts(log)) {
     const puzzle = puzzles.get(group.puzzleId);
     if (!puzzle) throw new Error(`session ${log.session_id}: puzzle '${group.puzzleId}' (position ${group.position}) is not in the puzzle set`);
-    const isRatingEvent = (e: LoggedClientEvent) =>
-      e.type === 'rating' || ((e.type === 'step_start' || e.type === 'step_end') && e.payload.kind === 'rating');
-    const stepStart = group.events.find((e) => e.type === 'step_start' && e.payload.kind !== 'rating');
-    const moves = group.events.filter(isMove);
-    const puzzleStep = stepStart?.step ?? moves[0]?.step ?? group.events.find((e) => !isRatingEvent(e))?.step;
-    if (puzzleStep === undefined) continue; // only a rating, no puzzle step: nothing to measure
-    const stepEvents = group.events.filter((e) => e.step === puzzleStep && !isRatingEvent(e));
-    const start = stepStart ?? stepEvents[0];
-    const stepEnd = stepEvents.find((e): e is Extract<LoggedClientEvent, { type: 'step_end' }> => e.type === 'step_end');
-    const checks = log.server.filter(
-      (s): s is Extract<typeof s, { type: 'check' }> => s.type === 'check' && s.payload.puzzle_id === group.puzzleId && (s.payload.position === null || s.payload.position === group.position),
-    );
-    const skipMove = moves.find((m) => m.payload.move.type === 'skip');
-    const solved = stepEnd?.payload.reason === 'solved' || checks.some((c) => c.payload.solved);
-    let outcome: AttemptOutcome;
-    if (solved) outcome = 'solved';
-    else if (stepEnd?.payload.reason === 'skipped' || skipMove) outcome = 'skipped';
-    else if (stepEnd?.payload.reason === 'timeout') outcome = 'timeout';
-    else outcome = 'incomplete';
-
-    const submits = moves.filter((m) => m.payload.move.type === 'submit');
-    let end: LoggedClientEvent;
-    if (outcome === 'solved') {
-      const solvedResult = stepEvents.find((e) => e.type === 'submit_result' && e.payload.solved);
-      const before = solvedResult ?? stepEnd;
-      const lastSubmit = before ? submits.filter((m) => m.seq < before.seq).at(-1) : submits.at(-1);
-      end = lastSubmit ?? solvedResult ?? stepEnd ?? stepEvents[stepEvents.length - 1];
-    } else if (outcome === 'skipped') end = skipMove ?? stepEnd ?? stepEvents[stepEvents.length - 1];
-    else if (outcome === 'timeout') end = stepEnd!;
-    else end = stepEvents[stepEvents.length - 1];
+    const frame = attemptWindow(log, group);
+    if (frame === null) continue; // only a rating, no puzzle step: nothing to measure
+    const { puzzleStep, stepEvents, start, end, moves, checks, outcome } = frame;
+    const solved = outcome === 'solved';
 
     // Replay the moves up to the end of the attempt (applyMove's rules on one mutable board: BoardReplay).
     const board = new BoardReplay(puzzle.width, puzzle.height);
