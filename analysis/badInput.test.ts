@@ -164,6 +164,12 @@ const CASES: Record<CommandName, Case[]> = {
     { args: ['analyze', '--logs', dataDir, '--puzzles', study, '--out', join(dir, 'an-y'), '--pause-threshold', 'soon'], names: /--pause-threshold/, absent: [join(dir, 'an-y')] },
     { args: ['analyze', '--logs', dataDir, '--puzzles', study, '--out', join(dir, 'an-z'), '--seed', 'x1'], names: /--seed/, absent: [join(dir, 'an-z')] },
   ],
+  trajectories: [
+    ...fileKinds((file) => ({ args: ['trajectories', '--logs', dataDir, '--puzzles', file, '--out', (n++, join(dir, `tr${n}.csv`))], names: base(file), absent: [join(dir, `tr${n}.csv`)] }), { wrong: table }),
+    { args: ['trajectories', '--logs', dataDir, '--out', join(dir, 'tr-x.csv')], names: /--puzzles/, absent: [join(dir, 'tr-x.csv')] },
+    { args: ['trajectories', '--logs', binaryLogs, '--puzzles', study, '--out', join(dir, 'tr-b.csv')], names: /session\.ndjson:1: not valid JSON: binary bytes/, absent: [join(dir, 'tr-b.csv')] },
+    { args: ['trajectories', '--logs', dataDir, '--puzzles', study, '--out', join(dir, 'no-such-folder', 'tr.csv')], names: /--out/ },
+  ],
   generate: [
     { args: ['generate', '--count', 'many', '--out', outHere('g.ndjson')], names: /--count/, absent: [join(dir, `${n}-g.ndjson`)] },
     { args: ['generate', '--size', '10by10', '--out', outHere('g.ndjson')], names: /--size/, absent: [join(dir, `${n}-g.ndjson`)] },

@@ -1,5 +1,6 @@
 // `nonolab trajectories --logs DIR --puzzles FILE`: trajectories.csv alone (one row per cell change, labelled by its reasoning), streamed session by session.
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { outputFileProblem } from './outputPaths.ts';
 import { basename, dirname, join } from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
@@ -72,6 +73,14 @@ export function registerTrajectories(program: Command): void {
         process.exitCode = 2;
         return;
       }
+      // The output is checked first, and written beside its place until the run succeeds: a run that stops on a bad
+      // session log leaves no file behind.
+      const outProblem = flags.out === undefined ? null : outputFileProblem('--out', flags.out);
+      if (outProblem) {
+        console.error(`nonolab trajectories: ${outProblem}`);
+        process.exitCode = 2;
+        return;
+      }
       let puzzles: Map<string, SignalPuzzle>;
       let files: string[];
       try {
@@ -83,7 +92,8 @@ export function registerTrajectories(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const stream: Writable = flags.out ? createWriteStream(flags.out) : process.stdout;
+      const partial = flags.out ? `${flags.out}.partial-${process.pid}` : null;
+      const stream: Writable = partial ? createWriteStream(partial) : process.stdout;
       let sessions = 0;
       let rows = 0;
       try {
@@ -110,9 +120,11 @@ export function registerTrajectories(program: Command): void {
         console.error(`nonolab trajectories: ${(err as Error).message}`);
         process.exitCode = 2;
       } finally {
-        if (flags.out) {
+        if (partial) {
           stream.end();
           await once(stream, 'close');
+          if (process.exitCode === 2) rmSync(partial, { force: true });
+          else renameSync(partial, flags.out!);
         }
       }
       if (flags.out && process.exitCode !== 2) process.stderr.write(`trajectories: ${rows} ${flags.summary ? 'attempts' : 'changes'} of ${sessions} session(s) -> ${basename(flags.out)}\n`);
