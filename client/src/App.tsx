@@ -1,6 +1,4 @@
 // The participant app: boots the session and shows the current step's screen from the phase registry.
-import { ConfirmDialog } from './ui/ConfirmDialog.tsx';
-import { useBackGuard } from './backGuard.ts';
 import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import type { Phase } from '../../shared/schema/config.ts';
 import type { Step } from '../../shared/study/steps.ts';
@@ -146,22 +144,9 @@ export function App() {
   );
 }
 
-/** Step kinds with a board, where Back would leave a puzzle half done. */
-const BOARD_STEPS = new Set(['tutorial', 'warmup', 'puzzle']);
-
 function AppMain({ stepKind, status, error, linkProblem, hasSession }: { stepKind: string; status: string; error: string | null; linkProblem: string | null; hasSession: boolean }) {
-  const back = useBackGuard(status === 'running' && BOARD_STEPS.has(stepKind));
   return (
     <main className="app" data-step-kind={stepKind}>
-      {back.asking && (
-        <ConfirmDialog
-          message="Leave the study? Your work so far is saved: open the same link again on this device to go on where you left off."
-          confirmLabel="Leave the study"
-          cancelLabel="Stay"
-          onConfirm={back.leave}
-          onCancel={back.stay}
-        />
-      )}
       {status === 'loading' && (
         <p className="page-body loading" role="status">
           Loading the study…

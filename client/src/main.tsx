@@ -3,11 +3,8 @@ import { StrictMode, Suspense, lazy } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import './styles.css';
-import { installTapRescue } from './tapRescue.ts';
 
 const isDashboard = /^\/dashboard(\/|$)/.test(location.pathname);
-// A tap on a control right after a stroke must register (tapRescue.ts).
-if (!isDashboard) installTapRescue();
 
 // import.meta.glob finds the dashboard module only if it exists, so the participant build works without it; the
 // dashboard stays a separate chunk that participants never download.

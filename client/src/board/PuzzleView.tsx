@@ -8,6 +8,12 @@ import type { Step } from '../../../shared/study/steps.ts';
 import type { InputSource } from '../../../shared/schema/move.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { TopBar } from '../ui/TopBar.tsx';
+import { useBackGuard } from '../backGuard.ts';
+import { installTapRescue } from '../tapRescue.ts';
+
+// Both belong to the board screens (this lazily loaded chunk), not the first load: a tap on a control right after a
+// stroke must register (tapRescue.ts), and Back in the middle of a puzzle asks first (backGuard.ts).
+installTapRescue();
 
 const hasTouch = typeof navigator !== 'undefined' && navigator.maxTouchPoints > 0;
 
@@ -85,6 +91,7 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
   const skipAllowed = useStudy((s) => s.skipAllowed);
   const hintsOn = useStudy((s) => s.session?.study.hint_policy !== 'off');
   const [confirm, setConfirm] = useState<{ what: 'reset' | 'skip'; source: InputSource } | null>(null);
+  const back = useBackGuard(true);
   // Zoom (touch screens): offered when the board's cells would be under a comfortable touch target.
   const [fitCell, setFitCell] = useState(TOUCH_TARGET);
   const [zoomed, setZoomed] = useState(false);
@@ -102,6 +109,15 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
 
   return (
     <section className="puzzle-screen" data-testid="puzzle-screen">
+      {back.asking && (
+        <ConfirmDialog
+          message="Leave the study? Your work so far is saved: open the same link again on this device to go on where you left off."
+          confirmLabel="Leave the study"
+          cancelLabel="Stay"
+          onConfirm={back.leave}
+          onCancel={back.stay}
+        />
+      )}
       <TopBar title={title} progress={progress} />
       <div className="puzzle-body">
         <div className="board-col">
