@@ -66,6 +66,10 @@ import { countSolutions, probeUntil, propagateInPlace, unknownCount } from './so
 import { cellMarginals } from './marginals.ts';
 import { emitLineGac } from '../sat/lineGac.ts';
 import { L_FALSE, L_TRUE, Solver, fromDimacs } from '../sat/solver.ts';
+import { CnfBuilder } from '../sat/flatCnf.ts';
+
+/** The SAT stage's CNF, written here first (reused between calls; JS is single-threaded). */
+const gacBuffer = new CnfBuilder();
 
 export type SolveEngine = 'line' | 'sat' | 'auto';
 export type SettledBy = 'line' | 'probe' | 'search' | 'sat';
@@ -257,7 +261,15 @@ function satCount(
 ): SolvePuzzleResult {
   const width = known.width;
   const n = known.cells.length;
-  const solver = new Solver();
+  // The CNF is written to a reusable flat buffer first, so the solver is created with room for all
+  // of it: one WebAssembly memory and one kernel instance instead of a dozen regrowths (capacity is
+  // preallocation only: the search is the same).
+  const cnf = gacBuffer.clear();
+  const numVars = emitLineGac(clues, (clause, len) => {
+    for (let i = 0; i < len; i++) cnf.lit(clause[i]);
+    cnf.end();
+  }, known.cells);
+  const solver = new Solver({ capacity: { vars: Math.max(n, numVars), literals: cnf.nLits + 2 * cnf.nClauses, watches: 16 * Math.max(n, numVars) + 4 * cnf.nClauses } });
   const free: number[] = [];
   for (let i = 0; i < n; i++) if (known.cells[i] === UNKNOWN) free.push(i);
   while (solver.nVars() < n) solver.newVar();
@@ -270,20 +282,26 @@ function satCount(
   };
   // The known cells come first as units, and each line's automaton graph keeps only the states
   // that agree with them (see lineGac.ts), so the CNF only describes the unknown part.
-  let lits = new Int32Array(64);
-  emitLineGac(clues, (clause, len) => {
-    if (!solver.ok) return;
-    if (lits.length < len) lits = new Int32Array(len * 2);
-    let maxVar = 0;
-    for (let i = 0; i < len; i++) {
-      const l = clause[i];
-      const v = l < 0 ? -l : l;
-      if (v > maxVar) maxVar = v;
-      lits[i] = l > 0 ? 2 * (l - 1) : 2 * (-l - 1) + 1;
+  {
+    const { lits: flat, ends } = cnf;
+    let lits = new Int32Array(64);
+    let start = 0;
+    for (let c = 0; c < cnf.nClauses && solver.ok; c++) {
+      const end = ends[c];
+      const len = end - start;
+      if (lits.length < len) lits = new Int32Array(len * 2);
+      let maxVar = 0;
+      for (let i = 0; i < len; i++) {
+        const l = flat[start + i];
+        const v = l < 0 ? -l : l;
+        if (v > maxVar) maxVar = v;
+        lits[i] = l > 0 ? 2 * (l - 1) : 2 * (-l - 1) + 1;
+      }
+      start = end;
+      while (solver.nVars() < maxVar) solver.newVar();
+      solver.addClause(lits, len);
     }
-    while (solver.nVars() < maxVar) solver.newVar();
-    solver.addClause(lits, len);
-  }, known.cells);
+  }
   if (!solver.ok) return finish(true);
   // Decisions on cells only: once every cell is set, propagation sets every state (lineGac.ts).
   for (let v = n; v < solver.nVars(); v++) solver.setDecisionVar(v, false);
