@@ -62,7 +62,11 @@
  */
 import { cloneGrid, cluesOf, createGrid, EMPTY, FILLED, UNKNOWN } from './grid.ts';
 import type { Clues, Grid } from './grid.ts';
-import { countSolutions, probeUntil, propagateInPlace, unknownCount } from './solver.ts';
+import { countSolutions, probeNear, probeUntil, propagateInPlace, unknownCount } from './solver.ts';
+import { LineCache } from './lineSolver.ts';
+
+/** Cheap probing in `auto` stops after this many probes in a row that force nothing (see `probeNear`). */
+const PROBE_STALL = 8;
 import { cellMarginals } from './marginals.ts';
 import { emitLineGac } from '../sat/lineGac.ts';
 import { L_FALSE, L_TRUE, Solver, fromDimacs } from '../sat/solver.ts';
@@ -90,7 +94,11 @@ export interface SolvePuzzleOptions {
   now?: () => number;
   /** Polled between steps (every 64 probes, every slice of conflicts); true stops the work like a deadline. */
   shouldStop?: () => boolean;
-  /** Probes (one cell, one value, propagate) allowed in `auto` when line logic set a cell (default 0: see the essay). */
+  /**
+   * Probes (one cell, one value, propagate) allowed in `auto` when line logic set a cell and the
+   * short search did not settle the board: cells next to known ones only, and the probing stops
+   * after 8 probes in a row that force nothing (default: a quarter of the cells; see the essay).
+   */
   probeBudget?: number;
   /** Chronological search nodes tried in `auto` before the SAT call, when line logic set a cell (default 32). */
   searchNodes?: number;
@@ -211,36 +219,71 @@ export function solvePuzzle(clues: Clues, options: SolvePuzzleOptions = {}): Sol
     return satCount(clues, grid, limit, known, solutions, budget, options.conflictBudget ?? -1, stats, done);
   }
   if (engine !== 'sat') {
+    // Line solves in the search and probing go through a cache (pbnsolve's): the same line in the
+    // same state comes back after every backtrack and in every probe. Not in the first sweep, which
+    // meets each line once (there the cache would only cost).
+    const cache = new LineCache();
     if (!propagateInPlace(clues, grid, 'complete')) return done(true, 'line');
     stats.knownCells = n - unknownCount(grid);
     if (stats.knownCells === n) {
       solutions.push(grid);
       return done(true, 'line');
     }
-    // In `auto`, probing and the short search only run when line logic found a foothold: on a
+    // In `auto`, the short search and probing only run when line logic found a foothold: on a
     // board where it sets no cell they almost never settle anything, and the SAT stage's
-    // propagation already does line logic at every node.
+    // propagation already does line logic at every node. The `line` engine probes every cell to
+    // its fixpoint, then searches with look-ahead to the end.
     const foothold = engine === 'line' || stats.knownCells > 0;
-    const maxProbes = engine === 'line' ? Infinity : foothold ? (options.probeBudget ?? 0) : 0;
-    const probed = probeUntil(clues, grid, () => stats.probes >= maxProbes || ((stats.probes & 63) === 0 && budget.expired()), undefined, stats);
-    if (probed === 'contradiction') return done(true, 'probe');
-    stats.knownCells = n - unknownCount(grid);
-    if (stats.knownCells === n) {
-      solutions.push(grid);
-      return done(true, 'probe');
+    if (engine === 'line') {
+      const probed = probeUntil(clues, grid, () => (stats.probes & 63) === 0 && budget.expired(), undefined, stats, cache);
+      if (probed === 'contradiction') return done(true, 'probe');
+      stats.knownCells = n - unknownCount(grid);
+      if (stats.knownCells === n) {
+        solutions.push(grid);
+        return done(true, 'probe');
+      }
+      if (probed === 'budget') return done(false, 'probe');
     }
-    if (engine === 'line' && probed === 'budget') return done(false, 'probe');
-    const nodes = engine === 'line' ? (options.maxNodes ?? Infinity) : foothold ? (options.searchNodes ?? 32) : 0;
-    const search = countSolutions(clues, limit, {
-      grid,
-      maxNodes: nodes,
-      lookahead: engine === 'line' ? undefined : false,
-      onSolution: (g) => solutions.push(cloneGrid(g)),
-      shouldStop: () => budget.expired(),
-    });
-    stats.searchNodes = search.nodes;
-    if (search.complete || solutions.length >= limit) return done(true, 'search');
+    const seen = new Set<string>();
+    const shortSearch = (maxNodes: number) => {
+      const search = countSolutions(clues, limit, {
+        grid,
+        maxNodes,
+        lookahead: engine === 'line' ? undefined : false,
+        onSolution: (g) => {
+          const key = g.cells.join('');
+          if (seen.has(key) || solutions.length >= limit) return;
+          seen.add(key);
+          solutions.push(cloneGrid(g));
+        },
+        shouldStop: () => budget.expired(),
+        cache,
+      });
+      stats.searchNodes += search.nodes;
+      return search.complete || solutions.length >= limit;
+    };
+    if (shortSearch(engine === 'line' ? (options.maxNodes ?? Infinity) : foothold ? (options.searchNodes ?? 32) : 0)) return done(true, 'search');
     if (engine === 'line') return done(false, 'search');
+    // The first stage's second half (auto, with a foothold): cheap probing (`probeNear`: cells next
+    // to known ones, on a budget). What it learns becomes units of the SAT stage; if it learnt
+    // anything, the short search gets a second go on the sharper grid first. (Probing after the
+    // first short search, not before, so a board that search settles is settled exactly as before.)
+    if (foothold && !budget.expired()) {
+      const before = unknownCount(grid);
+      const probed = probeNear(clues, grid, options.probeBudget ?? Math.ceil(n / 4), cache, stats, () => budget.expired(), PROBE_STALL);
+      if (probed === 'contradiction') {
+        // Sound inference refuted every completion: only possible when no solution exists, and
+        // the short search found none (it would have been complete).
+        return done(true, 'probe');
+      }
+      const unknown = unknownCount(grid);
+      stats.knownCells = n - unknown;
+      if (unknown === 0) {
+        if (solutions.length === 0) solutions.push(grid);
+        return done(true, 'probe');
+      }
+      if (unknown < before && shortSearch(options.searchNodes ?? 32)) return done(true, 'search');
+    }
     // The short search's solutions are kept: the SAT calls below block them first.
   }
   return satCount(clues, grid, limit, undefined, solutions, budget, options.conflictBudget ?? -1, stats, done, options.phases ?? 'empty');
