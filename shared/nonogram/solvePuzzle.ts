@@ -23,12 +23,17 @@
  *         If it set at least one cell, a short chronological search (32 nodes: it finds two
  *         solutions at once on the many boards near density 0.5 whose freedom is a handful of
  *         local swaps); if it set none (the hard band: random boards at 0.30-0.45), that almost
- *         never settles anything, so it is skipped. Probing ("assume a value, propagate"; a
- *         failure forces the other value) runs only when `probeBudget` asks for it: 2 probes per
- *         cell used to be the default, and cost more than they saved (20x20 at 0.45: median
- *         49-55 ms with them, 12-17 ms without; 30x30 at 0.5: 177 ms against 59 ms, same boards,
- *         same run), since the SAT stage's propagation is line logic at every node anyway. Then the `sat` engine, on
- *         the CNF restricted to the known cells: they are units, and each line's automaton keeps
+ *         never settles anything, so it is skipped, and so is probing. Then cheap probing (issue
+ *         41: "assume a value, propagate"; a failure forces the other value), only on cells next to
+ *         known ones, at most a quarter of the cells (`probeBudget`), stopping after 8 probes in a
+ *         row that force nothing, on a copy; if it forced cells, the short search again. Full
+ *         probing (2 probes per cell) used to run here and cost more than it saved (20x20 at 0.45:
+ *         median 49-55 ms with it, 12-17 ms without), since the SAT stage's propagation is line
+ *         logic at every node anyway. The short search and probing solve lines through a
+ *         `LineCache`. Then the `sat` engine, on the CNF restricted to the known cells (the probed
+ *         ones only when probing fixed at least half of what line logic left; else CDCL's input is
+ *         what it was without probing: on the hard band extra units reshuffle the search and cost
+ *         as often as they save): they are units, and each line's automaton keeps
  *         only the states that agree with them, so the CNF describes the unknown part only.
  *
  * Before, the SAT stage used the paper's block-start encoding (He et al., Appendix A), on which
