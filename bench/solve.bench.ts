@@ -17,15 +17,24 @@
  * Each board gets a deadline (CAP_MS, 5 s for 30x30: the "none over 5 s" target) so a run ends;
  * a board past it counts as "> cap" and never as a verdict. Boards are `randomSolution` grids
  * (exact fill count) from fixed seeds, so every run sees the same boards.
+ * Issue 41's comparison ("pbnsolve" part): 20x20 boards (BENCH_SOLVE_PBN_SIZES=20,25 adds sizes)
+ * per density, our median in process (the process has solved boards before: warm code) and our
+ * first solve in a fresh process (cold: what `nonolab solve one-board.json` pays in its time_ms),
+ * beside pbnsolve (Jan Wolter's solver, `-u -b`: uniqueness, wall time of the whole process) built
+ * from its source when PBNSOLVE_SRC names a checkout (copied to a temporary directory and built
+ * there with `make`; never vendored; the column is skipped with a message when it is absent), and
+ * the ratio ours / pbnsolve; the target is a ratio <= 1 at every density. BENCH_SOLVE_COLD=0 skips
+ * the fresh-process column (it spawns one node per board).
  * BENCH_SOLVE_BOARDS=N overrides the 20 boards per density (e.g. 5 for a quick look);
- * BENCH_SOLVE_PARTS=20,30,50,minisat picks sections (default all; "minisat" runs the 30x30 boards
+ * BENCH_SOLVE_PARTS=20,30,50,minisat,pbnsolve picks sections (default all; "minisat" runs the 30x30 boards
  * again if "30" is not among them); BENCH_SOLVE_DENSITIES=0.35,0.4 picks densities. The machine's load (1/5/15-minute averages and core count) is
  * printed before and after each section: on a shared machine the wall times scale with it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { cluesOf, createGrid, randomSolution, solveLineInPlace, solvePuzzle } from '../shared/nonogram/index.ts';
 import type { Clues } from '../shared/nonogram/index.ts';
@@ -33,7 +42,7 @@ import { encode, encodeBlockStart, writeDimacs } from '../shared/sat/index.ts';
 import { cadicalPath, cadicalSolve } from './cadical.ts';
 
 const boardsPerDensity = Number(process.env.BENCH_SOLVE_BOARDS ?? 20);
-const parts = (process.env.BENCH_SOLVE_PARTS ?? '20,30,50,minisat').split(',');
+const parts = (process.env.BENCH_SOLVE_PARTS ?? 'pbnsolve,20,30,50,minisat').split(',');
 const load = () => `load ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} cores`;
 const densities = process.env.BENCH_SOLVE_DENSITIES ? process.env.BENCH_SOLVE_DENSITIES.split(',').map(Number) : [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6];
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
@@ -130,6 +139,80 @@ function runSize(size: number, boards: number, capMs: number, seedBase: number):
   return out;
 }
 
+// Issue 41: beside pbnsolve, per size and density; ours in process (warm) and in a fresh process (cold).
+if (parts.includes('pbnsolve')) {
+  const tmp = mkdtempSync(join(tmpdir(), 'nonolab-pbn-'));
+  const pbnsolve = buildPbnsolve(tmp);
+  const sizes = (process.env.BENCH_SOLVE_PBN_SIZES ?? '20').split(',').map(Number);
+  const cold = process.env.BENCH_SOLVE_COLD !== '0';
+  const capS = 10;
+  const here = dirname(fileURLToPath(import.meta.url));
+  const coldScript = join(tmp, 'cold.mjs');
+  writeFileSync(
+    coldScript,
+    `import { readFileSync } from 'node:fs';\nimport { performance } from 'node:perf_hooks';\nconst { solvePuzzle } = await import(${JSON.stringify(join(here, '..', 'shared', 'nonogram', 'index.ts'))});\n` +
+      `const c = JSON.parse(readFileSync(process.argv[2], 'utf8'));\nconst t0 = performance.now();\nconst r = solvePuzzle(c, { now: () => performance.now(), deadline: t0 + ${capS * 1000} });\n` +
+      `process.stdout.write(JSON.stringify({ ms: performance.now() - t0, complete: r.complete, count: r.count }));\n`,
+  );
+  console.log(`\n[${load()}]`);
+  console.log(`Beside pbnsolve (issue 41): ${boardsPerDensity} boards per size and density, cap ${capS} s each; medians, a board past the cap counts as infinite`);
+  if (pbnsolve) console.log(`pbnsolve: ${pbnsolve} (built from PBNSOLVE_SRC=${process.env.PBNSOLVE_SRC}), \`-u -b\`, wall time of the whole process (about 1-2 ms of it is process start)`);
+  else console.log(process.env.PBNSOLVE_SRC ? `pbnsolve: skipped, could not build it from PBNSOLVE_SRC=${process.env.PBNSOLVE_SRC} (see the make output above)` : 'pbnsolve: skipped, PBNSOLVE_SRC is not set (a checkout of pbnsolve\'s source, e.g. github.com/avi-levy/pbnsolve; built here, never vendored)');
+  console.log('ours in process: solvePuzzle in this process after other boards (warm code); ours cold: the first solve in a fresh node process (what `nonolab solve one-board.json` reports)');
+  console.log(`size   density  ours in process  ours cold    ${pbnsolve ? 'pbnsolve     ratio (in process / pbnsolve)  ratio (cold / pbnsolve)  verdicts agree  pbnsolve over cap  target' : ''}`);
+  // Warm up the code on boards that are not measured.
+  for (let w = 0; w < 10; w++) solvePuzzle(cluesOf(randomSolution(20, 20, 0.45, 7_000 + w)));
+  for (const size of sizes) {
+    for (const d of densities) {
+      const warm: number[] = [];
+      const coldMs: number[] = [];
+      const theirs: number[] = [];
+      let agree = 0;
+      let compared = 0;
+      for (let b = 0; b < boardsPerDensity; b++) {
+        const grid = randomSolution(size, size, d, size * 1_000_000 + Math.round(d * 1000) * 1000 + b);
+        const clues = cluesOf(grid);
+        const t0 = performance.now();
+        const r = solvePuzzle(clues, { now: () => performance.now(), deadline: t0 + capS * 1000 });
+        warm.push(r.complete ? performance.now() - t0 : Infinity);
+        const jsonPath = join(tmp, 'b.json');
+        writeFileSync(jsonPath, JSON.stringify(clues));
+        if (cold) {
+          const run = spawnSync(process.execPath, ['--import', 'tsx', coldScript, jsonPath], { encoding: 'utf8' });
+          const out = run.status === 0 ? (JSON.parse(run.stdout) as { ms: number; complete: boolean }) : undefined;
+          coldMs.push(out && out.complete ? out.ms : Infinity);
+        }
+        if (pbnsolve) {
+          const nonPath = join(tmp, 'b.non');
+          const line = (c: number[]) => (c.length ? c.join(',') : '0');
+          writeFileSync(nonPath, [`width ${size}`, `height ${size}`, '', 'rows', ...clues.rows.map(line), '', 'columns', ...clues.cols.map(line), ''].join('\n'));
+          const t1 = performance.now();
+          const run = spawnSync(pbnsolve, ['-u', '-b', `-x${capS}`, nonPath], { encoding: 'utf8', timeout: (capS + 5) * 1000 });
+          const ms = performance.now() - t1;
+          const verdict = /\bunique\b/.test(run.stdout) ? 1 : /\bmultiple\b/.test(run.stdout) ? 2 : /contradiction/.test(run.stdout) ? 0 : -1;
+          theirs.push(verdict < 0 ? Infinity : ms);
+          if (verdict >= 0 && r.complete) {
+            compared++;
+            if (Math.min(r.count, 2) === verdict) agree++;
+          }
+        }
+      }
+      const ours = median(warm);
+      const oursCold = cold ? median(coldMs) : NaN;
+      const cell = (ms: number) => (Number.isNaN(ms) ? '-' : show(ms));
+      let tail = '';
+      if (pbnsolve) {
+        const pm = median(theirs);
+        const ratio = (a: number) => (Number.isFinite(a) && Number.isFinite(pm) ? (a / pm).toFixed(2) : '-');
+        tail = `${show(pm).padEnd(12)} ${ratio(ours).padEnd(30)} ${ratio(oursCold).padEnd(24)} ${`${agree}/${compared}`.padEnd(15)} ${String(theirs.filter((t) => !Number.isFinite(t)).length).padEnd(18)} ${ours <= pm ? 'met' : 'MISSED'}`;
+      }
+      console.log(`${`${size}x${size}`.padEnd(6)} ${d.toFixed(2)}     ${show(ours).padEnd(16)} ${cell(oursCold).padEnd(12)} ${tail}`);
+    }
+  }
+  console.log(`[${load()}]`);
+  rmSync(tmp, { recursive: true, force: true });
+}
+
 if (parts.includes('20')) {
   console.log(`\n[${load()}]`);
   report(20, runSize(20, boardsPerDensity, 5000, 20_000_000), 5000, 20);
@@ -217,4 +300,29 @@ else {
     );
   }
   rmSync(tmp, { recursive: true, force: true });
+}
+
+/**
+ * pbnsolve built from the checkout PBNSOLVE_SRC names (its Makefile in the top directory or in src/),
+ * copied into `tmp` first so the checkout is left as it is, and made from clean (some copies carry
+ * stale object files). Undefined when PBNSOLVE_SRC is unset or the build fails (the make output is shown).
+ */
+function buildPbnsolve(tmp: string): string | undefined {
+  const src = process.env.PBNSOLVE_SRC;
+  if (!src) return undefined;
+  const top = existsSync(join(src, 'src', 'Makefile')) ? join(src, 'src') : src;
+  if (!existsSync(join(top, 'Makefile'))) {
+    console.log(`pbnsolve: no Makefile in ${src} or ${join(src, 'src')}`);
+    return undefined;
+  }
+  const dir = join(tmp, 'pbnsolve');
+  cpSync(top, dir, { recursive: true });
+  for (const f of readdirSync(dir)) if (f.endsWith('.o') || f === 'pbnsolve') rmSync(join(dir, f));
+  const make = spawnSync('make', ['-C', dir, 'pbnsolve'], { encoding: 'utf8' });
+  const bin = join(dir, 'pbnsolve');
+  if (make.status !== 0 || !existsSync(bin)) {
+    console.log(`pbnsolve: make failed:\n${(make.stdout + make.stderr).split('\n').slice(-15).join('\n')}`);
+    return undefined;
+  }
+  return bin;
 }

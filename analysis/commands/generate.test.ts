@@ -59,4 +59,23 @@ describe('nonolab generate', () => {
     expect(r.stderr).toContain('--size');
     expect(r.stdout).toBe('');
   });
+
+  it('--method reject is the default output byte for byte; --method perturb records its changes; a bad method is named (issue 41)', () => {
+    const args = ['generate', '--size', '8x8', '--density', '0.5', '--count', '5', '--seed', '11'];
+    const plain = cli(...args);
+    expect(plain.status).toBe(0);
+    expect(cli(...args, '--method', 'reject').stdout).toBe(plain.stdout);
+    const perturb = cli(...args, '--method', 'perturb');
+    expect(perturb.status).toBe(0);
+    const lines = perturb.stdout.trim().split('\n');
+    expect(lines).toHaveLength(5);
+    for (const line of lines) {
+      const p = Puzzle.parse(JSON.parse(line));
+      expect(countSolutions({ rows: p.rows, cols: p.cols }, 2).count).toBe(1);
+      expect((p.metrics?.perturb as { changes: number }).changes).toBeGreaterThanOrEqual(0);
+    }
+    const bad = cli(...args, '--method', 'anneal');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--method must be reject or perturb');
+  });
 });

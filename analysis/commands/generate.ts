@@ -26,6 +26,7 @@ interface GenerateFlags {
   sat?: boolean;
   timeoutPerCandidate?: string;
   threads?: string;
+  method?: string;
 }
 
 /** Parse and check the flags; returns the options or a message naming the bad flag. */
@@ -44,7 +45,9 @@ export function generateOptionsFromFlags(flags: GenerateFlags): GenerateOptions 
     bernoulli: flags.bernoulli ?? false,
     ...(flags.maxCandidates !== undefined ? { max_candidates: Number(flags.maxCandidates) } : {}),
     ...(flags.timeoutPerCandidate !== undefined ? { timeout_per_candidate: Number(flags.timeoutPerCandidate) * 1000 } : {}),
+    ...(flags.method !== undefined && flags.method !== 'reject' ? { method: flags.method } : {}),
   };
+  if (flags.method !== undefined && flags.method !== 'reject' && flags.method !== 'perturb') return `--method must be reject or perturb, got '${flags.method}'`;
   const parsed = GenerateOptions.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -89,6 +92,7 @@ export function registerGenerate(program: Command): void {
     .option('--bernoulli', 'fill each cell independently with probability density')
     .option('--max-candidates <n>', 'give up after this many random grids')
     .option('--sat', 'add metrics.sat and metrics.sat_dfa (MiniSat 2.2.0 statistics, block-start and DFA encodings)')
+    .option('--method <name>', 'reject (keep random grids whose clues are unique: the paper\'s distribution) or perturb (make each random grid unique by the fewest changes found; metrics.perturb.changes counts them)', 'reject')
     .option('--timeout-per-candidate <seconds>', 'skip (and count) a candidate whose uniqueness check takes longer than this (output then depends on machine speed)')
     .option('--box <RxC>', 'sudoku: the box shape, rows x cols (default: 2x2 for 4x4, 2x3 for 6x6, 3x3, 3x4 for 12x12, 4x4)')
     .option('--symmetric', 'sudoku: 180-degree rotational symmetry of the givens, keeping the grade of the human ladder')

@@ -45,6 +45,7 @@ import { cloneGrid, cluesOf, createGrid, EMPTY, FILLED, UNKNOWN } from './grid.t
 import type { Clues, Grid } from './grid.ts';
 import { difficulty } from './metrics.ts';
 import { probeInPlace, propagateInPlace, unknownCount } from './solver.ts';
+import { LineCache } from './lineSolver.ts';
 import { solvePuzzle } from './solvePuzzle.ts';
 
 /** Otsu's threshold of grey values 0..255: cells at or below it are the dark class. */
@@ -147,7 +148,7 @@ function flip(g: Grid, i: number): void {
 function unknownAfterLevel(clues: Clues, k: number): { unknown: number; cells: number[] } {
   const g = createGrid(clues.cols.length, clues.rows.length);
   if (!propagateInPlace(clues, g, k <= 1 ? 'overlap' : 'complete')) return { unknown: -1, cells: [] };
-  if (k >= 3 && !probeInPlace(clues, g)) return { unknown: -1, cells: [] };
+  if (k >= 3 && !probeInPlace(clues, g, undefined, undefined, new LineCache())) return { unknown: -1, cells: [] };
   const cells: number[] = [];
   for (let i = 0; i < g.cells.length; i++) if (g.cells[i] === UNKNOWN) cells.push(i);
   return { unknown: unknownCount(g), cells };

@@ -39,6 +39,33 @@ describe('generatePuzzles', () => {
     expect(new Set(puzzles.map((p) => p.id)).size).toBe(25);
   });
 
+  it("method 'reject' is the default, byte for byte; 'perturb' makes each random grid unique by counted changes (issue 41)", () => {
+    const base = { width: 12, height: 12, density: 0.35, count: 4, seed: 41 };
+    const reject = generatePuzzles(base).map((p) => JSON.stringify(p));
+    expect(generatePuzzles({ ...base, method: 'reject' }).map((p) => JSON.stringify(p))).toEqual(reject);
+    let rejectCandidates = 0;
+    generatePuzzles(base, (p) => (rejectCandidates = p.candidates));
+    let perturbCandidates = 0;
+    const perturbed = generatePuzzles({ ...base, method: 'perturb' }, (p) => (perturbCandidates = p.candidates));
+    expect(perturbed).toHaveLength(4);
+    // Uniqueness is rare at 0.35: rejection needs many candidates, perturbing few.
+    expect(perturbCandidates).toBeLessThan(rejectCandidates);
+    for (const p of perturbed) {
+      expect(Puzzle.safeParse(p).success).toBe(true);
+      expect(countSolutions(p, 2).count).toBe(1);
+      expect(p.metrics?.human?.unique).toBe(true);
+      // The recorded changes are exactly the cells where the puzzle differs from its seed's random grid.
+      const changes = (p.metrics?.perturb as { changes: number }).changes;
+      const random = randomSolution(12, 12, 0.35, p.seed as number);
+      const solution = gridFromRows(p.solution as string[]);
+      expect(solution.cells.filter((c, i) => c !== random.cells[i]).length).toBe(changes);
+      expect(candidateFromSeed(12, 12, 0.35, p.seed as number, false, {}, undefined, 'perturb')).toEqual({ puzzle: p });
+    }
+    expect(perturbed.some((p) => (p.metrics?.perturb as { changes: number }).changes > 0)).toBe(true);
+    // Deterministic per seed, like rejection.
+    expect(generatePuzzles({ ...base, method: 'perturb' }).map((p) => JSON.stringify(p))).toEqual(perturbed.map((p) => JSON.stringify(p)));
+  });
+
   it('Bernoulli fills cells independently (counts vary around the density)', () => {
     const counts = Array.from({ length: 40 }, (_, i) => randomSolution(10, 10, 0.5, i, true).cells.filter((c) => c === FILLED).length);
     expect(new Set(counts).size).toBeGreaterThan(5);

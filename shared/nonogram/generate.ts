@@ -25,6 +25,7 @@ import { FILLED, EMPTY, cluesOf, createGrid, gridToRows } from './grid.ts';
 import type { Grid } from './grid.ts';
 import { hash53, puzzleId } from './id.ts';
 import { difficulty } from './metrics.ts';
+import { makeUnique } from './fromPicture.ts';
 import { createRng } from '../random.ts';
 
 export const GenerateOptions = z.object({
@@ -42,6 +43,13 @@ export const GenerateOptions = z.object({
    * depends on the machine's speed, so a run with it is reproducible only without skips.
    */
   timeout_per_candidate: z.number().positive().optional(),
+  /**
+   * 'reject' (default): keep a random grid only if its clues are unique (the paper's distribution).
+   * 'perturb': make each random grid unique by the fewest cell changes the greedy search of
+   * `makeUnique` (fromPicture.ts) finds, and keep it (the number of changes is recorded as
+   * `metrics.perturb.changes`); a grid it cannot make unique within its change budget is dropped.
+   */
+  method: z.enum(['reject', 'perturb']).optional(),
 });
 export type GenerateOptions = z.infer<typeof GenerateOptions>;
 
@@ -102,8 +110,17 @@ export type CandidateOutcome = { puzzle: Puzzle } | { rejected: true } | { skipp
  * `deadline` (on `now`'s clock) passed first. On big boards `difficulty` decides uniqueness with
  * the candidate's own grid as the known solution (exact, see above) before it grades.
  */
-export function candidateFromSeed(width: number, height: number, density: number, seed: number, bernoulli = false, hooks: GenerateHooks = {}, deadline?: number): CandidateOutcome {
-  const solution = randomSolution(width, height, density, seed, bernoulli);
+export function candidateFromSeed(width: number, height: number, density: number, seed: number, bernoulli = false, hooks: GenerateHooks = {}, deadline?: number, method: 'reject' | 'perturb' = 'reject'): CandidateOutcome {
+  let solution = randomSolution(width, height, density, seed, bernoulli);
+  let changes = -1;
+  if (method === 'perturb') {
+    // The random grid made unique by few changes (exact counts with the grid as known solution;
+    // 6 candidate cells per change, not from-image's 60: as few changes, several times faster).
+    const made = makeUnique(solution, { candidates: 6 });
+    if (!made.saved) return { rejected: true };
+    solution = made.grid;
+    changes = made.changed.length;
+  }
   const clues = cluesOf(solution);
   const now = hooks.now;
   const expired = deadline !== undefined && now ? () => now() >= deadline : undefined;
@@ -119,7 +136,7 @@ export function candidateFromSeed(width: number, height: number, density: number
     cols: clues.cols,
     solution: gridToRows(solution),
     seed,
-    metrics: { human },
+    metrics: changes >= 0 ? { human, perturb: { changes } } : { human },
   };
   if (hooks.extraMetrics) puzzle.metrics = { ...puzzle.metrics, ...hooks.extraMetrics(puzzle) };
   return { puzzle };
@@ -143,7 +160,7 @@ export function* iteratePuzzles(options: GenerateOptions, hooks: GenerateHooks =
     const seed = candidateSeed(opts.seed, progress.candidates);
     progress.candidates++;
     const deadline = timeout !== undefined && hooks.now ? hooks.now() + timeout : undefined;
-    const outcome = candidateFromSeed(opts.width, opts.height, opts.density, seed, opts.bernoulli ?? false, hooks, deadline);
+    const outcome = candidateFromSeed(opts.width, opts.height, opts.density, seed, opts.bernoulli ?? false, hooks, deadline, opts.method ?? 'reject');
     if ('skipped' in outcome) progress.skipped++;
     if ('puzzle' in outcome && !seen.has(outcome.puzzle.id)) {
       seen.add(outcome.puzzle.id);

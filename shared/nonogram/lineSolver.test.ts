@@ -128,3 +128,38 @@ describe('lineSolveOverlap', () => {
     expect(lineSolveOverlap([3, 1], [0, 0, 0, 0, 0])).toEqual([FILLED, FILLED, FILLED, EMPTY, FILLED]);
   });
 });
+
+describe('LineCache (issue 41)', () => {
+  it('answers exactly as solveLineInPlace: the same cells, the same changed positions, the same contradictions, for short and long lines', async () => {
+    const { LineCache, changedPositions } = await import('./lineSolver.ts');
+    const rng = createRng(41);
+    const cache = new LineCache(500); // small, so it also starts again empty during the test
+    let hits = 0;
+    for (let t = 0; t < 6000; t++) {
+      const n = t % 3 === 0 ? 34 + rng.int(20) : 1 + rng.int(25); // above 33 cells the key is a string
+      const full = new Uint8Array(n);
+      for (let i = 0; i < n; i++) full[i] = rng.next() < 0.5 ? FILLED : EMPTY;
+      const clue = rng.next() < 0.1 ? [1 + rng.int(3)] : lineClue(full, 0, n, 1);
+      // Each line (its own index: one clue per index) is asked twice, so the cache hits; a stride other than 1 as in a column.
+      const step = 1 + (t % 3);
+      const base = new Uint8Array(n * step);
+      for (let i = 0; i < n; i++) base[i * step] = rng.next() < 0.3 ? full[i] : UNKNOWN;
+      for (let rep = 0; rep < 2; rep++) {
+        const a = base.slice();
+        const b = base.slice();
+        const ra = solveLineInPlace(clue, a, 0, n, step);
+        const posA = Array.from(changedPositions().subarray(0, Math.max(ra, 0)));
+        const before = cache.hits;
+        const rb = cache.solve(t, clue, b, 0, n, step);
+        const posB = Array.from(changedPositions().subarray(0, Math.max(rb, 0)));
+        if (cache.hits > before) hits++;
+        expect(rb).toBe(ra);
+        if (ra >= 0) {
+          expect(Array.from(b)).toEqual(Array.from(a));
+          expect(posB).toEqual(posA);
+        }
+      }
+    }
+    expect(hits).toBeGreaterThan(4000);
+  });
+});

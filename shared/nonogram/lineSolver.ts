@@ -276,3 +276,67 @@ export function clueSpan(clue: ArrayLike<number>): number {
   for (let j = 0; j < clue.length; j++) s += clue[j];
   return s + Math.max(0, clue.length - 1);
 }
+
+/**
+ * A cache of complete line solves (pbnsolve's "H" algorithm): the result of `solveLineInPlace` is a
+ * function of the clue and the line's cells alone, and search and probing meet the same line in the
+ * same state again and again (after a backtrack, in the other branch, in the next probe), so each
+ * line's results are kept by its cells. A hit writes the cached line back and reports the same
+ * changed positions, in the same (ascending) order, as the solve it replaces: propagation is step for
+ * step the same, only cheaper. Lines are told apart by `index` (any stable number per line: rows
+ * 0..H-1, columns H..H+W-1); one cache serves one set of clues. When it holds `maxEntries` results
+ * it starts again empty (a bound on memory, not on correctness).
+ */
+export class LineCache {
+  hits = 0;
+  misses = 0;
+  private size = 0;
+  private readonly maps: Map<number | string, Uint8Array | null>[] = [];
+  constructor(readonly maxEntries = 200_000) {}
+
+  /** `solveLineInPlace(clue, cells, start, length, step)` through the cache, for line `index`. */
+  solve(index: number, clue: ArrayLike<number>, cells: Uint8Array, start: number, length: number, step: number): number {
+    const n = length;
+    let key: number | string;
+    if (n <= 33) {
+      // Base 3: exact in a double up to 3^33 < 2^53.
+      let k = 0;
+      for (let i = 0, p = start; i < n; i++, p += step) k = k * 3 + cells[p];
+      key = k;
+    } else {
+      let s = '';
+      for (let i = 0, p = start; i < n; i++, p += step) s += String.fromCharCode(48 + cells[p]);
+      key = s;
+    }
+    let map = this.maps[index];
+    if (map === undefined) this.maps[index] = map = new Map();
+    const hit = map.get(key);
+    if (hit !== undefined) {
+      this.hits++;
+      if (hit === null) return -1;
+      ensureCapacity(n, clue.length);
+      let count = 0;
+      for (let i = 0, p = start; i < n; i++, p += step) {
+        if (cells[p] === UNKNOWN && hit[i] !== UNKNOWN) {
+          cells[p] = hit[i];
+          lastChanged[count++] = i;
+        }
+      }
+      return count;
+    }
+    this.misses++;
+    const r = solveLineInPlace(clue, cells, start, n, step);
+    if (this.size >= this.maxEntries) {
+      for (const m of this.maps) m?.clear();
+      this.size = 0;
+    }
+    this.size++;
+    if (r < 0) map.set(key, null);
+    else {
+      const out = new Uint8Array(n);
+      for (let i = 0, p = start; i < n; i++, p += step) out[i] = cells[p];
+      map.set(key, out);
+    }
+    return r;
+  }
+}

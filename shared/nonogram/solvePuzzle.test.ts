@@ -107,6 +107,51 @@ describe('solvePuzzle against brute force', () => {
     expect(solvePuzzle({ rows: [[2], [1]], cols: [[1], [1]] })).toMatchObject({ count: 0, complete: true });
   });
 
+  it('the first stage (line logic, short search, cheap probing through the line cache) never changes a verdict, and settles boards no later than without probing (issue 41)', () => {
+    const rank = { line: 0, probe: 1, search: 1, sat: 2 } as const;
+    let probed = 0;
+    let settledEarlier = 0;
+    for (const density of [0.4, 0.45, 0.5, 0.55, 0.6]) {
+      for (let b = 0; b < 8; b++) {
+        const clues = cluesOf(randomSolution(20, 20, density, 4100 + Math.round(density * 100) * 10 + b));
+        const auto = solvePuzzle(clues);
+        const noProbe = solvePuzzle(clues, { probeBudget: 0 });
+        const sat = solvePuzzle(clues, { engine: 'sat' });
+        expect([auto.count, auto.complete]).toEqual([sat.count, true]);
+        expect([noProbe.count, noProbe.complete]).toEqual([sat.count, true]);
+        const found = auto.solutions.map((g) => gridToRows(g).join('/'));
+        expect(new Set(found).size).toBe(found.length);
+        for (const g of auto.solutions) expect(satisfiesClues(clues, g)).toBe(true);
+        if (sat.count === 1) expect(found).toEqual(sat.solutions.map((g) => gridToRows(g).join('/')));
+        expect(rank[auto.settledBy]).toBeLessThanOrEqual(rank[noProbe.settledBy]);
+        if (auto.stats.probes > 0) probed++;
+        if (rank[auto.settledBy] < rank[noProbe.settledBy]) settledEarlier++;
+      }
+    }
+    expect(probed).toBeGreaterThan(5);
+    expect(settledEarlier).toBeGreaterThan(0);
+  });
+
+  it('the line cache leaves the look-ahead search step for step the same (issue 41)', async () => {
+    const { LineCache } = await import('./lineSolver.ts');
+    let searched = 0;
+    for (const [density, seed] of [[0.35, 1], [0.4, 2], [0.45, 3], [0.5, 4]] as const) {
+      const clues = cluesOf(randomSolution(14, 14, density, 900 + seed));
+      for (const lookahead of [true, false]) {
+        const plain = countSolutions(clues, 3, { lookahead, maxNodes: 5000 });
+        const cache = new LineCache();
+        const cached = countSolutions(clues, 3, { lookahead, maxNodes: 5000, cache });
+        expect([cached.count, cached.nodes, cached.complete]).toEqual([plain.count, plain.nodes, plain.complete]);
+        expect(cached.solution && gridToRows(cached.solution)).toEqual(plain.solution && gridToRows(plain.solution));
+        if (plain.nodes > 1) {
+          searched++;
+          expect(cache.hits).toBeGreaterThan(0);
+        }
+      }
+    }
+    expect(searched).toBeGreaterThan(3);
+  });
+
   it('a known solution is the first solution and never changes the count (brute force, limits 1-3, every engine)', () => {
     const rng = createRng(5);
     for (let k = 0; k < 120; k++) {

@@ -23,12 +23,17 @@
  *         If it set at least one cell, a short chronological search (32 nodes: it finds two
  *         solutions at once on the many boards near density 0.5 whose freedom is a handful of
  *         local swaps); if it set none (the hard band: random boards at 0.30-0.45), that almost
- *         never settles anything, so it is skipped. Probing ("assume a value, propagate"; a
- *         failure forces the other value) runs only when `probeBudget` asks for it: 2 probes per
- *         cell used to be the default, and cost more than they saved (20x20 at 0.45: median
- *         49-55 ms with them, 12-17 ms without; 30x30 at 0.5: 177 ms against 59 ms, same boards,
- *         same run), since the SAT stage's propagation is line logic at every node anyway. Then the `sat` engine, on
- *         the CNF restricted to the known cells: they are units, and each line's automaton keeps
+ *         never settles anything, so it is skipped, and so is probing. Then cheap probing (issue
+ *         41: "assume a value, propagate"; a failure forces the other value), only on cells next to
+ *         known ones, at most a quarter of the cells (`probeBudget`), stopping after 8 probes in a
+ *         row that force nothing, on a copy; if it forced cells, the short search again. Full
+ *         probing (2 probes per cell) used to run here and cost more than it saved (20x20 at 0.45:
+ *         median 49-55 ms with it, 12-17 ms without), since the SAT stage's propagation is line
+ *         logic at every node anyway. The short search and probing solve lines through a
+ *         `LineCache`. Then the `sat` engine, on the CNF restricted to the known cells (the probed
+ *         ones only when probing fixed at least half of what line logic left; else CDCL's input is
+ *         what it was without probing: on the hard band extra units reshuffle the search and cost
+ *         as often as they save): they are units, and each line's automaton keeps
  *         only the states that agree with them, so the CNF describes the unknown part only.
  *
  * Before, the SAT stage used the paper's block-start encoding (He et al., Appendix A), on which
@@ -62,10 +67,18 @@
  */
 import { cloneGrid, cluesOf, createGrid, EMPTY, FILLED, UNKNOWN } from './grid.ts';
 import type { Clues, Grid } from './grid.ts';
-import { countSolutions, probeUntil, propagateInPlace, unknownCount } from './solver.ts';
+import { countSolutions, probeNear, probeUntil, propagateInPlace, unknownCount } from './solver.ts';
+import { LineCache } from './lineSolver.ts';
+
+/** Cheap probing in `auto` stops after this many probes in a row that force nothing (see `probeNear`). */
+const PROBE_STALL = 8;
 import { cellMarginals } from './marginals.ts';
 import { emitLineGac } from '../sat/lineGac.ts';
 import { L_FALSE, L_TRUE, Solver, fromDimacs } from '../sat/solver.ts';
+import { CnfBuilder } from '../sat/flatCnf.ts';
+
+/** The SAT stage's CNF, written here first (reused between calls; JS is single-threaded). */
+const gacBuffer = new CnfBuilder();
 
 export type SolveEngine = 'line' | 'sat' | 'auto';
 export type SettledBy = 'line' | 'probe' | 'search' | 'sat';
@@ -86,7 +99,11 @@ export interface SolvePuzzleOptions {
   now?: () => number;
   /** Polled between steps (every 64 probes, every slice of conflicts); true stops the work like a deadline. */
   shouldStop?: () => boolean;
-  /** Probes (one cell, one value, propagate) allowed in `auto` when line logic set a cell (default 0: see the essay). */
+  /**
+   * Probes (one cell, one value, propagate) allowed in `auto` when line logic set a cell and the
+   * short search did not settle the board: cells next to known ones only, and the probing stops
+   * after 8 probes in a row that force nothing (default: a quarter of the cells; see the essay).
+   */
   probeBudget?: number;
   /** Chronological search nodes tried in `auto` before the SAT call, when line logic set a cell (default 32). */
   searchNodes?: number;
@@ -207,36 +224,90 @@ export function solvePuzzle(clues: Clues, options: SolvePuzzleOptions = {}): Sol
     return satCount(clues, grid, limit, known, solutions, budget, options.conflictBudget ?? -1, stats, done);
   }
   if (engine !== 'sat') {
+    // Line solves in the search and probing go through a cache (pbnsolve's): the same line in the
+    // same state comes back after every backtrack and in every probe. Not in the first sweep, which
+    // meets each line once (there the cache would only cost).
+    const cache = new LineCache();
     if (!propagateInPlace(clues, grid, 'complete')) return done(true, 'line');
     stats.knownCells = n - unknownCount(grid);
     if (stats.knownCells === n) {
       solutions.push(grid);
       return done(true, 'line');
     }
-    // In `auto`, probing and the short search only run when line logic found a foothold: on a
+    // In `auto`, the short search and probing only run when line logic found a foothold: on a
     // board where it sets no cell they almost never settle anything, and the SAT stage's
-    // propagation already does line logic at every node.
+    // propagation already does line logic at every node. The `line` engine probes every cell to
+    // its fixpoint, then searches with look-ahead to the end.
     const foothold = engine === 'line' || stats.knownCells > 0;
-    const maxProbes = engine === 'line' ? Infinity : foothold ? (options.probeBudget ?? 0) : 0;
-    const probed = probeUntil(clues, grid, () => stats.probes >= maxProbes || ((stats.probes & 63) === 0 && budget.expired()), undefined, stats);
-    if (probed === 'contradiction') return done(true, 'probe');
-    stats.knownCells = n - unknownCount(grid);
-    if (stats.knownCells === n) {
-      solutions.push(grid);
-      return done(true, 'probe');
+    if (engine === 'line') {
+      const probed = probeUntil(clues, grid, () => (stats.probes & 63) === 0 && budget.expired(), undefined, stats, cache);
+      if (probed === 'contradiction') return done(true, 'probe');
+      stats.knownCells = n - unknownCount(grid);
+      if (stats.knownCells === n) {
+        solutions.push(grid);
+        return done(true, 'probe');
+      }
+      if (probed === 'budget') return done(false, 'probe');
     }
-    if (engine === 'line' && probed === 'budget') return done(false, 'probe');
-    const nodes = engine === 'line' ? (options.maxNodes ?? Infinity) : foothold ? (options.searchNodes ?? 32) : 0;
-    const search = countSolutions(clues, limit, {
-      grid,
-      maxNodes: nodes,
-      lookahead: engine === 'line' ? undefined : false,
-      onSolution: (g) => solutions.push(cloneGrid(g)),
-      shouldStop: () => budget.expired(),
-    });
-    stats.searchNodes = search.nodes;
-    if (search.complete || solutions.length >= limit) return done(true, 'search');
+    const seen = new Set<string>();
+    const shortSearch = (maxNodes: number) => {
+      const search = countSolutions(clues, limit, {
+        grid,
+        maxNodes,
+        lookahead: engine === 'line' ? undefined : false,
+        onSolution: (g) => {
+          const key = g.cells.join('');
+          if (seen.has(key) || solutions.length >= limit) return;
+          seen.add(key);
+          solutions.push(cloneGrid(g));
+        },
+        shouldStop: () => budget.expired(),
+        cache,
+      });
+      stats.searchNodes += search.nodes;
+      return search.complete || solutions.length >= limit;
+    };
+    if (shortSearch(engine === 'line' ? (options.maxNodes ?? Infinity) : foothold ? (options.searchNodes ?? 32) : 0)) return done(true, 'search');
     if (engine === 'line') return done(false, 'search');
+    // The first stage's second half (auto, with a foothold): cheap probing (`probeNear`: cells next
+    // to known ones, on a budget, stopping when it stops forcing cells), on a copy of the grid. If
+    // it learnt anything, the short search gets a second go on the sharper grid. If neither settles
+    // the board, the SAT stage takes the probed grid's cells as units only when probing fixed at
+    // least half of what line logic left (then little is left for CDCL); otherwise it gets the line
+    // fixpoint and the first search's solutions, exactly as without probing: on the hard band
+    // (25x25 and 30x30 near 0.40, a cell or two known) a few more units reshuffle CDCL's search and
+    // were measured to cost as often as they save. (Probing after the first short search, not
+    // before, so a board that search settles is settled exactly as before.)
+    if (foothold && !budget.expired()) {
+      const before = unknownCount(grid);
+      const probedGrid = cloneGrid(grid);
+      const probed = probeNear(clues, probedGrid, options.probeBudget ?? Math.ceil(n / 4), cache, stats, () => budget.expired(), PROBE_STALL);
+      if (probed === 'contradiction') {
+        // Sound inference refuted every completion: only possible when no solution exists, and
+        // then the short search found none (and had it finished, it would have said so).
+        return done(true, 'probe');
+      }
+      const unknown = unknownCount(probedGrid);
+      if (unknown === 0) {
+        stats.knownCells = n;
+        if (solutions.length === 0) solutions.push(probedGrid);
+        return done(true, 'probe');
+      }
+      if (unknown < before) {
+        const kept = solutions.length;
+        const line = cloneGrid(grid);
+        grid.cells.set(probedGrid.cells);
+        if (shortSearch(options.searchNodes ?? 32)) {
+          stats.knownCells = n - unknown;
+          return done(true, 'search');
+        }
+        if (unknown * 2 <= before) stats.knownCells = n - unknown;
+        else {
+          grid.cells.set(line.cells);
+          for (const s of solutions.splice(kept)) seen.delete(s.cells.join(''));
+        }
+      }
+    }
     // The short search's solutions are kept: the SAT calls below block them first.
   }
   return satCount(clues, grid, limit, undefined, solutions, budget, options.conflictBudget ?? -1, stats, done, options.phases ?? 'empty');
@@ -257,7 +328,15 @@ function satCount(
 ): SolvePuzzleResult {
   const width = known.width;
   const n = known.cells.length;
-  const solver = new Solver();
+  // The CNF is written to a reusable flat buffer first, so the solver is created with room for all
+  // of it: one WebAssembly memory and one kernel instance instead of a dozen regrowths (capacity is
+  // preallocation only: the search is the same).
+  const cnf = gacBuffer.clear();
+  const numVars = emitLineGac(clues, (clause, len) => {
+    for (let i = 0; i < len; i++) cnf.lit(clause[i]);
+    cnf.end();
+  }, known.cells);
+  const solver = new Solver({ capacity: { vars: Math.max(n, numVars), literals: cnf.nLits + 2 * cnf.nClauses, watches: 16 * Math.max(n, numVars) + 4 * cnf.nClauses } });
   const free: number[] = [];
   for (let i = 0; i < n; i++) if (known.cells[i] === UNKNOWN) free.push(i);
   while (solver.nVars() < n) solver.newVar();
@@ -270,20 +349,26 @@ function satCount(
   };
   // The known cells come first as units, and each line's automaton graph keeps only the states
   // that agree with them (see lineGac.ts), so the CNF only describes the unknown part.
-  let lits = new Int32Array(64);
-  emitLineGac(clues, (clause, len) => {
-    if (!solver.ok) return;
-    if (lits.length < len) lits = new Int32Array(len * 2);
-    let maxVar = 0;
-    for (let i = 0; i < len; i++) {
-      const l = clause[i];
-      const v = l < 0 ? -l : l;
-      if (v > maxVar) maxVar = v;
-      lits[i] = l > 0 ? 2 * (l - 1) : 2 * (-l - 1) + 1;
+  {
+    const { lits: flat, ends } = cnf;
+    let lits = new Int32Array(64);
+    let start = 0;
+    for (let c = 0; c < cnf.nClauses && solver.ok; c++) {
+      const end = ends[c];
+      const len = end - start;
+      if (lits.length < len) lits = new Int32Array(len * 2);
+      let maxVar = 0;
+      for (let i = 0; i < len; i++) {
+        const l = flat[start + i];
+        const v = l < 0 ? -l : l;
+        if (v > maxVar) maxVar = v;
+        lits[i] = l > 0 ? 2 * (l - 1) : 2 * (-l - 1) + 1;
+      }
+      start = end;
+      while (solver.nVars() < maxVar) solver.newVar();
+      solver.addClause(lits, len);
     }
-    while (solver.nVars() < maxVar) solver.newVar();
-    solver.addClause(lits, len);
-  }, known.cells);
+  }
   if (!solver.ok) return finish(true);
   // Decisions on cells only: once every cell is set, propagation sets every state (lineGac.ts).
   for (let v = n; v < solver.nVars(); v++) solver.setDecisionVar(v, false);

@@ -15,7 +15,7 @@
 // lower bound.
 import { cloneGrid, createGrid } from './grid.ts';
 import type { Clues, Grid } from './grid.ts';
-import { changedPositions, overlapSolveLineInPlace, solveLineInPlace } from './lineSolver.ts';
+import { changedPositions, LineCache, overlapSolveLineInPlace, solveLineInPlace } from './lineSolver.ts';
 
 // Cell states, as in grid.ts; local constants because imported bindings can compile to getters in hot loops.
 const UNKNOWN = 0;
@@ -45,8 +45,10 @@ let dirtyCols = new Uint8Array(0);
  * (the grid is then partially updated and meaningless). `stats`, if given, is incremented.
  * `changedCell` >= 0 says the grid was at a fixpoint before that one cell was set, so only its row
  * and column need solving at first (incremental propagation, as in search and probing).
+ * `cache` (complete rule only) answers repeated line states from a `LineCache` built for these
+ * clues: the same fixpoint, step for step, with fewer line solves.
  */
-export function propagateInPlace(clues: Clues, grid: Grid, rule: LineRule = 'complete', stats?: PropagationStats, changedCell = -1): boolean {
+export function propagateInPlace(clues: Clues, grid: Grid, rule: LineRule = 'complete', stats?: PropagationStats, changedCell = -1, cache?: LineCache): boolean {
   const { width, height, cells } = grid;
   if (dirtyRows.length < height) dirtyRows = new Uint8Array(Math.max(height, 64));
   if (dirtyCols.length < width) dirtyCols = new Uint8Array(Math.max(width, 64));
@@ -62,6 +64,7 @@ export function propagateInPlace(clues: Clues, grid: Grid, rule: LineRule = 'com
     dc[changedCell % width] = 1;
   }
   const solveLine = rule === 'complete' ? solveLineInPlace : overlapSolveLineInPlace;
+  const cached = rule === 'complete' ? cache : undefined;
   let any = true;
   while (any) {
     any = false;
@@ -69,7 +72,7 @@ export function propagateInPlace(clues: Clues, grid: Grid, rule: LineRule = 'com
     for (let r = 0; r < height; r++) {
       if (dr[r] === 0) continue;
       dr[r] = 0;
-      const n = solveLine(clues.rows[r], cells, r * width, width, 1);
+      const n = cached ? cached.solve(r, clues.rows[r], cells, r * width, width, 1) : solveLine(clues.rows[r], cells, r * width, width, 1);
       if (stats) stats.lineSolves++;
       if (n < 0) return false;
       if (n > 0) {
@@ -82,7 +85,7 @@ export function propagateInPlace(clues: Clues, grid: Grid, rule: LineRule = 'com
     for (let c = 0; c < width; c++) {
       if (dc[c] === 0) continue;
       dc[c] = 0;
-      const n = solveLine(clues.cols[c], cells, c, height, width);
+      const n = cached ? cached.solve(height + c, clues.cols[c], cells, c, height, width) : solveLine(clues.cols[c], cells, c, height, width);
       if (stats) stats.lineSolves++;
       if (n < 0) return false;
       if (n > 0) {
@@ -130,10 +133,11 @@ export interface ProbeStats {
 
 /**
  * Single-cell probing with complete line propagation, in place, to a fixpoint. Returns false on
- * contradiction. Pre: `grid` is already at the line-propagation fixpoint.
+ * contradiction. Pre: `grid` is already at the line-propagation fixpoint. `cache` (a `LineCache` for
+ * these clues) makes the repeated line solves of the probes cheaper; the result is the same.
  */
-export function probeInPlace(clues: Clues, grid: Grid, stats?: PropagationStats, probeStats?: ProbeStats): boolean {
-  return probeUntil(clues, grid, undefined, stats, probeStats) !== 'contradiction';
+export function probeInPlace(clues: Clues, grid: Grid, stats?: PropagationStats, probeStats?: ProbeStats, cache?: LineCache): boolean {
+  return probeUntil(clues, grid, undefined, stats, probeStats, cache) !== 'contradiction';
 }
 
 /**
@@ -141,7 +145,7 @@ export function probeInPlace(clues: Clues, grid: Grid, stats?: PropagationStats,
  * value. `stop`, asked before each probe, ends it early ('budget'); otherwise 'contradiction' or 'done' (fixpoint).
  * Pre: `grid` is already at the line-propagation fixpoint.
  */
-export function probeUntil(clues: Clues, grid: Grid, stop: (() => boolean) | undefined, stats?: PropagationStats, probeStats?: ProbeStats): 'contradiction' | 'done' | 'budget' {
+export function probeUntil(clues: Clues, grid: Grid, stop: (() => boolean) | undefined, stats?: PropagationStats, probeStats?: ProbeStats, cache?: LineCache): 'contradiction' | 'done' | 'budget' {
   const test = cloneGrid(grid);
   const cells = grid.cells;
   let progress = true;
@@ -154,10 +158,54 @@ export function probeUntil(clues: Clues, grid: Grid, stop: (() => boolean) | und
         test.cells.set(cells);
         test.cells[i] = value;
         if (probeStats) probeStats.probes++;
-        if (!propagateInPlace(clues, test, 'complete', undefined, i)) {
+        if (!propagateInPlace(clues, test, 'complete', undefined, i, cache)) {
           if (probeStats) probeStats.probeHits++;
           cells[i] = value === FILLED ? EMPTY : FILLED;
-          if (!propagateInPlace(clues, grid, 'complete', stats, i)) return 'contradiction';
+          if (!propagateInPlace(clues, grid, 'complete', stats, i, cache)) return 'contradiction';
+          progress = true;
+          break;
+        }
+      }
+    }
+  }
+  return 'done';
+}
+
+/**
+ * Probing on a budget, where it is cheap to be right (the first stage of `solvePuzzle`'s `auto`, as
+ * in pbnsolve): only unknown cells with a known 4-neighbour are probed (a probe next to known cells
+ * meets them in its row or column at once; a probe in an unknown region rarely fails), each value
+ * in turn, through `cache`, and at most `budget` probes in all. A failed probe forces the other
+ * value, propagated on `grid` in place. `stall` ends it after that many probes in a row without a
+ * failure (the region is not yielding). Returns 'contradiction', 'budget' (stopped by the budget or
+ * `stop`) or 'done' (no candidate cell's probe fails any more). Pre: `grid` is at the line fixpoint.
+ */
+export function probeNear(clues: Clues, grid: Grid, budget: number, cache?: LineCache, probeStats?: ProbeStats, stop?: () => boolean, stall = Infinity): 'contradiction' | 'done' | 'budget' {
+  const { width, height, cells } = grid;
+  const test = cloneGrid(grid);
+  let probes = 0;
+  let sinceHit = 0;
+  let progress = true;
+  while (progress) {
+    progress = false;
+    for (let i = 0; i < cells.length; i++) {
+      if (cells[i] !== UNKNOWN) continue;
+      const r = Math.floor(i / width);
+      const c = i - r * width;
+      const near = (c > 0 && cells[i - 1] !== UNKNOWN) || (c < width - 1 && cells[i + 1] !== UNKNOWN) || (r > 0 && cells[i - width] !== UNKNOWN) || (r < height - 1 && cells[i + width] !== UNKNOWN);
+      if (!near) continue;
+      for (let value = FILLED; value <= EMPTY; value++) {
+        if (probes >= budget || sinceHit >= stall || ((probes & 63) === 63 && stop?.())) return 'budget';
+        probes++;
+        sinceHit++;
+        test.cells.set(cells);
+        test.cells[i] = value;
+        if (probeStats) probeStats.probes++;
+        if (!propagateInPlace(clues, test, 'complete', undefined, i, cache)) {
+          if (probeStats) probeStats.probeHits++;
+          sinceHit = 0;
+          cells[i] = value === FILLED ? EMPTY : FILLED;
+          if (!propagateInPlace(clues, grid, 'complete', undefined, i, cache)) return 'contradiction';
           progress = true;
           break;
         }
@@ -178,6 +226,8 @@ export interface CountOptions {
   onSolution?: (solution: Grid) => void;
   /** Polled once per search node; true stops the search (the result then says complete: false). */
   shouldStop?: () => boolean;
+  /** Line solves through this cache (built for these clues): the same search, cheaper. */
+  cache?: LineCache;
 }
 
 export interface CountResult {
@@ -222,7 +272,7 @@ function branchCell(grid: Grid): number {
  * (Skipping probes implied by earlier successful probes, as SAT look-ahead solvers do, made it faster
  * per node but chose worse branches near density 0.4, so every unknown cell is probed.)
  */
-function lookahead(clues: Clues, g: Grid, test: Grid): number {
+function lookahead(clues: Clues, g: Grid, test: Grid, cache?: LineCache): number {
   const cells = g.cells;
   const tcells = test.cells;
   const total = cells.length;
@@ -230,7 +280,7 @@ function lookahead(clues: Clues, g: Grid, test: Grid): number {
   const probe = (i: number, value: number, unknown: number): number => {
     tcells.set(cells);
     tcells[i] = value;
-    if (!propagateInPlace(clues, test, 'complete', undefined, i)) return -1;
+    if (!propagateInPlace(clues, test, 'complete', undefined, i, cache)) return -1;
     return unknown - unknownCount(test);
   };
   for (;;) {
@@ -245,7 +295,7 @@ function lookahead(clues: Clues, g: Grid, test: Grid): number {
       const gainE = gainF < 0 ? 0 : probe(i, EMPTY, unknown);
       if (gainF < 0 || gainE < 0) {
         cells[i] = gainF < 0 ? EMPTY : FILLED;
-        if (!propagateInPlace(clues, g, 'complete', undefined, i)) return -2;
+        if (!propagateInPlace(clues, g, 'complete', undefined, i, cache)) return -2;
         forced = true;
         unknown = unknownCount(g);
         if (unknown === 0) return -1;
@@ -279,10 +329,10 @@ export function countSolutions(clues: Clues, limit = 2, options: CountOptions = 
     const g = stack.pop() as Grid;
     const changed = setCell.pop() as number;
     result.nodes++;
-    if (!propagateInPlace(clues, g, 'complete', undefined, changed)) continue;
+    if (!propagateInPlace(clues, g, 'complete', undefined, changed, options.cache)) continue;
     let cell = branchCell(g);
     if (cell >= 0 && useLookahead) {
-      cell = lookahead(clues, g, test);
+      cell = lookahead(clues, g, test, options.cache);
       if (cell === -2) continue;
     }
     if (cell < 0) {

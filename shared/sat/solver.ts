@@ -133,8 +133,8 @@ export interface SolverOptions {
   randomVarFreq?: number;
   /** MiniSat's random_seed (default 91648253). */
   randomSeed?: number;
-  /** Expected number of variables and clause literals (preallocation only; no effect on the search). */
-  capacity?: { vars?: number; literals?: number };
+  /** Expected number of variables, clause literals and watch-pool ints (preallocation only; no effect on the search). */
+  capacity?: { vars?: number; literals?: number; watches?: number };
 }
 
 export const mkLit = (v: number, negated = false): number => v + v + (negated ? 1 : 0);
@@ -357,9 +357,10 @@ export class Solver {
     if (options.randomSeed !== undefined) this.randomSeed = options.randomSeed;
     // One relayout at most (a new solver's memory is laid out here, sized for the capacity asked).
     const caLen = Math.max(this.ca.length || 1 << 14, 2 * (options.capacity?.literals ?? 0));
+    const wpLen = Math.max(this.wpool.length || 1 << 12, options.capacity?.watches ?? 0);
     const vars = options.capacity?.vars ?? 0;
-    if (vars > this.varCap) this.growVars(vars, caLen);
-    else if (caLen > this.ca.length) this.relayout(this.varCap, caLen, this.wpool.length || 1 << 12);
+    if (vars > this.varCap) this.growVars(vars, caLen, wpLen);
+    else if (caLen > this.ca.length || wpLen > this.wpool.length) this.relayout(this.varCap, caLen, wpLen);
   }
 
   /**
@@ -460,12 +461,12 @@ export class Solver {
     return this.model[v] as Lbool;
   }
 
-  private growVars(need: number, caLen = this.ca.length): void {
+  private growVars(need: number, caLen = this.ca.length, wpLen = this.wpool.length || 1 << 12): void {
     if (need <= this.varCap) return;
     let cap = Math.max(16, this.varCap * 2);
     while (cap < need) cap *= 2;
     const gu8 = (a: Uint8Array, n: number) => { const b = new Uint8Array(n); b.set(a); return b; };
-    this.relayout(cap, caLen, this.wpool.length || 1 << 12);
+    this.relayout(cap, caLen, wpLen);
     this.dirty = gu8(this.dirty, 2 * cap);
     this.varCap = cap;
   }
