@@ -13,7 +13,7 @@ import { installTapRescue } from '../tapRescue.ts';
 
 // Both belong to the board screens (this lazily loaded chunk), not the first load: a tap on a control right after a
 // stroke must register (tapRescue.ts), and Back in the middle of a puzzle asks first (backGuard.ts).
-installTapRescue();
+if (typeof document !== 'undefined') installTapRescue();
 
 const hasTouch = typeof navigator !== 'undefined' && navigator.maxTouchPoints > 0;
 
