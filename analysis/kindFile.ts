@@ -35,8 +35,12 @@ export function otherKindFile(command: string, file: string, flag?: string): Kin
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
-  } catch {
-    return null;
+  } catch (err) {
+    // Unreadable: the Nonogram path says so as it always has, unless another kind was named.
+    if (!named || named === nonogram) return null;
+    console.error(`${command}: ${file}: cannot read (${(err as Error).message})`);
+    process.exitCode = 2;
+    return 'error';
   }
   const kind = named ?? kindOfText(text, file);
   if (kind === nonogram) return null;

@@ -74,9 +74,10 @@ export function registerPack(program: Command): void {
     .description(commandDescription('pack'))
     .argument('<files...>', 'puzzle files in any format nonolab reads')
     .requiredOption('--out <file>', 'write the puzzle set (JSON array), or the whole config with --config')
+    .option('--kind <kind>', 'the puzzle kind: nonogram or sudoku (default: inferred from each file)')
     .option('--config <file>', 'a study config whose "puzzles" are replaced by the set (written to --out)')
     .option('--order <metric>', 'order by this metric, ascending: <source>_<key> such as human_level, human_line_passes, sat_conflicts (old spellings human.level, conflicts accepted)', 'human_level')
-    .action((files: string[], opts: { out: string; config?: string; order: string }) => {
+    .action((files: string[], opts: { kind?: string; out: string; config?: string; order: string }) => {
       try {
         metricOf(opts.order);
       } catch (err) {
@@ -92,8 +93,13 @@ export function registerPack(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const others = files.map((file) => ({ file, other: otherKindFile('pack', file) }));
-      if (others.some((o) => o.other === 'error')) return;
+      // Each file read as its kind (named or inferred); the first that cannot be read stops the command.
+      const others: { file: string; other: KindFile | null }[] = [];
+      for (const file of files) {
+        const other = otherKindFile('pack', file, opts.kind);
+        if (other === 'error') return;
+        others.push({ file, other });
+      }
       if (others.some((o) => o.other)) {
         const kinds = new Set(others.map((o) => (o.other ? (o.other as KindFile).kind.id : 'nonogram')));
         if (kinds.size > 1) {

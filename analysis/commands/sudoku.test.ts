@@ -110,4 +110,30 @@ describe('nonolab on Sudoku', () => {
     expect(refused.stderr).toContain('more than one solution');
     expect(existsSync(join(dir, 'no.ndjson'))).toBe(false);
   });
+
+  it('--kind sudoku on a missing file, an empty file, and a kind that is none: one line naming it, exit 2, nothing written', () => {
+    const dir = tempDir('nonolab-sudoku-');
+    const empty = join(dir, 'empty.txt');
+    writeFileSync(empty, '');
+    const missing = join(dir, 'missing.txt');
+    const out = join(dir, 'out.ndjson');
+    const cases: [string[], RegExp][] = [
+      [['solve', '--kind', 'sudoku', missing], /^solve: .*missing\.txt: cannot read/],
+      [['cnf', '--kind', 'sudoku', missing], /^cnf: .*missing\.txt: cannot read/],
+      [['solve', '--kind', 'sudoku', empty], /^solve: .*empty\.txt: no puzzle in the file \(read as Sudoku, --kind\)$/],
+      [['measure', '--kind', 'sudoku', empty, '--out', out], /^measure: .*empty\.txt: no puzzle in the file/],
+      [['pack', '--kind', 'sudoku', empty, '--out', out], /^pack: .*empty\.txt: no puzzle in the file/],
+      [['pack', '--kind', 'sudok', empty, empty, '--out', out], /^pack: --kind: unknown puzzle kind 'sudok'/],
+      [['select', '--kind', 'kakuro', '--in', empty], /^select: --kind: unknown puzzle kind 'kakuro'/],
+      [['generate', '--kind', 'sudoku', '--clues', 'lots', '--out', out], /^generate: --clues must be an integer/],
+    ];
+    for (const [args, message] of cases) {
+      const r = cli(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr.trim(), args.join(' ')).toMatch(message);
+      expect(existsSync(out), args.join(' ')).toBe(false);
+    }
+  });
 });
+
