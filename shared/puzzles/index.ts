@@ -7,7 +7,8 @@ import { sudoku } from './sudoku.ts';
 
 export type { KindId, KindHint, KindSolveLine, PuzzleKind } from './kind.ts';
 export { nonogram } from './nonogram.ts';
-export { sudoku, SudokuBoard, givensOf } from './sudoku.ts';
+export { sudoku, givensOf } from './sudoku.ts';
+export { SudokuBoard } from '../sudoku/schema.ts';
 
 /** Every kind, the default (nonogram) last: a file is the first kind's that recognizes it. */
 export const PUZZLE_KINDS: readonly PuzzleKind<any>[] = [sudoku, nonogram];

@@ -1,29 +1,9 @@
 // The Sudoku kind: its engine is shared/sudoku/; this is its one door.
-import { z } from 'zod';
 import {
-  countSolutions, forcedCells, gridRows, parseGridText, parseLines, puzzleId, recordGrids, SudokuFormatError, SudokuPuzzle, sudokuDimacs,
+  countSolutions, forcedCells, SudokuBoard, gridRows, parseGridText, parseLines, puzzleId, recordGrids, SudokuFormatError, SudokuPuzzle, sudokuDimacs,
   sudokuHint, sudokuHumanMetrics, sudokuSatMetricsRecord, SUDOKU_ENCODINGS, shapeOf, symbolValue, writeSudokuRecord, writeGridText, defaultBox, type Grid, type SudokuEncoding,
 } from '../sudoku/index.ts';
 import type { KindSolveLine, PuzzleKind } from './kind.ts';
-
-/**
- * A Sudoku as the commands read it: a full record (`SudokuPuzzle`, solution included), or a board read from the
- * line or grid format, which has no solution yet (solve counts it; `withSolution` fills the unique one in).
- */
-export const SudokuBoard = z.union([
-  SudokuPuzzle,
-  z.object({
-    kind: z.literal('sudoku'),
-    id: z.string().min(1).max(64),
-    size: z.number().int().positive(),
-    box: z.tuple([z.number().int().positive(), z.number().int().positive()]),
-    givens: z.array(z.string()),
-    seed: z.union([z.number(), z.string()]).optional(),
-    metrics: z.record(z.string(), z.unknown()).optional(),
-    comment: z.string().optional(),
-  }),
-]);
-export type SudokuBoard = z.infer<typeof SudokuBoard>;
 
 /** The givens of a record or board as a grid (0 empty). */
 export function givensOf(b: SudokuBoard): Grid {
@@ -35,7 +15,7 @@ export function givensOf(b: SudokuBoard): Grid {
   return { ...shape, cells };
 }
 
-const solutionRows = (b: SudokuBoard): string[] | null => ('solution' in b && b.solution ? b.solution : null);
+const solutionRows = (b: SudokuBoard): string[] | null => b.solution ?? null;
 
 function boardOfGrid(grid: Grid, extra: { comment?: string } = {}): SudokuBoard {
   return { kind: 'sudoku', id: puzzleId(grid), size: grid.size, box: [grid.boxRows, grid.boxCols], givens: gridRows(grid), ...extra };
@@ -67,9 +47,7 @@ function parseJsonRecords(text: string, file: string): SudokuBoard[] {
   return values.map(({ value, line }, i) => {
     const r = SudokuBoard.safeParse(value);
     if (r.success) return r.data;
-    // The full record's message names the field (the union's is vaguer).
-    const full = SudokuPuzzle.safeParse(value);
-    const issue = (full.success ? r.error : full.error).issues[0];
+    const issue = r.error.issues[0];
     throw new SudokuFormatError(`${line === undefined && values.length > 1 ? `record ${i + 1}: ` : ''}${issue.path.length ? `${issue.path.join('.')}: ` : ''}${issue.message}`, file, line);
   });
 }
@@ -94,13 +72,14 @@ export const sudoku: PuzzleKind<SudokuBoard> = {
   parseFile(text, file) {
     if (looksLikeJsonSudoku(text)) return parseJsonRecords(text, file);
     const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+    if (lines.length === 0) throw new SudokuFormatError('no puzzle in the file', file);
     // One board drawn as rows (a grid text: rule characters or spaced symbols, or N rows of N symbols), else one
     // board a line, as published collections print them (then a bad line is named by its number).
     const drawn = lines.some((l) => /[|+]|\S\s+\S/.test(l.trim()) && !/^\S{16,}\s/.test(l.trim())) || lines.every((l) => l.trim().length === lines.length && lines.length <= 35);
     if (drawn) return [boardOfGrid(parseGridText(text, file))];
     return parseLines(text, file).map((b) => boardOfGrid(b.grid, b.comment ? { comment: b.comment } : {}));
   },
-  writeRecord: (b) => ('solution' in b && b.solution ? writeSudokuRecord(b as SudokuPuzzle) : JSON.stringify(b)),
+  writeRecord: (b) => (b.solution ? writeSudokuRecord(b as SudokuPuzzle) : JSON.stringify(b)),
   sizeOf: (b) => `${b.size}x${b.size}`,
   solutionOf: solutionRows,
   solve(b, { limit, now }) {
@@ -127,7 +106,7 @@ export const sudoku: PuzzleKind<SudokuBoard> = {
     if (r.inconsistent) throw new Error(`puzzle ${b.id}: ${r.inconsistent.message}`);
     if (r.solutions === 0) throw new Error(`puzzle ${b.id}: its givens have no solution`);
     if (r.solutions > 1) throw new Error(`puzzle ${b.id}: its givens have more than one solution`);
-    const { comment: _comment, ...rest } = b as SudokuBoard & { comment?: string };
+    const { comment: _comment, ...rest } = b;
     return SudokuPuzzle.parse({ ...rest, solution: gridRows(r.solution!) });
   },
   encodings: SUDOKU_ENCODINGS,

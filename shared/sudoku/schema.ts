@@ -18,19 +18,27 @@ const MAX_SIDE = 32; // the solver's limit (one 32-bit candidate mask per cell)
 
 const Rows = z.array(z.string());
 
-export const SudokuPuzzle = z
-  .object({
-    kind: z.literal('sudoku'),
-    id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids use letters, digits, _ and -'),
-    size: z.number().int().min(1).max(MAX_SIDE),
-    box: z.tuple([z.number().int().min(1), z.number().int().min(1)]),
-    givens: Rows,
-    solution: Rows,
-    seed: z.union([z.number(), z.string()]).optional(),
-    metrics: SudokuMetrics.optional(),
-  })
-  .superRefine(checkSudoku);
+/** The fields of a Sudoku record, the one list both schemas below are made of. */
+const SudokuFields = {
+  kind: z.literal('sudoku'),
+  id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids use letters, digits, _ and -'),
+  size: z.number().int().min(1).max(MAX_SIDE),
+  box: z.tuple([z.number().int().min(1), z.number().int().min(1)]),
+  givens: Rows,
+  solution: Rows,
+  seed: z.union([z.number(), z.string()]).optional(),
+  metrics: SudokuMetrics.optional(),
+};
+
+export const SudokuPuzzle = z.object(SudokuFields).superRefine(checkSudoku);
 export type SudokuPuzzle = z.infer<typeof SudokuPuzzle>;
+
+/**
+ * A board as the commands read it: a record whose solution may be missing (a board from a collection; `solve` counts
+ * it, `measure` and `pack` fill the unique one in), the same checks on what it has, and a collection's comment.
+ */
+export const SudokuBoard = z.object({ ...SudokuFields, solution: Rows.optional(), comment: z.string().optional() }).superRefine(checkSudoku);
+export type SudokuBoard = z.infer<typeof SudokuBoard>;
 
 /** The value of a symbol on a board of side n: 0 for '.' (and '0' if asked), 1..n for a digit, -1 if it is not one. */
 export function symbolValue(ch: string, n: number, zeroIsEmpty = false): number {
@@ -41,7 +49,7 @@ export function symbolValue(ch: string, n: number, zeroIsEmpty = false): number 
 
 const at = (r: number, c: number) => `r${r + 1}c${c + 1}`;
 
-function checkSudoku(p: { size: number; box: [number, number]; givens: string[]; solution: string[] }, ctx: z.RefinementCtx): void {
+function checkSudoku(p: { size: number; box: [number, number]; givens: string[]; solution?: string[] }, ctx: z.RefinementCtx): void {
   const n = p.size;
   if (p.box[0] * p.box[1] !== n) {
     ctx.addIssue({ code: 'custom', path: ['box'], message: `a box of ${p.box[0]}x${p.box[1]} has ${p.box[0] * p.box[1]} cells, the side is ${n}` });
@@ -50,6 +58,7 @@ function checkSudoku(p: { size: number; box: [number, number]; givens: string[];
   const grids: Partial<Record<'givens' | 'solution', Uint8Array>> = {};
   for (const field of ['givens', 'solution'] as const) {
     const rows = p[field];
+    if (rows === undefined) continue;
     let ok = true;
     if (rows.length !== n) {
       ctx.addIssue({ code: 'custom', path: [field], message: `expected ${n} rows, got ${rows.length}` });
