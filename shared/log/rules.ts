@@ -67,6 +67,21 @@ export function firstCell(move: Move): [number, number] | null {
   }
 }
 
+/** Every cell a move names (each cell of a stroke, a reveal's cell); none for moves that name no cell. */
+export function namedCells(move: Move): [number, number][] {
+  switch (move.type) {
+    case 'fill':
+    case 'cross':
+    case 'clear':
+    case 'reveal':
+      return [[move.row, move.col]];
+    case 'stroke':
+      return move.cells;
+    default:
+      return [];
+  }
+}
+
 /** The step a session is on after record `e`, when it was on `step`: a step_end moves it past the step it ends. */
 export function stepAfter(step: number, e: { type: string; step?: number }): number {
   return e.type === 'step_end' && typeof e.step === 'number' ? Math.max(step, e.step + 1) : step;

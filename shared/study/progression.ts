@@ -29,7 +29,7 @@
 // `admit` judges one event and, when it is taken, applies it.
 import type { Phase } from '../schema/config.ts';
 import type { ClientEvent, ClientEventType, LoggedEvent, LoggedServerEvent } from '../schema/event.ts';
-import { sessionEndOf, stepAfter } from '../log/rules.ts';
+import { namedCells, sessionEndOf, stepAfter } from '../log/rules.ts';
 import type { Step } from './steps.ts';
 import { validateAnswers } from './survey.ts';
 import { phaseRules, type StepFacts } from './phases/index.ts';
@@ -92,21 +92,6 @@ const wallOf = (p: Progression, e: ClientEvent): number => Math.max(e.t_wall, p.
 
 /** Board sizes of the study's puzzles, by id: a move's cells must lie on its puzzle's board. */
 export type BoardSizeOf = (puzzleId: string) => { width: number; height: number } | undefined;
-
-/** The cells a move names, as [row, col]. */
-function moveCells(move: Extract<ClientEvent, { type: 'move' }>['payload']['move']): [number, number][] {
-  switch (move.type) {
-    case 'fill':
-    case 'cross':
-    case 'clear':
-    case 'reveal':
-      return [[move.row, move.col]];
-    case 'stroke':
-      return move.cells;
-    default:
-      return [];
-  }
-}
 
 /** What an event names of its step (phase, puzzle, position) against the step it names: null if they agree. */
 function namesOtherThan(e: ClientEvent, step: Step, page: boolean): string | null {
@@ -188,7 +173,7 @@ export function admit(
   if (other) return refuse(other);
   if (e.type === 'move' && step.puzzle_id !== null && boardSizeOf) {
     const size = boardSizeOf(step.puzzle_id);
-    const off = size ? moveCells(e.payload.move).find(([r, c]) => r >= size.height || c >= size.width) : undefined;
+    const off = size ? namedCells(e.payload.move).find(([r, c]) => r >= size.height || c >= size.width) : undefined;
     if (size && off) return refuse(`names row ${off[0] + 1}, column ${off[1] + 1}, off the ${size.width}x${size.height} board of puzzle '${step.puzzle_id}'`);
   }
   const phase = phases.find((ph) => ph.id === step.phase_id);
