@@ -121,16 +121,19 @@ interface SessionQueue {
  * seq (or at the end), a server record right after the record placed before it.
  */
 function placeInSeqOrder(lines: string[], records: readonly LoggedEvent[]): void {
+  // Each logged line's client seq, read once (0 for a server record).
+  const seqs = lines.map((l) => {
+    const o = JSON.parse(l) as { origin?: string; seq?: number };
+    return o.origin === 'client' ? (o.seq ?? 0) : 0;
+  });
   let at = lines.length;
   for (const r of records) {
     if (r.origin === 'client') {
-      at = lines.findIndex((l) => {
-        const o = JSON.parse(l) as { origin?: string; seq?: number };
-        return o.origin === 'client' && (o.seq ?? 0) > r.seq;
-      });
+      at = seqs.findIndex((seq) => seq > r.seq);
       if (at < 0) at = lines.length;
     }
     lines.splice(at, 0, JSON.stringify(r));
+    seqs.splice(at, 0, r.origin === 'client' ? r.seq : 0);
     at += 1;
   }
 }

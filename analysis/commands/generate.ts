@@ -101,6 +101,13 @@ export function registerGenerate(program: Command): void {
     .action(async (flags: GenerateFlags, command: Command) => {
       const kind = kindFlag('generate', flags.kind);
       if (kind === null) return;
+      // The output is checked before any puzzle is generated, not when the first one is written.
+      const outProblem = flags.out === undefined ? null : outputFileProblem('--out', flags.out);
+      if (outProblem) {
+        console.error(`generate: ${outProblem}`);
+        process.exitCode = 2;
+        return;
+      }
       if (kind && kind.id !== 'nonogram') return runGenerateKind(flags, command.getOptionValueSource('size') !== 'default');
       for (const [flag, given] of [['--box', flags.box], ['--symmetric', flags.symmetric], ['--clues', flags.clues]] as const)
         if (given !== undefined) {
@@ -117,13 +124,6 @@ export function registerGenerate(program: Command): void {
       const threads = flags.threads === undefined ? (options.count >= 100 ? availableParallelism() : 1) : Number(flags.threads);
       if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
         console.error(`generate: --threads: expected an integer from 1 to 64, got '${flags.threads}'`);
-        process.exitCode = 2;
-        return;
-      }
-      // The output is checked before any puzzle is generated, not when the first one is written.
-      const outProblem = flags.out === undefined ? null : outputFileProblem('--out', flags.out);
-      if (outProblem) {
-        console.error(`generate: ${outProblem}`);
         process.exitCode = 2;
         return;
       }

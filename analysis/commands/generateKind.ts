@@ -1,7 +1,7 @@
 // `nonolab generate --kind sudoku --size 9x9 [--box RxC] [--symmetric] [--clues N] [--sat] --count N --seed S`:
 // seeded Sudoku puzzles as NDJSON, with both grades (the propagation ladder and the human technique ladder) and, with
 // --sat, MiniSat's statistics on both encodings. Deterministic: the same arguments give the same bytes.
-import { openOutput, outputFileProblem } from './outputPaths.ts';
+import { openOutput } from './outputPaths.ts';
 import { defaultBox, humanGrade, iterateSudokus, SudokuGenerateError, sudokuMetrics, writeSudokuRecord, type SudokuPuzzle } from '../../shared/sudoku/index.ts';
 
 export interface KindGenerateFlags {
@@ -52,13 +52,7 @@ export async function runGenerateKind(flags: KindGenerateFlags, sizeGiven: boole
     process.exitCode = 2;
     return;
   }
-  // The output is checked before any puzzle is generated.
-  const outProblem = flags.out === undefined ? null : outputFileProblem('--out', flags.out);
-  if (outProblem) {
-    console.error(`generate: ${outProblem}`);
-    process.exitCode = 2;
-    return;
-  }
+  // (--out was checked by generate before it came here.)
   const { out, broken } = openOutput('generate', flags.out);
   try {
     for (const record of sudokuRecords(o)) {
