@@ -1,6 +1,6 @@
 // The record cannot be bent (issue 31): what an outside client found, each as a test that failed before its fix.
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Participant, event, playSteps, startTestServer, type TestServer } from '../tests/support/testServer.ts';
 import { defaultConfig } from '../tests/support/server.ts';
@@ -178,30 +178,39 @@ describe.each(STORES)('on %s', (store) => {
   });
 });
 
+/**
+ * A session of `count` events, the server stopped, line `line` of its log (line 0 is session_start, line k event seq
+ * k) replaced by `damage`, the server started again on the data: what a test of the repaired log needs.
+ */
+async function repairedLog(count: number, line: number, damage: (text: string) => string) {
+  server = await startTestServer();
+  const dataDir = server.dataDir;
+  const first = new Participant(server.url);
+  const id = (await first.call('POST', '/api/sessions', {})).json.session_id as string;
+  const events = Array.from({ length: count }, (_, i) => event(id, i + 1));
+  expect((await first.call('POST', '/api/session/events', { events })).json.acked_seq).toBe(count);
+  await server.close();
+  const file = join(dataDir, 'sessions', `${id}.ndjson`);
+  const lines = readFileSync(file, 'utf8').split('\n');
+  expect(JSON.parse(lines[line]).seq).toBe(line);
+  writeFileSync(file, [...lines.slice(0, line), damage(lines[line]), ...lines.slice(line + 1)].join('\n'));
+  server = await startTestServer({ dataDir });
+  /** The client seqs of the file, in file order. */
+  const seqs = () =>
+    readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { origin: string; seq?: number })
+      .filter((r) => r.origin === 'client')
+      .map((r) => r.seq);
+  return { id, events, dataDir, seqs, p: again(first, server.url) };
+}
+
 describe('resending after a repaired log (issue 31, 1)', () => {
   it('takes each seq once and keeps the file in seq order: readers see every event once', async () => {
-    server = await startTestServer();
-    const dataDir = server.dataDir;
-    let p = new Participant(server.url);
-    const id = (await p.call('POST', '/api/sessions', {})).json.session_id as string;
-    const events = Array.from({ length: 20 }, (_, i) => event(id, i + 1));
-    expect((await p.call('POST', '/api/session/events', { events })).json.acked_seq).toBe(20);
-    await server.close();
-    const file = join(dataDir, 'sessions', `${id}.ndjson`);
-    const lines = readFileSync(file, 'utf8').split('\n');
-    expect(JSON.parse(lines[4]).seq).toBe(4);
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(file, [...lines.slice(0, 4), lines[4].slice(0, 30) + '#garbage#', ...lines.slice(5)].join('\n'));
-    server = await startTestServer({ dataDir });
-    p = again(p, server.url);
+    const { id, events, dataDir, seqs, p: client } = await repairedLog(20, 4, (l) => l.slice(0, 30) + '#garbage#');
+    let p = client;
     expect((await p.call('GET', '/api/session')).json.acked_seq).toBe(3);
-    const seqs = () =>
-      readFileSync(file, 'utf8')
-        .trimEnd()
-        .split('\n')
-        .map((l) => JSON.parse(l) as { origin: string; seq?: number })
-        .filter((r) => r.origin === 'client')
-        .map((r) => r.seq);
     const all = Array.from({ length: 20 }, (_, i) => i + 1);
     // The client resends from the acknowledged seq, as the docs tell it to.
     const resent = await p.call('POST', '/api/session/events', { events: events.slice(3) });
@@ -212,9 +221,9 @@ describe('resending after a repaired log (issue 31, 1)', () => {
     expect((await p.call('POST', '/api/session/events', { events: events.slice(3) })).json.acked_seq).toBe(20);
     expect((await p.call('POST', '/api/session/events', { events: [event(id, 21)] })).json.acked_seq).toBe(21);
     expect(seqs()).toEqual([...all, 21]);
-    expect((await server.nonolab.service.recordsOf(id)).filter((r) => r.origin === 'client').map((r) => r.seq)).toEqual([...all, 21]);
+    expect((await server!.nonolab.service.recordsOf(id)).filter((r) => r.origin === 'client').map((r) => r.seq)).toEqual([...all, 21]);
     // After a restart the log reads the same, acknowledged to 21.
-    await server.close();
+    await server!.close();
     server = await startTestServer({ dataDir });
     p = again(p, server.url);
     expect((await p.call('GET', '/api/session')).json.acked_seq).toBe(21);
@@ -222,23 +231,10 @@ describe('resending after a repaired log (issue 31, 1)', () => {
   });
 
   it('a resend of the gap alone brings the acknowledged seq to the end of what the log held', async () => {
-    server = await startTestServer();
-    const dataDir = server.dataDir;
-    let p = new Participant(server.url);
-    const id = (await p.call('POST', '/api/sessions', {})).json.session_id as string;
-    const events = Array.from({ length: 10 }, (_, i) => event(id, i + 1));
-    expect((await p.call('POST', '/api/session/events', { events })).json.acked_seq).toBe(10);
-    await server.close();
-    const file = join(dataDir, 'sessions', `${id}.ndjson`);
-    const lines = readFileSync(file, 'utf8').split('\n');
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(file, [...lines.slice(0, 6), '{not json', ...lines.slice(7)].join('\n'));
-    server = await startTestServer({ dataDir });
-    p = again(p, server.url);
+    const { events, seqs, p } = await repairedLog(10, 6, () => '{not json');
     expect((await p.call('GET', '/api/session')).json.acked_seq).toBe(5);
     expect((await p.call('POST', '/api/session/events', { events: [events[5]] })).json.acked_seq).toBe(10);
-    const seqs = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l)).filter((r) => r.origin === 'client').map((r) => r.seq);
-    expect(seqs).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    expect(seqs()).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
   });
 });
 
