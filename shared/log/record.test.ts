@@ -166,11 +166,12 @@ describe('isValidMoveRecord (the fast path past zod), against cases generated fr
 
   it('generates a real case list: every move variant, hundreds of broken records', () => {
     const types = new Set(valid.map((c) => ((c.record.payload as Json).move as Json).type));
-    expect([...types].sort()).toEqual(['clear', 'cross', 'fill', 'hint', 'reset', 'reveal', 'skip', 'stroke', 'submit', 'undo']);
+    expect([...types].sort()).toEqual(['clear', 'cross', 'fill', 'hint', 'pencil', 'reset', 'reveal', 'reveal_digit', 'set_digit', 'skip', 'stroke', 'submit', 'undo']);
     expect(broken.length).toBeGreaterThan(250);
     // Among them, the stroke's cells one by one (the tuple's items), and the reveal's state.
     expect(broken.some((c) => c.what.startsWith('move stroke.cells[0][1] = 100'))).toBe(true);
     expect(broken.some((c) => c.what === 'move reveal.state = "not-an-option"')).toBe(true);
+    expect(broken.some((c) => c.what.startsWith('move set_digit.digit'))).toBe(true);
   });
 
   it('accepts every valid record (so zod is skipped), and zod agrees', () => {

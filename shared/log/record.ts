@@ -59,6 +59,8 @@ const isStr = (v: unknown): boolean => typeof v === 'string';
 const SOURCES = new Set(['mouse', 'touch', 'keyboard', 'system']);
 const CELL_MOVES = new Set(['fill', 'cross', 'clear']);
 const BARE_MOVES = new Set(['undo', 'reset', 'hint', 'submit', 'skip']);
+/** Sudoku's moves: a cell and a digit (shared/schema/move.ts). */
+const DIGIT_MOVES = new Set(['set_digit', 'pencil', 'reveal_digit']);
 const PAINT = new Set(['filled', 'crossed', 'unknown']);
 const FLAGS: ReadonlySet<unknown> = new Set(SessionFlag.options);
 
@@ -179,6 +181,7 @@ export function isValidMoveEvent(r: Record<string, unknown>): boolean {
     return true;
   }
   if (m.type === 'reveal') return isInt(m.row, 0, 99) && isInt(m.col, 0, 99) && (m.state === 'filled' || m.state === 'crossed');
+  if (DIGIT_MOVES.has(m.type)) return isInt(m.row, 0, 99) && isInt(m.col, 0, 99) && isInt(m.digit, 1, 35);
   return false;
 }
 

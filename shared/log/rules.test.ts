@@ -23,7 +23,7 @@ describe('elapsedMs (the one clock rule)', () => {
 
 describe('board moves, the next step, the end of a session', () => {
   it('names the moves that can change the board', () => {
-    expect([...BOARD_MOVES].sort()).toEqual(['clear', 'cross', 'fill', 'reset', 'reveal', 'stroke', 'undo']);
+    expect([...BOARD_MOVES].sort()).toEqual(['clear', 'cross', 'fill', 'pencil', 'reset', 'reveal', 'reveal_digit', 'set_digit', 'stroke', 'undo']);
     // Every move outside the set leaves every board as it is.
     const board = applyMove(initialBoard(3, 3), { type: 'fill', row: 1, col: 1 });
     for (const move of [{ type: 'hint' }, { type: 'submit' }, { type: 'skip' }] as Move[]) expect(applyMove(board, move)).toBe(board);

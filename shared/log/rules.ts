@@ -49,7 +49,7 @@ export function elapsedMs(a: Clocked, b: Clocked): number {
 }
 
 /** Moves that can change the board; hint, submit and skip do not. */
-export const BOARD_MOVES: ReadonlySet<Move['type']> = new Set(['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset']);
+export const BOARD_MOVES: ReadonlySet<Move['type']> = new Set(['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset', 'set_digit', 'pencil', 'reveal_digit']);
 
 export const isBoardMove = (move: Move): boolean => BOARD_MOVES.has(move.type);
 
@@ -59,6 +59,8 @@ export function firstCell(move: Move): [number, number] | null {
     case 'fill':
     case 'cross':
     case 'clear':
+    case 'set_digit':
+    case 'pencil':
       return [move.row, move.col];
     case 'stroke':
       return move.cells[0];
@@ -74,6 +76,9 @@ export function namedCells(move: Move): [number, number][] {
     case 'cross':
     case 'clear':
     case 'reveal':
+    case 'set_digit':
+    case 'pencil':
+    case 'reveal_digit':
       return [[move.row, move.col]];
     case 'stroke':
       return move.cells;

@@ -3,6 +3,8 @@ import { z } from 'zod';
 
 const Row = z.number().int().nonnegative().max(99);
 const Col = z.number().int().nonnegative().max(99);
+/** A Sudoku digit: 1..N for a board of side N (at most 35 symbols: shared/sudoku/grid.ts DIGIT_SYMBOLS). */
+const Digit = z.number().int().min(1).max(35);
 
 /** The three states a participant can paint; 'crossed' is the participant's mark for an empty cell. */
 export const PaintState = z.enum(['filled', 'crossed', 'unknown']);
@@ -30,6 +32,13 @@ export const Move = z.discriminatedUnion('type', [
     .refine((m) => m.cell_ms === undefined || m.cell_ms.length === m.cells.length, { message: 'cell_ms must give one offset per cell', path: ['cell_ms'] }),
   /** A cell revealed by a hint (the server's answer), applied like a paint and undoable. */
   z.object({ type: z.literal('reveal'), row: Row, col: Col, state: z.enum(['filled', 'crossed']) }),
+  // Sudoku's moves (shared/sudoku/board.ts applies them; `clear`, `undo`, `reset`, `hint`, `submit`, `skip` are shared):
+  /** Write a digit in a cell (replacing the digit there; its pencil marks stay under it and show again when it is cleared). */
+  z.object({ type: z.literal('set_digit'), row: Row, col: Col, digit: Digit }),
+  /** Toggle one pencil mark (a candidate drawn small) in a cell that holds no digit. */
+  z.object({ type: z.literal('pencil'), row: Row, col: Col, digit: Digit }),
+  /** A digit revealed by a hint (the server's answer), applied like set_digit and undoable. */
+  z.object({ type: z.literal('reveal_digit'), row: Row, col: Col, digit: Digit }),
   z.object({ type: z.literal('undo') }),
   z.object({ type: z.literal('reset') }),
   z.object({ type: z.literal('hint') }),

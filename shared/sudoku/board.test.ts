@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { Move } from '../schema/move.ts';
+import { applySudokuMove, initialSudoku, marksOf, replaySudoku, sudokuRows, wrongSudokuCells } from './board.ts';
+
+const givens = ['1...', '..1.', '.1..', '...1'];
+const solution = ['1234', '3412', '2143', '4321'];
+
+describe('Sudoku board moves', () => {
+  it('writes, marks, clears, resets and undoes by the rules in board.ts', () => {
+    const s0 = initialSudoku(givens);
+    expect(sudokuRows(s0)).toEqual(givens);
+    const s1 = applySudokuMove(s0, { type: 'pencil', row: 0, col: 1, digit: 2 });
+    const s2 = applySudokuMove(s1, { type: 'pencil', row: 0, col: 1, digit: 3 });
+    expect(marksOf(s2, 1)).toEqual([2, 3]);
+    const s3 = applySudokuMove(s2, { type: 'set_digit', row: 0, col: 1, digit: 3 });
+    expect(sudokuRows(s3)[0]).toBe('13..');
+    // marks stay under a digit, and a pencil on a digit does nothing
+    expect(applySudokuMove(s3, { type: 'pencil', row: 0, col: 1, digit: 4 })).toBe(s3);
+    const s4 = applySudokuMove(s3, { type: 'clear', row: 0, col: 1 });
+    expect(sudokuRows(s4)[0]).toBe('1...');
+    expect(marksOf(s4, 1)).toEqual([2, 3]);
+    const s5 = applySudokuMove(s4, { type: 'clear', row: 0, col: 1 });
+    expect(marksOf(s5, 1)).toEqual([]);
+    expect(applySudokuMove(s5, { type: 'clear', row: 0, col: 1 })).toBe(s5);
+    expect(s5.history.length).toBe(5);
+    const back = applySudokuMove(applySudokuMove(s5, { type: 'undo' }), { type: 'undo' });
+    expect(sudokuRows(back)[0]).toBe('13..');
+    const reset = applySudokuMove(s3, { type: 'reset' });
+    expect(sudokuRows(reset)).toEqual(givens);
+    expect(marksOf(reset, 1)).toEqual([]);
+    expect(sudokuRows(applySudokuMove(reset, { type: 'undo' }))[0]).toBe('13..');
+  });
+
+  it('never changes a given, a cell off the board, or with a digit above the side', () => {
+    const s0 = initialSudoku(givens);
+    for (const m of [
+      { type: 'set_digit', row: 0, col: 0, digit: 2 },
+      { type: 'clear', row: 1, col: 2 },
+      { type: 'reset' },
+      { type: 'pencil', row: 2, col: 1, digit: 1 },
+      { type: 'set_digit', row: 4, col: 0, digit: 1 },
+      { type: 'set_digit', row: 0, col: 1, digit: 5 },
+      { type: 'fill', row: 0, col: 1 },
+      { type: 'hint' },
+      { type: 'undo' },
+    ] as const)
+      expect(applySudokuMove(s0, Move.parse(m))).toBe(s0);
+  });
+
+  it('counts wrong digits against the solution, and replays a log', () => {
+    const s = replaySudoku(givens, [
+      { type: 'set_digit', row: 0, col: 1, digit: 2 },
+      { type: 'set_digit', row: 0, col: 2, digit: 4 },
+      { type: 'reveal_digit', row: 3, col: 0, digit: 4 },
+    ]);
+    expect(sudokuRows(s)).toEqual(['124.', '..1.', '.1..', '4..1']);
+    expect(wrongSudokuCells(s, solution)).toEqual([2]);
+  });
+});
