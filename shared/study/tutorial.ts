@@ -26,14 +26,15 @@ export const TASK_LABELS_BY_INPUT: Record<InputKind, Record<TutorialTask, string
     hint: 'Ask for a hint',
     submit: 'Submit the puzzle to check it',
   },
+  // Short (one line each in a phone's checklist bar, two columns): the instructions above the board say the rest.
   touch: {
-    fill: 'Fill a cell: tap it in Fill mode',
-    cross: 'Cross a cell: long-press it, or tap in Cross mode',
-    drag: 'Slide along a line to paint several cells',
+    fill: 'Fill a cell: tap it',
+    cross: 'Cross a cell: long-press',
+    drag: 'Slide to paint a line',
     undo: 'Undo your last action',
-    reset: 'Reset the grid (and confirm)',
+    reset: 'Reset (and confirm)',
     hint: 'Ask for a hint',
-    submit: 'Submit the puzzle to check it',
+    submit: 'Submit to check',
   },
   keyboard: {
     fill: 'Fill a cell: arrows to it, then Space',

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { RunningServer } from '../support/server.ts';
+import { repoRoot, type RunningServer } from '../support/server.ts';
 import { studyFixture, type StudyFixture } from '../support/study.ts';
 import { STORES } from '../support/postgres.ts';
 import { Participant, event, validAnswers } from '../support/testServer.ts';
@@ -19,15 +19,18 @@ import type { Move } from '../../shared/schema/move.ts';
 
 const PASSWORD = 'lab-password-for-tests';
 const HOSTILE = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">`;
-/** Set NONOLAB_SCREENSHOTS=/some/dir to keep screenshots of each view. */
-const shots = process.env.NONOLAB_SCREENSHOTS;
+/**
+ * Screenshots of each view, kept as the participant-polish suite keeps its own: under results/screenshots/dashboard/
+ * (one folder per store), or under NONOLAB_SCREENSHOTS when set.
+ */
+const SHOTS = process.env.NONOLAB_SCREENSHOTS ?? join(repoRoot, 'results', 'screenshots', 'dashboard');
+let shots = SHOTS;
 
 let server: RunningServer;
 let config: StudyConfig;
 let page: Page;
 
 async function shot(name: string) {
-  if (!shots) return;
   mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 }
@@ -127,6 +130,9 @@ const tweak = (c: StudyFixture['config']) => {
 };
 
 describe.each(STORES)('the experimenter dashboard (%s)', (store) => {
+  beforeAll(() => {
+    shots = join(SHOTS, store);
+  });
   const study = studyFixture(tweak, { store, env: { NONOLAB_ADMIN_PASSWORD: PASSWORD } });
   beforeAll(async () => {
     server = study.server;
@@ -326,6 +332,7 @@ describe.each(STORES)('the experimenter dashboard (%s)', (store) => {
     for (const id of [b.id, 'never-was']) {
       await page.goto(`${server.url}/dashboard#/session/${id}`);
       await expect.poll(() => page.getByTestId('session-unknown').textContent()).toContain(`There is no session ${id} on this server`);
+      if (id === 'never-was') await shot('4c-unknown-session');
     }
     await page.goto(`${server.url}/dashboard#/`);
     await page.getByTestId('sessions-table').waitFor();

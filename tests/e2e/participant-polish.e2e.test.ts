@@ -224,6 +224,12 @@ describe('participant polish', () => {
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     await shot(page, 'phone-1-tutorial-first-screen');
     await expectChecklistBesideContinue(page);
+    // Every control the checklist asks for is on that first screen too, above the checklist bar (issue 32): the
+    // board box is as tall as the board needs, and Reset sits beside Fill / Cross.
+    for (const id of ['grid', 'tool-fill', 'tool-cross', 'undo', 'hint', 'submit', 'reset']) {
+      const v = await inView(page, `[data-testid="${id}"]`);
+      expect({ id, inside: v.inside, uncovered: v.uncovered }).toEqual({ id, inside: true, uncovered: true });
+    }
 
     // Submit's answer comes into view, uncovered by the checklist bar (issue 32).
     await driver.press('submit');

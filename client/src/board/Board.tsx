@@ -146,7 +146,7 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40, zoomed
   const [focused, setFocused] = useState(false);
   const [hover, setHover] = useState<Cell | null>(null);
   const [keyboardMode, setKeyboardMode] = useState(false);
-  const fitted = useCellSize(boxRef, puzzle, maxCell);
+  const { size: fitted, natural } = useCellSize(boxRef, puzzle, maxCell);
   const cell = zoomed ? Math.max(TOUCH_TARGET, fitted) : fitted;
   useEffect(() => {
     onFit?.(fitted);
@@ -286,7 +286,7 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40, zoomed
       className={`board-box${zoomed ? ' zoomed' : ''}`}
       ref={boxRef}
       data-testid="board-box"
-      style={zoomed ? { scrollPaddingTop: `${Math.ceil(extent.colUnits * cell) + 4}px`, scrollPaddingLeft: `${Math.ceil(extent.rowUnits * cell) + 4}px` } : undefined}
+      style={zoomed ? { scrollPaddingTop: `${Math.ceil(extent.colUnits * cell) + 4}px`, scrollPaddingLeft: `${Math.ceil(extent.rowUnits * cell) + 4}px` } : { ['--natural-height' as string]: `${natural}px` }}
     >
       <div
         className="board"

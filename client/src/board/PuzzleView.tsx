@@ -107,6 +107,14 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
   const empty = board.grid.cells.every((c) => c === 0);
   const source = (e: React.MouseEvent): InputSource => (e.detail === 0 ? 'keyboard' : (e.nativeEvent as PointerEvent).pointerType === 'touch' ? 'touch' : 'mouse');
 
+  const resetButton = (
+    <button type="button" className="reset danger" data-testid="reset" disabled={empty || busy !== null} onClick={(e) => setConfirm({ what: 'reset', source: source(e) })}>
+      Reset grid…
+    </button>
+  );
+  // The tutorial on a touch screen: Reset beside Fill / Cross, so that every control is on a phone's first screen
+  // above the checklist bar (issue 32).
+  const resetWithTools = hasTouch && !!finish;
   return (
     <section className="puzzle-screen" data-testid="puzzle-screen">
       {back.asking && (
@@ -145,6 +153,7 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
             {hasTouch && (
               <div className="touch-tools">
                 <ToolSwitch />
+                {resetWithTools && resetButton}
                 {canZoom && (
                   <button type="button" className="zoom-toggle" data-testid="zoom" aria-pressed={zoomed} onClick={() => setZoomed(!zoomed)}>
                     {zoomed ? 'Fit board' : 'Zoom in'}
@@ -169,9 +178,7 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
               Keys: arrows move · <kbd>Space</kbd> fill · <kbd>X</kbd> cross · <kbd>⌫</kbd> clear · <kbd>Z</kbd> undo · <kbd>Shift</kbd>+arrows select a line
             </p>
             <div className="controls rare-controls">
-              <button type="button" className="reset danger" data-testid="reset" disabled={empty || busy !== null} onClick={(e) => setConfirm({ what: 'reset', source: source(e) })}>
-                Reset grid…
-              </button>
+              {!resetWithTools && resetButton}
               {!finish &&
                 canSkip && (
                   <button type="button" className="skip" data-testid="skip" disabled={!skipAllowed || busy !== null} onClick={(e) => setConfirm({ what: 'skip', source: source(e) })} title={skipAllowed ? undefined : skipNote}>

@@ -32,16 +32,31 @@ export function fitCellSize(puzzle: PuzzleClues, width: number, height: number, 
   return Math.max(8, Math.floor(Math.min(maxCell, byWidth, byHeight)));
 }
 
+/**
+ * The height (px) the board takes in a box `width` px wide when nothing else limits it: on a phone the box is given
+ * this height (no empty band above and below a small board, so the controls under it stay on the first screen).
+ */
+export function naturalHeight(puzzle: PuzzleClues, width: number, maxCell: number): number {
+  const cell = fitCellSize(puzzle, width, Number.POSITIVE_INFINITY, maxCell);
+  return Math.ceil((puzzle.height + clueExtent(puzzle).colUnits) * cell) + 4 + 2 * FOCUS_RING + 1;
+}
+
 /** Comfortable touch target (px): a zoomed board's cells are at least this big. */
 export const TOUCH_TARGET = 44;
 
-/** Watches the box and returns the cell size that fits it. */
-export function useCellSize(box: RefObject<HTMLElement | null>, puzzle: PuzzleClues, maxCell: number): number {
-  const [size, setSize] = useState(() => fitCellSize(puzzle, Math.min(window.innerWidth, 900), window.innerHeight * 0.6, maxCell));
+/** Watches the box and returns the cell size that fits it, and the box's natural height at its width (naturalHeight). */
+export function useCellSize(box: RefObject<HTMLElement | null>, puzzle: PuzzleClues, maxCell: number): { size: number; natural: number } {
+  const [size, setSize] = useState(() => {
+    const width = Math.min(window.innerWidth, 900);
+    return { size: fitCellSize(puzzle, width, window.innerHeight * 0.6, maxCell), natural: naturalHeight(puzzle, width, maxCell) };
+  });
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
-    const measure = () => setSize(fitCellSize(puzzle, el.clientWidth, el.clientHeight, maxCell));
+    const measure = () => {
+      const next = { size: fitCellSize(puzzle, el.clientWidth, el.clientHeight, maxCell), natural: naturalHeight(puzzle, el.clientWidth, maxCell) };
+      setSize((was) => (was.size === next.size && was.natural === next.natural ? was : next));
+    };
     measure();
     const ro = new ResizeObserver(measure);
     ro.observe(el);
