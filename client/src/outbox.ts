@@ -86,6 +86,15 @@ export class Outbox {
     this.timer = null;
   }
 
+  /** The session is over on the server, which takes nothing more: drop the queue, send nothing more, status 'ended'. */
+  end(): void {
+    this.queue = [];
+    this.persist();
+    this.stop();
+    this.setStatus('ended');
+    this.waiters.splice(0).forEach((w) => w());
+  }
+
   push(event: ClientEvent): void {
     if (this.stopped) return;
     this.queue.push(event);
@@ -155,11 +164,7 @@ export class Outbox {
       }
       const fatal = this.isFatal(err);
       if (fatal === 'ended') {
-        this.queue = [];
-        this.persist();
-        this.stop();
-        this.setStatus('ended');
-        this.waiters.splice(0).forEach((w) => w());
+        this.end();
         return;
       }
       this.setStatus('offline');

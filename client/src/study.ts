@@ -637,6 +637,15 @@ export async function boot(): Promise<void> {
       screenedOut: localStorage.getItem(`nonolab.${session.session_id}.screened_out`),
     });
     useStudy.setState({ step });
+    // A page opened on a session that is over: the server has its end and takes nothing more (409), so the page
+    // sends nothing (no page records) and shows no pending state; only its own unsent end, if any, still goes.
+    if (session.status === 'complete' || session.status === 'declined' || session.status === 'screened_out') {
+      outbox.end();
+      if (session.status === 'complete') enterStep(step); // the completion page, as it was (nothing is logged: the outbox has ended)
+      return;
+    }
+    const endedHere = useStudy.getState();
+    if (endedHere.declined || endedHere.screenedOut !== null) return; // the end is in the queue, on its way
     logEnvironment();
     const pageId = crypto.randomUUID?.() ?? `${Date.now()}-${performance.now()}`;
     claimSession(session.session_id, pageId);

@@ -63,8 +63,20 @@ describe.each(STORES)('who takes part (%s)', (store) => {
     await expect.poll(() => page.getByTestId('declined').textContent()).toContain('Thank you');
     const log = await logOf(study, page);
     expect(log.some((e) => e.type === 'consent' && e.payload.agreed === false)).toBe(true);
+    // The session has ended: after a reload the page shows no pending state (issue 32): no "Offline — your work is
+    // kept" badge, now or once the server has answered whatever the page tried, and it sends nothing more.
+    const posts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().includes('/api/')) posts.push(new URL(r.url()).pathname);
+    });
     await page.reload();
     await page.getByTestId('declined').waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(1_500);
+    const badge = page.getByTestId('save-status');
+    if ((await badge.count()) > 0) expect(await badge.getAttribute('data-status')).not.toBe('offline');
+    expect(await page.getByText(/Offline/).count()).toBe(0);
+    expect(posts).toEqual([]);
     await context.close();
   });
 

@@ -10,7 +10,7 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { cluesOf, gridFromRows } from '../../shared/nonogram/grid.ts';
 import { repoRoot } from '../support/server.ts';
 import { studyFixture } from '../support/study.ts';
-import { Driver, doTutorial, tabTo, waitForStep, type Played } from '../support/participant.ts';
+import { Driver, doTutorial, stepKind, tabTo, waitForStep, type Played } from '../support/participant.ts';
 
 const SHOTS = join(repoRoot, 'results', 'screenshots', 'participant-polish');
 
@@ -182,6 +182,11 @@ describe('participant polish', () => {
     expect(text).not.toMatch(/^No line/);
     expect(text).toMatch(/It should be empty: cross it\.$/);
     expect(await page.getByTestId(`cell-0-${wrongCol}`).getAttribute('data-state')).toBe('filled');
+    // Where to look: the heading names the wrong cell first, and the cell itself is framed in red (issue 32).
+    expect(await page.locator('[data-testid="hint-panel"] strong').first().textContent()).toMatch(new RegExp(`^Hint · Mistake at row 1, column ${wrongCol + 1}\\b`));
+    const frame = await page.locator('.mark.hint-wrong').evaluate((el) => el.getBoundingClientRect());
+    const cell = await page.getByTestId(`cell-0-${wrongCol}`).evaluate((el) => el.getBoundingClientRect());
+    expect(Math.abs(frame.x - cell.x) + Math.abs(frame.y - cell.y)).toBeLessThan(3);
     const fix = page.getByTestId('hint-fix');
     expect(await fix.textContent()).toBe('Cross this cell for me');
     await shot(page, 'desktop-4-error-hint');
@@ -201,6 +206,35 @@ describe('participant polish', () => {
     await page.getByTestId('item-nonogram_frequency').scrollIntoViewIfNeeded();
     await shot(page, 'desktop-5-survey-radios');
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('desktop: the back button mid-puzzle asks first; staying keeps the board, leaving leaves, and the link resumes the work', async () => {
+    const context = await study.browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    await page.goto(study.server.url);
+    await page.getByTestId('consent-agree').click();
+    await waitForStep(page, 'tutorial');
+    const driver = new Driver(page, 'mouse');
+    await driver.fill(0, 0);
+    await expect.poll(() => page.getByTestId('cell-0-0').getAttribute('data-state')).toBe('filled');
+    // Back: the page asks, and says the work is kept and how to come back (issue 32).
+    await page.goBack();
+    const dialog = page.getByRole('alertdialog');
+    await expect.poll(() => dialog.textContent()).toMatch(/Leave the study\?.*saved.*open the same link again/);
+    await shot(page, 'desktop-6-back-asks');
+    await page.getByTestId('confirm-no').click();
+    expect(await dialog.count()).toBe(0);
+    expect(await page.getByTestId('cell-0-0').getAttribute('data-state')).toBe('filled');
+    expect(await stepKind(page)).toBe('tutorial');
+    // Asked again, and this time the participant leaves: the browser goes back out of the study.
+    await page.goBack();
+    await page.getByTestId('confirm-yes').click();
+    await expect.poll(() => page.url()).toBe('about:blank');
+    // The same link again: the tutorial, with the filled cell.
+    await page.goto(study.server.url);
+    await waitForStep(page, 'tutorial');
+    await expect.poll(() => page.getByTestId('cell-0-0').getAttribute('data-state')).toBe('filled');
     await context.close();
   });
 
