@@ -2,13 +2,14 @@
 // dataset, the wide participant table with its codebook. No export holds the study's events in memory (the participant
 // table keeps one small row per participant); CSV goes through papaparse with formula escaping.
 import { existsSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import Papa from 'papaparse';
 import { ZipArchive } from 'archiver';
 import { EventLog, type EventStore } from '../store/eventLog.ts';
 import type { StudyConfig } from '../shared/schema/config.ts';
-import { AttemptRow, sessionFromRecords, sessionSignals, type SignalPuzzle } from '../shared/signals/index.ts';
+import { AttemptRow, TRAJECTORY_CODEBOOK, TRAJECTORY_COLUMNS, sessionFromRecords, sessionSignals, sessionTrajectory, type SignalPuzzle } from '../shared/signals/index.ts';
 import { CODEBOOK_COLUMNS, addExpertiseZMean, participantCodebook, wideParticipantRow, type ParticipantMeta, type WideRow } from '../shared/signals/participantTable.ts';
 
 /** One row per logged event: the columns, in order, with what each means (psych-DS variableMeasured). */
@@ -135,6 +136,29 @@ export async function exportAttempts(log: EventStore, sessionIds: Iterable<strin
   }
 }
 
+/**
+ * trajectories.csv (docs/analysis.md): one row per cell change of every study attempt, in order, each labelled with
+ * the reasoning that forces it, by the same code as `nonolab trajectories`; streamed one session at a time.
+ */
+export async function exportTrajectories(log: EventStore, sessionIds: Iterable<string>, config: StudyConfig, out: Writable): Promise<void> {
+  const puzzles = signalPuzzles(config);
+  await write(out, toCsv([], TRAJECTORY_COLUMNS, true));
+  for (const id of sessionIds) {
+    const session = await sessionLog(log, id);
+    if (!session) continue;
+    await write(out, toCsv(sessionTrajectory(session, puzzles) as unknown as Row[], TRAJECTORY_COLUMNS, false));
+  }
+}
+
+/** The trajectory columns and what each means, as CSV (the zips' codebook entries for trajectories.csv). */
+export function trajectoryCodebookCsv(): string {
+  return toCsv(
+    TRAJECTORY_COLUMNS.map((column) => ({ column, meaning: TRAJECTORY_CODEBOOK[column] })),
+    ['column', 'meaning'],
+    true,
+  );
+}
+
 /** Looks up what SQLite knows of a session (link type, label, status); absent, the log's own record is used. */
 export type MetaOf = (sessionId: string) => ParticipantMeta | undefined | Promise<ParticipantMeta | undefined>;
 
@@ -206,6 +230,7 @@ async function finishZip(zip: ZipArchive, out: Writable): Promise<void> {
 
 /** The raw NDJSON files, one per session, as a zip, with the participant table's codebook beside them. */
 export async function exportRawZip(log: EventStore, sessionIds: Iterable<string>, out: Writable, config?: StudyConfig): Promise<void> {
+  const ids = [...sessionIds];
   const zip = new ZipArchive({ zlib: { level: 6 } });
   zip.pipe(out);
   if (config) {
@@ -213,7 +238,7 @@ export async function exportRawZip(log: EventStore, sessionIds: Iterable<string>
     zip.append(codebookCsv(config), { name: 'codebook.csv' });
     await entry;
   }
-  for (const id of sessionIds) {
+  for (const id of ids) {
     if (log instanceof EventLog) {
       if (!existsSync(log.pathOf(id))) continue;
       const entry = once(zip, 'entry');
@@ -229,7 +254,29 @@ export async function exportRawZip(log: EventStore, sessionIds: Iterable<string>
       await entry;
     }
   }
+  if (config) await appendTrajectories(zip, log, ids, config, 'trajectories.csv', 'trajectories-codebook.csv');
   await finishZip(zip, out);
+}
+
+/**
+ * trajectories.csv of the sessions into a zip, with its codebook (when a name is given): the rows stream into the
+ * zip's entry one session at a time (back-pressure through a pass-through), never the study's trajectories in memory.
+ */
+async function appendTrajectories(zip: ZipArchive, log: EventStore, ids: readonly string[], config: StudyConfig, name: string, codebookName: string | null): Promise<void> {
+  const rows = new PassThrough();
+  let entry = once(zip, 'entry');
+  zip.append(rows, { name });
+  try {
+    await exportTrajectories(log, ids, config, rows);
+  } finally {
+    rows.end();
+  }
+  await entry;
+  if (codebookName) {
+    entry = once(zip, 'entry');
+    zip.append(trajectoryCodebookCsv(), { name: codebookName });
+    await entry;
+  }
 }
 
 /** psych-DS keyword values allow letters and digits only. */
@@ -249,7 +296,8 @@ function codebookDescription(c: { question: string; type: string; options: strin
 /**
  * A psych-DS dataset as a zip: dataset_description.json (schema.org Dataset with variableMeasured for every column of
  * every data file, the participant table's described from its codebook), data/study-<id>_subject-<id>_data.csv (one
- * trajectory file per session), and, given the config, data/study-<id>_table-participants_data.csv with codebook.csv.
+ * trajectory file per session), and, given the config, data/study-<id>_table-participants_data.csv with codebook.csv
+ * and data/study-<id>_table-trajectories_data.csv (cell changes labelled by reasoning) with trajectories-codebook.csv.
  */
 export async function exportPsychDs(
   log: EventStore,
@@ -260,14 +308,16 @@ export async function exportPsychDs(
 ): Promise<void> {
   const zip = new ZipArchive({ zlib: { level: 6 } });
   zip.pipe(out);
+  const ids = [...sessionIds];
   const codebook = participants ? participantCodebook(participants.config) : [];
   const variables = new Map<string, string>(Object.entries(EVENT_COLUMNS));
   for (const c of codebook) if (!variables.has(c.column)) variables.set(c.column, codebookDescription(c));
+  if (participants) for (const column of TRAJECTORY_COLUMNS) if (!variables.has(column)) variables.set(column, `trajectories table: ${TRAJECTORY_CODEBOOK[column]}`);
   const description = {
     '@context': 'https://schema.org/',
     '@type': 'Dataset',
     name: study.title,
-    description: `Event-level trajectories of the nonolab study '${study.id}' (config ${study.config_hash}); one file per participant session${participants ? ', and one table with a row per participant (codebook.csv describes its columns)' : ''}.`,
+    description: `Event-level trajectories of the nonolab study '${study.id}' (config ${study.config_hash}); one file per participant session${participants ? ', one table with a row per participant (codebook.csv describes its columns), and one table of trajectories, a row per cell change labelled by its reasoning (trajectories-codebook.csv)' : ''}.`,
     schemaVersion: 'Psych-DS 0.4.0',
     variableMeasured: [...variables].map(([name, description]) => ({ '@type': 'PropertyValue', name, description })),
   };
@@ -275,7 +325,7 @@ export async function exportPsychDs(
   const columns = Object.keys(EVENT_COLUMNS);
   // The participant table is built from the same reading of each session (one small row each, kept until the end).
   const table = participants ? new ParticipantTable(participants.config, participants.metaOf) : null;
-  for (const id of sessionIds) {
+  for (const id of ids) {
     const rows: Row[] = [];
     const all: Record<string, any>[] = [];
     for await (const r of records(log, id)) {
@@ -295,6 +345,7 @@ export async function exportPsychDs(
     entry = once(zip, 'entry');
     zip.append(codebookCsv(participants.config), { name: 'codebook.csv' });
     await entry;
+    await appendTrajectories(zip, log, ids, participants.config, `data/study-${keyword(study.id)}_table-trajectories_data.csv`, 'trajectories-codebook.csv');
   }
   await finishZip(zip, out);
 }

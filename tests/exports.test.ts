@@ -8,8 +8,9 @@ import { simulateToDir } from '../analysis/simulate/index.ts';
 import { runAnalysis } from '../analysis/pipeline/index.ts';
 import { loadStudyConfig } from '../node/studyConfig.ts';
 import { EventLog } from '../store/eventLog.ts';
-import { exportAttempts, exportParticipants } from '../server/exports.ts';
-import { AttemptRow } from '../shared/signals/index.ts';
+import JSZip from 'jszip';
+import { exportAttempts, exportParticipants, exportPsychDs, exportRawZip, exportTrajectories } from '../server/exports.ts';
+import { AttemptRow, TRAJECTORY_COLUMNS } from '../shared/signals/index.ts';
 import { participantCodebook } from '../shared/signals/participantTable.ts';
 import { expertiseItems } from '../shared/signals/participants.ts';
 import { tempDir } from './support/tempDirs.ts';
@@ -99,5 +100,56 @@ describe('attempt and participant exports', () => {
     expect(compared).toBeGreaterThan(8 * 3 * 10);
     // Not vacuous: the simulated participants paused and erred.
     expect(exported.some((e) => Number(e.pauses) > 0)).toBe(true);
+  });
+});
+
+describe('trajectory exports', () => {
+  it('give the trajectories `nonolab analyze` writes, row for row, alone and in the raw and psych-DS zips with their codebook', async () => {
+    const studyFile = join(import.meta.dirname, '..', 'study-config', 'study.json');
+    const study = loadStudyConfig(studyFile);
+    const dir = tempDir('nonolab-export-traj-');
+    simulateToDir({ participants: 4, seed: 12, study }, dir);
+    const ids = readdirSync(join(dir, 'sessions')).map((f) => f.replace('.ndjson', '')).sort();
+    const log = new EventLog(join(dir, 'sessions'));
+    const exported = await csv((out) => exportTrajectories(log, ids, study.config, out));
+    const out = tempDir('nonolab-export-traj-analysis-');
+    await runAnalysis({ logs: dir, puzzles: studyFile, out, pauseThreshold: 2.36, report: false, parallel: 1 });
+    const analysed = strictCsv(readFileSync(join(out, 'trajectories.csv'), 'utf8')).rows;
+    expect(exported.length).toBeGreaterThan(100);
+    const key = (r: Record<string, string>) => `${r.participant_id}/${r.attempt}/${r.change}`;
+    const byKey = new Map(analysed.map((r) => [key(r), r]));
+    expect(analysed).toHaveLength(exported.length);
+    for (const e of exported) {
+      const a = byKey.get(key(e))!;
+      expect(a, key(e)).toBeDefined();
+      for (const col of TRAJECTORY_COLUMNS) {
+        const [x, y] = [e[col], a[col]];
+        if (x !== '' && Number.isFinite(Number(x))) expect(Number(y), `${key(e)} ${col}`).toBeCloseTo(Number(x), 6);
+        else expect(y.toLowerCase(), `${key(e)} ${col}`).toBe(x.toLowerCase());
+      }
+    }
+    expect(new Set(exported.map((r) => r.reasoning))).toContain('line');
+
+    const bytes = async (run: (o: PassThrough) => Promise<void>) => {
+      const o = new PassThrough();
+      const chunks: Buffer[] = [];
+      o.on('data', (c: Buffer) => chunks.push(c));
+      await run(o);
+      return Buffer.concat(chunks);
+    };
+    const alone = (await bytes((o) => exportTrajectories(log, ids, study.config, o))).toString('utf8');
+    const raw = await JSZip.loadAsync(await bytes((o) => exportRawZip(log, ids, o, study.config)));
+    expect(await raw.file('trajectories.csv')!.async('string')).toBe(alone);
+    const codebook = strictCsv(await raw.file('trajectories-codebook.csv')!.async('string')).rows;
+    expect(codebook.map((r) => r.column)).toEqual([...TRAJECTORY_COLUMNS]);
+    for (const r of codebook) expect(r.meaning.length, r.column).toBeGreaterThan(10);
+    const psych = await JSZip.loadAsync(await bytes((o) => exportPsychDs(log, ids, { id: 'nono-1', title: 'T', config_hash: 'h' }, o, { config: study.config })));
+    expect(await psych.file('data/study-nono1_table-trajectories_data.csv')!.async('string')).toBe(alone);
+    const names = JSON.parse(await psych.file('dataset_description.json')!.async('string')).variableMeasured.map((v: { name: string }) => v.name);
+    for (const column of TRAJECTORY_COLUMNS) expect(names, column).toContain(column);
+    // One session alone: its rows only.
+    const one = strictCsv((await bytes((o) => exportTrajectories(log, [ids[0]], study.config, o))).toString('utf8')).rows;
+    expect(one.length).toBeGreaterThan(0);
+    expect(one).toEqual(strictCsv(alone).rows.filter((r) => r.participant_id === ids[0]));
   });
 });

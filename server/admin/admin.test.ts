@@ -352,6 +352,29 @@ describe('overview and exports', () => {
     const bytes = new Uint8Array(await zip.arrayBuffer());
     expect([bytes[0], bytes[1]]).toEqual([0x50, 0x4b]); // PK
   });
+
+  it('exports one session alone with ?session=ID (flagged or not), and names an unknown one', async () => {
+    const e = await loggedIn();
+    const a = await startParticipant();
+    const b = await startParticipant();
+    await e.call('POST', `/api/admin/sessions/${b.id}/flag`, { flag: 'pilot' });
+    const list = (await e.call('GET', '/api/admin/exports')).json.exports.map((x: any) => x.id);
+    expect(list).toContain('trajectories');
+    for (const id of [a.id, b.id]) {
+      const res = await fetch(`${server.url}/api/admin/exports/events?session=${id}`, { headers: { cookie: e.cookie } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-disposition')).toContain(`-${id}-`);
+      const rows = (await res.text()).trim().split('\n').slice(1);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const r of rows) expect(r.startsWith(`${id},`)).toBe(true);
+    }
+    const traj = await fetch(`${server.url}/api/admin/exports/trajectories?session=${a.id}`, { headers: { cookie: e.cookie } });
+    expect(traj.status).toBe(200);
+    expect((await traj.text()).split('\n')[0]).toMatch(/^participant_id,puzzle_id,kind,/);
+    const unknown = await fetch(`${server.url}/api/admin/exports/events?session=never-was`, { headers: { cookie: e.cookie } });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error).toContain("no session 'never-was'");
+  });
 });
 
 // Last: it uses up this address's failed-login allowance, after which even the right password waits.

@@ -8,7 +8,7 @@ import type { LoggedEvent } from '../../shared/schema/event.ts';
 import { stampServer } from '../../shared/schema/stamp.ts';
 import { DEFAULT_LIVENESS, SessionFlag, connectionState, poolBalance, type Liveness, type PoolSequence, type SessionSummary } from '../../shared/study/summary.ts';
 import { EventLog, type EventStore } from '../../store/eventLog.ts';
-import { exportEvents, exportPsychDs, exportRawZip, exportAttempts, exportParticipants, exportRows, codebookCsv, type MetaOf } from '../exports.ts';
+import { exportEvents, exportPsychDs, exportRawZip, exportAttempts, exportParticipants, exportRows, exportTrajectories, codebookCsv, type MetaOf } from '../exports.ts';
 import { panelRoutes } from './panels.ts';
 import type { StudyStore } from '../../store/store.ts';
 import type { LoadedStudy } from '../../shared/study/config.ts';
@@ -80,9 +80,10 @@ export async function createAdminRouter(opts: AdminRouterOptions): Promise<expre
   const csv = 'text/csv; charset=utf-8';
   const exportsAvailable: ExportDef[] = [
     { id: 'events', label: 'Events (one row per event)', filename: 'events.csv', content_type: csv, run: (ids, out) => exportEvents(events, ids, out) },
-    { id: 'raw', label: 'Raw NDJSON logs, with the codebook (zip)', filename: 'raw-ndjson.zip', content_type: 'application/zip', run: (ids, out) => exportRawZip(events, ids, out, study.config) },
-    { id: 'psychds', label: 'psych-DS dataset, with the participant table and codebook (zip)', filename: 'psych-ds.zip', content_type: 'application/zip', run: (ids, out) => exportPsychDs(events, ids, studyInfo, out, { config: study.config, metaOf }) },
+    { id: 'raw', label: 'Raw NDJSON logs, with the codebook and trajectories (zip)', filename: 'raw-ndjson.zip', content_type: 'application/zip', run: (ids, out) => exportRawZip(events, ids, out, study.config) },
+    { id: 'psychds', label: 'psych-DS dataset, with the participant and trajectory tables and codebooks (zip)', filename: 'psych-ds.zip', content_type: 'application/zip', run: (ids, out) => exportPsychDs(events, ids, studyInfo, out, { config: study.config, metaOf }) },
     { id: 'attempts', label: 'Attempts (one row per participant and puzzle)', filename: 'attempts.csv', content_type: csv, run: (ids, out) => exportAttempts(events, ids, study.config, out) },
+    { id: 'trajectories', label: 'Trajectories (one row per cell change, labelled by the reasoning that forces it)', filename: 'trajectories.csv', content_type: csv, run: (ids, out) => exportTrajectories(events, ids, study.config, out) },
     { id: 'participants', label: 'Participants (one wide row each: every survey item, ratings, expertise, code)', filename: 'participants.csv', content_type: csv, run: (ids, out) => exportParticipants(events, ids, study.config, out, metaOf) },
     { id: 'codebook', label: 'Codebook of the participant table (item, question, options, scale)', filename: 'codebook.csv', content_type: csv, run: async (_ids, out) => void out.write(codebookCsv(study.config)) },
     { id: 'funnel', label: 'Drop-out funnel (one row per step)', filename: 'funnel.csv', content_type: csv, run: async (ids, out) => exportRows(await panels.funnelRows(ids), panels.funnelColumns, out) },
@@ -380,17 +381,27 @@ export async function createAdminRouter(opts: AdminRouterOptions): Promise<expre
     res.json({ exports: exportsAvailable.map(({ id, label, filename, content_type }) => ({ id, label, filename, content_type })) });
   });
 
-  /** Stream an export; sessions flagged pilot/test/excluded are left out unless ?include_flagged=1. */
+  /**
+   * Stream an export; sessions flagged pilot/test/excluded are left out unless ?include_flagged=1. `?session=ID`
+   * exports that one session alone, flagged or not (404 when the server has no such session).
+   */
   router.get('/exports/:name', async (req, res) => {
     const def = exportsAvailable.find((e) => e.id === req.params.name);
     if (!def) throw new HttpError(404, `no export '${req.params.name}'; try ${exportsAvailable.map((e) => e.id).join(', ')}`);
-    const flagged = req.query.include_flagged === '1' ? new Set<string>() : await marks.flagged();
-    const ids = (await store.sessions())
-      .map((r) => r.id)
-      .filter((id) => !flagged.has(id));
+    const one = req.query.session;
+    if (one !== undefined && (typeof one !== 'string' || one.length === 0)) throw new HttpError(400, 'session: give one session id (?session=ID)');
+    const all = (await store.sessions()).map((r) => r.id);
+    let ids: string[];
+    if (one !== undefined) {
+      if (!all.includes(one)) throw new HttpError(404, `no session '${one}' on this server`);
+      ids = [one];
+    } else {
+      const flagged = req.query.include_flagged === '1' ? new Set<string>() : await marks.flagged();
+      ids = all.filter((id) => !flagged.has(id));
+    }
     const stamp = new Date(clock()).toISOString().slice(0, 10);
     res.setHeader('content-type', def.content_type);
-    res.setHeader('content-disposition', `attachment; filename="${study.config.id}-${stamp}-${def.filename}"`);
+    res.setHeader('content-disposition', `attachment; filename="${study.config.id}-${one !== undefined ? `${one}-` : ''}${stamp}-${def.filename}"`);
     try {
       await def.run(ids, res);
       res.end();

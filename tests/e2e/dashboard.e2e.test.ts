@@ -231,6 +231,13 @@ describe.each(STORES)('the experimenter dashboard (%s)', (store) => {
     await page.goto(`${server.url}/dashboard#/session/${bot.session_id}`);
     await expect.poll(() => page.locator('[data-testid^="replay-"]').count()).toBeGreaterThanOrEqual(5); // tutorial, warmup, three puzzles
     await shot('1b-bot-session');
+    // The session's own trajectory, from its page: its cell changes only, each labelled (issue 37).
+    const href = (await page.getByTestId('session-export-trajectories').getAttribute('href'))!;
+    const trajectory = await page.evaluate(async (h) => (await fetch(h)).text(), href);
+    const lines = trajectory.trim().split('\n');
+    expect(lines[0]).toMatch(/^participant_id,puzzle_id,kind,position,attempt,change,/);
+    expect(lines.length).toBeGreaterThan(3);
+    for (const line of lines.slice(1)) expect(line.startsWith(`${bot.session_id},`)).toBe(true);
     await page.goto(`${server.url}/dashboard#/session/${bot.session_id}/replay/${step}`);
     await page.getByTestId('replay').waitFor();
     await page.getByTestId('to-end').click();

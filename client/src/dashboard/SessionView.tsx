@@ -100,6 +100,19 @@ export function Actions({ id, flag, status, onWithdrawn, onDone }: { id: string;
         </label>
         <span className="hint">Marked sessions are kept but left out of the pool balance and, by default, of exports.</span>
       </div>
+      <div className="row" data-testid="session-downloads">
+        Download this session:{' '}
+        {[
+          ['events', 'events (CSV)'],
+          ['trajectories', 'trajectory (CSV)'],
+          ['attempts', 'attempts (CSV)'],
+          ['raw', 'raw log (zip)'],
+        ].map(([name, label]) => (
+          <a key={name} href={`/api/admin/exports/${name}?session=${encodeURIComponent(id)}`} download data-testid={`session-export-${name}`}>
+            {label}
+          </a>
+        ))}
+      </div>
       {(status === 'active' || status === 'abandoned') && (
         <div className="row">
           <label>
