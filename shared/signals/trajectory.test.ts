@@ -164,6 +164,9 @@ describe('the trajectory of a hand-made log', () => {
         // sharing a line: (2,0)-(2,1), (2,1)-(2,2), (1,2)-(1,1), (1,1)-(1,0), (1,0)-(1,0); later in reading order:
         // (0,2)-(2,0), (2,0)-(2,1), (2,1)-(2,2), (0,1)-(1,2)
         same_line_share: 5 / 9, reading_order_share: 4 / 9,
+        // footholds: row 2 [3], column 0 [1 1] and column 1 [3] fill their lines exactly: 7 of the 9 cells; the first
+        // ceil(10 / 4) = 3 marks (0,2) (2,0) (2,1): two on a foothold line; neither a sweep (4/9 forward) nor 3/4 early
+        foothold_early_share: 2 / 3, foothold_board_share: 7 / 9, line_order: 'scattered',
       },
       {
         ...base, puzzle_id: 's4', position: 2, attempt: 2, changes: 3, marks: 3, overlap: 0, line: 0, two_lines: 1, probing: 1, guess: 1,
@@ -172,6 +175,8 @@ describe('the trajectory of a hand-made log', () => {
         first_row: 0, first_col: 0, first_reasoning: 'probing', first_on_foothold: false,
         // (0,0) (3,3) (3,3): the second pair shares its lines, the first comes later in reading order
         same_line_share: 1 / 2, reading_order_share: 1 / 2,
+        // no line of s4 is a foothold; three marks are too few for an order
+        foothold_early_share: 0, foothold_board_share: 0, line_order: null,
       },
       {
         ...base, puzzle_id: 'a2', position: 3, attempt: 3, changes: 2, marks: 2, overlap: 0, line: 1, two_lines: 0, probing: 0, guess: 1,
@@ -179,6 +184,7 @@ describe('the trajectory of a hand-made log', () => {
         time_overlap_s: 0, time_line_s: 0.8, time_two_lines_s: 0, time_probing_s: 0, time_guess_s: 0,
         first_row: 0, first_col: 0, first_reasoning: 'guess', first_on_foothold: false,
         same_line_share: 1, reading_order_share: 1,
+        foothold_early_share: 0, foothold_board_share: 0, line_order: null,
       },
     ];
     const strategies = attemptStrategies(rows, puzzles);
@@ -226,5 +232,33 @@ describe('the trajectory of a hand-made log', () => {
     ]);
     const { attempts } = sessionSignals(log, puzzles);
     expect([attempts[0].errors, attempts[0].final_wrong_cells]).toEqual([0, 0]);
+  });
+});
+
+describe('line order, a defined statistic', () => {
+  // 4x4: row 0 [4], column 0 '##.#' [2 1] and column 3 [4] fill their lines exactly (footholds); the rest do not.
+  const F: SignalPuzzle = { id: 'f4', width: 4, height: 4, solution: ['####', '#..#', '.#.#', '#..#'] };
+  const mark = (i: number, row: number, col: number): TrajectoryRow => ({
+    participant_id: 'sL', puzzle_id: 'f4', kind: 'nonogram', position: 1, attempt: 1, change: i + 1, move: i + 1, index: i + 1, action: 'fill', source: 'mouse',
+    stroke: null, stroke_cell: null, t_ms: 1000 * (i + 1), gap_ms: i ? 1000 : null, row, col, before: 'unknown', after: 'filled', correct: true, error: false,
+    board_right: 0, wrong_cells: 0, reasoning: 'line', backtrack: false,
+  });
+  const order = (cells: [number, number][]) => attemptStrategies(cells.map(([r, c], i) => mark(i, r, c)), new Map([['f4', F]]))[0];
+
+  it('calls a sweep row by row row-major, a start on foothold lines foothold-driven, and the rest scattered', () => {
+    // forward in reading order 6 of 7 pairs, 5 of them in their row
+    const sweep = order([[1, 0], [1, 1], [1, 2], [2, 0], [2, 1], [2, 2], [3, 1], [3, 2]]);
+    expect(sweep.line_order).toBe('row-major');
+    const feet = order([[0, 0], [0, 1], [1, 3], [2, 3], [2, 1], [1, 1], [2, 2], [1, 2]]);
+    expect(feet.foothold_early_share).toBe(1); // the first ceil(8 / 4) = 2 marks, (0,0) (0,1), are on row 0
+    expect(feet.line_order).toBe('foothold-driven');
+    const scattered = order([[2, 2], [1, 1], [3, 2], [1, 2], [2, 1], [3, 1], [1, 0], [2, 0]]);
+    expect(scattered.line_order).toBe('scattered');
+    expect(order([[1, 1], [1, 2], [2, 2]]).line_order).toBeNull(); // under four marks
+  });
+
+  it("states the board's own foothold share beside the early share", () => {
+    // row 0 '####' [4], column 0 '##.#' [2 1] and column 3 '####' [4] fill their lines: 4 + 3 + 3 = 10 of 16 cells
+    expect(order([[1, 1]]).foothold_board_share).toBe(10 / 16);
   });
 });

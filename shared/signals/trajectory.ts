@@ -255,13 +255,27 @@ export interface StrategyRow {
    */
   same_line_share: number | null;
   reading_order_share: number | null;
+  /**
+   * Foothold use: the share of the participant's first quarter of marks (the first ceil(marks / 4), reveals left out)
+   * that lie on a foothold line, and the share of the board's cells on one (what a participant blind to footholds
+   * would reach on average); null without marks.
+   */
+  foothold_early_share: number | null;
+  foothold_board_share: number;
+  /**
+   * How the participant moved through the board, as one word (null under four marks): `row-major` when at least
+   * three quarters of consecutive marks go forward in reading order and at least half stay in their row (a sweep,
+   * row by row); else `foothold-driven` when at least three quarters of the first quarter of marks lie on foothold
+   * lines and that share is above the board's own; else `scattered`.
+   */
+  line_order: 'row-major' | 'foothold-driven' | 'scattered' | null;
 }
 
 export const STRATEGY_COLUMNS = [
   'participant_id', 'puzzle_id', 'kind', 'position', 'attempt', 'changes', 'marks', 'overlap', 'line', 'two_lines', 'probing', 'guess',
   'share_overlap', 'share_line', 'share_two_lines', 'share_probing', 'share_guess', 'share_line_family', 'backtracks',
   'time_overlap_s', 'time_line_s', 'time_two_lines_s', 'time_probing_s', 'time_guess_s', 'first_row', 'first_col', 'first_reasoning', 'first_on_foothold',
-  'same_line_share', 'reading_order_share',
+  'same_line_share', 'reading_order_share', 'foothold_early_share', 'foothold_board_share', 'line_order',
 ] as const satisfies readonly (keyof StrategyRow)[];
 
 const LEVEL_KEY = { overlap: 'overlap', line: 'line', 'two-lines': 'two_lines', probing: 'probing', guess: 'guess' } as const;
@@ -273,6 +287,13 @@ function footholdLines(puzzle: SignalPuzzle): { rows: boolean[]; cols: boolean[]
   return { rows: clues.rows.map((c) => fixes(c, puzzle.width)), cols: clues.cols.map((c) => fixes(c, puzzle.height)) };
 }
 
+/** The share of a puzzle's cells that lie on a foothold line. */
+function footholdCellShare(feet: { rows: boolean[]; cols: boolean[] }, puzzle: SignalPuzzle): number {
+  let on = 0;
+  for (let r = 0; r < puzzle.height; r++) for (let c = 0; c < puzzle.width; c++) if (feet.rows[r] || feet.cols[c]) on++;
+  return on / (puzzle.width * puzzle.height);
+}
+
 /** Each attempt's strategy row from its trajectory rows (as sessionTrajectory gives them: an attempt's rows together, in order). */
 export function attemptStrategies(rows: readonly TrajectoryRow[], puzzles: ReadonlyMap<string, SignalPuzzle>): StrategyRow[] {
   const out: StrategyRow[] = [];
@@ -280,11 +301,19 @@ export function attemptStrategies(rows: readonly TrajectoryRow[], puzzles: Reado
   let cur: StrategyRow | null = null;
   let feet: { rows: boolean[]; cols: boolean[] } | null = null;
   let prev: TrajectoryRow | null = null;
-  let pairs = 0, sameLine = 0, readingOrder = 0;
+  let pairs = 0, sameLine = 0, sameRow = 0, readingOrder = 0;
+  let ownMarks: boolean[] = []; // each participant mark in order: on a foothold line?
   const finish = () => {
     if (!cur) return;
     cur.same_line_share = pairs ? sameLine / pairs : null;
     cur.reading_order_share = pairs ? readingOrder / pairs : null;
+    const early = ownMarks.slice(0, Math.ceil(ownMarks.length / 4));
+    cur.foothold_early_share = early.length ? early.filter(Boolean).length / early.length : null;
+    if (ownMarks.length >= 4) {
+      const rowMajor = readingOrder / pairs >= 0.75 && sameRow / pairs >= 0.5;
+      const footholdDriven = cur.foothold_early_share! >= 0.75 && cur.foothold_early_share! > cur.foothold_board_share;
+      cur.line_order = rowMajor ? 'row-major' : footholdDriven ? 'foothold-driven' : 'scattered';
+    }
     const m = cur.marks;
     const share = (k: number) => (m ? k / m : null);
     cur.share_overlap = share(cur.overlap);
@@ -307,9 +336,11 @@ export function attemptStrategies(rows: readonly TrajectoryRow[], puzzles: Reado
         overlap: 0, line: 0, two_lines: 0, probing: 0, guess: 0, share_overlap: null, share_line: null, share_two_lines: null, share_probing: null,
         share_guess: null, share_line_family: null, backtracks: 0, time_overlap_s: 0, time_line_s: 0, time_two_lines_s: 0, time_probing_s: 0,
         time_guess_s: 0, first_row: null, first_col: null, first_reasoning: null, first_on_foothold: null, same_line_share: null, reading_order_share: null,
+        foothold_early_share: null, foothold_board_share: footholdCellShare(feet, puzzle), line_order: null,
       };
       prev = null;
-      pairs = sameLine = readingOrder = 0;
+      pairs = sameLine = sameRow = readingOrder = 0;
+      ownMarks = [];
     }
     cur.changes++;
     if (r.backtrack) cur.backtracks++;
@@ -320,9 +351,11 @@ export function attemptStrategies(rows: readonly TrajectoryRow[], puzzles: Reado
       cur[`time_${key}_s`] += r.gap_ms ?? 0;
     }
     if (r.reasoning !== null && r.source !== 'system') {
+      ownMarks.push(feet!.rows[r.row] || feet!.cols[r.col]);
       if (prev) {
         pairs++;
         if (r.row === prev.row || r.col === prev.col) sameLine++;
+        if (r.row === prev.row) sameRow++;
         if (r.row > prev.row || (r.row === prev.row && r.col > prev.col)) readingOrder++;
       }
       prev = r;
