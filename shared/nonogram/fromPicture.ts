@@ -45,7 +45,7 @@ import { cloneGrid, cluesOf, createGrid, EMPTY, FILLED, UNKNOWN } from './grid.t
 import type { Clues, Grid } from './grid.ts';
 import { difficulty } from './metrics.ts';
 import { probeInPlace, propagateInPlace, unknownCount } from './solver.ts';
-import { LineCache } from './lineSolver.ts';
+import { LineCache, LineResults } from './lineSolver.ts';
 import { solvePuzzle } from './solvePuzzle.ts';
 
 /** Otsu's threshold of grey values 0..255: cells at or below it are the dark class. */
@@ -105,6 +105,15 @@ export interface MakeUniqueOptions {
   counted?: number;
   /** Conflicts allowed to the SAT stage of each count (default 20,000). */
   conflictBudget?: number;
+  /**
+   * Give each exact count the cells line solving and probing set for its clues (the pre-score computes
+   * them anyway) as units, so its CNF covers only the rest: several times cheaper on big boards. The
+   * counts stay exact, but the alternative solutions found, and so the cells changed, can differ
+   * (default false: from-image's choices stay as they were; `generate --method perturb` sets it).
+   */
+  probedUnits?: boolean;
+  /** Grade the result (`level`, by `difficulty`) when unique (default true; `generate` grades it itself). */
+  grade?: boolean;
   /** Called after each change (for progress output). */
   onChange?: (change: { row: number; col: number; changes: number; solutions: number; unknown?: number; level?: number }) => void;
 }
@@ -144,14 +153,18 @@ function flip(g: Grid, i: number): void {
   g.cells[i] = g.cells[i] === FILLED ? EMPTY : FILLED;
 }
 
-/** Unknown cells left by the reasoning of level `k` (2: complete line solving; 3: plus probing); -1 if contradictory. */
-function unknownAfterLevel(clues: Clues, k: number): { unknown: number; cells: number[] } {
+/**
+ * Unknown cells left by the reasoning of level `k` (2: complete line solving; 3: plus probing); -1 if contradictory.
+ * `results` (complete line solving only) keeps line solves across calls: the variants of one board share most lines.
+ */
+function unknownAfterLevel(clues: Clues, k: number, results?: LineResults): { unknown: number; cells: number[]; grid?: Grid } {
   const g = createGrid(clues.cols.length, clues.rows.length);
-  if (!propagateInPlace(clues, g, k <= 1 ? 'overlap' : 'complete')) return { unknown: -1, cells: [] };
-  if (k >= 3 && !probeInPlace(clues, g, undefined, undefined, new LineCache())) return { unknown: -1, cells: [] };
+  const cache = k >= 2 ? (results ? new LineCache(undefined, { results, clues }) : new LineCache()) : undefined;
+  if (!propagateInPlace(clues, g, k <= 1 ? 'overlap' : 'complete', undefined, -1, results ? cache : undefined)) return { unknown: -1, cells: [] };
+  if (k >= 3 && !probeInPlace(clues, g, undefined, undefined, cache)) return { unknown: -1, cells: [] };
   const cells: number[] = [];
   for (let i = 0; i < g.cells.length; i++) if (g.cells[i] === UNKNOWN) cells.push(i);
-  return { unknown: unknownCount(g), cells };
+  return { unknown: unknownCount(g), cells, grid: g };
 }
 
 /** Make the picture's grid uniquely solvable (and, with maxLevel, easy enough) by flipping few cells. See the essay above. */
@@ -164,16 +177,20 @@ export function makeUnique(picture: Grid, options: MakeUniqueOptions = {}): Make
   const conflictBudget = options.conflictBudget ?? 20_000;
   const maxLevel = options.maxLevel;
   const width = picture.width;
+  // Line solves shared by every variant of the board tried below (each differs in one row and one column).
+  const lineResults = new LineResults(300_000);
 
-  const count = (g: Grid, limit = sample): Count => {
-    const r = solvePuzzle(cluesOf(g), { limit, knownSolution: g, conflictBudget });
+  // `forced`: the cells line solving and probing set for these clues (they hold in every solution): the count's CNF is only the rest.
+  const count = (g: Grid, forced?: Grid, limit = sample): Count => {
+    const r = solvePuzzle(cluesOf(g), { limit, knownSolution: g, conflictBudget, ...(forced && options.probedUnits ? { forced } : {}) });
     return { count: r.complete ? r.count : Math.max(r.count, limit), complete: r.complete, solutions: r.solutions };
   };
 
   const grid = cloneGrid(picture);
   const touched = new Set<number>();
-  let current = count(grid);
-  let best = { grid: cloneGrid(grid), count: current.count, complete: current.complete, unknown: unknownAfterLevel(cluesOf(grid), 3).unknown };
+  const start = unknownAfterLevel(cluesOf(grid), 3, lineResults);
+  let current = count(grid, start.grid);
+  let best = { grid: cloneGrid(grid), count: current.count, complete: current.complete, unknown: start.unknown };
   const changedCells = (g: Grid): ChangedCell[] => {
     const out: ChangedCell[] = [];
     for (let i = 0; i < n; i++) {
@@ -184,7 +201,7 @@ export function makeUnique(picture: Grid, options: MakeUniqueOptions = {}): Make
   const finish = (g: Grid, solutions: number, complete: boolean, saved: boolean, reason?: string): MakeUniqueResult => {
     const clues = cluesOf(g);
     const out: MakeUniqueResult = { grid: cloneGrid(g), clues, saved, solutions, complete, changed: changedCells(g) };
-    if (solutions === 1 && complete) out.level = difficulty(clues, { forcedCells: false }).level;
+    if (solutions === 1 && complete && options.grade !== false) out.level = difficulty(clues, { forcedCells: false }).level;
     if (reason) out.reason = reason;
     return out;
   };
@@ -206,16 +223,16 @@ export function makeUnique(picture: Grid, options: MakeUniqueOptions = {}): Make
       .slice(0, candidateCap)
       .map(([cell, votes]) => {
         flip(grid, cell);
-        const unknown = unknownAfterLevel(cluesOf(grid), 3).unknown;
+        const { unknown, grid: forced } = unknownAfterLevel(cluesOf(grid), 3, lineResults);
         flip(grid, cell);
-        return { cell, votes, unknown: unknown < 0 ? n : unknown };
+        return { cell, votes, unknown: unknown < 0 ? n : unknown, forced };
       })
       .sort((a, b) => a.unknown - b.unknown || b.votes - a.votes || a.cell - b.cell)
       .slice(0, countTop);
     let pick: { cell: number; unknown: number; result: Count } | null = null as { cell: number; unknown: number; result: Count } | null;
-    for (const { cell, unknown } of ranked) {
+    for (const { cell, unknown, forced } of ranked) {
       flip(grid, cell);
-      const r = unknown === 0 ? { count: 1, complete: true, solutions: [cloneGrid(grid)] } : count(grid);
+      const r = unknown === 0 ? { count: 1, complete: true, solutions: [cloneGrid(grid)] } : count(grid, forced);
       flip(grid, cell);
       const better = !pick || r.count < pick.result.count || (r.count === pick.result.count && ((r.complete && !pick.result.complete) || (r.complete === pick.result.complete && unknown < pick.unknown)));
       if (better) pick = { cell, unknown, result: r };
@@ -235,7 +252,7 @@ export function makeUnique(picture: Grid, options: MakeUniqueOptions = {}): Make
   const reasoning = Math.max(2, Math.min(3, maxLevel));
   while (level > maxLevel) {
     if (touched.size >= maxChanges) return finish(grid, 1, true, false, `unique, but level ${level} > --max-level ${maxLevel} after --max-changes ${maxChanges}`);
-    const left = unknownAfterLevel(cluesOf(grid), reasoning);
+    const left = unknownAfterLevel(cluesOf(grid), reasoning, lineResults);
     const candidates = left.cells.filter((i) => !touched.has(i)).slice(0, candidateCap);
     // Level 1 needs every cell from the overlap rule; complete line solving already knows them all then.
     if (candidates.length === 0 && maxLevel === 1) {
@@ -248,7 +265,7 @@ export function makeUnique(picture: Grid, options: MakeUniqueOptions = {}): Make
       const r = solvePuzzle(clues, { limit: 2, knownSolution: grid, conflictBudget });
       if (r.complete && r.count === 1) {
         const lv = difficulty(clues, { forcedCells: false }).level;
-        const unknown = maxLevel === 1 ? unknownAfterLevel(clues, 1).unknown : unknownAfterLevel(clues, reasoning).unknown;
+        const unknown = maxLevel === 1 ? unknownAfterLevel(clues, 1).unknown : unknownAfterLevel(clues, reasoning, lineResults).unknown;
         if (!pick || unknown < pick.unknown || (unknown === pick.unknown && lv < pick.level)) pick = { cell, unknown, level: lv };
       }
       flip(grid, cell);

@@ -114,9 +114,11 @@ export function candidateFromSeed(width: number, height: number, density: number
   let solution = randomSolution(width, height, density, seed, bernoulli);
   let changes = -1;
   if (method === 'perturb') {
-    // The random grid made unique by few changes (exact counts with the grid as known solution;
-    // 6 candidate cells per change, not from-image's 60: as few changes, several times faster).
-    const made = makeUnique(solution, { candidates: 6 });
+    // The random grid made unique by few changes (exact counts with the grid as known solution).
+    // Not from-image's settings: 6 candidate cells per change (not 60), each count only asks
+    // "unique or not?" (sample 2, not 8) with the cells line solving and probing set as units, and
+    // no grading inside (it is done below): about as few changes, several times faster (docs/solve.md).
+    const made = makeUnique(solution, { candidates: 6, sample: 2, probedUnits: true, grade: false });
     if (!made.saved) return { rejected: true };
     solution = made.grid;
     changes = made.changed.length;

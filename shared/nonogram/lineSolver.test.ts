@@ -163,3 +163,46 @@ describe('LineCache (issue 41)', () => {
     expect(hits).toBeGreaterThan(4000);
   });
 });
+
+describe('LineCache over shared LineResults (issue 41: makeUnique tries many one-cell variants of a board)', () => {
+  it('caches of different clue sets share results by clue and length, and answer exactly as solveLineInPlace', async () => {
+    const { LineCache, LineResults, changedPositions } = await import('./lineSolver.ts');
+    const rng = createRng(4141);
+    const results = new LineResults(400); // small, so it also starts again empty during the test
+    let sharedHits = 0;
+    for (let t = 0; t < 300; t++) {
+      // A random 6x5 board; every board's clue set gets its own cache over the one store.
+      const w = 6;
+      const h = 5;
+      const cells = new Uint8Array(w * h);
+      for (let i = 0; i < cells.length; i++) cells[i] = rng.next() < 0.5 ? FILLED : EMPTY;
+      const rows = Array.from({ length: h }, (_, r) => lineClue(cells, r * w, w, 1));
+      const cols = Array.from({ length: w }, (_, c) => lineClue(cells, c, h, w));
+      const cache = new LineCache(undefined, { results, clues: { rows, cols } });
+      for (let line = 0; line < h + w; line++) {
+        const isRow = line < h;
+        const n = isRow ? w : h;
+        const start = isRow ? line * w : line - h;
+        const step = isRow ? 1 : w;
+        const clue = isRow ? rows[line] : cols[line - h];
+        const a = new Uint8Array(w * h);
+        // Partial knowledge drawn from a few patterns, so that lines meet again across boards.
+        for (let i = 0, p = start; i < n; i++, p += step) a[p] = rng.int(4) === 0 ? cells[p] : UNKNOWN;
+        if (rng.next() < 0.1) a[start] = a[start] === FILLED ? EMPTY : FILLED; // now and then a contradiction
+        const b = a.slice();
+        const ra = solveLineInPlace(clue, a, start, n, step);
+        const posA = Array.from(changedPositions().subarray(0, Math.max(ra, 0)));
+        const before = cache.hits;
+        const rb = cache.solve(line, clue, b, start, n, step);
+        if (cache.hits > before) sharedHits++;
+        expect(rb).toBe(ra);
+        if (ra >= 0) {
+          expect(Array.from(b)).toEqual(Array.from(a));
+          expect(Array.from(changedPositions().subarray(0, rb))).toEqual(posA);
+        }
+      }
+    }
+    // Every cache is new, so each hit is a result another board's cache stored.
+    expect(sharedHits).toBeGreaterThan(100);
+  });
+});

@@ -22,7 +22,7 @@
 // (filled) and the cells no block can reach (empty). It shares the same tables.
 //
 // No allocation in the hot path: module-level scratch buffers grow on demand (JS is single-threaded).
-import type { Clue } from './grid.ts';
+import type { Clue, Clues } from './grid.ts';
 
 // Cell states, as in grid.ts; local constants because imported bindings can compile to getters in hot loops.
 const UNKNOWN = 0;
@@ -290,9 +290,22 @@ export function clueSpan(clue: ArrayLike<number>): number {
 export class LineCache {
   hits = 0;
   misses = 0;
-  private size = 0;
-  private readonly maps: Map<number | string, Uint8Array | null>[] = [];
-  constructor(readonly maxEntries = 200_000) {}
+  private readonly maps: (LineResultMap | undefined)[] = [];
+  private readonly store: LineResults;
+  /**
+   * `shared`: keep the results in that store, keyed by each line's clue and length instead of its
+   * index (`clues` names the lines: rows 0..H-1, columns H..H+W-1), so that caches for clue sets
+   * that share lines (a board and its one-cell variants, as `makeUnique` tries them) share their
+   * results. A line's result depends on its clue, length and cells alone, so this is still exact.
+   */
+  constructor(readonly maxEntries = 200_000, shared?: { results: LineResults; clues: Clues }) {
+    this.store = shared?.results ?? new LineResults(maxEntries);
+    if (shared) {
+      const { rows, cols } = shared.clues;
+      for (let r = 0; r < rows.length; r++) this.maps[r] = shared.results.mapFor(rows[r], cols.length);
+      for (let c = 0; c < cols.length; c++) this.maps[rows.length + c] = shared.results.mapFor(cols[c], rows.length);
+    }
+  }
 
   /** `solveLineInPlace(clue, cells, start, length, step)` through the cache, for line `index`. */
   solve(index: number, clue: ArrayLike<number>, cells: Uint8Array, start: number, length: number, step: number): number {
@@ -309,7 +322,7 @@ export class LineCache {
       key = s;
     }
     let map = this.maps[index];
-    if (map === undefined) this.maps[index] = map = new Map();
+    if (map === undefined) this.maps[index] = map = this.store.newMap();
     const hit = map.get(key);
     if (hit !== undefined) {
       this.hits++;
@@ -326,11 +339,7 @@ export class LineCache {
     }
     this.misses++;
     const r = solveLineInPlace(clue, cells, start, n, step);
-    if (this.size >= this.maxEntries) {
-      for (const m of this.maps) m?.clear();
-      this.size = 0;
-    }
-    this.size++;
+    this.store.added();
     if (r < 0) map.set(key, null);
     else {
       const out = new Uint8Array(n);
@@ -338,5 +347,46 @@ export class LineCache {
       map.set(key, out);
     }
     return r;
+  }
+}
+
+type LineResultMap = Map<number | string, Uint8Array | null>;
+
+/**
+ * Line results for many clue sets at once (see `LineCache`'s `shared`): one map per clue and line
+ * length. When it holds `maxEntries` results it starts again empty (a bound on memory).
+ */
+export class LineResults {
+  private size = 0;
+  private readonly all: LineResultMap[] = [];
+  private readonly byClue = new Map<string, LineResultMap>();
+  constructor(readonly maxEntries = 200_000) {}
+
+  /** The map of results for this clue on lines of this length. */
+  mapFor(clue: ArrayLike<number>, length: number): LineResultMap {
+    let key = `${length}:`;
+    for (let j = 0; j < clue.length; j++) key += `${clue[j]},`;
+    let map = this.byClue.get(key);
+    if (map === undefined) {
+      map = this.newMap();
+      this.byClue.set(key, map);
+    }
+    return map;
+  }
+
+  /** A new map counted against this store's bound. */
+  newMap(): LineResultMap {
+    const map: LineResultMap = new Map();
+    this.all.push(map);
+    return map;
+  }
+
+  /** One result was added (called before it is stored): past the bound, every map starts again empty. */
+  added(): void {
+    if (this.size >= this.maxEntries) {
+      for (const m of this.all) m.clear();
+      this.size = 0;
+    }
+    this.size++;
   }
 }

@@ -180,6 +180,46 @@ describe('solvePuzzle against brute force', () => {
     }
   });
 
+  it('forced cells (cells every solution shares) beside a known solution never change the count (brute force, limits 1-3, every engine; issue 41)', () => {
+    const rng = createRng(41);
+    let withForced = 0;
+    for (let k = 0; k < 120; k++) {
+      const w = 4 + rng.int(3);
+      const h = 4 + rng.int(3);
+      const sol = createGrid(w, h, EMPTY);
+      for (let i = 0; i < w * h; i++) if (rng.next() < 0.5) sol.cells[i] = FILLED;
+      const clues = cluesOf(sol);
+      const all = bruteSolutions(clues);
+      // Some of the cells on which every solution agrees (the backbone), the rest unknown.
+      const forced = createGrid(w, h);
+      const solRows = gridToRows(sol);
+      for (let i = 0; i < w * h; i++) {
+        const r = Math.floor(i / w);
+        const c = i % w;
+        if (all.every((a) => a.split('/')[r][c] === solRows[r][c]) && rng.next() < 0.7) forced.cells[i] = sol.cells[i];
+      }
+      if (forced.cells.some((v) => v !== UNKNOWN)) withForced++;
+      for (const engine of engines) {
+        for (const limit of [1, 2, 3]) {
+          const r = solvePuzzle(clues, { engine, limit, knownSolution: sol, forced });
+          expect(r.complete).toBe(true);
+          expect(r.count).toBe(Math.min(limit, all.length));
+          const found = r.solutions.map((g) => gridToRows(g).join('/'));
+          expect(new Set(found).size).toBe(found.length);
+          for (const f of found) expect(all).toContain(f);
+        }
+      }
+    }
+    expect(withForced).toBeGreaterThan(100);
+    // A forced cell that contradicts the known solution is refused, naming it; forced without a known solution too.
+    const sol = randomSolution(6, 5, 0.5, 9);
+    const bad = createGrid(6, 5);
+    bad.cells[7] = sol.cells[7] === FILLED ? EMPTY : FILLED;
+    expect(() => solvePuzzle(cluesOf(sol), { knownSolution: sol, forced: bad })).toThrow(/knownSolution: forced cell \(row 2, col 2\) differs from the known solution/);
+    expect(() => solvePuzzle(cluesOf(sol), { knownSolution: sol, forced: createGrid(5, 6) })).toThrow(/forced is 5x6, the clues are for 6x5/);
+    expect(() => solvePuzzle(cluesOf(sol), { forced: createGrid(6, 5) })).toThrow(/forced needs knownSolution/);
+  });
+
   it('a known solution on 20x20 and 30x30 boards gives the verdict of the clues alone', () => {
     for (const [size, density, seed] of [[20, 0.4, 1], [20, 0.6, 2], [30, 0.35, 3], [30, 0.5, 4], [30, 0.6, 5], [20, 0.3, 6]] as const) {
       const sol = randomSolution(size, size, density, seed);

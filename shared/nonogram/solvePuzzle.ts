@@ -94,6 +94,13 @@ export interface SolvePuzzleOptions {
    * and the question becomes "is there another?" (see the essay). `engine: 'line'` only checks it.
    */
   knownSolution?: Grid;
+  /**
+   * With `knownSolution` only: cells known to hold in every solution (a partial grid; what line
+   * solving and probing of these clues set, as `makeUnique` has it at hand). They start the search
+   * as units, so the SAT stage's CNF covers only the rest. Each must agree with `knownSolution`
+   * (else a `KnownSolutionError`); a cell that does not hold in every solution would make the count wrong.
+   */
+  forced?: Grid;
   /** Stop when `now()` passes this (same units as `now`); needs `now`. */
   deadline?: number;
   now?: () => number;
@@ -209,6 +216,17 @@ export function solvePuzzle(clues: Clues, options: SolvePuzzleOptions = {}): Sol
   if (known) checkKnownSolution(clues, known);
 
   const grid = createGrid(width, height);
+  if (options.forced) {
+    const forced = options.forced;
+    if (!known) throw new RangeError('forced needs knownSolution');
+    if (forced.width !== width || forced.height !== height) throw new KnownSolutionError(`forced is ${forced.width}x${forced.height}, the clues are for ${width}x${height}`);
+    for (let i = 0; i < n; i++) {
+      const v = forced.cells[i];
+      if (v === UNKNOWN) continue;
+      if (v !== known.cells[i]) throw new KnownSolutionError(`forced cell (row ${Math.floor(i / width) + 1}, col ${(i % width) + 1}) differs from the known solution`);
+      grid.cells[i] = v;
+    }
+  }
   if (known && engine !== 'line') {
     // The generator's question: the image solves the clues; is there another solution? Line
     // logic first (cheap, and its cells become units), then one SAT question with the image
