@@ -143,6 +143,12 @@ const CASES: Record<CommandName, Case[]> = {
     { args: ['spearman', pairsXY, '--x', 'x'], names: /--y/ },
     { args: ['spearman', pairsXY, '--x', 'x', '--y', 'nope'], names: /nope/ },
   ],
+  plan: [
+    { args: ['plan', '--analysis', dataDir, '--candidates', pool, '--measures', 'sat_conflicts,gac_conflicts'], names: /measures\.csv/ },
+    { args: ['plan', '--analysis', dataDir, '--candidates', pool, '--measures', 'sat_conflicts'], names: /--measures/ },
+    { args: ['plan', '--analysis', dataDir, '--candidates', pool, '--measures', 'sat_conflicts,nope_x'], names: /nope_x/ },
+    { args: ['plan', '--analysis', dataDir, '--measures', 'sat_conflicts,gac_conflicts'], names: /--candidates/ },
+  ],
   pca: [
     ...fileKinds((file) => ({ args: ['pca', file], names: base(file) }), { wrong: puzzleJson }),
     { args: ['pca'], names: /missing required argument 'file'/ },

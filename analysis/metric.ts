@@ -83,6 +83,11 @@ function parseMetric(spelling: string): Metric {
   return metric(source, s.slice(cut + 1), spelling);
 }
 
+/** The source of a metric name (sat, dfa, gac, human, minimal, extended or an outside solver's name). */
+export function measureSourceOf(spelling: string): string {
+  return SOURCE_OF_BLOCK[metricOf(spelling).path[0]];
+}
+
 /** The metric's value on a puzzle (a boolean counts as 0/1), or null when the puzzle does not carry it. */
 export function metricValueOf(p: Pick<Puzzle, 'metrics'>, m: Metric): number | null {
   const block = (p.metrics as Record<string, unknown> | undefined)?.[m.path[0]];

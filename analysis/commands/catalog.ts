@@ -87,6 +87,10 @@ export const COMMANDS = {
     description: 'turn a picture (PNG, JPEG, WebP, SVG, GIF, TIFF, AVIF) into a uniquely solvable Nonogram by the fewest cell changes the search finds; one puzzle record (JSON) with changed_cells',
     usage: '[options] <file>',
   },
+  plan: {
+    description: 'power to tell two puzzle measures apart (their rho intervals with rated difficulty do not overlap), by simulating studies from the fitted model, for each number of puzzles; JSON',
+    usage: '[options]',
+  },
   pack: {
     description: "assemble a study's puzzle set from generated, imported (.non, webpbn XML, JSON) and picture (from-image) puzzles: ids, metrics, easiest first; into a study config with --config",
     usage: '[options] <files...>',

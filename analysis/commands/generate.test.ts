@@ -1,7 +1,7 @@
 // `nonolab generate` end to end: NDJSON on stdout only, byte-identical for the same arguments, valid records.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Puzzle } from '../../shared/schema/puzzle.ts';
 import { candidateSeed, countSolutions, solvePuzzle } from '../../shared/nonogram/index.ts';
@@ -78,4 +78,26 @@ describe('nonolab generate', () => {
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('--method must be reject or perturb');
   });
+});
+
+describe('generate --sat --encodings all (issue 36)', () => {
+  it('stores metrics.sat_gac beside sat and sat_dfa, the numbers measure --encodings all gives, inline and on two threads', () => {
+    const base = ['generate', '--size', '8x8', '--density', '0.5', '--count', '6', '--seed', '5', '--sat'];
+    const paper = cli(...base);
+    expect(paper.status, paper.stderr).toBe(0);
+    expect(paper.stdout).not.toContain('sat_gac');
+    const all = cli(...base, '--encodings', 'all', '--threads', '1');
+    expect(all.status, all.stderr).toBe(0);
+    expect(cli(...base, '--encodings', 'all', '--threads', '2').stdout).toBe(all.stdout);
+    const records = all.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const before = paper.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.map((r) => [r.metrics.sat, r.metrics.sat_dfa])).toEqual(before.map((r) => [r.metrics.sat, r.metrics.sat_dfa]));
+    const file = join(tempDir('nonolab-gen-'), 'p.ndjson');
+    writeFileSync(file, paper.stdout);
+    const measured = cli('measure', file, '--encodings', 'all');
+    expect(measured.status, measured.stderr).toBe(0);
+    expect(records.map((r) => r.metrics.sat_gac)).toEqual(measured.stdout.trim().split('\n').map((l) => JSON.parse(l).metrics.sat_gac));
+    for (const r of records) expect(Object.keys(r.metrics.sat_gac)).toEqual(['decisions', 'propagations', 'conflicts', 'restarts']);
+    expect([cli(...base, '--encodings', 'some').status, cli('generate', '--count', '1', '--encodings', 'all').stderr.trim()]).toEqual([2, 'generate: --encodings all is for --sat (the solver statistics it stores)']);
+  }, 60_000);
 });

@@ -24,6 +24,7 @@ interface GenerateFlags {
   bernoulli?: boolean;
   maxCandidates?: string;
   sat?: boolean;
+  encodings?: string;
   timeoutPerCandidate?: string;
   threads?: string;
   method?: string;
@@ -92,6 +93,7 @@ export function registerGenerate(program: Command): void {
     .option('--bernoulli', 'fill each cell independently with probability density')
     .option('--max-candidates <n>', 'give up after this many random grids')
     .option('--sat', 'add metrics.sat and metrics.sat_dfa (MiniSat 2.2.0 statistics, block-start and DFA encodings)')
+    .option('--encodings <set>', "with --sat: paper (block-start and DFA, as the paper measured) or all (also line-GAC: metrics.sat_gac, as measure --encodings all; a Sudoku: both of its encodings either way)", 'paper')
     .option('--method <name>', 'reject (keep random grids whose clues are unique: the paper\'s distribution) or perturb (make each random grid unique by the fewest changes found; metrics.perturb.changes counts them)', 'reject')
     .option('--timeout-per-candidate <seconds>', 'skip (and count) a candidate whose uniqueness check takes longer than this (output then depends on machine speed)')
     .option('--box <RxC>', 'sudoku: the box shape, rows x cols (default: 2x2 for 4x4, 2x3 for 6x6, 3x3, 3x4 for 12x12, 4x4)')
@@ -101,6 +103,16 @@ export function registerGenerate(program: Command): void {
     .action(async (flags: GenerateFlags, command: Command) => {
       const kind = kindFlag('generate', flags.kind);
       if (kind === null) return;
+      if (flags.encodings !== 'paper' && flags.encodings !== 'all') {
+        console.error(`generate: --encodings must be paper or all, got '${flags.encodings}'`);
+        process.exitCode = 2;
+        return;
+      }
+      if (flags.encodings === 'all' && !flags.sat) {
+        console.error('generate: --encodings all is for --sat (the solver statistics it stores)');
+        process.exitCode = 2;
+        return;
+      }
       // The output is checked before any puzzle is generated, not when the first one is written.
       const outProblem = flags.out === undefined ? null : outputFileProblem('--out', flags.out);
       if (outProblem) {
@@ -170,7 +182,7 @@ export function registerGenerate(program: Command): void {
         now: clock,
       };
       const generated = iteratePuzzles(options, hooks);
-      const puzzles = flags.sat ? withSatMetrics(generated, threads) : generated;
+      const puzzles = flags.sat ? withSatMetrics(generated, threads, 20, flags.encodings as 'paper' | 'all') : generated;
       let lastYield = Date.now();
       let written = 0;
       for (let step = await puzzles.next(); !step.done && !broken; step = await puzzles.next()) {

@@ -24,5 +24,6 @@ export const LOADERS: Record<CommandName, () => Promise<(program: Command) => vo
   solve: async () => (await import('./solve.ts')).registerSolve,
   'from-image': async () => (await import('./fromImage.ts')).registerFromImage,
   pack: async () => (await import('./pack.ts')).registerPack,
+  plan: async () => (await import('./plan.ts')).registerPlan,
   migrate: async () => (await import('./migrate.ts')).registerMigrate,
 };

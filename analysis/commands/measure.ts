@@ -5,7 +5,7 @@ import cliProgress from 'cli-progress';
 import { difficulty, gridFromRows, KnownSolutionError } from '../../shared/nonogram/index.ts';
 import { loadPuzzles } from '../puzzleFile.ts';
 import { withSolution } from '../puzzleSolution.ts';
-import { encodeBlockStart, encodeLineGac, satMetrics, satMetricsRecord, solveCnf, writeDimacs } from '../../shared/sat/index.ts';
+import { encodeBlockStart, satMetrics, satMetricsRecord, writeDimacs } from '../../shared/sat/index.ts';
 import { checkSolvers, runExternalSolver, SOLVER_NAMES } from '../sat/external.ts';
 import { commandDescription } from './catalog.ts';
 import { otherKindFile, type KindFile } from '../kindFile.ts';
@@ -89,11 +89,7 @@ export function registerMeasure(program: Command): void {
             return;
           }
         }
-        Object.assign(metrics, satMetricsRecord(p));
-        if (opts.encodings === 'all') {
-          const { decisions, propagations, conflicts, restarts } = solveCnf(encodeLineGac(p)).stats;
-          metrics.sat_gac = { decisions, propagations, conflicts, restarts };
-        }
+        Object.assign(metrics, satMetricsRecord(p, { encodings: opts.encodings as 'paper' | 'all' }));
         if (solvers.includes('minisat')) {
           // the built-in MiniSat's block-start counters, also under the --solvers naming (the same numbers as metrics.sat)
           const { decisions, propagations, conflicts, result } = satMetrics(p, 'block-start');

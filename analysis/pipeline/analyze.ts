@@ -20,6 +20,7 @@ import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow } from '../../shared/signals/index.ts';
 import type { Extracted, ExtractContext, ExtractedParticipant, GapColumns } from './extract.ts';
 import { pauseStage, type PauseOptions, type PausesSummary } from './pauses.ts';
+import { compareMeasures, type MeasureComparison } from './measures.ts';
 import { bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, LmmData, rankBiserial, fitCox, spearmanUndefinedReason, pearson, type BtResult, type LmmResult, type LmmFixed, type DataRow, type CoxTerm } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 import { metricOf, metricValueOf, OTHER_SOLVERS } from '../metric.ts';
@@ -54,6 +55,10 @@ export interface AnalyzeOptions extends PauseOptions {
   onPauses?: (thresholdS: number, attempts: readonly AttemptRow[], gaps: GapColumns) => void;
   /** Called after each session's signals (for a progress bar). */
   onSession?: (done: number) => void;
+  /** The comparison of every measure the puzzles carry (measures.csv; default true). */
+  compareMeasures?: boolean;
+  /** Bootstrap replicates of the comparison's intervals (default 1000). */
+  bootstrapReps?: number;
 }
 
 export const DEFAULT_METRICS = ['sat_decisions', 'sat_propagations', 'sat_conflicts'] as const;
@@ -160,6 +165,8 @@ export interface AnalysisResult {
   robustness: CorrelationRow[];
   /** The solvers besides MiniSat that measured every puzzle. */
   solvers: string[];
+  /** Every measure side by side (measures.csv, issue 36), or null when not asked for or fewer than two measures. */
+  measures: MeasureComparison | null;
   metrics: string[];
   warnings: string[];
   timings: Record<string, number>;
@@ -254,6 +261,17 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   stage('robustness');
   const { robustness, solvers } = robustnessStage(correlate, set, puzzleRows, warnings);
 
+  let measures: MeasureComparison | null = null;
+  if (options.compareMeasures ?? true) {
+    stage('measures');
+    try {
+      measures = compareMeasures(set.puzzles, attempts, { expertiseOf: expertise.of, seed: options.seed, reps: options.bootstrapReps });
+      if (measures.measures.length < 2) measures = null;
+    } catch (err) {
+      warnings.push(`measure comparison: ${(err as Error).message}`);
+    }
+  }
+
   stage('mixed models');
   fitJobs(attempts, (job) => !overlap || job.response === 'pauses');
   const lmm = lmmRows(jobs, fits, warnings);
@@ -287,6 +305,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     btSkipsHardest: btSkips,
     robustness,
     solvers,
+    measures,
     candidates: pool,
     survival,
     outcomes: outcomeSummary(attempts, options),

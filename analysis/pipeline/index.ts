@@ -45,6 +45,10 @@ export interface RunOptions {
   /** Validate every record with zod (default true). */
   validate?: boolean;
   report?: boolean;
+  /** The comparison of every measure (measures.csv and the report's section; default true). */
+  compareMeasures?: boolean;
+  /** Bootstrap replicates of the comparison's intervals (default 1000). */
+  bootstrapReps?: number;
   /** Worker threads for reading and extracting the logs (default: one per core; 1 = inline). */
   parallel?: number;
   onFiles?: (count: number) => void;
@@ -91,6 +95,8 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     includePilot: opts.includePilot,
     codes,
     seed: opts.seed,
+    compareMeasures: opts.compareMeasures,
+    bootstrapReps: opts.bootstrapReps,
     onSession: opts.onSession,
     onStage: opts.onStage,
   };

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { parseSessionNdjson, type SessionLog } from '../../shared/signals/index.ts';
 import { parseCsv, safeCell, toCsv } from '../csv.ts';
+import { MEASURE_COLUMNS } from './measures.ts';
 import type { AnalysisResult, CodedAnswer } from './analyze.ts';
 import { ACTIONS, TRAJECTORY_HEADER, type GapColumns } from './extract.ts';
 
@@ -146,6 +147,7 @@ export function writeTables(result: AnalysisResult, dir: string, options: { gaps
     ]),
   );
   put('robustness.csv', toCsv(result.robustness as unknown as Record<string, unknown>[], ['x', 'y', 'n', 'rho', 'p', 'p_exact']));
+  if (result.measures) put('measures.csv', toCsv(result.measures.rows as unknown as Record<string, unknown>[], MEASURE_COLUMNS));
   if (result.survival)
     put(
       'survival.csv',

@@ -139,7 +139,9 @@ describe('simulate -> analyze on a 24-participant study', () => {
   it('renders every figure as SVG in a self-contained page', () => {
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(summary.figures).toEqual(['conflicts', 'expertise', 'gaps', 'first_actions', 'lmm_difficulty', 'lmm_signals', 'themes']);
-    expect((html.match(/<svg/g) ?? []).length).toBe(7);
+    // the seven figures, and the measure comparison's (issue 36) in its own section
+    expect((html.match(/<svg/g) ?? []).length).toBe(8);
+    expect(html).toContain('<figure id="fig-measures">');
     expect(html).not.toMatch(/<script|src="http/);
     const themes = parseCsv(readFileSync(join(out, 'themes.csv'), 'utf8'), 'themes.csv');
     const guess = themes.find((t) => t.theme === 'GUESS' && t.level === 'attempt')!;

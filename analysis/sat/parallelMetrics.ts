@@ -14,9 +14,9 @@ const withMetrics = (puzzle: Puzzle, sat: ReturnType<typeof satMetricsRecord>): 
  * in flight, so memory stays bounded and output streams). The statistics are deterministic, so the output equals the
  * inline one. Workers are ended when the generator finishes or is abandoned.
  */
-export async function* withSatMetrics(puzzles: Iterator<Puzzle>, threads: number, batch = 20): AsyncGenerator<Puzzle> {
+export async function* withSatMetrics(puzzles: Iterator<Puzzle>, threads: number, batch = 20, encodings: 'paper' | 'all' = 'paper'): AsyncGenerator<Puzzle> {
   if (threads <= 1) {
-    for (let step = puzzles.next(); !step.done; step = puzzles.next()) yield withMetrics(step.value, satMetricsRecord(step.value));
+    for (let step = puzzles.next(); !step.done; step = puzzles.next()) yield withMetrics(step.value, satMetricsRecord(step.value, { encodings }));
     return;
   }
   const workers: Worker[] = [];
@@ -50,7 +50,7 @@ export async function* withSatMetrics(puzzles: Iterator<Puzzle>, threads: number
       };
       worker.on('message', onMessage);
       worker.once('error', reject);
-      worker.postMessage({ index, clues: items.map((p) => ({ rows: p.rows, cols: p.cols })) } satisfies MetricsJob);
+      worker.postMessage({ index, clues: items.map((p) => ({ rows: p.rows, cols: p.cols })), encodings } satisfies MetricsJob);
     });
     release(worker);
     if ('error' in result) throw new Error(`SAT metrics: ${result.error}`);

@@ -12,13 +12,14 @@ import { metricOf, metricValueOf } from '../metric.ts';
 import type { LoggedEvent } from '../../shared/schema/event.ts';
 import { receiveClient, stampServer } from '../../shared/schema/stamp.ts';
 import { withSatMetrics } from '../pipeline/puzzles.ts';
+import { withEveryEncoding } from '../pipeline/measures.ts';
 import { toCsv } from '../csv.ts';
 
 export interface SimulateOptions {
   participants: number;
   seed: number;
   study: LoadedStudy;
-  /** The puzzle metric the ratings depend on: a key of metrics.sat (conflicts, decisions, propagations) or of metrics.human. */
+  /** The puzzle metric the ratings depend on: any metric name (sat_conflicts, gac_conflicts, human_level, ...; analysis/metric.ts). */
   metric?: string;
   effect?: Partial<Omit<PlantedEffect, 'metric'>>;
   onProgress?: (done: number, total: number) => void;
@@ -40,7 +41,8 @@ export function metricValue(p: Puzzle, name: string): number | null {
 
 /** The planted effect: the standardised metric over the pool plus the coefficients. */
 export function plantedEffect(puzzles: readonly Puzzle[], metric: string, effect: Partial<Omit<PlantedEffect, 'metric'>> = {}): { effect: PlantedEffect; raw: Record<string, number> } {
-  const filled = withSatMetrics(puzzles).puzzles;
+  // every encoding's statistics (a Nonogram's line-GAC ones computed where missing), so any measure can drive the bots
+  const filled = withEveryEncoding(withSatMetrics(puzzles).puzzles).puzzles;
   const raw: Record<string, number> = {};
   for (const p of filled) {
     const v = metricValue(p, metric);

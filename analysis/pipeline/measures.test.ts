@@ -1,0 +1,118 @@
+// The measure comparison (issue 36): its statistics are the library's (Spearman as SciPy, Table 2 as lme4), and on a
+// study whose bots are driven by one measure, that measure is ranked first.
+import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { candidateFromSeed, candidateSeed } from '../../shared/nonogram/index.ts';
+import { satMetricsRecord } from '../../shared/sat/metrics.ts';
+import { loadStudyConfig } from '../../node/studyConfig.ts';
+import { simulateToDir } from '../simulate/index.ts';
+import { runAnalysis } from './index.ts';
+import { compareMeasures, quantile7, rankingOf, separationStatement, studyMeasures, PAPER_MEASURE } from './measures.ts';
+import { spearman } from '../stats/index.ts';
+import { parseCsv } from '../csv.ts';
+import { tempDir } from '../../tests/support/tempDirs.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
+
+const fixtureConfig = join(import.meta.dirname, 'fixtures', 'study.json');
+
+describe('quantile7', () => {
+  it("is numpy's default percentile (R's type 7)", () => {
+    const v = [0.3, -1.2, 0.9, 0.1, 0.5, 2.2, -0.4].sort((a, b) => a - b);
+    // numpy.percentile(v, 2.5), numpy.percentile(v, 97.5), numpy.quantile(v, 0.5)
+    expect(quantile7(v, 0.025)).toBeCloseTo(-1.08, 12);
+    expect(quantile7(v, 0.975)).toBeCloseTo(2.005, 12);
+    expect(quantile7(v, 0.5)).toBe(0.3);
+  });
+});
+
+describe('compareMeasures on the golden study (60 bots driven by sat_conflicts)', async () => {
+  const dir = tempDir('nonolab-measures-');
+  simulateToDir({ participants: 60, seed: 16, study: loadStudyConfig(fixtureConfig) }, join(dir, 'logs'));
+  const { result } = await runAnalysis({ logs: join(dir, 'logs'), puzzles: fixtureConfig, out: join(dir, 'out'), pauseThreshold: 'auto', parallel: 1, report: false, bootstrapReps: 200 });
+  const c = result.measures!;
+
+  it('covers every encoding and grade the puzzles carry, constant ones left out and named', () => {
+    expect(c.measures[0]).toBe(PAPER_MEASURE);
+    for (const m of ['sat_decisions', 'dfa_conflicts', 'gac_conflicts', 'gac_propagations', 'human_level', 'human_footholds', 'human_probes']) expect(c.measures).toContain(m);
+    expect(c.left_out).toContainEqual({ measure: 'sat_restarts', why: 'constant (1) over the 6 puzzles' });
+    expect(c.computed).toHaveLength(6); // the fixture's puzzles carry no metrics.sat_gac: computed for the comparison
+  });
+
+  it("rho, p and exact p are SciPy's (spearmanr; the permutation test over all 720 pairings)", () => {
+    const row = c.rows.find((r) => r.measure === 'sat_conflicts' && r.target === 'mean_difficulty')!;
+    // scipy.stats.spearmanr(puzzles.csv sat_conflicts, mean_difficulty) and permutation_test(..., permutation_type='pairings')
+    expect(row.rho).toBeCloseTo(0.9856107606091624, 12);
+    expect(row.p).toBeCloseTo(0.0003090856678496653, 12);
+    expect(row.p_exact).toBeCloseTo(0.005555555555555556, 12);
+    for (const m of result.metrics) {
+      const r = c.rows.find((x) => x.measure === m && x.target === 'mean_difficulty')!;
+      const sr = spearman(result.puzzles.map((p) => p[m] as number), result.puzzles.map((p) => p.mean_difficulty as number));
+      expect([r.rho, r.p, r.p_exact]).toEqual([sr.rho, sr.p, sr.p_exact]);
+    }
+    // Table 1's rows are the comparison's bt_score rows
+    for (const t1 of result.correlations.filter((x) => x.table === 'table1')) {
+      const r = c.rows.find((x) => x.measure === t1.x && x.target === 'bt_score')!;
+      expect([r.rho, r.p, r.p_exact]).toEqual([t1.rho, t1.p, t1.p_exact]);
+    }
+  });
+
+  it("each measure's Table 2 is the model lmm.csv fits (lme4-checked fitLmm), the same numbers", () => {
+    for (const t2 of result.lmm.filter((x) => x.model === 'table2')) {
+      const r = c.rows.find((x) => x.measure === t2.metric && x.target === 'mean_difficulty')!;
+      const column = t2.term === t2.metric ? r.lmm_measure : t2.term === `${t2.metric}:expertise` ? r.lmm_interaction : t2.term === 'expertise' ? r.lmm_expertise : r.lmm_intercept;
+      expect(column).toBeCloseTo(t2.estimate, 9);
+      expect(r.var_residual).toBeCloseTo(t2.var_residual, 9);
+    }
+    expect(result.lmm.filter((x) => x.model === 'table2').length).toBeGreaterThanOrEqual(12);
+    for (const r of c.rows.filter((x) => x.target === 'mean_time_s')) expect(r.lmm_measure).toBeNull();
+  });
+
+  it('bootstrap intervals hold the observed rho, and the ranking puts the paper first, then every measure by rank', () => {
+    for (const r of c.rows.filter((x) => Number.isFinite(x.rho))) {
+      expect(r.ci_low).toBeLessThanOrEqual(r.ci_high);
+      expect(r.boot_n).toBeGreaterThan(150);
+    }
+    const ranking = rankingOf(c, 'mean_difficulty');
+    expect(ranking[0].measure).toBe(PAPER_MEASURE);
+    expect(ranking.slice(1).map((r) => r.rank)).toEqual(c.measures.map((_, i) => i + 1));
+    expect(separationStatement(c)).toMatch(/^sat_conflicts tracks mean_difficulty best .* With 6 puzzles this study cannot tell it apart from/);
+  });
+
+  it('measures.csv carries one row per measure and target', () => {
+    const csv = parseCsv(readFileSync(join(dir, 'out', 'measures.csv'), 'utf8'), 'measures.csv');
+    expect(csv.length).toBe(c.measures.length * 6);
+    expect(Object.keys(csv[0]).slice(0, 11)).toEqual(['measure', 'family', 'encoding', 'target', 'rank', 'n', 'rho', 'p', 'p_exact', 'ci_low', 'ci_high']);
+  });
+});
+
+describe('a study whose bots are driven by one measure', () => {
+  it('ranks that measure first (simulate --metric gac_propagations, on six puzzles spread over its range where it disagrees with the paper measure), the paper measure behind', async () => {
+    const config = JSON.parse(readFileSync(fixtureConfig, 'utf8'));
+    // six puzzles spread over the driving measure's range (evenly spaced ranks in a pool of 24)
+    const pool: Puzzle[] = [];
+    for (let i = 0; pool.length < 24; i++) {
+      const o = candidateFromSeed(12, 12, 0.5, candidateSeed(36, i));
+      if ('puzzle' in o) pool.push({ ...o.puzzle, id: `p${i}`, metrics: { ...o.puzzle.metrics, ...satMetricsRecord(o.puzzle, { encodings: 'all' }) } as unknown as Puzzle['metrics'] });
+    }
+    const gacOf = (p: Puzzle) => (p.metrics as unknown as { sat_gac: { propagations: number } }).sat_gac.propagations;
+    pool.sort((x, y) => gacOf(x) - gacOf(y));
+    const puzzles = [0, 1, 2, 3, 4, 5].map((k) => pool[Math.round((k * (pool.length - 1)) / 5)]);
+    const gp = puzzles.map(gacOf);
+    expect(new Set(gp).size).toBe(6);
+    expect(spearman(gp, puzzles.map((p) => p.metrics!.sat!.conflicts)).rho).toBeLessThan(0.9);
+    const dir = tempDir('nonolab-measures-');
+    const file = join(dir, 'study.json');
+    writeFileSync(file, JSON.stringify({ ...config, puzzles }));
+    simulateToDir({ participants: 120, seed: 4, study: loadStudyConfig(file), metric: 'gac_propagations' }, join(dir, 'logs'));
+    const { result } = await runAnalysis({ logs: join(dir, 'logs'), puzzles: file, out: join(dir, 'out'), pauseThreshold: 'auto', parallel: 1, report: false, bootstrapReps: 200 });
+    const c = result.measures!;
+    expect(studyMeasures(puzzles).measures).toEqual(c.measures);
+    for (const target of ['mean_difficulty', 'bt_score'] as const) {
+      const ranking = rankingOf(c, target);
+      expect(ranking[0].measure).toBe(PAPER_MEASURE);
+      expect(ranking[1].measure).toBe('gac_propagations');
+      expect(ranking[0].rank).toBeGreaterThan(1);
+    }
+  }, 120_000);
+});
