@@ -1,5 +1,5 @@
 // The puzzle set for analysis: a study config or a puzzle list (JSON/NDJSON), with SAT metrics computed where missing.
-import { StudyConfig, describeIssues } from '../../shared/schema/config.ts';
+import { PuzzleKindError, StudyConfig, describeIssues, nonogramsOnly } from '../../shared/schema/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { PuzzleFormatError } from '../../shared/nonogram/index.ts';
 import { satMetricsRecord } from '../../shared/sat/metrics.ts';
@@ -42,8 +42,16 @@ export function loadPuzzleSet(file: string): PuzzleSet {
     throw err;
   }
   const { study } = read;
+  const nonograms = (ps: StudyConfig['puzzles']) => {
+    try {
+      return nonogramsOnly(ps, 'the analysis');
+    } catch (err) {
+      if (err instanceof PuzzleKindError) throw new PuzzleSetError(`${file}: ${err.message}`);
+      throw err;
+    }
+  };
   const set: PuzzleSet = study
-    ? { puzzles: study.config.puzzles, practice: study.config.practice_puzzles, config: study.config, config_hash: study.hash, computed: [] }
+    ? { puzzles: nonograms(study.config.puzzles), practice: nonograms(study.config.practice_puzzles), config: study.config, config_hash: study.hash, computed: [] }
     : { puzzles: read.puzzles, practice: [], config: null, config_hash: null, computed: [] };
   set.puzzles.forEach((p, i) => {
     if (!p.solution) throw new PuzzleSetError(`${file}: puzzle ${i} ('${p.id}'): solution is required to count errors`);

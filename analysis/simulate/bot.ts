@@ -16,7 +16,7 @@
  */
 import type { ClientEvent } from '../../shared/schema/event.ts';
 import { stampClient } from '../../shared/schema/stamp.ts';
-import type { StudyConfig } from '../../shared/schema/config.ts';
+import { nonogramsOnly, type StudyConfig } from '../../shared/schema/config.ts';
 import type { Rng } from '../../shared/random.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
 import { simulatorOf } from '../../shared/study/phases/bots.ts';
@@ -97,7 +97,7 @@ export function botSession(opts: BotOptions): BotSession {
   const { config, rng, skill, effect } = opts;
   const steps = expandSteps(config.phases, opts.sequence);
   const page = new Page(opts.session_id, opts.start_ms, 300 + rng.int(1_500), steps[0]);
-  const allPuzzles = new Map([...config.puzzles, ...config.practice_puzzles].map((p) => [p.id, p]));
+  const allPuzzles = new Map(nonogramsOnly([...config.puzzles, ...config.practice_puzzles], 'simulate').map((p) => [p.id, p]));
   const puzzle = (id: string) => {
     const p = allPuzzles.get(id);
     if (!p) throw new Error(`bot: no puzzle '${id}' in the study`);

@@ -7,6 +7,7 @@ import { botSession, drawSkill, standardiseMetric, DEFAULT_EFFECT, type BotSessi
 import { orderedSequences, chooseBalanced } from '../../shared/study/sequences.ts';
 import { sequenceLength } from '../../shared/study/steps.ts';
 import type { LoadedStudy } from '../../shared/study/config.ts';
+import { nonogramsOnly } from '../../shared/schema/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { metricOf, metricValueOf } from '../metric.ts';
 import type { LoggedEvent } from '../../shared/schema/event.ts';
@@ -150,7 +151,7 @@ export interface SimulatedSession {
 export function* simulateSessions(opts: SimulateOptions): Generator<SimulatedSession> {
   const { study } = opts;
   const metric = metricOf(opts.metric ?? 'sat_conflicts').name;
-  const { effect } = plantedEffect(study.config.puzzles, metric, opts.effect);
+  const { effect } = plantedEffect(nonogramsOnly(study.config.puzzles, 'simulate'), metric, opts.effect);
   const pool = new SequencePool(
     study.config.puzzles.map((p) => p.id),
     sequenceLength(study.config.phases),
@@ -168,7 +169,7 @@ export function* simulateSessions(opts: SimulateOptions): Generator<SimulatedSes
 
 function writeExtras(dir: string, opts: SimulateOptions, bots: { session_id: string; skill: number; codes: BotSession['codes'] }[]): SimulationTruth {
   const metric = metricOf(opts.metric ?? 'sat_conflicts').name;
-  const { effect, raw } = plantedEffect(opts.study.config.puzzles, metric, opts.effect);
+  const { effect, raw } = plantedEffect(nonogramsOnly(opts.study.config.puzzles, 'simulate'), metric, opts.effect);
   const truth: SimulationTruth = {
     seed: opts.seed,
     participants: opts.participants,
@@ -284,7 +285,7 @@ export async function simulateToServer(opts: SimulateOptions, url: string, dir?:
       'simulate --server replays simulated time faster than real time, and the server refuses skips and time-outs claimed before that time has passed: give the server (and --config) a study config with "timing": {"trust_client_clock": true}',
     );
   const metric = metricOf(opts.metric ?? 'sat_conflicts').name;
-  const { effect } = plantedEffect(opts.study.config.puzzles, metric, opts.effect);
+  const { effect } = plantedEffect(nonogramsOnly(opts.study.config.puzzles, 'simulate'), metric, opts.effect);
   const people = participants(opts.participants, opts.seed);
   const bots: BotSession[] = new Array(people.length);
   let next = 0;
