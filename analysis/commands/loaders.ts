@@ -25,4 +25,6 @@ export const LOADERS: Record<CommandName, () => Promise<(program: Command) => vo
   'from-image': async () => (await import('./fromImage.ts')).registerFromImage,
   pack: async () => (await import('./pack.ts')).registerPack,
   migrate: async () => (await import('./migrate.ts')).registerMigrate,
+  study: async () => (await import('./study.ts')).registerStudy,
+  user: async () => (await import('./user.ts')).registerUser,
 };
