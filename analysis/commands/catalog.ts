@@ -97,11 +97,11 @@ export const COMMANDS = {
   },
   study: {
     description: "the studies of the server's data directory: `study add CONFIG --slug SLUG [--owner NAME] [--viewer NAME]` serves one more at /s/SLUG/, `study list` lists them",
-    usage: '[command]',
+    usage: '',
   },
   user: {
     description: 'experimenter accounts of the server: `user add NAME [--admin]` (the password from standard input or --password-file, never an argument)',
-    usage: '[command]',
+    usage: '',
   },
 } as const satisfies Record<string, CommandEntry>;
 
