@@ -1,7 +1,7 @@
 // `nonolab study add CONFIG --slug SLUG [--owner NAME] [--viewer NAME]` and `nonolab study list`: the studies of the
 // server's data directory (store/studies.ts). A study added while the server runs is served at its first request.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, loadStudyConfig } from '../../node/studyConfig.ts';
 import { ADMIN_ACCOUNT, REGISTRY_FILE, SLUG_PATTERN, SLUG_RULE, StudyRegistry, type Role } from '../../store/studies.ts';
@@ -68,7 +68,7 @@ export function registerStudy(program: Command): void {
               first: s.first,
               archived: s.archived,
               participant_link: s.first ? '/' : `/s/${s.slug}/`,
-              data_dir: StudyRegistry.dataDirOf(dataDir, s),
+              data_dir: relative(dataDir, StudyRegistry.dataDirOf(dataDir, s)) || '.',
               members: registry.members(s.slug).map((m) => ({ name: m.account, role: m.role })),
             }),
           );
