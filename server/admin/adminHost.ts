@@ -8,7 +8,7 @@ import { ACCOUNT_PATTERN, ACCOUNT_RULE, RegistryError, SLUG_PATTERN, SLUG_RULE, 
 import { HttpError } from '../httpError.ts';
 import { cookieValue, endAnswer, jsonBody, parseBody } from '../requestBody.ts';
 import { PLAIN_HTTP, helmetOptions, type Serving } from '../serving.ts';
-import { securityHeaders } from '../app.ts';
+import { BODY_LIMIT, securityHeaders } from '../app.ts';
 import type { StudyHost } from '../studyHost.ts';
 import { NOT_A_STUDY } from '../studyHost.ts';
 import { ADMIN_COOKIE } from './router.ts';
@@ -49,7 +49,7 @@ export function adminHostApp(opts: { host: StudyHost; firstStore: StudyStore; cl
     res.setHeader('cache-control', 'no-store');
     next();
   });
-  app.use(jsonBody(1024 * 1024 * 6));
+  app.use(jsonBody(BODY_LIMIT));
   app.use((req, _res, next) => {
     if (req.method === 'POST' && !req.is('application/json')) throw new HttpError(415, 'send a JSON body (content-type: application/json)');
     next();
