@@ -215,6 +215,19 @@ const CASES: Record<CommandName, Case[]> = {
     { args: ['migrate', '--from', dataDir], names: /--to/ },
     { args: ['migrate', '--from', dataDir, '--to', 'mysql://x'], names: /--to/ },
   ],
+  study: [
+    ...fileKinds((file) => ({ args: ['study', 'add', file, '--slug', 'pilot', '--data-dir', join(dir, 'studies-data')], names: base(file), absent: [join(dir, 'studies-data')] }), { wrong: badConfig }),
+    { args: ['study', 'add', study, '--slug', 'Not A Slug', '--data-dir', join(dir, 'studies-data')], names: /--slug/, absent: [join(dir, 'studies-data')] },
+    { args: ['study', 'add', study, '--slug', 'pilot', '--owner', 'nobody', '--data-dir', join(dir, 'studies-data')], names: /--owner nobody/, absent: [join(dir, 'studies-data')] },
+    { args: ['study', 'add', study, '--data-dir', join(dir, 'studies-data')], names: /--slug/, absent: [join(dir, 'studies-data')] },
+    { args: ['study', 'add', study, '--slug', 'pilot', '--data-dir', fileAsFolder], names: /--data-dir .*a-file/ },
+  ],
+  user: [
+    { args: ['user', 'add', 'alice', '--password-file', missing, '--data-dir', join(dir, 'users-data')], names: /missing\.json/, absent: [join(dir, 'users-data')] },
+    { args: ['user', 'add', 'alice', '--password-file', empty, '--data-dir', join(dir, 'users-data')], names: /empty\.json/, absent: [join(dir, 'users-data')] },
+    { args: ['user', 'add', 'not a name', '--password-file', study, '--data-dir', join(dir, 'users-data')], names: /not a name/, absent: [join(dir, 'users-data')] },
+    { args: ['user', 'add', '--password-file', study], names: /missing required argument 'name'/ },
+  ],
 };
 
 /** Runs the cases a few at a time (the machine is shared). */

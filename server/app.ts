@@ -16,13 +16,15 @@ import { HttpError } from './httpError.ts';
 import { StudyService } from './studyService.ts';
 import { loadStudyConfig, type LoadedStudy } from '../node/studyConfig.ts';
 import { appVersion } from '../node/version.ts';
-import { createAdminRouter } from './admin/router.ts';
+import { createAdminRouter, type AdminGate, type AdminRouter } from './admin/router.ts';
+import { createStudyHost, type StudyHost } from './studyHost.ts';
 import { cookieValue, endAnswer, jsonBody, parseBody } from './requestBody.ts';
 import { eventsLane, isEventsRequest } from './eventsLane.ts';
 import { recruitmentState } from './recruitment.ts';
 import { PLAIN_HTTP, helmetOptions, type Serving } from './serving.ts';
 
 export const TOKEN_COOKIE = 'nonolab_token';
+const DEFAULT_TOKEN_COOKIE = TOKEN_COOKIE;
 /** New sessions allowed per client address per minute, unless NONOLAB_START_LIMIT says otherwise. */
 export const DEFAULT_START_LIMIT = 60;
 /** Largest request body taken (JSON). */
@@ -45,6 +47,18 @@ export interface ServerOptions {
   serving?: Serving;
   /** `postgres://…`: sessions, pool and events in PostgreSQL (NONOLAB_DATABASE_URL); otherwise SQLite + NDJSON in dataDir. */
   databaseUrl?: string;
+  /** The experimenter password of the admin account; defaults to NONOLAB_ADMIN_PASSWORD, else one is generated and printed once. */
+  adminPassword?: string;
+}
+
+/** One study's server inside a host of many (server/studyHost.ts): its config given, its cookie, the host's logins. */
+export interface StudyServerOptions extends ServerOptions {
+  /** The study (else read from configPath). */
+  study?: LoadedStudy;
+  /** The participant token's cookie (each study its own, so one browser can take part in two). */
+  tokenCookie?: string;
+  /** Who is logged in (the host's accounts): the admin router then mounts no login routes of its own. */
+  adminGate?: AdminGate;
 }
 
 export interface NonolabServer {
@@ -55,6 +69,8 @@ export interface NonolabServer {
   store: StudyStore;
   log: EventStore;
   study: LoadedStudy;
+  /** The experimenter API's router (mounted at /api/admin): its routes are what the role checks walk. */
+  adminRouter: AdminRouter;
   /** Closes the logs and the database; resolves once nothing more is written into the data directory. */
   close(): Promise<void>;
 }
@@ -125,9 +141,19 @@ async function relayFeed(store: PgStore, service: StudyService): Promise<void> {
   });
 }
 
-export async function createNonolabServer(opts: ServerOptions): Promise<NonolabServer> {
+/**
+ * The server: the first study at `/`, `/api/…` and `/api/admin/…` as always, and every other study of the data
+ * directory's registry at `/s/<slug>/` (server/studyHost.ts).
+ */
+export async function createNonolabServer(opts: ServerOptions): Promise<NonolabServer & { host: StudyHost }> {
+  return createStudyHost(opts);
+}
+
+/** One study's server: its store, service, participant API and admin API. */
+export async function createStudyServer(opts: StudyServerOptions): Promise<NonolabServer> {
   const log = opts.logger ?? ((m: string) => console.log(m));
-  const study = loadStudyConfig(opts.configPath);
+  const study = opts.study ?? loadStudyConfig(opts.configPath);
+  const TOKEN_COOKIE = opts.tokenCookie ?? DEFAULT_TOKEN_COOKIE;
   const { store, events, close: closeStores } = await openStores({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
   const service = new StudyService({
     study,
@@ -220,7 +246,20 @@ export async function createNonolabServer(opts: ServerOptions): Promise<NonolabS
     res.json({ withdrawn: true, code: study.config.completion.withdrawn_code ?? null });
   });
 
-  app.use('/api/admin', await createAdminRouter({ service, store, study, dataDir: opts.dataDir, eventLog: events, log, appVersion: opts.appVersion ?? appVersion(), clock: opts.clock, secureCookies: serving.secure }));
+  const adminRouter = await createAdminRouter({
+    service,
+    store,
+    study,
+    dataDir: opts.dataDir,
+    eventLog: events,
+    log,
+    appVersion: opts.appVersion ?? appVersion(),
+    clock: opts.clock,
+    secureCookies: serving.secure,
+    password: opts.adminPassword,
+    gate: opts.adminGate,
+  });
+  app.use('/api/admin', adminRouter);
   app.use('/api', (_req, _res, next) => next(new HttpError(404, 'no such API route')));
   // Paths that only normalise to /api (//api/x) are API misses too, not the participant page.
   app.use((req, _res, next) => next(/^\/{2,}api(?:\/|$)/.test(req.path) ? new HttpError(404, 'no such API route') : undefined));
@@ -276,6 +315,10 @@ export async function createNonolabServer(opts: ServerOptions): Promise<NonolabS
     store,
     log: events,
     study,
-    close: closeStores,
+    adminRouter,
+    async close() {
+      adminRouter.close();
+      await closeStores();
+    },
   };
 }

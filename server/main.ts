@@ -133,6 +133,8 @@ try {
       const shown = ['127.0.0.1', '::1', '0.0.0.0', '::', 'localhost'].includes(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
       console.log(`nonolab: study '${server.study.config.id}' (config ${server.study.hash}) at ${tls ? 'https' : 'http'}://${shown}:${actual}/  data: ${dataDir}`);
       for (const line of startupLines(serving, { host, port: actual }, networkInterfaces())) console.log(line);
+      const others = server.host.loaded().filter((h) => !h.record.first);
+      if (others.length) console.log(`nonolab: ${others.length} more stud${others.length === 1 ? 'y' : 'ies'}: ${others.map((h) => `/s/${h.record.slug}/`).join(' ')}`);
       if (cluster.isWorker) console.log(`nonolab: worker ${process.env.NONOLAB_WORKER_INDEX} (pid ${process.pid}) serving; store: ${server.store.kind}`);
     }
     // SIGHUP: read the certificate and key again (after a renewal) without dropping a connection.
@@ -148,7 +150,7 @@ try {
     }
     // One process sweeps inactive sessions (the first worker; with one process, it).
     if ((process.env.NONOLAB_WORKER_INDEX ?? '0') === '0') {
-      const sweep = setInterval(() => void server.service.sweepInactive().catch((err: unknown) => console.error(`nonolab: sweep failed: ${(err as Error).message}`)), 60_000);
+      const sweep = setInterval(() => void server.host.sweepInactive().catch((err: unknown) => console.error(`nonolab: sweep failed: ${(err as Error).message}`)), 60_000);
       sweep.unref();
     }
     const stop = () => {

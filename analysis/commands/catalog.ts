@@ -99,6 +99,14 @@ export const COMMANDS = {
     description: 'copy a study from its data directory (SQLite + NDJSON) into PostgreSQL: idempotent, resumable, verified by counts and hashes',
     usage: '[options]',
   },
+  study: {
+    description: "the studies of the server's data directory: `study add CONFIG --slug SLUG [--owner NAME] [--viewer NAME]` serves one more at /s/SLUG/, `study list` lists them",
+    usage: '',
+  },
+  user: {
+    description: 'experimenter accounts of the server: `user add NAME [--admin]` (the password from standard input or --password-file, never an argument)',
+    usage: '',
+  },
 } as const satisfies Record<string, CommandEntry>;
 
 export type CommandName = keyof typeof COMMANDS;

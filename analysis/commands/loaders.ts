@@ -26,4 +26,6 @@ export const LOADERS: Record<CommandName, () => Promise<(program: Command) => vo
   pack: async () => (await import('./pack.ts')).registerPack,
   plan: async () => (await import('./plan.ts')).registerPlan,
   migrate: async () => (await import('./migrate.ts')).registerMigrate,
+  study: async () => (await import('./study.ts')).registerStudy,
+  user: async () => (await import('./user.ts')).registerUser,
 };

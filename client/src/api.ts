@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { BatchAck, CheckResponse, CompleteResponse, CurrentSession, HintResponse, PublicRecruitment, SessionState } from '../../shared/schema/api.ts';
 import type { CheckRequest, HintRequest, StartSessionRequest } from '../../shared/schema/api.ts';
 import type { ClientEvent } from '../../shared/schema/event.ts';
+import { apiBaseFor } from './apiBase.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -16,7 +17,8 @@ export class ApiError extends Error {
 }
 
 async function call<T extends z.ZodType>(schema: T, method: string, path: string, body?: unknown): Promise<z.infer<T>> {
-  const res = await fetch(path, {
+  const base = typeof location === 'undefined' ? '' : apiBaseFor(location.pathname);
+  const res = await fetch(base + path, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),

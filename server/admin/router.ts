@@ -39,6 +39,18 @@ export interface AdminRouterOptions {
   eventLog?: EventStore;
   /** Mark the login cookie `Secure` (the browser talks https: server/serving.ts). */
   secureCookies?: boolean;
+  /**
+   * Logins checked elsewhere (the server's accounts, server/studyHost.ts): no /login, /logout or /me here, and no
+   * password of the router's own; the gate says whether a login token is live (its expiry) for every request and stream write.
+   */
+  gate?: AdminGate;
+}
+
+export type AdminRouter = express.Router & { close(): void; live: LiveSummaries; endStreams(token: string): void };
+
+/** Whether a login token is live: its expiry, else null. */
+export interface AdminGate {
+  check(token: string | undefined): Promise<number | null>;
 }
 
 const LoginRequest = z.object({ password: z.string().min(1).max(1_000) });
@@ -58,11 +70,11 @@ interface ExportDef {
 }
 
 /** A Router for /api/admin, plus `close()` to stop its live feed listeners (once the password is set up in the store). */
-export async function createAdminRouter(opts: AdminRouterOptions): Promise<express.Router & { close(): void; live: LiveSummaries }> {
+export async function createAdminRouter(opts: AdminRouterOptions): Promise<AdminRouter> {
   const { service, store, study } = opts;
   const clock = opts.clock ?? Date.now;
   const log = opts.log ?? ((m: string) => console.log(m));
-  const auth = await AdminAuth.open({ store, password: opts.password ?? process.env.NONOLAB_ADMIN_PASSWORD, log, clock });
+  const auth: AdminGate & Partial<Pick<AdminAuth, 'login' | 'logout'>> = opts.gate ?? (await AdminAuth.open({ store, password: opts.password ?? process.env.NONOLAB_ADMIN_PASSWORD, log, clock }));
   const marks = new AdminMarks(store);
   const ownLog = opts.eventLog === undefined;
   const events = opts.eventLog ?? new EventLog(join(opts.dataDir, 'sessions'));
@@ -103,7 +115,7 @@ export async function createAdminRouter(opts: AdminRouterOptions): Promise<expre
   /** Lists carry only each session's current step; GET /sessions/:id has them all. */
   const brief = (s: SessionSummary): SessionSummary => ({ ...s, steps: s.steps.slice(-1) });
 
-  const router = express.Router() as express.Router & { close(): void; live: LiveSummaries };
+  const router = express.Router() as AdminRouter;
   const streams = new StreamsByToken();
   const cookieOf = (req: Request): string | undefined => cookieValue(req, ADMIN_COOKIE);
 
@@ -130,9 +142,9 @@ export async function createAdminRouter(opts: AdminRouterOptions): Promise<expre
     },
   });
 
-  router.post('/login', loginLimiter, async (req, res) => {
+  if (!opts.gate) router.post('/login', loginLimiter, async (req, res) => {
     const { password } = parseBody(LoginRequest, req.body ?? {});
-    const session = await auth.login(password);
+    const session = await auth.login!(password);
     if (!session) throw new HttpError(401, 'wrong password');
     res.cookie(ADMIN_COOKIE, session.token, {
       httpOnly: true,
@@ -144,9 +156,9 @@ export async function createAdminRouter(opts: AdminRouterOptions): Promise<expre
     res.json({ ok: true, expires_at: session.expires_at });
   });
 
-  router.post('/logout', async (req, res) => {
+  if (!opts.gate) router.post('/logout', async (req, res) => {
     const token = cookieOf(req);
-    await auth.logout(token);
+    await auth.logout!(token);
     streams.closeAll(token);
     res.clearCookie(ADMIN_COOKIE, { path: '/api/admin', secure: opts.secureCookies ?? req.secure });
     res.json({ ok: true });
@@ -158,7 +170,7 @@ export async function createAdminRouter(opts: AdminRouterOptions): Promise<expre
     next();
   });
 
-  router.get('/me', async (req, res) => {
+  if (!opts.gate) router.get('/me', async (req, res) => {
     res.json({ ok: true, expires_at: await auth.check(cookieOf(req)) });
   });
 
@@ -416,5 +428,6 @@ export async function createAdminRouter(opts: AdminRouterOptions): Promise<expre
     if (ownLog) events.close();
   };
   router.live = live;
+  router.endStreams = (token) => streams.closeAll(token);
   return router;
 }

@@ -1,6 +1,7 @@
 // The experimenter dashboard (lazy-loaded under /dashboard): login, then live sessions, a session, replays, pool, recruitment and funnel, find a participant, study, exports.
 import { useEffect, useState } from 'react';
-import { adminApi, exportUrl, setUnauthorizedHandler, type ExportList } from './adminApi.ts';
+import { adminApi, exportUrl, setUnauthorizedHandler, studySlug, type ExportList, type Me, type StudyInfo } from './adminApi.ts';
+import { StudiesView } from './StudiesView.tsx';
 import { connectLive, loadOverview, useLive } from './liveStore.ts';
 import { LiveTable } from './LiveTable.tsx';
 import { OverviewView } from './Overview.tsx';
@@ -23,6 +24,7 @@ function useHashRoute(): [Route, (hash: string) => void] {
 }
 
 function Login({ onDone }: { onDone: () => void }) {
+  const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -35,7 +37,7 @@ function Login({ onDone }: { onDone: () => void }) {
           setBusy(true);
           setError(null);
           try {
-            await adminApi.login(password);
+            await adminApi.login(password, name.trim() || undefined);
             onDone();
           } catch (err) {
             setError((err as Error).message);
@@ -44,6 +46,10 @@ function Login({ onDone }: { onDone: () => void }) {
           }
         }}
       >
+        <label>
+          Name <span className="muted">(blank: admin)</span>
+          <input autoComplete="username" value={name} onChange={(e) => setName(e.target.value)} data-testid="login-name" />
+        </label>
         <label>
           Password
           <input type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="login-password" autoFocus />
@@ -57,7 +63,7 @@ function Login({ onDone }: { onDone: () => void }) {
           </p>
         )}
       </form>
-      <p className="muted">The password was printed when the server first started, or set with NONOLAB_ADMIN_PASSWORD.</p>
+      <p className="muted">The admin password was printed when the server first started, or set with NONOLAB_ADMIN_PASSWORD; other accounts are made with <code>nonolab user add</code> or by an admin.</p>
     </main>
   );
 }
@@ -88,8 +94,42 @@ function Exports() {
   );
 }
 
+/** Which study the dashboard shows, when the account has more than one: another one opens in its own address. */
+function StudyPicker({ studies }: { studies: StudyInfo[] }) {
+  if (studies.length < 2) return null;
+  const current = studies.find((s) => (studySlug ? s.slug === studySlug : s.first))?.slug ?? '';
+  return (
+    <select
+      value={current}
+      data-testid="study-picker"
+      aria-label="study"
+      onChange={(e) => {
+        const s = studies.find((x) => x.slug === e.target.value);
+        if (s) location.assign(s.first ? '/dashboard' : `/dashboard?study=${encodeURIComponent(s.slug)}`);
+      }}
+    >
+      {current === '' && <option value="">(not a member of this study)</option>}
+      {studies.map((s) => (
+        <option key={s.slug} value={s.slug}>
+          {s.title} ({s.slug})
+        </option>
+      ))}
+    </select>
+  );
+}
+
 function Shell({ onLogout }: { onLogout: () => void }) {
   const [route, go] = useHashRoute();
+  const [me, setMe] = useState<Me | null>(null);
+  const [studies, setStudies] = useState<StudyInfo[]>([]);
+  useEffect(() => {
+    adminApi.me().then(setMe, () => {});
+    adminApi.studies().then((r) => {
+      setStudies(r.studies);
+      // Not a member of the first study: show the first study this account has.
+      if (!studySlug && r.studies.length > 0 && !r.studies.some((s) => s.first)) location.replace(`/dashboard?study=${encodeURIComponent(r.studies[0].slug)}`);
+    }, () => {});
+  }, []);
   const overview = useLive((s) => s.overview);
   useEffect(() => {
     void loadOverview();
@@ -113,7 +153,9 @@ function Shell({ onLogout }: { onLogout: () => void }) {
           {nav('find', 'Find', '#/find')}
           {nav('overview', 'Study', '#/overview')}
           {nav('exports', 'Exports', '#/exports')}
+          {nav('studies', 'Studies', '#/studies')}
         </nav>
+        <StudyPicker studies={studies} />
         <button
           onClick={async () => {
             await adminApi.logout().catch(() => {});
@@ -132,6 +174,7 @@ function Shell({ onLogout }: { onLogout: () => void }) {
       {route.page === 'find' && <FindView q={route.q} go={go} />}
       {route.page === 'overview' && <OverviewView />}
       {route.page === 'exports' && <Exports />}
+      {route.page === 'studies' && <StudiesView me={me} />}
     </main>
   );
 }

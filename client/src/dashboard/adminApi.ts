@@ -10,6 +10,8 @@ export class AdminApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The answer's `issues` (e.g. what is wrong with an uploaded study config), when it has them. */
+    readonly issues: string[] = [],
   ) {
     super(message);
   }
@@ -48,30 +50,63 @@ export const RecordsPush = z.object({ records: z.array(z.record(z.string(), z.un
 export type RecordsPush = z.infer<typeof RecordsPush>;
 const Ok = z.object({}).passthrough();
 
+/** The server's studies and accounts (server/admin/adminHost.ts). */
+export const StudyInfo = z.object({
+  slug: z.string(),
+  study_id: z.string(),
+  title: z.string(),
+  config_hash: z.string(),
+  version: z.number().nullable(),
+  first: z.boolean(),
+  archived: z.boolean(),
+  role: z.enum(['owner', 'viewer']).nullable(),
+  links: z.object({ participant: z.string(), kiosk: z.string(), prolific: z.string(), sona: z.string(), api: z.string(), admin_api: z.string() }),
+});
+export type StudyInfo = z.infer<typeof StudyInfo>;
+const StudiesResponse = z.object({ studies: z.array(StudyInfo) });
+const Me = z.object({ account: z.object({ name: z.string(), admin: z.boolean() }).optional(), studies: z.array(z.object({ slug: z.string(), role: z.enum(['owner', 'viewer']) })).optional() }).passthrough();
+export type Me = z.infer<typeof Me>;
+const MembersResponse = z.object({ members: z.array(z.object({ name: z.string(), role: z.enum(['owner', 'viewer']) })) });
+const AccountsResponse = z.object({ accounts: z.array(z.object({ name: z.string(), admin: z.boolean(), studies: z.array(z.object({ slug: z.string(), role: z.string() })) })) });
+
 /** Called when any request answers 401 (the login ran out): the dashboard shows the login again. */
 let onUnauthorized: () => void = () => {};
 export function setUnauthorizedHandler(fn: () => void): void {
   onUnauthorized = fn;
 }
 
+/**
+ * The study the dashboard shows: `?study=<slug>` in its address (the first study without it). Its routes are under
+ * /api/admin/studies/<slug>/; the server's own (login, me, studies, accounts) are not a study's.
+ */
+export const studySlug: string | null = typeof location === 'undefined' ? null : (/^[a-z0-9][a-z0-9-]{0,39}$/.exec(new URLSearchParams(location.search).get('study') ?? '')?.[0] ?? null);
+const studyPrefix = studySlug ? `/studies/${studySlug}` : '';
+const SERVER_ROUTE = /^\/(login|logout|me|studies|accounts)(\/|$)/;
+
 async function call<T extends z.ZodType>(schema: T, method: string, path: string, body?: unknown): Promise<z.infer<T>> {
-  const res = await fetch(`/api/admin${path}`, {
+  const res = await fetch(`/api/admin${SERVER_ROUTE.test(path) ? '' : studyPrefix}${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'same-origin',
   });
-  const json = (await res.json().catch(() => ({}))) as { error?: string };
+  const json = (await res.json().catch(() => ({}))) as { error?: string; issues?: unknown };
   if (res.status === 401 && path !== '/login') onUnauthorized();
-  if (!res.ok) throw new AdminApiError(res.status, json.error ?? `HTTP ${res.status}`);
+  if (!res.ok) throw new AdminApiError(res.status, json.error ?? `HTTP ${res.status}`, Array.isArray(json.issues) ? json.issues.map(String) : []);
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw new AdminApiError(0, `unexpected answer from ${path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return parsed.data;
 }
 
 export const adminApi = {
-  me: () => call(Ok, 'GET', '/me'),
-  login: (password: string) => call(Ok, 'POST', '/login', { password }),
+  me: () => call(Me, 'GET', '/me'),
+  login: (password: string, name?: string) => call(Ok, 'POST', '/login', name ? { name, password } : { password }),
+  studies: () => call(StudiesResponse, 'GET', '/studies'),
+  addStudy: (slug: string, config: string) => call(z.object({ study: StudyInfo }), 'POST', '/studies', { slug, config }),
+  members: (slug: string) => call(MembersResponse, 'GET', `/studies/${encodeURIComponent(slug)}/members`),
+  setMember: (slug: string, name: string, role: 'owner' | 'viewer' | null) => call(MembersResponse, 'POST', `/studies/${encodeURIComponent(slug)}/members`, { name, role }),
+  accounts: () => call(AccountsResponse, 'GET', '/accounts'),
+  addAccount: (name: string, password: string, admin: boolean) => call(Ok, 'POST', '/accounts', { name, password, admin }),
   logout: () => call(Ok, 'POST', '/logout', {}),
   overview: () => call(Overview, 'GET', '/overview'),
   sessions: () => call(SessionsResponse, 'GET', '/sessions'),
@@ -88,6 +123,6 @@ export const adminApi = {
   funnel: (includeFlagged: boolean) => call(Funnel, 'GET', `/funnel${includeFlagged ? '?include_flagged=1' : ''}`),
 };
 
-export const liveUrl = '/api/admin/live';
-export const sessionLiveUrl = (id: string) => `/api/admin/sessions/${encodeURIComponent(id)}/live`;
-export const exportUrl = (id: string, includeFlagged: boolean) => `/api/admin/exports/${encodeURIComponent(id)}${includeFlagged ? '?include_flagged=1' : ''}`;
+export const liveUrl = `/api/admin${studyPrefix}/live`;
+export const sessionLiveUrl = (id: string) => `/api/admin${studyPrefix}/sessions/${encodeURIComponent(id)}/live`;
+export const exportUrl = (id: string, includeFlagged: boolean) => `/api/admin${studyPrefix}/exports/${encodeURIComponent(id)}${includeFlagged ? '?include_flagged=1' : ''}`;

@@ -1,4 +1,4 @@
-// Dashboard routes in the URL hash (#/, #/session/<id>, #/session/<id>/replay/<step>, #/pool, #/recruitment, #/find[/<text>], #/overview, #/exports).
+// Dashboard routes in the URL hash (#/, #/session/<id>, #/session/<id>/replay/<step>, #/pool, #/recruitment, #/find[/<text>], #/overview, #/exports, #/studies).
 
 export type Route =
   | { page: 'live' }
@@ -8,7 +8,8 @@ export type Route =
   | { page: 'recruitment' }
   | { page: 'find'; q: string }
   | { page: 'overview' }
-  | { page: 'exports' };
+  | { page: 'exports' }
+  | { page: 'studies' };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -16,6 +17,6 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'session' && parts[1]) return { page: 'session', id: parts[1] };
   if (parts[0] === 'recruitment') return { page: 'recruitment' };
   if (parts[0] === 'find') return { page: 'find', q: parts[1] ?? '' };
-  if (parts[0] === 'pool' || parts[0] === 'overview' || parts[0] === 'exports') return { page: parts[0] };
+  if (parts[0] === 'pool' || parts[0] === 'overview' || parts[0] === 'exports' || parts[0] === 'studies') return { page: parts[0] };
   return { page: 'live' };
 }

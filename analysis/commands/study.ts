@@ -1,0 +1,78 @@
+// `nonolab study add CONFIG --slug SLUG [--owner NAME] [--viewer NAME]` and `nonolab study list`: the studies of the
+// server's data directory (store/studies.ts). A study added while the server runs is served at its first request.
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Command } from 'commander';
+import { ConfigError, loadStudyConfig } from '../../node/studyConfig.ts';
+import { ADMIN_ACCOUNT, REGISTRY_FILE, SLUG_PATTERN, SLUG_RULE, StudyRegistry, type Role } from '../../store/studies.ts';
+import { commandDescription } from './catalog.ts';
+import { CliInputError, DATA_DIR_HELP, dataDirOf, withRegistry } from './registryCli.ts';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerStudy(program: Command): void {
+  const study = program.command('study').description(commandDescription('study'));
+  study
+    .command('add')
+    .description('add a study from a config file (checked as validate-config checks it); its links are /s/SLUG/')
+    .argument('<config>', 'study config JSON')
+    .requiredOption('--slug <slug>', 'its name in links: /s/<slug>/ and /api/admin/studies/<slug>/ (lowercase letters, digits, -)')
+    .option('--owner <name>', 'an account that owns it (repeatable; default: admin)', collect)
+    .option('--viewer <name>', 'an account that may watch, replay and export it (repeatable)', collect)
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (file: string, flags: { slug: string; owner?: string[]; viewer?: string[]; dataDir?: string }) => {
+      const check = () => {
+        if (process.env.NONOLAB_DATABASE_URL) throw new CliInputError('studies beyond the first run on the embedded store only (NONOLAB_DATABASE_URL is set)');
+        if (!SLUG_PATTERN.test(flags.slug)) throw new CliInputError(`--slug ${flags.slug}: ${SLUG_RULE}`);
+        try {
+          return loadStudyConfig(file);
+        } catch (err) {
+          if (err instanceof ConfigError) throw new CliInputError(err.message.replace(/\n\s*/g, '; '));
+          throw err;
+        }
+      };
+      await withRegistry('study add', flags.dataDir, check, (registry, loaded) => {
+        if (registry.study(flags.slug)) throw new CliInputError(`--slug ${flags.slug}: a study with this slug exists already`);
+        const members: [string, Role][] = [...(flags.owner ?? [ADMIN_ACCOUNT]).map((n): [string, Role] => [n, 'owner']), ...(flags.viewer ?? []).map((n): [string, Role] => [n, 'viewer'])];
+        for (const [name, role] of members) {
+          if (!registry.account(name) && name !== ADMIN_ACCOUNT) throw new CliInputError(`--${role} ${name}: no such account (add it first: nonolab user add ${name})`);
+        }
+        const now = Date.now();
+        registry.db.transaction(() => {
+          // The admin account of an upgraded installation (its password stays the server's: see server/admin/accounts.ts).
+          if (!registry.account(ADMIN_ACCOUNT) && members.some(([n]) => n === ADMIN_ACCOUNT)) registry.addAccount({ name: ADMIN_ACCOUNT, password_hash: null, admin: true, now, by: null });
+          registry.addStudy({ slug: flags.slug, study_id: loaded.config.id, title: loaded.config.title, config_hash: loaded.hash, config_json: JSON.stringify(loaded.config), now, by: 'cli' });
+          for (const [name, role] of members) registry.setMember(flags.slug, name, role, now, 'cli');
+        })();
+        console.log(JSON.stringify({ slug: flags.slug, id: loaded.config.id, config_hash: loaded.hash, participant_link: `/s/${flags.slug}/`, admin_api: `/api/admin/studies/${flags.slug}/`, members: members.map(([name, role]) => ({ name, role })) }));
+      });
+    });
+  study
+    .command('list')
+    .description('list the studies: one JSON line each (slug, id, title, config_hash, version, first, archived, members)')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .action(async (flags: { dataDir?: string }) => {
+      // No registry yet (a server of this version never ran here, no study added): nothing to list, nothing made.
+      if (!existsSync(join(dataDirOf(flags.dataDir), REGISTRY_FILE))) return;
+      await withRegistry('study list', flags.dataDir, () => null, (registry, _none, dataDir) => {
+        for (const s of registry.studies()) {
+          const versions = registry.versions(s.slug);
+          console.log(
+            JSON.stringify({
+              slug: s.slug,
+              id: s.study_id,
+              title: s.title,
+              config_hash: s.config_hash,
+              version: versions.find((v) => v.config_hash === s.config_hash)?.version ?? null,
+              versions: versions.length,
+              first: s.first,
+              archived: s.archived,
+              participant_link: s.first ? '/' : `/s/${s.slug}/`,
+              data_dir: relative(dataDir, StudyRegistry.dataDirOf(dataDir, s)) || '.',
+              members: registry.members(s.slug).map((m) => ({ name: m.account, role: m.role })),
+            }),
+          );
+        }
+      });
+    });
+}
