@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cluesOf, gridFromRows, gridToRows } from './grid.ts';
 import { makeUnique, otsuThreshold, thresholdGrid } from './fromPicture.ts';
 import { solvePuzzle } from './solvePuzzle.ts';
+import { randomSolution } from './generate.ts';
 
 /** Between-class variance of splitting at t (values <= t vs > t), computed naively. */
 function between(values: number[], t: number): number {
@@ -62,5 +63,26 @@ describe('makeUnique', () => {
     const r = makeUnique(g, { maxChanges: 0 });
     expect(r).toMatchObject({ saved: false, changed: [], solutions: 2, complete: true });
     expect(r.reason).toBe('still 2 solutions after --max-changes 0');
+  });
+  it("generate's settings (sample 2, the probed cells as units, no grading) make random 20x20 grids unique, the changes counted exactly (issue 41)", () => {
+    let changedSome = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      const g = randomSolution(20, 20, 0.45, seed);
+      const r = makeUnique(g, { candidates: 6, sample: 2, probedUnits: true, grade: false });
+      expect(r.saved).toBe(true);
+      expect(r.level).toBeUndefined();
+      // Unique, by the clues alone (no known solution given), and the grid is that solution.
+      const check = solvePuzzle(r.clues, { limit: 2 });
+      expect(check).toMatchObject({ count: 1, complete: true });
+      expect(gridToRows(check.solutions[0])).toEqual(gridToRows(r.grid));
+      // `changed` is exactly the cells where the result differs from the random grid.
+      const differ = [];
+      for (let i = 0; i < 400; i++) if (r.grid.cells[i] !== g.cells[i]) differ.push({ row: Math.floor(i / 20), col: i % 20 });
+      expect(r.changed.map(({ row, col }) => ({ row, col }))).toEqual(differ);
+      if (differ.length > 0) changedSome++;
+      // The default grades the result.
+      if (seed === 1) expect(makeUnique(g, { candidates: 6, sample: 2, probedUnits: true }).level).toBeGreaterThan(0);
+    }
+    expect(changedSome).toBeGreaterThan(3);
   });
 });

@@ -24,6 +24,10 @@
  *      apart changes that all leave more than `sample` solutions; then the cell most alternatives
  *      disagree on, then reading order); the first that leaves exactly one solution is taken at once;
  *   4. repeat until unique or `maxChanges` changes are spent.
+ * The line solves of every variant go through one cache keyed by clue and line length (`LineResults`):
+ * a variant differs from the board in one row and one column, so most of its line solves were made for
+ * an earlier one. With `probedUnits` (generate --method perturb) each count also gets the cells its
+ * pre-score's probing set as units, so its CNF covers only the cells still open.
  * With `maxLevel` K (metrics.ts levels 1-4), once unique the search goes on while the level is
  * above K: candidates are the cells the level's reasoning leaves unknown (complete line solving;
  * for K = 3 line solving plus probing; for K = 1 the overlap rule), and a change is kept only if the
