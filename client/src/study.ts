@@ -1,7 +1,7 @@
 // The participant's study controller: a zustand store, the one dispatcher every action goes through, and step clocks.
 import { create } from 'zustand';
 import { StartSessionRequest, isSudokuClues, type NonogramHintBody, type SessionState, type SudokuClues, type SudokuHintBody } from '../../shared/schema/api.ts';
-import { applySudokuMove, replaySudoku, sudokuRows, type SudokuState } from '../../shared/sudoku/board.ts';
+import type { SudokuState } from '../../shared/sudoku/board.ts';
 import type { ClientEvent, ClientEventType } from '../../shared/schema/event.ts';
 import { clientErrorFor as stampedClientError, stampClient } from '../../shared/schema/stamp.ts';
 import type { InputSource, Move } from '../../shared/schema/move.ts';
@@ -49,6 +49,8 @@ export interface StudyStore {
   sudoku: SudokuState | null;
   /** Sudoku: whether a digit pencils a mark (notes) rather than writing the digit. */
   pencil: boolean;
+  /** Whether the Sudoku rules have arrived with the puzzle screen's chunk (registerSudokuEngine). */
+  sudokuReady: boolean;
   /** Moves by step index (the current step's grows as the participant plays). */
   movesByStep: Record<number, Move[]>;
   ratings: Record<string, RatingRecord>;
@@ -87,6 +89,7 @@ const initial: StudyStore = {
   board: null,
   sudoku: null,
   pencil: false,
+  sudokuReady: false,
   movesByStep: {},
   ratings: {},
   outcomes: {},
@@ -182,7 +185,7 @@ export function dispatch(move: Move, source: InputSource): void {
   const moves = [...(s.movesByStep[s.step] ?? []), move];
   // The step's board, of its kind, takes the move (shared/game/board.ts, shared/sudoku/board.ts).
   const board = s.board ? applyMove(s.board, move) : null;
-  const sudoku = s.sudoku ? applySudokuMove(s.sudoku, move) : null;
+  const sudoku = s.sudoku && sudokuEngine ? sudokuEngine.applySudokuMove(s.sudoku, move) : null;
   // Feedback from the last check and the hint on display go with the next move of the participant's own: a hint
   // belongs to the board it was given for (its own reveal, or asking for the next one, keeps it).
   const keepFeedback = move.type === 'hint' || move.type === 'reveal' || move.type === 'reveal_digit';
@@ -249,8 +252,25 @@ function boardFor(step: Step | undefined, moves: Move[]): BoardState | null {
 function sudokuFor(step: Step | undefined, moves: Move[]): SudokuState | null {
   if (!step || !showsBoard(step.kind)) return null;
   const puzzle = sudokuOf(step.puzzle_id);
-  return puzzle ? replaySudoku(puzzle.givens, moves) : null;
+  return puzzle && sudokuEngine ? sudokuEngine.replaySudoku(puzzle.givens, moves) : null;
 }
+
+type SudokuEngine = typeof import('../../shared/sudoku/board.ts');
+/**
+ * The Sudoku board's rules (shared/sudoku/board.ts), handed over by the puzzle screen's chunk when it loads
+ * (board/PuzzleView.tsx), so the first load does not carry them; until then a Sudoku step shows "Loading the puzzle…".
+ */
+let sudokuEngine: SudokuEngine | null = null;
+export function registerSudokuEngine(engine: SudokuEngine): void {
+  if (sudokuEngine) return;
+  sudokuEngine = engine;
+  const s = useStudy.getState();
+  const step = s.steps[s.step];
+  if (step && !s.sudoku) useStudy.setState({ sudoku: sudokuFor(step, s.movesByStep[s.step] ?? []) });
+  useStudy.setState({ sudokuReady: true });
+}
+/** The Sudoku rules, once the puzzle screen's chunk has handed them over. */
+export const sudokuRules = (): SudokuEngine | null => sudokuEngine;
 
 /** Candidates the Sudoku hints of this step removed, so the next hint builds on them (kept while the page lives). */
 let eliminatedByStep: Record<number, { row: number; col: number; digit: number }[]> = {};
@@ -403,7 +423,7 @@ async function submitBoard(): Promise<void> {
 
 /** The board as the server's check and hint read it, of the step's kind (null off a board). */
 function boardText(s: StudyStore): string[] | null {
-  return s.board ? boardRows(s.board.grid) : s.sudoku ? sudokuRows(s.sudoku) : null;
+  return s.board ? boardRows(s.board.grid) : s.sudoku && sudokuEngine ? sudokuEngine.sudokuRows(s.sudoku) : null;
 }
 
 async function fetchHint(): Promise<void> {

@@ -2,7 +2,8 @@
 import { hintHeading } from './hintHeading.ts';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Board } from './Board.tsx';
-import { dismissHint, dispatch, fixHint, nonogramHint, puzzleOf, setTool, skipPuzzle, sudokuHint, sudokuOf, useStudy } from '../study.ts';
+import { dismissHint, dispatch, fixHint, nonogramHint, puzzleOf, registerSudokuEngine, setTool, skipPuzzle, sudokuHint, sudokuOf, useStudy } from '../study.ts';
+import * as sudokuBoardRules from '../../../shared/sudoku/board.ts';
 import { SudokuBoard } from './SudokuBoard.tsx';
 import { TOUCH_TARGET } from './fit.ts';
 import type { Step } from '../../../shared/study/steps.ts';
@@ -15,6 +16,8 @@ import { installTapRescue } from '../tapRescue.ts';
 // Both belong to the board screens (this lazily loaded chunk), not the first load: a tap on a control right after a
 // stroke must register (tapRescue.ts), and Back in the middle of a puzzle asks first (backGuard.ts).
 if (typeof document !== 'undefined') installTapRescue();
+// The Sudoku board's rules come with this chunk, not the first load.
+registerSudokuEngine(sudokuBoardRules);
 
 const hasTouch = typeof navigator !== 'undefined' && navigator.maxTouchPoints > 0;
 

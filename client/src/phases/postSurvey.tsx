@@ -2,10 +2,10 @@
 // "why" question, then the config's items.
 import type { SurveyItem } from '../../../shared/schema/config.ts';
 import { finalRows } from '../../../shared/study/progress.ts';
-import { puzzleOf, reviseRating, submitSurvey, sudokuOf, useStudy, useInputText } from '../study.ts';
+import { puzzleOf, reviseRating, submitSurvey, sudokuOf, sudokuRules, useStudy, useInputText } from '../study.ts';
 import { MiniBoard } from '../ui/MiniBoard.tsx';
 import { SudokuMini } from '../ui/SudokuMini.tsx';
-import { replaySudoku } from '../../../shared/sudoku/board.ts';
+import { preloadPuzzleView } from '../board/LazyPuzzleView.tsx';
 import { Survey } from '../ui/Survey.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 
@@ -15,6 +15,9 @@ function PostSurveyScreen({ phase }: PhaseScreenProps<'post_survey'>) {
   const ratings = useStudy((s) => s.ratings);
   const outcomes = useStudy((s) => s.outcomes);
   const movesByStep = useStudy((s) => s.movesByStep);
+  // A Sudoku's picture needs the board's rules, which come with the puzzle screen's chunk (after a reload here too).
+  useStudy((s) => s.sudokuReady);
+  preloadPuzzleView();
   const puzzlesPhase = useStudy((s) => s.session?.study.phases.find((p) => p.kind === 'puzzles'));
   const labels = puzzlesPhase?.kind === 'puzzles' ? puzzlesPhase.rating.difficulty_labels : ['1', '2', '3', '4', '5'];
   const sections = steps
@@ -23,7 +26,8 @@ function PostSurveyScreen({ phase }: PhaseScreenProps<'post_survey'>) {
       const id = s.puzzle_id!;
       const puzzle = puzzleOf(id);
       const sudoku = sudokuOf(id);
-      const left = sudoku ? replaySudoku(sudoku.givens, movesByStep[s.index] ?? []) : null;
+      const rules = sudokuRules();
+      const left = sudoku && rules ? rules.replaySudoku(sudoku.givens, movesByStep[s.index] ?? []) : null;
       const rating = ratings[id]?.difficulty ?? null;
       const outcome = outcomes[id];
       const why: SurveyItem = { type: 'text', id: `why_${id}`, label: phase.why_label, required: true, multiline: true, max_length: 5_000 };
