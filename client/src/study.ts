@@ -1,6 +1,7 @@
 // The participant's study controller: a zustand store, the one dispatcher every action goes through, and step clocks.
 import { create } from 'zustand';
-import { StartSessionRequest, isSudokuClues, type NonogramHintBody, type SessionState } from '../../shared/schema/api.ts';
+import { StartSessionRequest, isSudokuClues, type NonogramHintBody, type SessionState, type SudokuClues, type SudokuHintBody } from '../../shared/schema/api.ts';
+import type { SudokuState } from '../../shared/sudoku/board.ts';
 import type { ClientEvent, ClientEventType } from '../../shared/schema/event.ts';
 import { clientErrorFor as stampedClientError, stampClient } from '../../shared/schema/stamp.ts';
 import type { InputSource, Move } from '../../shared/schema/move.ts';
@@ -18,7 +19,10 @@ import { api, ApiError } from './api.ts';
 import { Outbox, type SaveStatus } from './outbox.ts';
 
 /** The hint on display; `fixOffered`: a mistake explained, whose fix waits for the participant's go-ahead. */
-export type Hint = NonogramHintBody & { fixOffered?: boolean };
+export type Hint = (NonogramHintBody | SudokuHintBody) & { fixOffered?: boolean };
+/** A Nonogram's hint on display (the Sudoku board reads its own kind's). */
+export const nonogramHint = (h: Hint | null): (NonogramHintBody & { fixOffered?: boolean }) | null => (h && !('puzzle' in h) ? h : null);
+export const sudokuHint = (h: Hint | null): (SudokuHintBody & { fixOffered?: boolean }) | null => (h && 'puzzle' in h ? h : null);
 export interface Feedback {
   tone: 'info' | 'success' | 'warn';
   text: string;
@@ -39,8 +43,14 @@ export interface StudyStore {
   session: SessionState | null;
   steps: Step[];
   step: number;
-  /** The undoable board of the current puzzle step (null on other steps). */
+  /** The undoable board of the current Nonogram step (null on other steps). */
   board: BoardState | null;
+  /** The undoable board of the current Sudoku step (null on other steps). */
+  sudoku: SudokuState | null;
+  /** Sudoku: whether a digit pencils a mark (notes) rather than writing the digit. */
+  pencil: boolean;
+  /** Whether the Sudoku rules have arrived with the puzzle screen's chunk (registerSudokuEngine). */
+  sudokuReady: boolean;
   /** Moves by step index (the current step's grows as the participant plays). */
   movesByStep: Record<number, Move[]>;
   ratings: Record<string, RatingRecord>;
@@ -77,6 +87,9 @@ const initial: StudyStore = {
   steps: [],
   step: 0,
   board: null,
+  sudoku: null,
+  pencil: false,
+  sudokuReady: false,
   movesByStep: {},
   ratings: {},
   outcomes: {},
@@ -111,6 +124,12 @@ export function phaseOf(step: Step | undefined): Phase | undefined {
 export function puzzleOf(id: string | null | undefined): PuzzleClues | undefined {
   const p = useStudy.getState().session?.study.puzzles.find((q) => q.id === id);
   return p && !isSudokuClues(p) ? p : undefined;
+}
+
+/** The Sudoku a step shows, if it shows one. */
+export function sudokuOf(id: string | null | undefined): SudokuClues | undefined {
+  const p = useStudy.getState().session?.study.puzzles.find((q) => q.id === id);
+  return p && isSudokuClues(p) ? p : undefined;
 }
 
 type PayloadOf<T extends ClientEventType> = Extract<ClientEvent, { type: T }>['payload'];
@@ -159,16 +178,18 @@ export function logEvent<T extends ClientEventType>(type: T, payload: PayloadOf<
  */
 export function dispatch(move: Move, source: InputSource): void {
   const s = useStudy.getState();
-  if (!s.board || s.busy) return;
+  if ((!s.board && !s.sudoku) || s.busy) return;
   const input = INPUT_OF[source];
   if (input) noteInput(input);
   logEvent('move', { move }, source);
   const moves = [...(s.movesByStep[s.step] ?? []), move];
-  const board = applyMove(s.board, move);
+  // The step's board, of its kind, takes the move (shared/game/board.ts, shared/sudoku/board.ts).
+  const board = s.board ? applyMove(s.board, move) : null;
+  const sudoku = s.sudoku && sudokuEngine ? sudokuEngine.applySudokuMove(s.sudoku, move) : null;
   // Feedback from the last check and the hint on display go with the next move of the participant's own: a hint
   // belongs to the board it was given for (its own reveal, or asking for the next one, keeps it).
-  const keepFeedback = move.type === 'hint' || move.type === 'reveal';
-  useStudy.setState({ board, movesByStep: { ...s.movesByStep, [s.step]: moves }, feedback: keepFeedback ? s.feedback : null, hint: hintAfterMove(s.hint, move) });
+  const keepFeedback = move.type === 'hint' || move.type === 'reveal' || move.type === 'reveal_digit';
+  useStudy.setState({ board, sudoku, movesByStep: { ...s.movesByStep, [s.step]: moves }, feedback: keepFeedback ? s.feedback : null, hint: hintAfterMove(s.hint, move) });
   if (move.type === 'submit') void submitBoard();
   if (move.type === 'hint') void fetchHint();
 }
@@ -178,7 +199,7 @@ export function dispatch(move: Move, source: InputSource): void {
  * any other move (a mark, undo, reset, submit) changes the board it was given for, so it goes, highlight and panel.
  */
 export function hintAfterMove<H>(hint: H | null, move: Move): H | null {
-  return move.type === 'reveal' || move.type === 'hint' ? hint : null;
+  return move.type === 'reveal' || move.type === 'reveal_digit' || move.type === 'hint' ? hint : null;
 }
 
 /** The participant used this kind of input: texts with per-input variants follow it. */
@@ -198,12 +219,17 @@ export function setTool(tool: Tool): void {
   useStudy.setState({ tool });
 }
 
+/** Sudoku: switch between writing digits and pencilling marks (notes). UI only: not a move, not logged. */
+export function setPencil(pencil: boolean): void {
+  useStudy.setState({ pencil });
+}
+
 /** Apply the fix an error hint offered: a reveal move like a hint's own (logged, undoable). */
 export function fixHint(source: InputSource): void {
   const hint = useStudy.getState().hint;
   if (!hint?.fixOffered) return;
   // The participant asked for it: the reveal carries their input source.
-  dispatch({ type: 'reveal', row: hint.row, col: hint.col, state: hint.value === 'filled' ? 'filled' : 'crossed' }, source);
+  dispatch(revealOf(hint)!, source);
   useStudy.setState({ hint: { ...hint, fixOffered: false } });
 }
 
@@ -211,11 +237,43 @@ export function dismissHint(): void {
   useStudy.setState({ hint: null });
 }
 
+/** The move a hint's reveal makes: a Nonogram cell's state, or a Sudoku digit (null when the hint reveals nothing). */
+function revealOf(hint: Hint): Move | null {
+  if (!('puzzle' in hint)) return { type: 'reveal', row: hint.row, col: hint.col, state: hint.value === 'filled' ? 'filled' : 'crossed' };
+  return hint.digit !== null && (hint.kind === 'cell' || hint.kind === 'error') ? { type: 'reveal_digit', row: hint.row, col: hint.col, digit: hint.digit } : null;
+}
+
 function boardFor(step: Step | undefined, moves: Move[]): BoardState | null {
   if (!step || !showsBoard(step.kind)) return null;
   const puzzle = puzzleOf(step.puzzle_id);
   return puzzle ? replayMoves(puzzle.width, puzzle.height, moves) : null;
 }
+
+function sudokuFor(step: Step | undefined, moves: Move[]): SudokuState | null {
+  if (!step || !showsBoard(step.kind)) return null;
+  const puzzle = sudokuOf(step.puzzle_id);
+  return puzzle && sudokuEngine ? sudokuEngine.replaySudoku(puzzle.givens, moves) : null;
+}
+
+type SudokuEngine = typeof import('../../shared/sudoku/board.ts');
+/**
+ * The Sudoku board's rules (shared/sudoku/board.ts), handed over by the puzzle screen's chunk when it loads
+ * (board/PuzzleView.tsx), so the first load does not carry them; until then a Sudoku step shows "Loading the puzzle…".
+ */
+let sudokuEngine: SudokuEngine | null = null;
+export function registerSudokuEngine(engine: SudokuEngine): void {
+  if (sudokuEngine) return;
+  sudokuEngine = engine;
+  const s = useStudy.getState();
+  const step = s.steps[s.step];
+  if (step && !s.sudoku) useStudy.setState({ sudoku: sudokuFor(step, s.movesByStep[s.step] ?? []) });
+  useStudy.setState({ sudokuReady: true });
+}
+/** The Sudoku rules, once the puzzle screen's chunk has handed them over. */
+export const sudokuRules = (): SudokuEngine | null => sudokuEngine;
+
+/** Candidates the Sudoku hints of this step removed, so the next hint builds on them (kept while the page lives). */
+let eliminatedByStep: Record<number, { row: number; col: number; digit: number }[]> = {};
 
 // ---- step clocks: the controller owns every timer; components only read secondsLeft/skipAllowed ----
 
@@ -262,7 +320,7 @@ function startClock(index: number): void {
 function enterStep(index: number): void {
   const s = useStudy.getState();
   const step = s.steps[index];
-  useStudy.setState({ step: index, board: boardFor(step, s.movesByStep[index] ?? []), feedback: null, hint: null });
+  useStudy.setState({ step: index, board: boardFor(step, s.movesByStep[index] ?? []), sudoku: sudokuFor(step, s.movesByStep[index] ?? []), pencil: false, feedback: null, hint: null });
   if (!step) return;
   const key = startedKey(index);
   if (!localStorage.getItem(key)) {
@@ -341,11 +399,12 @@ function networkMessage(err: unknown): string {
 async function submitBoard(): Promise<void> {
   const s = useStudy.getState();
   const step = s.steps[s.step];
-  if (!s.board || !step?.puzzle_id) return;
+  const rows = boardText(s);
+  if (!rows || !step?.puzzle_id) return;
   const index = s.step;
   useStudy.setState({ busy: 'check' });
   try {
-    const { solved } = await api.check({ puzzle_id: step.puzzle_id, position: step.position, rows: boardRows(s.board.grid) });
+    const { solved } = await api.check({ puzzle_id: step.puzzle_id, position: step.position, rows });
     if (useStudy.getState().step !== index) return;
     logEvent('submit_result', { solved });
     if (step.kind === 'tutorial')
@@ -362,28 +421,37 @@ async function submitBoard(): Promise<void> {
   }
 }
 
+/** The board as the server's check and hint read it, of the step's kind (null off a board). */
+function boardText(s: StudyStore): string[] | null {
+  return s.board ? boardRows(s.board.grid) : s.sudoku && sudokuEngine ? sudokuEngine.sudokuRows(s.sudoku) : null;
+}
+
 async function fetchHint(): Promise<void> {
   const s = useStudy.getState();
   const step = s.steps[s.step];
   const policy = s.session?.study.hint_policy;
-  if (!s.board || !step?.puzzle_id || policy === 'off') return;
+  const rows = boardText(s);
+  if (!rows || !step?.puzzle_id || policy === 'off') return;
   const index = s.step;
   useStudy.setState({ busy: 'hint' });
   try {
-    const { hint } = await api.hint({ puzzle_id: step.puzzle_id, position: step.position, rows: boardRows(s.board.grid) });
+    const eliminated = s.sudoku ? (eliminatedByStep[index] ?? []) : undefined;
+    const { hint } = await api.hint({ puzzle_id: step.puzzle_id, position: step.position, rows, ...(eliminated ? { eliminated } : {}) });
     if (useStudy.getState().step !== index) return;
     useStudy.setState({ busy: null });
-    if (!hint || 'puzzle' in hint) {
+    if (!hint) {
       useStudy.setState({ feedback: { tone: 'info', text: 'No hint available: the board has nothing left to deduce.' } });
       return;
     }
-    const explanation = hint.explanation || `Row ${hint.row + 1}, column ${hint.col + 1} should be ${hint.value === 'filled' ? 'filled' : 'empty'}.`;
+    const explanation = hint.explanation || ('puzzle' in hint ? `Row ${hint.row + 1}, column ${hint.col + 1} is ${hint.digit ?? '?'}.` : `Row ${hint.row + 1}, column ${hint.col + 1} should be ${hint.value === 'filled' ? 'filled' : 'empty'}.`);
     logEvent('hint_shown', { row: hint.row, col: hint.col, explanation });
+    if ('puzzle' in hint && hint.kind === 'eliminate') eliminatedByStep = { ...eliminatedByStep, [index]: [...(eliminatedByStep[index] ?? []), ...hint.eliminated] };
     // A mistake, when the policy explains: the reason first, and the fix on the participant's word (fixHint).
-    const offerFix = hint.kind === 'error' && policy === 'explain-and-reveal';
+    const offerFix = hint.kind === 'error' && policy === 'explain-and-reveal' && revealOf(hint) !== null;
     useStudy.setState({ hint: { ...hint, explanation, fixOffered: offerFix } });
     // The revealed cell is a move like any other: logged, undoable.
-    if (!offerFix) dispatch({ type: 'reveal', row: hint.row, col: hint.col, state: hint.value === 'filled' ? 'filled' : 'crossed' }, 'system');
+    const reveal = revealOf(hint);
+    if (!offerFix && reveal) dispatch(reveal, 'system');
   } catch (err) {
     useStudy.setState({ busy: null, feedback: { tone: 'warn', text: `Could not get a hint right now (${networkMessage(err)}). Try again in a moment.` } });
   }

@@ -23,7 +23,7 @@
  * progression's work (shared/study/progression.ts), at intake.
  */
 import { ClientEvent, MAX_ANSWER_TEXT, MAX_CHOICES, MAX_GUESSING_TEXT, MAX_OPTION_TEXT, ServerEvent, T_MONO_MAX, T_WALL_MAX, T_WALL_MIN, type LoggedEvent } from '../schema/event.ts';
-import { describeIssues } from '../schema/config.ts';
+import { describeIssues } from '../schema/phase.ts';
 import { Move } from '../schema/move.ts';
 import { SessionFlag } from '../schema/session.ts';
 

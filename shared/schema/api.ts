@@ -1,9 +1,8 @@
 // Request and response payloads of the participant API.
 import { z } from 'zod';
 import { ClientEvent } from './event.ts';
-import { Phase, HintPolicy } from './config.ts';
+import { Phase, HintPolicy } from './phase.ts';
 import { PuzzleClues } from './puzzle.ts';
-import { SudokuFields, checkSudoku } from '../sudoku/schema.ts';
 import { Move } from './move.ts';
 import { SessionStatus } from './session.ts';
 
@@ -34,10 +33,17 @@ export const StartSessionRequest = z
   });
 export type StartSessionRequest = z.infer<typeof StartSessionRequest>;
 
-/** A Sudoku as the browser sees it: its givens, without the solution. */
-export const SudokuClues = z
-  .object({ kind: SudokuFields.kind, id: SudokuFields.id, size: SudokuFields.size, box: SudokuFields.box, givens: SudokuFields.givens })
-  .superRefine(checkSudoku);
+/**
+ * A Sudoku as the browser sees it: its givens, without the solution. Its shape only: the server checked the record
+ * with the config (shared/sudoku/schema.ts), and the page's first load carries no Sudoku schema.
+ */
+export const SudokuClues = z.object({
+  kind: z.literal('sudoku'),
+  id: z.string().min(1).max(64),
+  size: z.number().int().min(1).max(32),
+  box: z.tuple([z.number().int().min(1), z.number().int().min(1)]),
+  givens: z.array(z.string()),
+});
 export type SudokuClues = z.infer<typeof SudokuClues>;
 
 /** A puzzle as the browser sees it, of any kind: a Nonogram's clues (no `kind`, as always) or a Sudoku's givens. */

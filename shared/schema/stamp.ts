@@ -6,7 +6,7 @@
 // (400) and every later event would wait behind it, so a `client_error` record takes its place under the same seq,
 // saying what was wrong (the page keeps the original). `clientErrorFor` makes that record, also for an event the
 // server refused. Pure: the clocks come in as values.
-import { describeIssues } from './config.ts';
+import { describeIssues } from './phase.ts';
 import { ClientEvent, type ClientEventType, type LoggedClientEvent, type LoggedServerEvent, type ServerEvent, type ServerStamp } from './event.ts';
 import type { InputSource } from './move.ts';
 import { isValidMoveEvent } from '../log/record.ts';

@@ -19,3 +19,21 @@ describe('tutorial checklist', () => {
     expect(tutorialTasks(false)).not.toContain('hint');
   });
 });
+
+describe("a Sudoku tutorial's checklist", () => {
+  it('asks for a digit, a note, an erase and the shared controls, read off the Sudoku moves', () => {
+    expect(tutorialTasks(true, 'sudoku')).toEqual(['digit', 'notes', 'erase', 'undo', 'reset', 'hint', 'submit']);
+    expect(tutorialTasks(false, 'sudoku')).not.toContain('hint');
+    const done = tasksDone([
+      { type: 'pencil', row: 0, col: 0, digit: 3 },
+      { type: 'set_digit', row: 0, col: 0, digit: 4 },
+      { type: 'clear', row: 0, col: 0 },
+      { type: 'undo' },
+      { type: 'reset' },
+      { type: 'hint' },
+      { type: 'submit' },
+    ]);
+    expect(tutorialTasks(true, 'sudoku').every((t) => done.has(t))).toBe(true);
+    expect(tasksDone([{ type: 'reveal_digit', row: 0, col: 0, digit: 4 }]).has('digit')).toBe(false);
+  });
+});

@@ -10,8 +10,13 @@
 // - a move on a given, off the board, or with a digit above the side changes nothing (and is not undoable);
 // - hint, submit, skip change nothing.
 import type { Move } from '../schema/move.ts';
-import { digitSymbol } from './grid.ts';
-import { symbolValue } from './schema.ts';
+import { DIGIT_SYMBOLS, digitSymbol } from './grid.ts';
+
+/** A symbol's value on a board of side n: 1..n for a digit, 0 for anything else (the page's board imports no zod schema). */
+function symbolValue(ch: string, n: number): number {
+  const v = ch.length === 1 ? DIGIT_SYMBOLS.indexOf(ch) + 1 : 0;
+  return v >= 1 && v <= n ? v : 0;
+}
 
 /** The cells of one moment: digits (0 = none) and pencil marks (bit d-1 = digit d), both in reading order. */
 export interface SudokuCells {

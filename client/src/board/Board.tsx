@@ -5,7 +5,8 @@ import { EMPTY, FILLED, type Grid } from '../../../shared/nonogram/grid.ts';
 import { gestureMove, keyAction, keyPaintMove, moveCursor, strokeCells, strokeCellTimes, touchTool, type Cell, type Tool } from '../../../shared/game/input.ts';
 import { doneLines } from '../../../shared/game/lines.ts';
 import type { Move } from '../../../shared/schema/move.ts';
-import { dispatch, type Hint } from '../study.ts';
+import { dispatch } from '../study.ts';
+import type { NonogramHintBody } from '../../../shared/schema/api.ts';
 import { clueExtent, TOUCH_TARGET, useCellSize } from './fit.ts';
 
 const LONG_PRESS_MS = 450;
@@ -122,7 +123,7 @@ export interface BoardProps {
   disabled?: boolean;
   /** Touch mode (the Fill / Cross switch). */
   tool: Tool;
-  hint?: Hint | null;
+  hint?: NonogramHintBody | null;
   /** Largest cell size in px (the board shrinks below it to fit its box). */
   maxCell?: number;
   /**

@@ -2,7 +2,9 @@
 import { hintHeading } from './hintHeading.ts';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Board } from './Board.tsx';
-import { dismissHint, dispatch, fixHint, puzzleOf, setTool, skipPuzzle, useStudy } from '../study.ts';
+import { dismissHint, dispatch, fixHint, nonogramHint, puzzleOf, registerSudokuEngine, setTool, skipPuzzle, sudokuHint, sudokuOf, useStudy } from '../study.ts';
+import * as sudokuBoardRules from '../../../shared/sudoku/board.ts';
+import { SudokuBoard } from './SudokuBoard.tsx';
 import { TOUCH_TARGET } from './fit.ts';
 import type { Step } from '../../../shared/study/steps.ts';
 import type { InputSource } from '../../../shared/schema/move.ts';
@@ -14,6 +16,8 @@ import { installTapRescue } from '../tapRescue.ts';
 // Both belong to the board screens (this lazily loaded chunk), not the first load: a tap on a control right after a
 // stroke must register (tapRescue.ts), and Back in the middle of a puzzle asks first (backGuard.ts).
 if (typeof document !== 'undefined') installTapRescue();
+// The Sudoku board's rules come with this chunk, not the first load.
+registerSudokuEngine(sudokuBoardRules);
 
 const hasTouch = typeof navigator !== 'undefined' && navigator.maxTouchPoints > 0;
 
@@ -52,14 +56,14 @@ function HintPanel({ source }: { source: (e: React.MouseEvent) => InputSource })
   return (
     <div className="hint-panel" role="status" data-testid="hint-panel" ref={panel}>
       <div className="hint-head">
-        <strong>{hintHeading(hint)}</strong>
+        <strong>{'puzzle' in hint ? hint.heading : hintHeading(hint)}</strong>
         <HintClose />
       </div>
       <p data-testid="hint-text">{hint.explanation}</p>
       {hint.fixOffered && (
         <div className="controls hint-fix">
           <button type="button" data-testid="hint-fix" disabled={busy !== null} onClick={(e) => fixHint(source(e))}>
-            {hint.value === 'filled' ? 'Fill this cell for me' : 'Cross this cell for me'}
+            {'puzzle' in hint ? `Write ${hint.digit} there for me` : hint.value === 'filled' ? 'Fill this cell for me' : 'Cross this cell for me'}
           </button>
         </div>
       )}
@@ -102,9 +106,15 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
   useEffect(() => {
     if (feedback) feedbackRef.current?.scrollIntoView?.({ block: 'nearest' });
   }, [feedback]);
+  const sudokuState = useStudy((s) => s.sudoku);
+  const pencil = useStudy((s) => s.pencil);
+  const flagConflicts = useStudy((s) => s.session?.study.sudoku?.flag_conflicts ?? false);
   const puzzle = puzzleOf(step.puzzle_id);
-  if (!puzzle || !board) return <p className="loading">Loading the puzzle…</p>;
-  const empty = board.grid.cells.every((c) => c === 0);
+  const sudoku = sudokuOf(step.puzzle_id);
+  // The board of the step's kind; the chrome around it (hint panel, feedback, Undo, Hint, Submit, Reset, Skip) is one.
+  if (!((puzzle && board) || (sudoku && sudokuState))) return <p className="loading">Loading the puzzle…</p>;
+  const history = board ? board.history.length : sudokuState!.history.length;
+  const empty = board ? board.grid.cells.every((c) => c === 0) : sudokuState!.cells.digits.every((d, i) => d === 0 || sudokuState!.given[i] === 1) && sudokuState!.cells.marks.every((m) => m === 0);
   const source = (e: React.MouseEvent): InputSource => (e.detail === 0 ? 'keyboard' : (e.nativeEvent as PointerEvent).pointerType === 'touch' ? 'touch' : 'mouse');
 
   const resetButton = (
@@ -130,16 +140,20 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
       <div className="puzzle-body">
         <div className="board-col">
           {intro && <div className="intro">{intro}</div>}
-          <Board
-            puzzle={puzzle}
-            grid={board.grid}
-            disabled={busy !== null}
-            tool={tool}
-            hint={hint}
-            maxCell={puzzle.width <= 5 && puzzle.height <= 5 ? 56 : 44}
-            zoomed={zoomed && canZoom}
-            onFit={setFitCell}
-          />
+          {puzzle && board ? (
+            <Board
+              puzzle={puzzle}
+              grid={board.grid}
+              disabled={busy !== null}
+              tool={tool}
+              hint={nonogramHint(hint)}
+              maxCell={puzzle.width <= 5 && puzzle.height <= 5 ? 56 : 44}
+              zoomed={zoomed && canZoom}
+              onFit={setFitCell}
+            />
+          ) : (
+            <SudokuBoard puzzle={sudoku!} state={sudokuState!} disabled={busy !== null} pencil={pencil} flagConflicts={flagConflicts} hint={sudokuHint(hint)} />
+          )}
         </div>
         <aside className="side">
           {aside && <div className="side-scroll">{aside}</div>}
@@ -150,7 +164,7 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
                 {feedback.text}
               </p>
             )}
-            {hasTouch && (
+            {hasTouch && board && (
               <div className="touch-tools">
                 <ToolSwitch />
                 {resetWithTools && resetButton}
@@ -162,7 +176,7 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
               </div>
             )}
             <div className="controls main-controls">
-              <button type="button" className="undo" data-testid="undo" aria-keyshortcuts="z" disabled={board.history.length === 0 || busy !== null} onClick={(e) => dispatch({ type: 'undo' }, source(e))}>
+              <button type="button" className="undo" data-testid="undo" aria-keyshortcuts="z" disabled={history === 0 || busy !== null} onClick={(e) => dispatch({ type: 'undo' }, source(e))}>
                 <span aria-hidden="true">↶</span> Undo
               </button>
               {hintsOn && (
@@ -174,9 +188,17 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
                 {busy === 'check' ? 'Checking…' : 'Submit'}
               </button>
             </div>
-            <p className="keys">
-              Keys: arrows move · <kbd>Space</kbd> fill · <kbd>X</kbd> cross · <kbd>⌫</kbd> clear · <kbd>Z</kbd> undo · <kbd>Shift</kbd>+arrows select a line
-            </p>
+            {board ? (
+              <p className="keys">
+                Keys: arrows move · <kbd>Space</kbd> fill · <kbd>X</kbd> cross · <kbd>⌫</kbd> clear · <kbd>Z</kbd> undo · <kbd>Shift</kbd>+arrows select a line
+              </p>
+            ) : (
+              <p className="keys">
+                Keys: arrows move · <kbd>1</kbd>–<kbd>{sudoku!.size <= 9 ? sudoku!.size : 9}</kbd>
+                {sudoku!.size > 9 ? <> and letters</> : null} write · {sudoku!.size <= 9 ? <><kbd>N</kbd> notes · </> : null}
+                <kbd>⌫</kbd> erase{sudoku!.size <= 9 ? <> · <kbd>Z</kbd> undo</> : null}
+              </p>
+            )}
             <div className="controls rare-controls">
               {!resetWithTools && resetButton}
               {!finish &&

@@ -6,6 +6,10 @@ import { RecordsPush, adminApi, sessionLiveUrl } from './adminApi.ts';
 import { formatDuration, useLive, useServerNow } from './liveStore.ts';
 import { stepLabel } from './LiveTable.tsx';
 import { MiniBoard } from './MiniBoard.tsx';
+import { SudokuMini } from '../ui/SudokuMini.tsx';
+import { isNonogramPuzzle, isSudokuPuzzle, type SudokuStudyPuzzle } from '../../../shared/schema/config.ts';
+import { replaySudoku, wrongSudokuCells, type SudokuState } from '../../../shared/sudoku/board.ts';
+import { showsBoard } from '../../../shared/study/phases/index.ts';
 import { answersOf, attemptsOf, emptyMirror, mirrorRecords, readRecords, wrongCells, type LogRecord, type Mirror, type PuzzleShape } from './records.ts';
 import { WithdrawAnswer, countsLine, sessionNotice, withdrawalReport } from './notices.ts';
 import { SessionNotice } from './SessionNotice.tsx';
@@ -43,10 +47,34 @@ function useIdentifiers(id: string, status: string | undefined): LookupMatch | n
 export function usePuzzles(): (id: string) => PuzzleShape | undefined {
   const overview = useLive((s) => s.overview);
   return useMemo(() => {
-    const all = overview ? [...overview.config.puzzles, ...overview.config.practice_puzzles] : [];
+    const all = overview ? [...overview.config.puzzles, ...overview.config.practice_puzzles].filter(isNonogramPuzzle) : [];
     const byId = new Map(all.map((p) => [p.id, p as PuzzleShape]));
     return (id: string) => byId.get(id);
   }, [overview]);
+}
+
+/** The study's Sudoku puzzles, by id (the Nonogram ones: usePuzzles). */
+export function useSudokuPuzzles(): (id: string) => SudokuStudyPuzzle | undefined {
+  const overview = useLive((s) => s.overview);
+  return useMemo(() => {
+    const all = overview ? [...overview.config.puzzles, ...overview.config.practice_puzzles].filter(isSudokuPuzzle) : [];
+    const byId = new Map(all.map((p) => [p.id, p]));
+    return (id: string) => byId.get(id);
+  }, [overview]);
+}
+
+/**
+ * The live Sudoku board: the moves of the step the participant is on, folded by shared/sudoku/board.ts (the page's own
+ * rule), when that step shows a Sudoku; null otherwise.
+ */
+export function sudokuMirror(records: readonly LogRecord[], sudokuOf: (id: string) => SudokuStudyPuzzle | undefined): { puzzle: SudokuStudyPuzzle; step: number; state: SudokuState; moves: number } | null {
+  const client = records.filter((r) => r.origin === 'client');
+  const start = client.filter((r) => r.type === 'step_start').at(-1);
+  if (!start || start.type !== 'step_start' || !start.puzzle_id || !showsBoard(start.payload.kind)) return null;
+  const puzzle = sudokuOf(start.puzzle_id);
+  if (!puzzle) return null;
+  const moves = client.flatMap((r) => (r.type === 'move' && r.step === start.step ? [r.payload.move] : []));
+  return { puzzle, step: start.step, state: replaySudoku(puzzle.givens, moves), moves: moves.length };
 }
 
 /** The records of a session, live: everything so far, then each batch the server makes durable. */
@@ -173,6 +201,7 @@ export function SessionView({ id, go }: { id: string; go: (hash: string) => void
   const liveness = useLive((s) => s.liveness);
   const now = useServerNow();
   const puzzleOf = usePuzzles();
+  const sudokuOf = useSudokuPuzzles();
   const feed = useSessionFeed(id, puzzleOf);
   const attempts = useMemo(() => attemptsOf(feed.records), [feed.records]);
   const answers = useMemo(() => answersOf(feed.records), [feed.records]);
@@ -186,6 +215,7 @@ export function SessionView({ id, go }: { id: string; go: (hash: string) => void
   const state = connectionState(summary, now, liveness);
   const current = summary.steps.at(-1);
   const mirrorPuzzle = feed.mirror.puzzle_id ? puzzleOf(feed.mirror.puzzle_id) : undefined;
+  const sudokuLive = sudokuMirror(feed.records, sudokuOf);
   const wrong = feed.mirror.board && mirrorPuzzle ? wrongCells(feed.mirror.board, mirrorPuzzle.solution) : undefined;
 
   return (
@@ -242,7 +272,23 @@ export function SessionView({ id, go }: { id: string; go: (hash: string) => void
       <div className="columns">
         <section className="panel">
           <h3>Live board</h3>
-          {feed.mirror.board && mirrorPuzzle ? (
+          {sudokuLive ? (
+            <>
+              <p className="muted">
+                <span className="mono">{sudokuLive.puzzle.id}</span> · step {sudokuLive.step} · {sudokuLive.moves} moves · <span className="wrong-key">■</span> wrong against the solution
+              </p>
+              <SudokuMini
+                size={sudokuLive.puzzle.size}
+                box={sudokuLive.puzzle.box}
+                digits={sudokuLive.state.cells.digits}
+                given={sudokuLive.state.given}
+                marks={sudokuLive.state.cells.marks}
+                wrong={new Set(wrongSudokuCells(sudokuLive.state, sudokuLive.puzzle.solution))}
+                cell={28}
+                testId="mirror"
+              />
+            </>
+          ) : feed.mirror.board && mirrorPuzzle ? (
             <>
               <p className="muted">
                 <span className="mono">{mirrorPuzzle.id}</span> · step {feed.mirror.step} · {feed.mirror.moves} moves · <span className="wrong-key">■</span> wrong against the

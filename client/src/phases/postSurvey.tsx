@@ -2,8 +2,10 @@
 // "why" question, then the config's items.
 import type { SurveyItem } from '../../../shared/schema/config.ts';
 import { finalRows } from '../../../shared/study/progress.ts';
-import { puzzleOf, reviseRating, submitSurvey, useStudy, useInputText } from '../study.ts';
+import { puzzleOf, reviseRating, submitSurvey, sudokuOf, sudokuRules, useStudy, useInputText } from '../study.ts';
 import { MiniBoard } from '../ui/MiniBoard.tsx';
+import { SudokuMini } from '../ui/SudokuMini.tsx';
+import { preloadPuzzleView } from '../board/LazyPuzzleView.tsx';
 import { Survey } from '../ui/Survey.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 
@@ -13,19 +15,29 @@ function PostSurveyScreen({ phase }: PhaseScreenProps<'post_survey'>) {
   const ratings = useStudy((s) => s.ratings);
   const outcomes = useStudy((s) => s.outcomes);
   const movesByStep = useStudy((s) => s.movesByStep);
+  // A Sudoku's picture needs the board's rules, which come with the puzzle screen's chunk (after a reload here too).
+  useStudy((s) => s.sudokuReady);
+  preloadPuzzleView();
   const puzzlesPhase = useStudy((s) => s.session?.study.phases.find((p) => p.kind === 'puzzles'));
   const labels = puzzlesPhase?.kind === 'puzzles' ? puzzlesPhase.rating.difficulty_labels : ['1', '2', '3', '4', '5'];
   const sections = steps
     .filter((s) => s.kind === 'puzzle' && s.puzzle_id)
     .map((s) => {
       const id = s.puzzle_id!;
-      const puzzle = puzzleOf(id)!;
+      const puzzle = puzzleOf(id);
+      const sudoku = sudokuOf(id);
+      const rules = sudokuRules();
+      const left = sudoku && rules ? rules.replaySudoku(sudoku.givens, movesByStep[s.index] ?? []) : null;
       const rating = ratings[id]?.difficulty ?? null;
       const outcome = outcomes[id];
       const why: SurveyItem = { type: 'text', id: `why_${id}`, label: phase.why_label, required: true, multiline: true, max_length: 5_000 };
       const header = (
         <div className="post-puzzle" data-testid={`post-puzzle-${s.position}`}>
-          <MiniBoard rows={finalRows(movesByStep, s.index, puzzle.width, puzzle.height)} label={`Puzzle ${s.position} as you left it`} />
+          {puzzle ? (
+            <MiniBoard rows={finalRows(movesByStep, s.index, puzzle.width, puzzle.height)} label={`Puzzle ${s.position} as you left it`} />
+          ) : sudoku && left ? (
+            <SudokuMini size={sudoku.size} box={sudoku.box} digits={left.cells.digits} given={left.given} cell={Math.max(8, Math.floor(110 / sudoku.size))} label={`Puzzle ${s.position} as you left it`} testId={`post-sudoku-${s.position}`} />
+          ) : null}
           <div>
             <h2>
               Puzzle {s.position}

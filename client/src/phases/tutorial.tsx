@@ -1,7 +1,7 @@
 // Phase kind 'tutorial': the rules, then a small puzzle on which the participant tries every control once.
 import { TASK_LABELS_BY_INPUT, tasksDone, tutorialTasks } from '../../../shared/study/tutorial.ts';
 import { PuzzleView } from '../board/LazyPuzzleView.tsx';
-import { advance, useInputText, useStudy } from '../study.ts';
+import { advance, sudokuOf, useInputText, useStudy } from '../study.ts';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 
 function TutorialScreen({ step, phase }: PhaseScreenProps<'tutorial'>) {
@@ -9,7 +9,7 @@ function TutorialScreen({ step, phase }: PhaseScreenProps<'tutorial'>) {
   const hintsOn = useStudy((s) => s.session?.study.hint_policy !== 'off');
   const input = useStudy((s) => s.inputKind);
   const text = useInputText(phase.text);
-  const tasks = tutorialTasks(hintsOn);
+  const tasks = tutorialTasks(hintsOn, sudokuOf(step.puzzle_id) ? 'sudoku' : 'nonogram');
   const done = tasksDone(moves ?? []);
   const remaining = tasks.filter((t) => !done.has(t)).length;
   const labels = TASK_LABELS_BY_INPUT[input];

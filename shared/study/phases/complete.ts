@@ -1,5 +1,5 @@
 // Phase kind 'complete': the end; the completion code is asked for (POST /api/session/complete), no step_end is logged.
-import { CompletePhase } from '../../schema/config.ts';
+import { CompletePhase } from '../../schema/phase.ts';
 import { noClock, singleStep, type PhaseModule, type PhaseSimulate } from './types.ts';
 
 export const completeKind: PhaseModule<'complete'> = {

@@ -1,5 +1,5 @@
 // Phase kind 'consent': one step; ends 'done' after the participant agreed, 'declined' after they did not.
-import { ConsentPhase } from '../../schema/config.ts';
+import { ConsentPhase } from '../../schema/phase.ts';
 import { logNormal } from './simulate.ts';
 import { noClock, reasons, singleStep, type PhaseModule, type PhaseSimulate } from './types.ts';
 

@@ -1,5 +1,5 @@
 // Phase kind 'post_survey': one step; ratings may be revised; ends once valid answers were submitted.
-import { PostSurveyPhase } from '../../schema/config.ts';
+import { PostSurveyPhase } from '../../schema/phase.ts';
 import type { Rng } from '../../random.ts';
 import { answerItem, clamp, logNormal, pick, surveyAnswers } from './simulate.ts';
 import { noClock, reasons, singleStep, type PhaseModule, type PhaseSimulate } from './types.ts';

@@ -4,7 +4,7 @@
 // optional `time_limit_seconds` run out; a rating step once a rating was given. Only the puzzle steps show a board and
 // have a clock. The bot's rating carries the planted effect (analysis/simulate/bot.ts): round(3 + b_metric·m +
 // b_skill·s + b_interaction·m·s + ε) clamped to 1..5, N/A when the puzzle was not solved.
-import { PuzzlesPhase } from '../../schema/config.ts';
+import { PuzzlesPhase } from '../../schema/phase.ts';
 import { clamp, logNormal, normal, playBoard, type Tempo } from './simulate.ts';
 import { CLOCK_TOLERANCE_MS, reasons, type PhaseModule, type PhaseSimulate, type PhaseOf, type SimulateContext } from './types.ts';
 

@@ -1,6 +1,6 @@
 // Phase kind 'survey' (and its optional eligibility screening): one step; ends once valid answers were submitted,
 // 'screened_out' exactly when they fail the study's criteria.
-import { SurveyPhase } from '../../schema/config.ts';
+import { SurveyPhase } from '../../schema/phase.ts';
 import { isEligible } from '../eligibility.ts';
 import { answerItem, logNormal, surveyAnswers } from './simulate.ts';
 import { noClock, reasons, singleStep, type PhaseModule, type PhaseSimulate } from './types.ts';

@@ -1,5 +1,5 @@
 // Phase kind 'tutorial': a practice board without a clock; the participant moves on when they are ready.
-import { TutorialPhase } from '../../schema/config.ts';
+import { TutorialPhase } from '../../schema/phase.ts';
 import { deliberateGap, practiceBoard } from './simulate.ts';
 import { noClock, reasons, type PhaseModule, type PhaseSimulate } from './types.ts';
 

@@ -1,6 +1,6 @@
 // Phase kind 'warmup': a practice board with a time cap; it may end at any time (solved, skipped, done) or when the
 // cap runs out (the client moves on by itself; the server refuses checks and hints past the cap plus its grace).
-import { WarmupPhase } from '../../schema/config.ts';
+import { WarmupPhase } from '../../schema/phase.ts';
 import { practiceBoard } from './simulate.ts';
 import { CLOCK_TOLERANCE_MS, reasons, type PhaseModule, type PhaseSimulate } from './types.ts';
 
