@@ -2,7 +2,7 @@
 // walked with every role (owner, viewer, a non-member, no login) at both addresses (today's /api/admin/… for the first
 // study, /api/admin/studies/<slug>/… for any); the server's own routes (accounts, members, studies) by role; the upgrade
 // in place of a single-study data directory; and two studies played by bots at once staying apart.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Participant, startTestServer, type TestServer } from '../tests/support/testServer.ts';
@@ -272,4 +272,55 @@ describe('roles on every admin route, two studies on one server', () => {
     expect(pilotCsv.length).toBeGreaterThanOrEqual(2);
     expect(firstCsv.length).toBeGreaterThanOrEqual(3);
   }, 240_000);
+});
+
+describe('upgrade in place', () => {
+  it('a single-study data directory (no registry) keeps its sessions, links and password; its study becomes the first', async () => {
+    const dataDir = tempDir('nonolab-upgrade-');
+    const configPath = configCopy('old-study', 'An old study');
+    let server = await startTestServer({ dataDir, configPath });
+    const p = new Participant(server.url);
+    const id = (await p.call('POST', '/api/sessions', { mode: 'general' })).json.session_id;
+    await server.close();
+    // What a data directory of the single-study version holds: no studies.sqlite.
+    for (const f of ['studies.sqlite', 'studies.sqlite-wal', 'studies.sqlite-shm']) rmSync(join(dataDir, f), { force: true });
+    server = await startTestServer({ dataDir, configPath });
+    try {
+      // The same browser (its cookie) at the restarted server.
+      const again = new Participant(server.url);
+      again.cookie = p.cookie;
+      expect((await again.call('GET', '/api/session')).json.session_id).toBe(id);
+      expect((await again.call('GET', '/s/old-study/api/session')).json.session_id).toBe(id);
+      const admin = await as(server.url, undefined, ADMIN_PASSWORD);
+      expect((await admin.call('GET', '/api/admin/me')).json).toMatchObject({ account: { name: 'admin', admin: true }, studies: [{ slug: 'old-study', role: 'owner' }] });
+      expect((await admin.call('GET', '/api/admin/studies/old-study/sessions')).json.sessions.map((s: any) => s.session_id)).toEqual([id]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a changed config of the first study is a new version; the sessions keep the hash they started with', async () => {
+    const dataDir = tempDir('nonolab-versions-');
+    const configPath = configCopy('versioned', 'Version one');
+    let server = await startTestServer({ dataDir, configPath });
+    const p = new Participant(server.url);
+    const started = (await p.call('POST', '/api/sessions', { mode: 'general' })).json;
+    const firstHash = started.study.config_hash;
+    await server.close();
+    const raw = JSON.parse(readFileSync(configPath, 'utf8'));
+    writeFileSync(configPath, JSON.stringify({ ...raw, title: 'Version two' }));
+    server = await startTestServer({ dataDir, configPath });
+    try {
+      const admin = await as(server.url, undefined, ADMIN_PASSWORD);
+      const info = (await admin.call('GET', '/api/admin/studies/versioned')).json;
+      expect(info.versions.map((v: any) => v.version)).toEqual([1, 2]);
+      expect(info.study).toMatchObject({ title: 'Version two', version: 2 });
+      expect(info.versions[0].config_hash).toBe(firstHash);
+      const records = (await admin.call('GET', `/api/admin/sessions/${started.session_id}/events`)).json.records;
+      expect(records.length).toBeGreaterThan(0);
+      expect(records.every((r: any) => r.config_hash === firstHash)).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
 });

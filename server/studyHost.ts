@@ -16,7 +16,7 @@ import { AdminAuth } from './admin/auth.ts';
 import { AccountAuth, roleAllows } from './admin/accounts.ts';
 import { ADMIN_COOKIE } from './admin/router.ts';
 import { adminHostApp } from './admin/adminHost.ts';
-import { createStudyServer, TOKEN_COOKIE, type NonolabServer, type ServerOptions } from './app.ts';
+import { BODY_LIMIT, createStudyServer, TOKEN_COOKIE, type NonolabServer, type ServerOptions } from './app.ts';
 import { cookieValue, endAnswer } from './requestBody.ts';
 import { HttpError } from './httpError.ts';
 
@@ -66,13 +66,32 @@ export interface StudyHost {
   sweepInactive(): Promise<void>;
 }
 
+/**
+ * A JSON answer of the host's own (a refusal before any study saw the request). A small body still unread is read
+ * first, as a study's routes read theirs before answering, so the connection stays usable (keep-alive); a large or
+ * endless one gets the answer at once and the connection closed after it (endAnswer).
+ */
 const json = (req: IncomingMessage, res: ServerResponse, status: number, body: object) => {
   const text = JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('cache-control', 'no-store');
   res.setHeader('content-length', Buffer.byteLength(text));
-  endAnswer(req, res, text);
+  const length = Number(req.headers['content-length'] ?? NaN);
+  if (req.complete || req.destroyed || !(length >= 0 && length <= BODY_LIMIT)) return endAnswer(req, res, text);
+  let done = false;
+  // A client that stops sending gets the answer without waiting longer (and the connection closed).
+  const stalled = setTimeout(() => answer(), 5_000);
+  const answer = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(stalled);
+    req.off('end', answer).off('error', answer);
+    if (req.complete) res.end(text);
+    else endAnswer(req, res, text);
+  };
+  req.on('end', answer).on('error', answer);
+  req.resume();
 };
 
 export const NOT_A_STUDY = 'no such study';
