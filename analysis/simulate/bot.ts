@@ -23,6 +23,9 @@ import { simulatorOf } from '../../shared/study/phases/bots.ts';
 import { normal } from '../../shared/study/phases/simulate.ts';
 import { gridFromRows } from '../../shared/nonogram/grid.ts';
 import { hint as engineHint } from '../../shared/nonogram/hint.ts';
+import { sudokuHint } from '../../shared/sudoku/hint.ts';
+import { recordGrids, type SudokuPuzzle } from '../../shared/sudoku/schema.ts';
+import { givensOf } from '../../shared/puzzles/sudoku.ts';
 import type { BotCall, PlantedEffect, SimulatedPage, SimulationMemory } from '../../shared/study/phases/types.ts';
 
 export type { BotCall, PlantedEffect } from '../../shared/study/phases/types.ts';
@@ -78,6 +81,10 @@ class Page implements SimulatedPage {
     return Math.round(this.startMs + this.mono);
   }
   hint: SimulatedPage['hint'] = (puzzle, board, policy) => engineHint({ rows: puzzle.rows, cols: puzzle.cols }, board, gridFromRows([...puzzle.solution!]), policy);
+  sudokuHint: SimulatedPage['sudokuHint'] = (puzzle, rows, policy) => {
+    const { solution } = recordGrids(puzzle as SudokuPuzzle);
+    return sudokuHint(givensOf({ ...(puzzle as SudokuPuzzle), givens: [...rows] }), solution, { policy });
+  };
   log: SimulatedPage['log'] = (type, payload, source = 'system') => {
     const step = this.step;
     this.seq += 1;

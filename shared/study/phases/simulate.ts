@@ -28,6 +28,8 @@ import type { SimulateContext, SimulatedPage } from './types.ts';
 import { applyMove, boardRows, countWrongCells, initialBoard, matchesSolution, type BoardState } from '../../game/board.ts';
 import { FILLED, UNKNOWN } from '../../nonogram/grid.ts';
 import { strokeCellMs } from '../../game/input.ts';
+import { playSudoku, sudokuOf, sudokuSource } from './sudokuPlay.ts';
+import { TECHNIQUES } from '../../sudoku/techniques.ts';
 
 /** Median milliseconds between two cells of a bot's drag (the paper's first gap component: about 0.01 s). */
 export const DRAG_CELL_MS = 12;
@@ -343,7 +345,12 @@ export function practiceBoard(ctx: SimulateContext<{ puzzle: string }>, capSecon
   const { page, rng, who, config } = ctx;
   const tempo: Tempo = { speed: who.speed * 1.2, pause: 0.1, error: 0.05, hint: 0, drag: 0.5, crosses: false };
   const capMs = capSeconds === null ? null : capSeconds * 1000;
-  const played = playBoard(page, rng, ctx.puzzle(ctx.phase.puzzle), tempo, { capMs, skipAfterMs: null, skipMinMs: 0, canSkip: false, submit, hints: false, policy: config.hints.policy });
+  const puzzle = ctx.puzzle(ctx.phase.puzzle);
+  const limits = { capMs, skipAfterMs: null, skipMinMs: 0, canSkip: false, submit, hints: false, policy: config.hints.policy };
+  const sudoku = sudokuOf(puzzle);
+  const played = sudoku
+    ? playSudoku(page, rng, sudoku, { speed: who.speed * 1.2, pause: 0.1, error: 0.05, hint: 0, reach: TECHNIQUES.length - 1, pencil: false, source: sudokuSource(rng) }, limits)
+    : playBoard(page, rng, puzzle, tempo, limits);
   after();
   page.log('step_end', { kind: page.step.kind, reason: played.outcome === 'solved' ? 'solved' : played.outcome === 'timeout' ? 'timeout' : 'done' });
 }
