@@ -7,11 +7,14 @@ import { gapRowKeys, readCodes, sessionFiles, writeTables } from './io.ts';
 import { extractFiles, startGmmWorker } from './workers.ts';
 import { extractDatabase } from './database.ts';
 import { redactUrl } from '../../store/stores.ts';
+import { analyzeByKind } from './byKind.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
 import { renderReport } from './report.ts';
 
 export * from './analyze.ts';
 export * from './pauses.ts';
+export { analyzeByKind, extractOf } from './byKind.ts';
+export { KIND_PROFILES, kindsOf, kindOfPuzzle, type KindProfile } from './kinds.ts';
 export { loadPuzzleSet, withSatMetrics, PuzzleSetError, type PuzzleSet } from './puzzles.ts';
 export { sessionFiles, readSessions, readCodes, writeTables, gapRowKeys, gapsCsvBytes } from './io.ts';
 export { renderReport, renderSvg, figureSpecs } from './report.ts';
@@ -119,7 +122,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
       : await extractFiles(files, ctx, { parallel: opts.parallel, onSession: opts.onSession });
     const extractMs = performance.now() - te;
     const ta = performance.now();
-    result = await analyzeExtracted(extracted, set, options);
+    result = await analyzeByKind(extracted, set, options);
     result.timings.analysis_ms = performance.now() - ta;
     result.timings.signals_ms = extractMs;
     opts.onStage?.('writing tables');

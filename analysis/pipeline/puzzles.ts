@@ -3,6 +3,8 @@ import { StudyConfig, describeIssues } from '../../shared/schema/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { PuzzleFormatError } from '../../shared/nonogram/index.ts';
 import { satMetricsRecord } from '../../shared/sat/metrics.ts';
+import { sudoku } from '../../shared/puzzles/sudoku.ts';
+import type { SudokuBoard } from '../../shared/sudoku/schema.ts';
 import { PuzzleFileError, readPuzzleFile } from '../puzzleFile.ts';
 
 export interface PuzzleSet {
@@ -18,10 +20,18 @@ export interface PuzzleSet {
 
 export class PuzzleSetError extends Error {}
 
-/** Fill metrics.sat / metrics.sat_dfa (MiniSat 2.2 statistics on the block-start and DFA encodings) where absent. */
+/** Fill metrics.sat / metrics.sat_dfa (MiniSat 2.2 statistics on the block-start and DFA encodings) where absent; a Sudoku's metrics.sat_minimal / sat_extended. */
 export function withSatMetrics(puzzles: readonly Puzzle[]): { puzzles: Puzzle[]; computed: string[] } {
   const computed: string[] = [];
   const out = puzzles.map((p): Puzzle => {
+    if ((p as unknown as { kind?: string }).kind === 'sudoku') {
+      // A Sudoku: MiniSat on its two encodings (metrics.sat_minimal, metrics.sat_extended), through the kind's module.
+      const m = p.metrics as Record<string, unknown> | undefined;
+      if (m?.sat_minimal && m?.sat_extended) return p;
+      computed.push(p.id);
+      const blocks = sudoku.satMetrics(p as unknown as SudokuBoard);
+      return { ...p, metrics: { ...(p.metrics ?? {}), ...Object.fromEntries(Object.entries(blocks).map(([k, v]) => [k, m?.[k] ?? { ...v }])) } };
+    }
     if (p.metrics?.sat && p.metrics?.sat_dfa) return p;
     computed.push(p.id);
     const rec = satMetricsRecord({ rows: p.rows, cols: p.cols });
