@@ -18,6 +18,8 @@ export interface KindProfile {
   counterSources: readonly string[];
   /** The metric Figure 2 (the candidate pool) shows. */
   poolMetric: string;
+  /** The metric `simulate` plants the ratings' effect on when none is named. */
+  plantMetric: string;
 }
 
 export const KIND_PROFILES: Record<KindId, KindProfile> = {
@@ -27,6 +29,7 @@ export const KIND_PROFILES: Record<KindId, KindProfile> = {
     extraMetrics: ['dfa_conflicts', 'human_level', 'human_line_passes', 'human_footholds', 'human_foothold_cells'],
     counterSources: ['sat'],
     poolMetric: 'sat_conflicts',
+    plantMetric: 'sat_conflicts',
   },
   sudoku: {
     kind: 'sudoku',
@@ -34,6 +37,7 @@ export const KIND_PROFILES: Record<KindId, KindProfile> = {
     extraMetrics: ['human_level', 'human_propagation_level', 'human_steps'],
     counterSources: ['minimal', 'extended'],
     poolMetric: 'extended_conflicts',
+    plantMetric: 'minimal_conflicts',
   },
 };
 
