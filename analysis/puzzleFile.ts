@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Puzzle } from '../shared/schema/puzzle.ts';
 import { parsePuzzleFile, PuzzleFormatError } from '../shared/nonogram/index.ts';
 import { ConfigError, loadStudyConfig, type LoadedStudy } from '../node/studyConfig.ts';
+import { PuzzleKindError, nonogramsOnly } from '../shared/schema/config.ts';
 
 /** The file cannot be read, or is neither a puzzle file nor a valid study config; the message names the file (and line and field). */
 export class PuzzleFileError extends Error {}
@@ -32,9 +33,10 @@ export function readPuzzleFile(file: string): { puzzles: Puzzle[]; study: Loaded
   if (looksLikeConfig(text)) {
     try {
       const study = loadStudyConfig(file);
-      return { puzzles: study.config.puzzles, study };
+      return { puzzles: nonogramsOnly(study.config.puzzles, 'this command'), study };
     } catch (err) {
       if (err instanceof ConfigError) throw new PuzzleFileError(err.message);
+      if (err instanceof PuzzleKindError) throw new PuzzleFileError(`${file}: ${err.message}`);
       throw err;
     }
   }

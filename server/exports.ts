@@ -7,7 +7,7 @@ import type { Writable } from 'node:stream';
 import Papa from 'papaparse';
 import { ZipArchive } from 'archiver';
 import { EventLog, type EventStore } from '../store/eventLog.ts';
-import type { StudyConfig } from '../shared/schema/config.ts';
+import { isNonogramPuzzle, type StudyConfig } from '../shared/schema/config.ts';
 import { AttemptRow, sessionFromRecords, sessionSignals, type SignalPuzzle } from '../shared/signals/index.ts';
 import { CODEBOOK_COLUMNS, addExpertiseZMean, participantCodebook, wideParticipantRow, type ParticipantMeta, type WideRow } from '../shared/signals/participantTable.ts';
 
@@ -104,7 +104,7 @@ export async function exportEvents(log: EventStore, sessionIds: Iterable<string>
 /** The study's puzzles as the signal functions want them (solutions stay on the server). */
 function signalPuzzles(config: StudyConfig): Map<string, SignalPuzzle> {
   const map = new Map<string, SignalPuzzle>();
-  for (const p of [...config.puzzles, ...config.practice_puzzles]) if (p.solution) map.set(p.id, { id: p.id, width: p.width, height: p.height, solution: p.solution });
+  for (const p of [...config.puzzles, ...config.practice_puzzles].filter(isNonogramPuzzle)) if (p.solution) map.set(p.id, { id: p.id, width: p.width, height: p.height, solution: p.solution });
   return map;
 }
 

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { nonogramsOnly } from '../shared/schema/config.ts';
 
 const control = vi.hoisted(() => ({ holdSync: false, held: [] as (() => void)[], failWrites: 0, failSyncs: 0, heldPaths: [] as string[] }));
 
@@ -40,7 +41,7 @@ async function started(s: TestServer) {
   });
   expect(consent.json.acked_seq).toBe(2);
   const sequence = (await p.call('GET', '/api/session')).json.sequence as string[];
-  const puzzle = s.nonolab.study.config.puzzles.find((q) => q.id === sequence[0])!;
+  const puzzle = nonogramsOnly(s.nonolab.study.config.puzzles, 'this test').find((q) => q.id === sequence[0])!;
   const blank = Array.from({ length: puzzle.height }, () => '?'.repeat(puzzle.width));
   return { p, id: r.json.session_id as string, check: { puzzle_id: puzzle.id, position: 1, rows: blank } };
 }

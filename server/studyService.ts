@@ -8,7 +8,8 @@ import type { SessionRow, StoreOps, StudyStore } from '../store/store.ts';
 import type { ClientEvent, LoggedClientEvent, LoggedEvent, LoggedServerEvent, ServerEvent } from '../shared/schema/event.ts';
 import { receiveClient, stampServer } from '../shared/schema/stamp.ts';
 import type { StoredSessionStatus } from '../shared/schema/session.ts';
-import type { Puzzle } from '../shared/schema/puzzle.ts';
+import { isNonogramPuzzle, type StudyPuzzle } from '../shared/schema/config.ts';
+import type { MoveBoard } from '../shared/log/rules.ts';
 import type { CheckRequest, HintRequest, HintResponse, SessionState, StartSessionRequest } from '../shared/schema/api.ts';
 import { loggedProgress, sessionProgress } from '../shared/study/progress.ts';
 import { admit, copyProgression, foldProgression, noteServerRecord, type Progression } from '../shared/study/progression.ts';
@@ -16,10 +17,8 @@ import type { Step } from '../shared/study/steps.ts';
 import { expandSteps, sequenceLength } from '../shared/study/steps.ts';
 import { chooseBalanced, orderedSequences } from '../shared/study/sequences.ts';
 import { stepCapSeconds } from '../shared/study/timing.ts';
-import { gridFromBoardRows } from '../shared/game/board.ts';
 import { kindOfRecord } from '../shared/puzzles/index.ts';
-import { hint as engineHint } from '../shared/nonogram/hint.ts';
-import { gridFromRows } from '../shared/nonogram/grid.ts';
+import { hintFor } from './puzzleHints.ts';
 import { createRng, type Rng } from '../shared/random.ts';
 import { recruitmentState } from './recruitment.ts';
 import { newCompletionCode } from './completionCode.ts';
@@ -104,7 +103,7 @@ export class StudyService {
   /** The study has a consent step before its puzzles: sequences are leased at consent, not at the start. */
   private readonly leaseAtConsent: boolean;
   /** Study and practice puzzles with their solutions (the config validates that every one has a solution). */
-  private readonly puzzlesById = new Map<string, Puzzle & { solution: string[] }>();
+  private readonly puzzlesById = new Map<string, StudyPuzzle & { solution: string[] }>();
   /** Events that arrived ahead of a gap, per session, held until the gap fills (never written out of order). */
   private readonly pending = new Map<string, Map<number, ClientEvent>>();
   /**
@@ -125,8 +124,12 @@ export class StudyService {
    * transaction, before its row can be seen.)
    */
   private readonly starting = new Map<string, ReturnType<typeof settleable>>();
-  /** A puzzle's board size, for the progression's check that a move's cells lie on its board. */
-  private readonly boardSizeOf = (id: string) => this.puzzlesById.get(id);
+  /** A puzzle's board, for the progression's check that a move is one its board takes. */
+  private readonly boardOf = (id: string): MoveBoard | undefined => {
+    const p = this.puzzlesById.get(id);
+    if (!p) return undefined;
+    return isNonogramPuzzle(p) ? { kind: 'nonogram', width: p.width, height: p.height } : { kind: 'sudoku', size: p.size, givens: p.givens };
+  };
   /** Completions whose session_complete record is being made durable: a racing second request waits for it. */
   private readonly completing = new Map<string, Promise<void>>();
 
@@ -484,7 +487,7 @@ export class StudyService {
       const logged = progression.beyond.get(acked + 1);
       const e = logged ?? pending.get(acked + 1);
       if (!e) break;
-      const refusal = admit(trial, progression.steps, this.study.config.phases, e, serverElapsed, this.boardSizeOf);
+      const refusal = admit(trial, progression.steps, this.study.config.phases, e, serverElapsed, this.boardOf);
       if (refusal) {
         // (An event the log already holds stays where it is; the chain just stops before it.)
         if (logged) break;
@@ -670,7 +673,7 @@ export class StudyService {
    * period; checked only when the server already knows the participant is on that step (a client can be ahead of its
    * acknowledged events).
    */
-  private async sessionPuzzle(row: SessionRow, puzzleId: string, position: number | null): Promise<Puzzle & { solution: string[] }> {
+  private async sessionPuzzle(row: SessionRow, puzzleId: string, position: number | null): Promise<StudyPuzzle & { solution: string[] }> {
     if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
     if (ENDED.has(row.status)) throw new HttpError(409, `this session has ended (${row.status}): nothing more is recorded`);
     const puzzle = this.puzzlesById.get(puzzleId);
@@ -708,28 +711,10 @@ export class StudyService {
     const policy = this.study.config.hints.policy;
     if (policy === 'off') throw new HttpError(403, 'hints are turned off in this study');
     const puzzle = await this.sessionPuzzle(row, req.puzzle_id, req.position);
-    const board = gridFromBoardRows(req.rows, puzzle.width, puzzle.height);
-    const found = engineHint({ rows: puzzle.rows, cols: puzzle.cols }, board, gridFromRows(puzzle.solution), policy);
-    if (found)
-      await this.appendRecords(row.id, [
-        this.serverRecord({
-          type: 'hint',
-          session_id: row.id,
-          payload: { puzzle_id: req.puzzle_id, row: found.row, col: found.col, kind: found.kind, reasoning: found.reasoning },
-        }),
-      ]);
-    return {
-      hint: found && {
-        kind: found.kind,
-        row: found.row,
-        col: found.col,
-        value: found.value,
-        line: found.line,
-        reasoning: found.reasoning,
-        explanation: policy === 'reveal-only' ? '' : found.explanation,
-        reason_in_line: found.claim.line !== null,
-      },
-    };
+    // The puzzle's kind finds the hint (server/puzzleHints.ts); the record keeps where it points and why.
+    const found = hintFor(puzzle, req.rows, policy, req.eliminated);
+    if (found.record) await this.appendRecords(row.id, [this.serverRecord({ type: 'hint', session_id: row.id, payload: { puzzle_id: req.puzzle_id, ...found.record } })]);
+    return { hint: found.hint };
   }
 
   /**

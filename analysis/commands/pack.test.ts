@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { StudyConfig } from '../../shared/schema/config.ts';
+import { StudyConfig, nonogramsOnly } from '../../shared/schema/config.ts';
 import { loadStudyConfig } from '../../node/studyConfig.ts';
 import { configWithPuzzles } from './configOut.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
@@ -28,7 +28,7 @@ describe('nonolab pack', () => {
     expect(r.stderr).toContain('8 puzzles (6 generated, 1 imported, 1 from pictures)');
     expect(r.stderr).toContain('1 duplicate');
     const config = StudyConfig.parse(JSON.parse(readFileSync(out, 'utf8')));
-    const set = config.puzzles;
+    const set = nonogramsOnly(config.puzzles, 'pack');
     expect(set).toHaveLength(8);
     expect(new Set(set.map((p) => p.id)).size).toBe(8);
     expect(set.map((p) => p.metrics?.origin).sort()).toEqual(['generated', 'generated', 'generated', 'generated', 'generated', 'generated', 'imported', 'picture']);
@@ -89,7 +89,7 @@ describe('nonolab pack', () => {
     const letter = study.config.puzzles.find((p) => p.metrics?.origin === 'imported');
     // simpson-sample.non's goal "11111001100110111110", as rows of its 4x5 board
     expect(letter?.solution).toEqual(['####', '#..#', '#..#', '#.##', '###.']);
-    expect(study.config.puzzles.every((p) => p.solution?.length === p.height)).toBe(true);
+    expect(nonogramsOnly(study.config.puzzles, 'pack').every((p) => p.solution?.length === p.height)).toBe(true);
   });
 
   it('names by file and id a clue-only puzzle without exactly one solution, and one the config refuses, and writes nothing', () => {

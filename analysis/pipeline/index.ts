@@ -1,5 +1,7 @@
 // The analysis pipeline: from a logs directory and a puzzle set to every table and report.html.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { kindOfText, nonogram } from '../../shared/puzzles/index.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { readPuzzleFile } from '../puzzleFile.ts';
 import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
@@ -80,7 +82,10 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   let candidates: AnalyzeOptions['candidates'];
   if (opts.candidates) {
     try {
-      candidates = { file: opts.candidates, puzzles: readPuzzleFile(opts.candidates).puzzles };
+      // (a candidate pool of another kind, e.g. `generate --kind sudoku --sat`, is read by its kind's module)
+      const text = readFileSync(opts.candidates, 'utf8');
+      const kind = kindOfText(text, opts.candidates);
+      candidates = { file: opts.candidates, puzzles: kind === nonogram ? readPuzzleFile(opts.candidates).puzzles : (kind.parseFile(text, opts.candidates) as unknown as Puzzle[]) };
     } catch (err) {
       throw new Error(`--candidates: ${(err as Error).message}`);
     }

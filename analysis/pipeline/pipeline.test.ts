@@ -3,6 +3,7 @@ import { describe, expect, it, beforeAll, afterAll, vi } from 'vitest';
 import { readFileSync, readdirSync, existsSync, appendFileSync, rmSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { loadStudyConfig } from '../../node/studyConfig.ts';
+import { nonogramsOnly } from '../../shared/schema/config.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
 import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, startGmmWorker, fitGmmsInline, analyzeExtracted, gapRowKeys } from './index.ts';
 import { distinctLogGaps } from '../stats/index.ts';
@@ -313,7 +314,7 @@ describe('simulate -> analyze on a 24-participant study', () => {
 
   it('takes an NDJSON puzzle list instead of the config', async () => {
     const list = join(dir, 'puzzles.ndjson');
-    writeFileSync(list, study.config.puzzles.map((p) => JSON.stringify(p)).join('\n') + '\n');
+    writeFileSync(list, nonogramsOnly(study.config.puzzles, 'this test').map((p) => JSON.stringify(p)).join('\n') + '\n');
     const r = await runAnalysis({ logs, puzzles: list, out: join(dir, 'o-list'), pauseThreshold: 'auto', report: false });
     expect(r.result.attempts).toHaveLength(72);
     expect(r.result.participants.every((p) => typeof p.nonogram_skill === 'number')).toBe(true);
@@ -336,7 +337,7 @@ describe('simulate -> analyze on a 24-participant study', () => {
 
   it('a constant metric column: a warning names it and says why its rho is empty', async () => {
     const list = join(dir, 'puzzles-const.ndjson');
-    writeFileSync(list, study.config.puzzles.map((p) => JSON.stringify({ ...p, metrics: { ...p.metrics, human: { ...p.metrics!.human, line_passes: 3 } } })).join('\n') + '\n');
+    writeFileSync(list, nonogramsOnly(study.config.puzzles, 'this test').map((p) => JSON.stringify({ ...p, metrics: { ...p.metrics, human: { ...p.metrics!.human, line_passes: 3 } } })).join('\n') + '\n');
     const r = await runAnalysis({ logs, puzzles: list, out: join(dir, 'o-const'), pauseThreshold: 'auto', report: false });
     const row = r.result.correlations.find((c) => c.table === 'table1' && c.x === 'human_line_passes')!;
     expect(row.rho).toBeNaN();

@@ -1,11 +1,14 @@
 // The puzzle set for analysis: a study config or a puzzle list (JSON/NDJSON), with SAT metrics computed where missing.
+import { existsSync, readFileSync } from 'node:fs';
 import { StudyConfig, describeIssues } from '../../shared/schema/config.ts';
+import { ConfigError, loadStudyConfig } from '../../node/studyConfig.ts';
+import type { LoadedStudy } from '../../shared/study/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { PuzzleFormatError } from '../../shared/nonogram/index.ts';
 import { satMetricsRecord } from '../../shared/sat/metrics.ts';
 import { sudoku } from '../../shared/puzzles/sudoku.ts';
 import type { SudokuBoard } from '../../shared/sudoku/schema.ts';
-import { PuzzleFileError, readPuzzleFile } from '../puzzleFile.ts';
+import { PuzzleFileError, looksLikeConfig, readPuzzleFile } from '../puzzleFile.ts';
 
 export interface PuzzleSet {
   /** Study puzzles (a config's pool, or every puzzle of a list). */
@@ -43,17 +46,22 @@ export function withSatMetrics(puzzles: readonly Puzzle[]): { puzzles: Puzzle[];
 
 /** Read --puzzles FILE: a study config (has `phases`) or a puzzle list (any format readPuzzleFile takes); every study puzzle needs its solution. */
 export function loadPuzzleSet(file: string): PuzzleSet {
-  let read: ReturnType<typeof readPuzzleFile>;
+  let read: { puzzles: Puzzle[]; study: LoadedStudy | null };
   try {
-    read = readPuzzleFile(file);
+    // A study config holds puzzles of any kind (the analysis works within each kind: byKind.ts); a puzzle list is Nonograms.
+    read = existsSync(file) && looksLikeConfig(readFileSync(file, 'utf8')) ? { puzzles: [], study: loadStudyConfig(file) } : readPuzzleFile(file);
   } catch (err) {
     if (err instanceof PuzzleFileError) throw new PuzzleSetError(err.message);
+    if (err instanceof ConfigError) throw new PuzzleSetError(err.message);
     if (err instanceof PuzzleFormatError) throw new PuzzleSetError(`${file}: ${err.message}`);
     throw err;
   }
   const { study } = read;
+  // (records of any kind, typed as the Nonogram record the tables were written for: the code that reads a kind's own
+  // fields asks kindOfPuzzle first)
+  const anyKind = (ps: StudyConfig['puzzles']) => ps as unknown as Puzzle[];
   const set: PuzzleSet = study
-    ? { puzzles: study.config.puzzles, practice: study.config.practice_puzzles, config: study.config, config_hash: study.hash, computed: [] }
+    ? { puzzles: anyKind(study.config.puzzles), practice: anyKind(study.config.practice_puzzles), config: study.config, config_hash: study.hash, computed: [] }
     : { puzzles: read.puzzles, practice: [], config: null, config_hash: null, computed: [] };
   set.puzzles.forEach((p, i) => {
     if (!p.solution) throw new PuzzleSetError(`${file}: puzzle ${i} ('${p.id}'): solution is required to count errors`);

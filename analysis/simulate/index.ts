@@ -7,6 +7,7 @@ import { botSession, drawSkill, standardiseMetric, DEFAULT_EFFECT, type BotSessi
 import { orderedSequences, chooseBalanced } from '../../shared/study/sequences.ts';
 import { sequenceLength } from '../../shared/study/steps.ts';
 import type { LoadedStudy } from '../../shared/study/config.ts';
+import type { StudyPuzzle } from '../../shared/schema/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { metricOf, metricValueOf } from '../metric.ts';
 import type { LoggedEvent } from '../../shared/schema/event.ts';
@@ -44,8 +45,9 @@ export function metricValue(p: Puzzle, name: string): number | null {
  * plants on its own (sat_conflicts for Nonograms, minimal_conflicts for Sudoku), standardised within the kind, so a
  * study mixing kinds plants the same effect within each.
  */
-export function plantedEffect(puzzles: readonly Puzzle[], metric: string | undefined, effect: Partial<Omit<PlantedEffect, 'metric'>> = {}): { effect: PlantedEffect; raw: Record<string, number> } {
-  const filled = withSatMetrics(puzzles).puzzles;
+export function plantedEffect(puzzles: readonly (Puzzle | StudyPuzzle)[], metric: string | undefined, effect: Partial<Omit<PlantedEffect, 'metric'>> = {}): { effect: PlantedEffect; raw: Record<string, number> } {
+  // (withSatMetrics fills each kind's SAT blocks: a Sudoku's through its kind module)
+  const filled = withSatMetrics(puzzles as readonly Puzzle[]).puzzles as readonly (Puzzle & { kind?: string })[];
   const raw: Record<string, number> = {};
   const z: Record<string, number> = {};
   for (const kind of kindsOf(filled)) {

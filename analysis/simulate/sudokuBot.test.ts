@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { StudyConfig } from '../../shared/schema/config.ts';
+import { StudyConfig } from '../../shared/schema/config.ts';
 import { ClientEvent } from '../../shared/schema/event.ts';
 import type { Move } from '../../shared/schema/move.ts';
 import { createRng } from '../../shared/random.ts';
@@ -11,7 +11,7 @@ import { botSession, standardiseMetric, DEFAULT_EFFECT, type BotSession } from '
 import { replaySudoku, sudokuRows } from '../../shared/sudoku/board.ts';
 import { expandSteps } from '../../shared/study/steps.ts';
 
-const config = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'study-config', 'sudoku.json'), 'utf8')) as StudyConfig;
+const config = StudyConfig.parse(JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'study-config', 'sudoku.json'), 'utf8')));
 const ids = config.puzzles.map((p) => p.id);
 const metric = standardiseMetric(Object.fromEntries(ids.map((id, i) => [id, i])));
 const effect = { ...DEFAULT_EFFECT, metric };

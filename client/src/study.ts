@@ -1,6 +1,6 @@
 // The participant's study controller: a zustand store, the one dispatcher every action goes through, and step clocks.
 import { create } from 'zustand';
-import { StartSessionRequest, type HintResponse, type SessionState } from '../../shared/schema/api.ts';
+import { StartSessionRequest, isSudokuClues, type NonogramHintBody, type SessionState } from '../../shared/schema/api.ts';
 import type { ClientEvent, ClientEventType } from '../../shared/schema/event.ts';
 import { clientErrorFor as stampedClientError, stampClient } from '../../shared/schema/stamp.ts';
 import type { InputSource, Move } from '../../shared/schema/move.ts';
@@ -18,7 +18,7 @@ import { api, ApiError } from './api.ts';
 import { Outbox, type SaveStatus } from './outbox.ts';
 
 /** The hint on display; `fixOffered`: a mistake explained, whose fix waits for the participant's go-ahead. */
-export type Hint = NonNullable<HintResponse['hint']> & { fixOffered?: boolean };
+export type Hint = NonogramHintBody & { fixOffered?: boolean };
 export interface Feedback {
   tone: 'info' | 'success' | 'warn';
   text: string;
@@ -109,7 +109,8 @@ export function phaseOf(step: Step | undefined): Phase | undefined {
 }
 
 export function puzzleOf(id: string | null | undefined): PuzzleClues | undefined {
-  return useStudy.getState().session?.study.puzzles.find((p) => p.id === id);
+  const p = useStudy.getState().session?.study.puzzles.find((q) => q.id === id);
+  return p && !isSudokuClues(p) ? p : undefined;
 }
 
 type PayloadOf<T extends ClientEventType> = Extract<ClientEvent, { type: T }>['payload'];
@@ -372,7 +373,7 @@ async function fetchHint(): Promise<void> {
     const { hint } = await api.hint({ puzzle_id: step.puzzle_id, position: step.position, rows: boardRows(s.board.grid) });
     if (useStudy.getState().step !== index) return;
     useStudy.setState({ busy: null });
-    if (!hint) {
+    if (!hint || 'puzzle' in hint) {
       useStudy.setState({ feedback: { tone: 'info', text: 'No hint available: the board has nothing left to deduce.' } });
       return;
     }

@@ -87,6 +87,33 @@ export function namedCells(move: Move): [number, number][] {
   }
 }
 
+/** What the intake knows of a puzzle's board to judge a move: a Nonogram's size, or a Sudoku's side and givens. */
+export type MoveBoard = { kind: 'nonogram'; width: number; height: number } | { kind: 'sudoku'; size: number; givens: readonly string[] };
+
+const NONOGRAM_MOVES: ReadonlySet<Move['type']> = new Set(['fill', 'cross', 'stroke', 'reveal']);
+const SUDOKU_MOVES: ReadonlySet<Move['type']> = new Set(['set_digit', 'pencil', 'reveal_digit']);
+
+/**
+ * Why a move cannot be one of this board's, or null when it can: a cell off the board (every kind), a move of another
+ * kind's board (a fill on a Sudoku, a digit on a Nonogram), a Sudoku digit above the side, or a Sudoku move on a
+ * given (the page never offers one: givens cannot change). The intake refuses such a move (shared/study/progression.ts),
+ * so no fold ever sees it; the board models ignore them too, so a log written before this rule replays the same.
+ */
+export function moveOffBoard(move: Move, board: MoveBoard, puzzleId: string): string | null {
+  const width = board.kind === 'nonogram' ? board.width : board.size;
+  const height = board.kind === 'nonogram' ? board.height : board.size;
+  const off = namedCells(move).find(([r, c]) => r >= height || c >= width);
+  if (off) return `names row ${off[0] + 1}, column ${off[1] + 1}, off the ${width}x${height} board of puzzle '${puzzleId}'`;
+  const foreign = board.kind === 'nonogram' ? SUDOKU_MOVES : NONOGRAM_MOVES;
+  if (foreign.has(move.type)) return `is a '${move.type}' move, but puzzle '${puzzleId}' is a ${board.kind === 'nonogram' ? 'Nonogram' : 'Sudoku'}`;
+  if (board.kind === 'sudoku' && (move.type === 'set_digit' || move.type === 'pencil' || move.type === 'reveal_digit' || move.type === 'clear')) {
+    if ('digit' in move && move.digit > board.size) return `writes digit ${move.digit}, above ${board.size}, the largest digit of the ${board.size}x${board.size} board of puzzle '${puzzleId}'`;
+    const given = board.givens[move.row]?.[move.col];
+    if (given !== undefined && given !== '.') return `names row ${move.row + 1}, column ${move.col + 1}, a given of puzzle '${puzzleId}' (${given}), which cannot change`;
+  }
+  return null;
+}
+
 /** The step a session is on after record `e`, when it was on `step`: a step_end moves it past the step it ends. */
 export function stepAfter(step: number, e: { type: string; step?: number }): number {
   return e.type === 'step_end' && typeof e.step === 'number' ? Math.max(step, e.step + 1) : step;

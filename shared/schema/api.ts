@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ClientEvent } from './event.ts';
 import { Phase, HintPolicy } from './config.ts';
 import { PuzzleClues } from './puzzle.ts';
+import { SudokuFields, checkSudoku } from '../sudoku/schema.ts';
 import { Move } from './move.ts';
 import { SessionStatus } from './session.ts';
 
@@ -33,14 +34,29 @@ export const StartSessionRequest = z
   });
 export type StartSessionRequest = z.infer<typeof StartSessionRequest>;
 
+/** A Sudoku as the browser sees it: its givens, without the solution. */
+export const SudokuClues = z
+  .object({ kind: SudokuFields.kind, id: SudokuFields.id, size: SudokuFields.size, box: SudokuFields.box, givens: SudokuFields.givens })
+  .superRefine(checkSudoku);
+export type SudokuClues = z.infer<typeof SudokuClues>;
+
+/** A puzzle as the browser sees it, of any kind: a Nonogram's clues (no `kind`, as always) or a Sudoku's givens. */
+export const ClientPuzzle = z.union([SudokuClues, PuzzleClues]);
+export type ClientPuzzle = z.infer<typeof ClientPuzzle>;
+
+/** Whether a puzzle the browser holds is a Sudoku. */
+export const isSudokuClues = (p: ClientPuzzle): p is SudokuClues => 'kind' in p && p.kind === 'sudoku';
+
 /** What the browser learns of the study: everything but the solutions. */
 export const ClientStudy = z.object({
   id: z.string(),
   title: z.string(),
   config_hash: z.string(),
   phases: z.array(Phase),
-  puzzles: z.array(PuzzleClues),
+  puzzles: z.array(ClientPuzzle),
   hint_policy: HintPolicy,
+  /** Sudoku boards' settings (config `sudoku`); only in a study with Sudoku puzzles. */
+  sudoku: z.object({ flag_conflicts: z.boolean() }).optional(),
 });
 export type ClientStudy = z.infer<typeof ClientStudy>;
 
@@ -72,29 +88,54 @@ export type BatchAck = z.infer<typeof BatchAck>;
 export const CheckRequest = z.object({
   puzzle_id: z.string().min(1).max(64),
   position: z.number().int().positive().nullable(),
-  rows: z.array(z.string().regex(/^[#.x?]*$/, 'rows use # (filled), x (crossed), . or ? (unknown)').max(100)).max(100),
+  /** The board as text: a Nonogram's # (filled), x (crossed), . or ? (unknown); a Sudoku's digit symbols (1-9, A-Z) and . (empty). */
+  rows: z.array(z.string().regex(/^[#.x?1-9A-Z]*$/, 'rows use # (filled), x (crossed), . or ? (unknown) on a Nonogram; digits 1-9, A-Z and . (empty) on a Sudoku').max(100)).max(100),
 });
 export type CheckRequest = z.infer<typeof CheckRequest>;
 export const CheckResponse = z.object({ solved: z.boolean() });
 export type CheckResponse = z.infer<typeof CheckResponse>;
 
-export const HintRequest = CheckRequest;
-export type HintRequest = z.infer<typeof HintRequest>;
-export const HintResponse = z.object({
-  hint: z
-    .object({
-      kind: z.enum(['error', 'cell']),
-      row: z.number().int().nonnegative(),
-      col: z.number().int().nonnegative(),
-      value: z.enum(['filled', 'empty']),
-      line: z.object({ axis: z.enum(['row', 'col']), index: z.number().int().nonnegative() }),
-      reasoning: z.string(),
-      explanation: z.string(),
-      /** False when the explanation reasons in no line (a mistake only the solution shows; reveal-only): the heading then names no reason line. */
-      reason_in_line: z.boolean().optional(),
-    })
-    .nullable(),
+/**
+ * A hint's request: the board, and on a Sudoku the candidates the participant has ruled out (those earlier hints
+ * removed), so the next hint builds on them.
+ */
+export const HintRequest = CheckRequest.extend({
+  eliminated: z.array(z.object({ row: z.number().int().nonnegative().max(99), col: z.number().int().nonnegative().max(99), digit: z.number().int().min(1).max(35) })).max(10_000).optional(),
 });
+export type HintRequest = z.infer<typeof HintRequest>;
+/** A Sudoku hint (`puzzle: "sudoku"`): a wrong digit, a digit to place, candidates to remove, or none applies. */
+export const SudokuHintBody = z.object({
+  puzzle: z.literal('sudoku'),
+  kind: z.enum(['error', 'cell', 'eliminate', 'stuck']),
+  row: z.number().int().nonnegative(),
+  col: z.number().int().nonnegative(),
+  /** cell: the digit to place (what a reveal writes); error: the right digit when the policy reveals; else null. */
+  digit: z.number().int().positive().nullable(),
+  /** eliminate: the candidates the reasoning removes (pencil marks to take out). */
+  eliminated: z.array(z.object({ row: z.number().int().nonnegative(), col: z.number().int().nonnegative(), digit: z.number().int().positive() })),
+  /** The cells the reasoning uses (to highlight). */
+  cells: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])),
+  heading: z.string(),
+  reasoning: z.string(),
+  explanation: z.string(),
+});
+export type SudokuHintBody = z.infer<typeof SudokuHintBody>;
+
+/** A Nonogram hint: a wrong cell or a cell to paint, and the line whose clue shows it. */
+export const NonogramHintBody = z.object({
+  kind: z.enum(['error', 'cell']),
+  row: z.number().int().nonnegative(),
+  col: z.number().int().nonnegative(),
+  value: z.enum(['filled', 'empty']),
+  line: z.object({ axis: z.enum(['row', 'col']), index: z.number().int().nonnegative() }),
+  reasoning: z.string(),
+  explanation: z.string(),
+  /** False when the explanation reasons in no line (a mistake only the solution shows; reveal-only): the heading then names no reason line. */
+  reason_in_line: z.boolean().optional(),
+});
+export type NonogramHintBody = z.infer<typeof NonogramHintBody>;
+
+export const HintResponse = z.object({ hint: z.union([NonogramHintBody, SudokuHintBody]).nullable() });
 export type HintResponse = z.infer<typeof HintResponse>;
 
 export const CompleteRequest = z.object({ last_seq: z.number().int().nonnegative() });

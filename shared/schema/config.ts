@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { PuzzleFields, checkPuzzle, solutionContradiction } from './puzzle.ts';
 import { strictObject } from './strict.ts';
+import { SudokuFields, checkSudoku } from '../sudoku/schema.ts';
 import { MAX_ANSWER_TEXT, MAX_CHOICES, MAX_GUESSING_TEXT, MAX_OPTION_TEXT } from './event.ts';
 
 const Id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids use letters, digits, _ and -');
@@ -136,17 +137,52 @@ export const Recruitment = strictObject({
 export type Recruitment = z.infer<typeof Recruitment>;
 
 /**
- * A study or practice puzzle as a config holds it: a puzzle record with no unknown keys, whose solution (when given;
- * the config requires it) reads as its own clues in every row and column.
+ * A Nonogram as a config holds it: a puzzle record with no unknown keys, whose solution (when given; the config
+ * requires it) reads as its own clues in every row and column.
  */
-export const StudyPuzzle = strictObject(PuzzleFields)
+export const NonogramStudyPuzzle = strictObject(PuzzleFields)
   .superRefine(checkPuzzle)
   .superRefine((p, ctx) => {
     if (!p.solution || p.solution.length !== p.height || p.solution.some((row) => row.length !== p.width)) return; // checkPuzzle names the size
     const wrong = solutionContradiction({ rows: p.rows, cols: p.cols, solution: p.solution });
     if (wrong) ctx.addIssue({ code: 'custom', path: wrong.path, message: `${wrong.message}: the solution contradicts the clues` });
   });
+export type NonogramStudyPuzzle = z.infer<typeof NonogramStudyPuzzle>;
+
+/** A Sudoku as a config holds it (`"kind": "sudoku"`): the record of shared/sudoku/schema.ts with no unknown keys. */
+export const SudokuStudyPuzzle = strictObject(SudokuFields).superRefine(checkSudoku);
+export type SudokuStudyPuzzle = z.infer<typeof SudokuStudyPuzzle>;
+
+/**
+ * A study or practice puzzle as a config holds it, of any kind: `kind` names it (absent means a Nonogram, so every
+ * existing config reads, and hashes, unchanged).
+ */
+export const StudyPuzzle = z.discriminatedUnion('kind', [NonogramStudyPuzzle, SudokuStudyPuzzle], {
+  error: (issue) => (issue.code === 'invalid_union' ? `unknown puzzle kind ${JSON.stringify((issue.input as { kind?: unknown } | undefined)?.kind)} (kinds: nonogram, sudoku)` : undefined),
+});
 export type StudyPuzzle = z.infer<typeof StudyPuzzle>;
+
+/** Whether a config's puzzle is a Nonogram (`kind` absent or "nonogram"). */
+export const isNonogramPuzzle = (p: StudyPuzzle): p is NonogramStudyPuzzle => p.kind !== 'sudoku';
+/** Whether a config's puzzle is a Sudoku. */
+export const isSudokuPuzzle = (p: StudyPuzzle): p is SudokuStudyPuzzle => p.kind === 'sudoku';
+
+export class PuzzleKindError extends Error {}
+
+/** The puzzles as Nonograms, for what plays or measures Nonograms only; PuzzleKindError naming the first puzzle of another kind. */
+export function nonogramsOnly(puzzles: readonly StudyPuzzle[], what: string): NonogramStudyPuzzle[] {
+  const other = puzzles.find((p) => !isNonogramPuzzle(p));
+  if (other) throw new PuzzleKindError(`${what} takes Nonogram puzzles only: puzzle '${other.id}' is a ${other.kind}`);
+  return puzzles as NonogramStudyPuzzle[];
+}
+
+/**
+ * Sudoku boards' study settings. `flag_conflicts`: whether a digit that repeats another in its row, column or box is
+ * marked on the participant's board (off by default, as a wrong cell is never shown: flagging changes what the study
+ * measures).
+ */
+export const SudokuSettings = strictObject({ flag_conflicts: z.boolean().default(false) });
+export type SudokuSettings = z.infer<typeof SudokuSettings>;
 
 export const StudyConfig = strictObject({
   id: Id,
@@ -159,6 +195,8 @@ export const StudyConfig = strictObject({
   phases: z.array(Phase).min(1),
   assignment: strictObject({ when_exhausted: z.enum(['new-round', 'refuse']).default('new-round') }).default({ when_exhausted: 'new-round' }),
   hints: strictObject({ policy: HintPolicy.default('explain-and-reveal') }).default({ policy: 'explain-and-reveal' }),
+  /** Sudoku boards' settings; absent (no default filled in, so a config without it hashes as before) means the defaults. */
+  sudoku: SudokuSettings.optional(),
   timing: strictObject({
     /** After this long without an event a session counts as abandoned. */
     inactivity_minutes: z.number().positive().default(30),

@@ -1,5 +1,5 @@
 // The study config's pure parts: its canonical text and hash (the `config_hash` every record carries) and the subset the browser may see.
-import type { StudyConfig } from '../schema/config.ts';
+import { isNonogramPuzzle, type StudyConfig } from '../schema/config.ts';
 import type { ClientStudy } from '../schema/api.ts';
 
 /** A validated study config with its hash and the part sent to the browser. */
@@ -28,16 +28,25 @@ export function configHash(config: StudyConfig, sha256Hex: (text: string) => str
   return sha256Hex(canonicalJson(config)).slice(0, 16);
 }
 
-/** What the browser may see of a study: the phases and each puzzle by its clues (no solutions). */
+/**
+ * What the browser may see of a study: the phases and each puzzle by its clues or givens (no solutions); the Sudoku
+ * settings only in a study with Sudoku puzzles (a Nonogram study's payload is as it always was).
+ */
 export function clientStudy(config: StudyConfig, hash: string): ClientStudy {
-  return {
+  const all = [...config.puzzles, ...config.practice_puzzles];
+  const study: ClientStudy = {
     id: config.id,
     title: config.title,
     config_hash: hash,
     phases: config.phases,
-    puzzles: [...config.puzzles, ...config.practice_puzzles].map(({ id, width, height, rows, cols }) => ({ id, width, height, rows, cols })),
+    puzzles: all.map((p) => {
+      if (isNonogramPuzzle(p)) return { id: p.id, width: p.width, height: p.height, rows: p.rows, cols: p.cols };
+      return { kind: p.kind, id: p.id, size: p.size, box: p.box, givens: p.givens };
+    }),
     hint_policy: config.hints.policy,
   };
+  if (!all.every(isNonogramPuzzle)) study.sudoku = { flag_conflicts: config.sudoku?.flag_conflicts ?? false };
+  return study;
 }
 
 /** A validated config with its hash and client subset. */

@@ -29,7 +29,7 @@
 // `admit` judges one event and, when it is taken, applies it.
 import type { Phase } from '../schema/config.ts';
 import type { ClientEvent, ClientEventType, LoggedEvent, LoggedServerEvent } from '../schema/event.ts';
-import { namedCells, sessionEndOf, stepAfter } from '../log/rules.ts';
+import { moveOffBoard, sessionEndOf, stepAfter, type MoveBoard } from '../log/rules.ts';
 import type { Step } from './steps.ts';
 import { validateAnswers } from './survey.ts';
 import { phaseRules, type StepFacts } from './phases/index.ts';
@@ -90,8 +90,8 @@ export function noteServerRecord(p: Progression, record: LoggedServerEvent): voi
 /** An event's client wall clock, never earlier than one already seen (a clock running backwards buys no time). */
 const wallOf = (p: Progression, e: ClientEvent): number => Math.max(e.t_wall, p.lastWall ?? e.t_wall);
 
-/** Board sizes of the study's puzzles, by id: a move's cells must lie on its puzzle's board. */
-export type BoardSizeOf = (puzzleId: string) => { width: number; height: number } | undefined;
+/** The boards of the study's puzzles, by id: a move must be one its puzzle's board takes (shared/log/rules.ts moveOffBoard). */
+export type BoardOf = (puzzleId: string) => MoveBoard | undefined;
 
 /** What an event names of its step (phase, puzzle, position) against the step it names: null if they agree. */
 function namesOtherThan(e: ClientEvent, step: Step, page: boolean): string | null {
@@ -154,7 +154,7 @@ export function admit(
   phases: readonly Phase[],
   e: ClientEvent,
   serverElapsedMs: number | null,
-  boardSizeOf?: BoardSizeOf,
+  boardOf?: BoardOf,
 ): Refusal | null {
   const refuse = (message: string): Refusal => ({ seq: e.seq, message: `event seq ${e.seq} (${e.type}): ${message}`, expected_step: p.step });
   if (p.ended) return refuse(`the session has ended (${p.ended.replace('_', ' ')})`);
@@ -171,10 +171,10 @@ export function admit(
   if (e.step !== p.step) return refuse(`names step ${e.step}, but the session is at step ${p.step} (${step.kind})`);
   const other = namesOtherThan(e, step, false);
   if (other) return refuse(other);
-  if (e.type === 'move' && step.puzzle_id !== null && boardSizeOf) {
-    const size = boardSizeOf(step.puzzle_id);
-    const off = size ? namedCells(e.payload.move).find(([r, c]) => r >= size.height || c >= size.width) : undefined;
-    if (size && off) return refuse(`names row ${off[0] + 1}, column ${off[1] + 1}, off the ${size.width}x${size.height} board of puzzle '${step.puzzle_id}'`);
+  if (e.type === 'move' && step.puzzle_id !== null && boardOf) {
+    const board = boardOf(step.puzzle_id);
+    const why = board ? moveOffBoard(e.payload.move, board, step.puzzle_id) : null;
+    if (why) return refuse(why);
   }
   const phase = phases.find((ph) => ph.id === step.phase_id);
   if (!phase) return refuse(`no phase '${step.phase_id}'`);

@@ -18,8 +18,8 @@ const MAX_SIDE = 32; // the solver's limit (one 32-bit candidate mask per cell)
 
 const Rows = z.array(z.string());
 
-/** The fields of a Sudoku record, the one list both schemas below are made of. */
-const SudokuFields = {
+/** The fields of a Sudoku record, the one list both schemas below (and the study config's, shared/schema/config.ts) are made of. */
+export const SudokuFields = {
   kind: z.literal('sudoku'),
   id: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'ids use letters, digits, _ and -'),
   size: z.number().int().min(1).max(MAX_SIDE),
@@ -49,7 +49,8 @@ export function symbolValue(ch: string, n: number, zeroIsEmpty = false): number 
 
 const at = (r: number, c: number) => `r${r + 1}c${c + 1}`;
 
-function checkSudoku(p: { size: number; box: [number, number]; givens: string[]; solution?: string[] }, ctx: z.RefinementCtx): void {
+/** The record's checks (box, rows, symbols, units, givens against the solution), each issue naming its field. */
+export function checkSudoku(p: { size: number; box: [number, number]; givens: string[]; solution?: string[] }, ctx: z.RefinementCtx): void {
   const n = p.size;
   if (p.box[0] * p.box[1] !== n) {
     ctx.addIssue({ code: 'custom', path: ['box'], message: `a box of ${p.box[0]}x${p.box[1]} has ${p.box[0] * p.box[1]} cells, the side is ${n}` });

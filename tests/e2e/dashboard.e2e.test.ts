@@ -11,7 +11,7 @@ import { studyFixture, type StudyFixture } from '../support/study.ts';
 import { STORES } from '../support/postgres.ts';
 import { Participant, event, validAnswers } from '../support/testServer.ts';
 import { expandSteps } from '../../shared/study/steps.ts';
-import type { StudyConfig } from '../../shared/schema/config.ts';
+import { nonogramsOnly, type StudyConfig } from '../../shared/schema/config.ts';
 import { DEFAULT_EFFECT, botSession, type BotSession } from '../../analysis/simulate/bot.ts';
 import { createRng } from '../../shared/random.ts';
 import { boardRows, replayMoves } from '../../shared/game/board.ts';
@@ -220,7 +220,7 @@ describe.each(STORES)('the experimenter dashboard (%s)', (store) => {
     const { bot } = bots[0];
     const step = bot.events.find((e) => e.type === 'step_start' && e.payload.kind === 'puzzle')!.step;
     const moves = bot.events.filter((e) => e.type === 'move' && e.step === step).map((e) => (e.payload as { move: Move }).move);
-    const puzzle = config.puzzles.find((p) => p.id === bot.events.find((e) => e.step === step)!.puzzle_id)!;
+    const puzzle = nonogramsOnly(config.puzzles, 'this test').find((p) => p.id === bot.events.find((e) => e.step === step)!.puzzle_id)!;
     const want = boardRows(replayMoves(puzzle.width, puzzle.height, moves).grid).map((r) => r.replaceAll('?', '.'));
     await page.goto(`${server.url}/dashboard#/session/${bot.session_id}`);
     await expect.poll(() => page.locator('[data-testid^="replay-"]').count()).toBeGreaterThanOrEqual(5); // tutorial, warmup, three puzzles

@@ -1,10 +1,10 @@
 // Study overview: the config in force and its hash, the puzzle set with pictures and metrics, sessions by state.
 import { useEffect } from 'react';
-import type { Puzzle } from '../../../shared/schema/puzzle.ts';
+import { isNonogramPuzzle, type StudyPuzzle } from '../../../shared/schema/config.ts';
 import { loadOverview, useLive } from './liveStore.ts';
 import { MiniBoard } from './MiniBoard.tsx';
 
-function metricRows(p: Puzzle): [string, string][] {
+function metricRows(p: StudyPuzzle): [string, string][] {
   const out: [string, string][] = [];
   const m = p.metrics;
   if (!m) return out;
@@ -17,15 +17,13 @@ function metricRows(p: Puzzle): [string, string][] {
   return out;
 }
 
-function PuzzleCard({ p }: { p: Puzzle }) {
+function PuzzleCard({ p }: { p: StudyPuzzle }) {
   return (
     <div className="puzzle-card" data-testid={`puzzle-card-${p.id}`}>
-      <MiniBoard width={p.width} height={p.height} solution={p.solution} cell={Math.max(6, Math.floor(120 / Math.max(p.width, p.height)))} />
+      {isNonogramPuzzle(p) && <MiniBoard width={p.width} height={p.height} solution={p.solution} cell={Math.max(6, Math.floor(120 / Math.max(p.width, p.height)))} />}
       <div>
         <div className="mono">{p.id}</div>
-        <div className="sub">
-          {p.width}×{p.height}
-        </div>
+        <div className="sub">{isNonogramPuzzle(p) ? `${p.width}×${p.height}` : `${p.size}×${p.size} Sudoku`}</div>
         <table className="metrics">
           <tbody>
             {metricRows(p).map(([k, v]) => (

@@ -4,7 +4,7 @@
 // optional `time_limit_seconds` run out; a rating step once a rating was given. Only the puzzle steps show a board and
 // have a clock. The bot's rating carries the planted effect (analysis/simulate/bot.ts): round(3 + b_metric·m +
 // b_skill·s + b_interaction·m·s + ε) clamped to 1..5, N/A when the puzzle was not solved.
-import { PuzzlesPhase } from '../../schema/config.ts';
+import { PuzzlesPhase, type NonogramStudyPuzzle } from '../../schema/config.ts';
 import { clamp, logNormal, normal, playBoard, type Tempo } from './simulate.ts';
 import { playSudoku, sudokuOf, sudokuReach, sudokuSource, type SudokuTempo } from './sudokuPlay.ts';
 import { CLOCK_TOLERANCE_MS, reasons, type PhaseModule, type PhaseSimulate, type PhaseOf, type SimulateContext } from './types.ts';
@@ -74,7 +74,7 @@ function simulatePuzzle(ctx: SimulateContext<PhaseOf<'puzzles'>>): void {
     policy,
   };
   const sudoku = sudokuOf(puzzle);
-  const played = sudoku ? playSudoku(page, rng, sudoku, sudokuTempo(tempo, m, skill, policy, rng), { ...limits, hints: policy !== 'off' }) : playBoard(page, rng, puzzle, tempo, limits);
+  const played = sudoku ? playSudoku(page, rng, sudoku, sudokuTempo(tempo, m, skill, policy, rng), { ...limits, hints: policy !== 'off' }) : playBoard(page, rng, puzzle as NonogramStudyPuzzle, tempo, limits);
   memory.outcomes[puzzle.id] = { outcome: played.outcome, hints: played.hints, errors: played.mistakes > 0 };
   page.log('step_end', { kind: step.kind, reason: played.outcome === 'done' ? 'done' : played.outcome });
 }

@@ -20,7 +20,7 @@
  */
 import type { ClientEvent } from '../../schema/event.ts';
 import type { Move } from '../../schema/move.ts';
-import type { Phase, StudyConfig, SurveyItem } from '../../schema/config.ts';
+import type { NonogramStudyPuzzle, Phase, StudyConfig, SurveyItem } from '../../schema/config.ts';
 import type { Puzzle } from '../../schema/puzzle.ts';
 import type { Rng } from '../../random.ts';
 import type { Answer } from '../survey.ts';
@@ -350,7 +350,7 @@ export function practiceBoard(ctx: SimulateContext<{ puzzle: string }>, capSecon
   const sudoku = sudokuOf(puzzle);
   const played = sudoku
     ? playSudoku(page, rng, sudoku, { speed: who.speed * 1.2, pause: 0.1, error: 0.05, hint: 0, reach: TECHNIQUES.length - 1, pencil: false, source: sudokuSource(rng) }, limits)
-    : playBoard(page, rng, puzzle, tempo, limits);
+    : playBoard(page, rng, puzzle as NonogramStudyPuzzle, tempo, limits);
   after();
   page.log('step_end', { kind: page.step.kind, reason: played.outcome === 'solved' ? 'solved' : played.outcome === 'timeout' ? 'timeout' : 'done' });
 }

@@ -1,6 +1,6 @@
 // One phase kind as one module: its config schema, its steps, its clocks, its board, its records, its end rule, its bot.
 import type { z } from 'zod';
-import type { HintPolicy, Phase, PhaseKind, StudyConfig } from '../../schema/config.ts';
+import type { HintPolicy, Phase, PhaseKind, StudyConfig, StudyPuzzle } from '../../schema/config.ts';
 import type { Grid } from '../../nonogram/grid.ts';
 import type { Hint } from '../../nonogram/hint.ts';
 import type { SudokuHint } from '../../sudoku/hint.ts';
@@ -163,7 +163,8 @@ export interface SimulateContext<P> {
   step: Step;
   /** The whole timeline (the post-survey asks about every puzzle step). */
   steps: readonly Step[];
-  puzzle(id: string): Puzzle;
+  /** A study or practice puzzle of any kind (a Sudoku record has `kind: 'sudoku'`: sudokuPlay.ts sudokuOf). */
+  puzzle(id: string): StudyPuzzle;
   rng: Rng;
   page: SimulatedPage;
   who: SimulatedParticipant;
