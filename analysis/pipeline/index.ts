@@ -10,6 +10,7 @@ import { extractFiles, startGmmWorker } from './workers.ts';
 import { extractDatabase } from './database.ts';
 import { redactUrl } from '../../store/stores.ts';
 import { analyzeByKind } from './byKind.ts';
+import { kindsOf } from './kinds.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
 import { renderReport } from './report.ts';
 
@@ -106,7 +107,8 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   // Large studies: a worker started now (its start-up overlaps the extraction) fits the three-component mixture
   // while this thread fits the others and the mixed models that do not need the threshold (analyzeExtracted), and
   // later writes gaps.csv (1.7 M rows for 10,000 participants) while this thread writes the other tables and the report.
-  const gmmWorker = (opts.parallel ?? 2) > 1 && files.length >= 500 ? startGmmWorker() : null;
+  // (a Nonogram study's: a study of other kinds is analysed within each kind, byKind.ts, on this thread)
+  const gmmWorker = (opts.parallel ?? 2) > 1 && files.length >= 500 && kindsOf(set.puzzles).every((k) => k === 'nonogram') ? startGmmWorker() : null;
   // (set once the worker is building gaps.csv)
   let gapsPrepared = false;
   if (gmmWorker) {

@@ -58,7 +58,8 @@ const PUZZLE_COLUMNS = ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', 'attempts',
 
 /** Each attempt's "participant,puzzle,position," prefix of its rows in gaps.csv (gap k's attempt is gaps.attempt[k]). */
 export function gapRowKeys(attempts: readonly Record<string, unknown>[]): string[] {
-  return attempts.map((a) => `${safeCell(String(a.participant_id))},${safeCell(String(a.puzzle_id))},${a.position},`);
+  // (an attempt that names its kind, in a study with a kind other than Nonogram, names it in gaps.csv too)
+  return attempts.map((a) => `${safeCell(String(a.participant_id))},${safeCell(String(a.puzzle_id))},${a.kind === undefined ? '' : `${a.kind},`}${a.position},`);
 }
 
 /**
@@ -67,9 +68,9 @@ export function gapRowKeys(attempts: readonly Record<string, unknown>[]): string
  * tables). Each attempt's "participant,puzzle,position," prefix and each distinct gap's
  * "gap,log_gap,pause" tail (gaps are whole milliseconds, so few distinct values) are encoded once.
  */
-export function gapsCsvBytes(rowKeys: readonly string[], g: GapColumns, threshold: number): Buffer {
+export function gapsCsvBytes(rowKeys: readonly string[], g: GapColumns, threshold: number, withKind = false): Buffer {
   const enc = new TextEncoder();
-  const header = enc.encode('participant_id,puzzle_id,position,index,cell,action,gap_s,log_gap,pause\n');
+  const header = enc.encode(`participant_id,puzzle_id,${withKind ? 'kind,' : ''}position,index,cell,action,gap_s,log_gap,pause\n`);
   const keys = rowKeys.map((k) => enc.encode(k));
   const keyLength = Int32Array.from(keys, (k) => k.length);
   const actions = Array.from({ length: 256 }, (_, i) => enc.encode(`,${ACTIONS[i] ?? ''},`));
@@ -140,7 +141,7 @@ export function writeTables(result: AnalysisResult, dir: string, options: { gaps
   put('puzzles.csv', toCsv(result.puzzles, [...withKind(PUZZLE_COLUMNS, 'puzzle_id'), ...(result.btSkipsHardest ? ['bt_skips_score', 'bt_skips_rank'] : []), ...result.metrics]));
   const threshold = result.pauses.threshold_s;
   if (options.gapsWrittenElsewhere) written.push('gaps.csv');
-  else put('gaps.csv', gapsCsvBytes(gapRowKeys(result.attempts), result.gaps, threshold));
+  else put('gaps.csv', gapsCsvBytes(gapRowKeys(result.attempts), result.gaps, threshold, kinded));
   if (options.trajectories ?? true) put('trajectories.csv', TRAJECTORY_HEADER + result.trajectories.join(''));
   put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');
   put('correlations.csv', toCsv(result.correlations as unknown as Record<string, unknown>[], withKind(['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact'], 'table')));

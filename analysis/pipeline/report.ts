@@ -266,8 +266,10 @@ export function figureSpecs(result: AnalysisResult, notes: Record<string, string
     if (a.first_row === null || a.first_col === null) continue;
     const key = `${a.puzzle_id}|${a.first_row}|${a.first_col}`;
     const e = firstCounts.get(key);
+    // (a study with a kind other than Nonogram names each facet's kind: the board's rows are a Sudoku's or a Nonogram's)
+    const label = a.kind === undefined ? (a.puzzle_id as string) : `${a.kind === 'sudoku' ? 'Sudoku' : 'Nonogram'} ${a.puzzle_id}`;
     if (e) e.count++;
-    else firstCounts.set(key, { puzzle: a.puzzle_id as string, row: a.first_row as number, col: a.first_col as number, count: 1 });
+    else firstCounts.set(key, { puzzle: label, row: a.first_row as number, col: a.first_col as number, count: 1 });
   }
   if (firstCounts.size === 0) notes.first_actions = 'no attempt has a first cell (no board action)';
   else specs.first_actions = {
