@@ -71,6 +71,9 @@ export const AttemptRow = z.object({
 });
 export type AttemptRow = z.infer<typeof AttemptRow>;
 
+/** The attempt fields only a study with a kind other than Nonogram has (a Nonogram study's tables and exports leave them out). */
+export const KIND_ATTEMPT_FIELDS: readonly string[] = ['kind', 'pencil_marks', 'pencil_cells'];
+
 /** One inter-action gap (for the mixture fit). */
 export const GapRow = z.object({
   participant_id: z.string(),

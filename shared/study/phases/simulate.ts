@@ -37,14 +37,8 @@ export const DRAG_CELL_MS = 12;
 // ---------------------------------------------------------------------------------------------------------------
 // Random helpers
 
-export function normal(rng: Rng): number {
-  let u = rng.next();
-  while (u <= 1e-12) u = rng.next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
-}
-export const logNormal = (rng: Rng, median: number, sigma: number) => median * Math.exp(sigma * normal(rng));
-export const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
-export const pick = <T>(rng: Rng, items: readonly T[]): T => items[rng.int(items.length)];
+export { normal, logNormal, clamp, pick } from './random.ts';
+import { normal, logNormal, clamp, pick } from './random.ts';
 /** A deliberate pause (reading, deciding): about 2 s. */
 export const deliberateGap = (rng: Rng): number => logNormal(rng, 2_000, 0.4);
 
@@ -66,11 +60,8 @@ export interface Tempo {
   crosses: boolean;
 }
 
-export interface BoardPlay {
-  outcome: 'solved' | 'skipped' | 'timeout' | 'done';
-  hints: number;
-  mistakes: number;
-}
+export type { BoardPlay } from './random.ts';
+import type { BoardPlay } from './random.ts';
 
 interface Line {
   axis: 'row' | 'col';

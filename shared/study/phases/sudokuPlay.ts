@@ -29,7 +29,7 @@ import { applyStep, easiestStep, stateOf, TECHNIQUES, type HumanState, type Step
 import { digitsOf, popcount } from '../../sudoku/candidates.ts';
 import { shapeOf } from '../../sudoku/grid.ts';
 import { symbolValue } from '../../sudoku/schema.ts';
-import { logNormal, pick, type BoardPlay } from './simulate.ts';
+import { logNormal, pick, type BoardPlay } from './random.ts';
 
 export interface SudokuTempo {
   /** Multiplies every gap (lower = faster). */
