@@ -9,7 +9,7 @@ import Papa from 'papaparse';
 import { ZipArchive } from 'archiver';
 import { EventLog, type EventStore } from '../store/eventLog.ts';
 import { isNonogramPuzzle, type StudyConfig } from '../shared/schema/config.ts';
-import { AttemptRow, TRAJECTORY_CODEBOOK, TRAJECTORY_COLUMNS, sessionFromRecords, sessionSignals, sessionTrajectory, type SignalPuzzle } from '../shared/signals/index.ts';
+import { AttemptRow, KIND_ATTEMPT_FIELDS, TRAJECTORY_CODEBOOK, TRAJECTORY_COLUMNS, sessionFromRecords, sessionSignals, sessionTrajectory, sudokuSignalPuzzle, type SignalPuzzle } from '../shared/signals/index.ts';
 import { CODEBOOK_COLUMNS, addExpertiseZMean, participantCodebook, wideParticipantRow, type ParticipantMeta, type WideRow } from '../shared/signals/participantTable.ts';
 
 /** One row per logged event: the columns, in order, with what each means (psych-DS variableMeasured). */
@@ -105,7 +105,9 @@ export async function exportEvents(log: EventStore, sessionIds: Iterable<string>
 /** The study's puzzles as the signal functions want them (solutions stay on the server). */
 function signalPuzzles(config: StudyConfig): Map<string, SignalPuzzle> {
   const map = new Map<string, SignalPuzzle>();
-  for (const p of [...config.puzzles, ...config.practice_puzzles].filter(isNonogramPuzzle)) if (p.solution) map.set(p.id, { id: p.id, width: p.width, height: p.height, solution: p.solution });
+  for (const p of [...config.puzzles, ...config.practice_puzzles])
+    if (!isNonogramPuzzle(p)) map.set(p.id, sudokuSignalPuzzle(p));
+    else if (p.solution) map.set(p.id, { id: p.id, width: p.width, height: p.height, solution: p.solution });
   return map;
 }
 
@@ -125,7 +127,9 @@ async function sessionLog(log: EventStore, id: string) {
  * uses. Pauses need a threshold: pass one (e.g. from `nonolab analyze`), or the pause columns stay empty.
  */
 export async function exportAttempts(log: EventStore, sessionIds: Iterable<string>, config: StudyConfig, out: Writable, opts: { pauseThresholdS?: number | null } = {}): Promise<void> {
-  const columns = Object.keys(AttemptRow.shape);
+  // (a study with a kind other than Nonogram: the kind and the pencil-mark columns too; a Nonogram study's as always)
+  const kinded = config.puzzles.some((p) => !isNonogramPuzzle(p));
+  const columns = Object.keys(AttemptRow.shape).filter((c) => kinded || !KIND_ATTEMPT_FIELDS.includes(c));
   const puzzles = signalPuzzles(config);
   await write(out, toCsv([], columns, true));
   for (const id of sessionIds) {

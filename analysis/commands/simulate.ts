@@ -4,7 +4,7 @@ import cliProgress from 'cli-progress';
 import { join } from 'node:path';
 import { loadStudyConfig, ConfigError } from '../../node/studyConfig.ts';
 import { metricOf } from '../metric.ts';
-import { simulateToDir, simulateToServer, type SimulateOptions } from '../simulate/index.ts';
+import { plantedMetricName, simulateToDir, simulateToServer, type SimulateOptions } from '../simulate/index.ts';
 import { commandDescription } from './catalog.ts';
 import { outputFolderProblem } from './outputPaths.ts';
 
@@ -14,7 +14,7 @@ interface Flags {
   server?: string;
   out?: string;
   config: string;
-  metric: string;
+  metric?: string;
   bMetric?: string;
   bSkill?: string;
   bInteraction?: string;
@@ -42,7 +42,7 @@ export function registerSimulate(program: Command): void {
     .option('--server <url>', 'play through a running server (POST /api/sessions, /api/session/events, /check, /hint, /complete)')
     .option('--out <dir>', 'write DIR/sessions/<id>.ndjson in the server record format (with --server: only codes.csv and truth.json)')
     .option('--config <file>', 'study config (must be the server’s with --server)', join(import.meta.dirname, '..', '..', 'study-config', 'study.json'))
-    .option('--metric <name>', 'the puzzle metric the ratings depend on: <source>_<key> such as sat_conflicts, human_level (old spellings conflicts, level accepted)', 'sat_conflicts')
+    .option('--metric <name>', "the puzzle metric the ratings depend on: <source>_<key> such as sat_conflicts, human_level, minimal_conflicts (old spellings conflicts, level accepted); default: each puzzle kind's, sat_conflicts for Nonograms, minimal_conflicts for Sudoku")
     .option('--b-metric <x>', 'planted effect of the standardised metric on the rating')
     .option('--b-skill <x>', 'planted effect of skill on the rating')
     .option('--b-interaction <x>', 'planted metric x skill interaction')
@@ -64,14 +64,14 @@ export function registerSimulate(program: Command): void {
           participants,
           seed,
           study,
-          metric: metricOf(flags.metric).name,
+          metric: flags.metric === undefined ? undefined : metricOf(flags.metric).name,
           effect: { b_metric: num('b-metric', flags.bMetric), b_skill: num('b-skill', flags.bSkill), b_interaction: num('b-interaction', flags.bInteraction) },
           onProgress: (done) => showBar && bar.update(done),
         };
         for (const k of Object.keys(opts.effect!) as (keyof NonNullable<SimulateOptions['effect']>)[]) if (opts.effect![k] === undefined) delete opts.effect![k];
         const truth = flags.server ? await simulateToServer(opts, flags.server, flags.out, concurrency) : simulateToDir(opts, flags.out!);
         if (showBar) bar.stop();
-        console.log(JSON.stringify({ participants, seed, mode: flags.server ? 'server' : 'ndjson', out: flags.out ?? null, server: flags.server ?? null, metric: metricOf(flags.metric).name, effect: truth?.effect ?? null }));
+        console.log(JSON.stringify({ participants, seed, mode: flags.server ? 'server' : 'ndjson', out: flags.out ?? null, server: flags.server ?? null, metric: plantedMetricName(study.config.puzzles, flags.metric), effect: truth?.effect ?? null }));
       } catch (err) {
         if (!(err instanceof ConfigError) && !(err instanceof Error)) throw err;
         console.error(`nonolab simulate: ${(err as Error).message}`);

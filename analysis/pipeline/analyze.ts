@@ -17,7 +17,9 @@
  */
 import tDist from '@stdlib/stats-base-dists-t';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
-import { expertiseItems, EXPERTISE_ITEMS, type AttemptRow, type AnswerRow } from '../../shared/signals/index.ts';
+import { expertiseItems, EXPERTISE_ITEMS, sudokuSignalPuzzle, type AttemptRow, type AnswerRow, type SignalPuzzle } from '../../shared/signals/index.ts';
+import { kindsOf, profileOf } from './kinds.ts';
+import type { KindId } from '../../shared/puzzles/kind.ts';
 import type { Extracted, ExtractContext, ExtractedParticipant, GapColumns } from './extract.ts';
 import { pauseStage, type PauseOptions, type PausesSummary } from './pauses.ts';
 import { compareMeasures, type MeasureComparison } from './measures.ts';
@@ -62,7 +64,6 @@ export interface AnalyzeOptions extends PauseOptions {
 }
 
 export const DEFAULT_METRICS = ['sat_decisions', 'sat_propagations', 'sat_conflicts'] as const;
-const EXTRA_METRICS = ['dfa_conflicts', 'human_level', 'human_line_passes', 'human_footholds', 'human_foothold_cells'];
 
 export interface PuzzleRow extends Record<string, unknown> {
   puzzle_id: string;
@@ -168,6 +169,8 @@ export interface AnalysisResult {
   /** Every measure side by side (measures.csv, issue 36), or null when not asked for or fewer than two measures. */
   measures: MeasureComparison | null;
   metrics: string[];
+  /** The study's puzzle kinds; every table carries a `kind` column unless it is ['nonogram'] (a Nonogram study's tables are as they always were). */
+  kinds: KindId[];
   warnings: string[];
   timings: Record<string, number>;
   sessions: { total: number; analysed: number; excluded_marked: number; incomplete: number };
@@ -189,11 +192,18 @@ function tQuantile975(df: number): number {
   return tDist.quantile(0.975, df);
 }
 
+/** A study puzzle as the signals read it, whatever its kind. */
+function signalPuzzleOf(p: Puzzle): SignalPuzzle {
+  const q = p as unknown as { kind?: string };
+  if (q.kind === 'sudoku') return sudokuSignalPuzzle(q as unknown as { id: string; size: number; givens: string[]; solution: string[] });
+  return { id: p.id, width: p.width, height: p.height, solution: p.solution! };
+}
+
 /** The context extraction needs, from the puzzle set. */
 export function extractContext(set: PuzzleSet, includePilot?: boolean, validate?: boolean, gapLevel?: 'cell' | 'action', skipBadSessions?: boolean, trajectories = true): ExtractContext {
   const puzzlesPhase = set.config?.phases.find((p) => p.kind === 'puzzles');
   return {
-    puzzles: set.puzzles.map((p) => ({ id: p.id, width: p.width, height: p.height, solution: p.solution! })),
+    puzzles: set.puzzles.map((p) => signalPuzzleOf(p)),
     items: expertiseItems(set.config ?? undefined),
     allItems: set.config ? set.config.phases.flatMap((p) => (p.kind === 'survey' || p.kind === 'post_survey' ? p.items : [])) : [],
     guessingOptions: puzzlesPhase?.kind === 'puzzles' ? puzzlesPhase.rating.guessing_options : undefined,
@@ -227,7 +237,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   const metrics = puzzleMetrics(set, options.metrics, laterWarnings);
   stage('expertise');
   const expertise = expertiseStage(analysed, laterWarnings);
-  const lmmMetrics = metrics.usable.filter((m) => (DEFAULT_METRICS as readonly string[]).includes(m) || (options.metrics ?? []).includes(m));
+  const lmmMetrics = metrics.usable.filter((m) => profileOf(set.puzzles).defaultMetrics.includes(m) || (options.metrics ?? []).includes(m));
   const jobs = lmmJobs(lmmMetrics);
   const fits = new Array<LmmFit>(jobs.length);
   let lmmMs = 0;
@@ -310,6 +320,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     survival,
     outcomes: outcomeSummary(attempts, options),
     metrics: metrics.usable,
+    kinds: kindsOf(set.puzzles),
     warnings,
     timings,
     sessions: { total: ex.total, analysed: analysed.length, excluded_marked: ex.excludedMarked, incomplete: ex.incomplete },
@@ -337,8 +348,9 @@ interface PuzzleMetrics {
 }
 
 function puzzleMetrics(set: PuzzleSet, asked: readonly string[] | undefined, warnings: string[]): PuzzleMetrics {
-  const metricNames = [...new Set((asked ?? DEFAULT_METRICS).map((m) => metricOf(m).name))];
-  for (const extra of EXTRA_METRICS) if (!metricNames.includes(extra) && set.puzzles.every((p) => puzzleMetric(p, extra) !== null)) metricNames.push(extra);
+  const profile = profileOf(set.puzzles);
+  const metricNames = [...new Set((asked ?? profile.defaultMetrics).map((m) => metricOf(m).name))];
+  for (const extra of profile.extraMetrics) if (!metricNames.includes(extra) && set.puzzles.every((p) => puzzleMetric(p, extra) !== null)) metricNames.push(extra);
   const usable = metricNames.filter((m) => set.puzzles.every((p) => puzzleMetric(p, m) !== null));
   for (const m of metricNames) if (!usable.includes(m)) warnings.push(`metric ${m} is missing for some puzzles: left out`);
   const z = new Map<string, Map<string, number>>();
@@ -526,7 +538,7 @@ function correlationStage(correlate: Correlate, usable: readonly string[], puzzl
 
 /** The candidate pool of the selection (Figure 2), or null (with a warning) when no candidate has the metric. */
 function candidateStage(candidates: NonNullable<AnalyzeOptions['candidates']>, set: PuzzleSet, warnings: string[]): CandidatePool | null {
-  const pool = candidatePool(candidates.file, candidates.puzzles, set);
+  const pool = candidatePool(candidates.file, candidates.puzzles, set, profileOf(set.puzzles).poolMetric);
   if (pool.values.length === 0) {
     warnings.push(`--candidates ${pool.file}: no candidate has metrics.sat.conflicts (run \`nonolab measure\` on it): no Figure 2`);
     return null;
@@ -541,9 +553,9 @@ function robustnessStage(correlate: Correlate, set: PuzzleSet, puzzleRows: reado
   const solvers = otherSolvers(set.puzzles);
   const robustness: CorrelationRow[] = [];
   const ys = ['bt_score', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints'];
-  for (const solver of ['minisat', ...solvers])
+  for (const solver of [...profileOf(set.puzzles).counterSources, ...solvers])
     for (const stat of SOLVER_STATS) {
-      const x = solver === 'minisat' ? `sat_${stat}` : `${solver}_${stat}`;
+      const x = `${solver}_${stat}`;
       const xs = set.puzzles.map((p) => puzzleMetric(p, x) ?? NaN);
       if (xs.some((v) => !Number.isFinite(v))) continue;
       if (xs.every((v) => v === xs[0])) {

@@ -26,7 +26,7 @@ import {
 } from '../../shared/signals/index.ts';
 
 /** Move types, coded as bytes in the gap columns. */
-export const ACTIONS = ['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset', 'hint', 'submit', 'skip'] as const;
+export const ACTIONS = ['fill', 'cross', 'clear', 'stroke', 'reveal', 'undo', 'reset', 'hint', 'submit', 'skip', 'set_digit', 'pencil', 'reveal_digit'] as const;
 const ACTION_CODE = new Map<string, number>(ACTIONS.map((a, i) => [a, i]));
 
 /**

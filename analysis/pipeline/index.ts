@@ -1,5 +1,7 @@
 // The analysis pipeline: from a logs directory and a puzzle set to every table and report.html.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { kindOfText, nonogram } from '../../shared/puzzles/index.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { readPuzzleFile } from '../puzzleFile.ts';
 import { join } from 'node:path';
 import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
@@ -7,11 +9,15 @@ import { gapRowKeys, readCodes, sessionFiles, writeTables } from './io.ts';
 import { extractFiles, startGmmWorker } from './workers.ts';
 import { extractDatabase } from './database.ts';
 import { redactUrl } from '../../store/stores.ts';
+import { analyzeByKind } from './byKind.ts';
+import { kindsOf } from './kinds.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
 import { renderReport } from './report.ts';
 
 export * from './analyze.ts';
 export * from './pauses.ts';
+export { analyzeByKind, extractOf } from './byKind.ts';
+export { KIND_PROFILES, kindsOf, kindOfPuzzle, type KindProfile } from './kinds.ts';
 export { loadPuzzleSet, withSatMetrics, PuzzleSetError, type PuzzleSet } from './puzzles.ts';
 export { sessionFiles, readSessions, readCodes, writeTables, gapRowKeys, gapsCsvBytes } from './io.ts';
 export { renderReport, renderSvg, figureSpecs } from './report.ts';
@@ -81,7 +87,10 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   let candidates: AnalyzeOptions['candidates'];
   if (opts.candidates) {
     try {
-      candidates = { file: opts.candidates, puzzles: readPuzzleFile(opts.candidates).puzzles };
+      // (a candidate pool of another kind, e.g. `generate --kind sudoku --sat`, is read by its kind's module)
+      const text = readFileSync(opts.candidates, 'utf8');
+      const kind = kindOfText(text, opts.candidates);
+      candidates = { file: opts.candidates, puzzles: kind === nonogram ? readPuzzleFile(opts.candidates).puzzles : (kind.parseFile(text, opts.candidates) as unknown as Puzzle[]) };
     } catch (err) {
       throw new Error(`--candidates: ${(err as Error).message}`);
     }
@@ -104,7 +113,8 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   // Large studies: a worker started now (its start-up overlaps the extraction) fits the three-component mixture
   // while this thread fits the others and the mixed models that do not need the threshold (analyzeExtracted), and
   // later writes gaps.csv (1.7 M rows for 10,000 participants) while this thread writes the other tables and the report.
-  const gmmWorker = (opts.parallel ?? 2) > 1 && files.length >= 500 ? startGmmWorker() : null;
+  // (a Nonogram study's: a study of other kinds is analysed within each kind, byKind.ts, on this thread)
+  const gmmWorker = (opts.parallel ?? 2) > 1 && files.length >= 500 && kindsOf(set.puzzles).every((k) => k === 'nonogram') ? startGmmWorker() : null;
   // (set once the worker is building gaps.csv)
   let gapsPrepared = false;
   if (gmmWorker) {
@@ -125,7 +135,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
       : await extractFiles(files, ctx, { parallel: opts.parallel, onSession: opts.onSession });
     const extractMs = performance.now() - te;
     const ta = performance.now();
-    result = await analyzeExtracted(extracted, set, options);
+    result = await analyzeByKind(extracted, set, options);
     result.timings.analysis_ms = performance.now() - ta;
     result.timings.signals_ms = extractMs;
     opts.onStage?.('writing tables');

@@ -59,7 +59,8 @@ const PUZZLE_COLUMNS = ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', 'attempts',
 
 /** Each attempt's "participant,puzzle,position," prefix of its rows in gaps.csv (gap k's attempt is gaps.attempt[k]). */
 export function gapRowKeys(attempts: readonly Record<string, unknown>[]): string[] {
-  return attempts.map((a) => `${safeCell(String(a.participant_id))},${safeCell(String(a.puzzle_id))},${a.position},`);
+  // (an attempt that names its kind, in a study with a kind other than Nonogram, names it in gaps.csv too)
+  return attempts.map((a) => `${safeCell(String(a.participant_id))},${safeCell(String(a.puzzle_id))},${a.kind === undefined ? '' : `${a.kind},`}${a.position},`);
 }
 
 /**
@@ -68,9 +69,9 @@ export function gapRowKeys(attempts: readonly Record<string, unknown>[]): string
  * tables). Each attempt's "participant,puzzle,position," prefix and each distinct gap's
  * "gap,log_gap,pause" tail (gaps are whole milliseconds, so few distinct values) are encoded once.
  */
-export function gapsCsvBytes(rowKeys: readonly string[], g: GapColumns, threshold: number): Buffer {
+export function gapsCsvBytes(rowKeys: readonly string[], g: GapColumns, threshold: number, withKind = false): Buffer {
   const enc = new TextEncoder();
-  const header = enc.encode('participant_id,puzzle_id,position,index,cell,action,gap_s,log_gap,pause\n');
+  const header = enc.encode(`participant_id,puzzle_id,${withKind ? 'kind,' : ''}position,index,cell,action,gap_s,log_gap,pause\n`);
   const keys = rowKeys.map((k) => enc.encode(k));
   const keyLength = Int32Array.from(keys, (k) => k.length);
   const actions = Array.from({ length: 256 }, (_, i) => enc.encode(`,${ACTIONS[i] ?? ''},`));
@@ -131,30 +132,35 @@ export function writeTables(result: AnalysisResult, dir: string, options: { gaps
     writeFileSync(join(dir, name), text);
     written.push(name);
   };
-  put('attempts.csv', toCsv(result.attempts, [...ATTEMPT_COLUMNS, ...result.metrics]));
-  put('participants.csv', toCsv(result.participants, PARTICIPANT_COLUMNS));
-  put('puzzles.csv', toCsv(result.puzzles, [...PUZZLE_COLUMNS, ...(result.btSkipsHardest ? ['bt_skips_score', 'bt_skips_rank'] : []), ...result.metrics]));
+  // A study with a kind other than Nonogram: every table names the kind (after its first column, or its id column),
+  // and attempts.csv adds the pencil-mark columns; a Nonogram study's tables keep their bytes.
+  const kinded = !(result.kinds.length === 1 && result.kinds[0] === 'nonogram');
+  const withKind = (columns: readonly string[], after: string) => (kinded ? columns.flatMap((c) => (c === after ? [c, 'kind'] : [c])) : [...columns]);
+  const attemptColumns = withKind(ATTEMPT_COLUMNS, 'puzzle_id').flatMap((c) => (kinded && c === 'resets' ? [c, 'pencil_marks', 'pencil_cells'] : [c]));
+  put('attempts.csv', toCsv(result.attempts, [...attemptColumns, ...result.metrics]));
+  put('participants.csv', toCsv(result.participants, withKind(PARTICIPANT_COLUMNS, 'participant_id')));
+  put('puzzles.csv', toCsv(result.puzzles, [...withKind(PUZZLE_COLUMNS, 'puzzle_id'), ...(result.btSkipsHardest ? ['bt_skips_score', 'bt_skips_rank'] : []), ...result.metrics]));
   const threshold = result.pauses.threshold_s;
   if (options.gapsWrittenElsewhere) written.push('gaps.csv');
-  else put('gaps.csv', gapsCsvBytes(gapRowKeys(result.attempts), result.gaps, threshold));
+  else put('gaps.csv', gapsCsvBytes(gapRowKeys(result.attempts), result.gaps, threshold, kinded));
   if (options.trajectories ?? true) put('trajectories.csv', TRAJECTORY_HEADER + result.trajectories.join(''));
   put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');
-  put('correlations.csv', toCsv(result.correlations as unknown as Record<string, unknown>[], ['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact']));
+  put('correlations.csv', toCsv(result.correlations as unknown as Record<string, unknown>[], withKind(['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact'], 'table')));
   put(
     'lmm.csv',
-    toCsv(result.lmm as unknown as Record<string, unknown>[], [
+    toCsv(result.lmm as unknown as Record<string, unknown>[], withKind([
       'model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high', 'var_participant', 'var_puzzle', 'var_residual', 'singular', 'reml_criterion', 'n', 'formula',
-    ]),
+    ], 'model')),
   );
-  put('robustness.csv', toCsv(result.robustness as unknown as Record<string, unknown>[], ['x', 'y', 'n', 'rho', 'p', 'p_exact']));
+  put('robustness.csv', toCsv(result.robustness as unknown as Record<string, unknown>[], withKind(['x', 'y', 'n', 'rho', 'p', 'p_exact'], 'x')));
   if (result.measures) put('measures.csv', toCsv(result.measures.rows as unknown as Record<string, unknown>[], MEASURE_COLUMNS));
   if (result.survival)
     put(
       'survival.csv',
-      toCsv(result.survival as unknown as Record<string, unknown>[], ['model', 'metric', 'term', 'coef', 'hazard_ratio', 'se', 'robust_se', 'z', 'p', 'n', 'events', 'censored', 'clusters']),
+      toCsv(result.survival as unknown as Record<string, unknown>[], withKind(['model', 'metric', 'term', 'coef', 'hazard_ratio', 'se', 'robust_se', 'z', 'p', 'n', 'events', 'censored', 'clusters'], 'model')),
     );
   if (result.themes)
-    put('themes.csv', toCsv(result.themes as unknown as Record<string, unknown>[], ['theme', 'kind', 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb']));
+    put('themes.csv', toCsv(result.themes as unknown as Record<string, unknown>[], kinded ? ['theme', 'kind', 'puzzle_kind', 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb'] : ['theme', 'kind', 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb']));
   if (result.answers.length) put('answers.csv', toCsv(result.answers as unknown as Record<string, unknown>[], ['participant_id', 'item', 'puzzle_id', 'text']));
   return written;
 }

@@ -57,6 +57,8 @@ export interface PausesSummary {
   delta_bic: number;
   best_components: number;
   fit_ms: number;
+  /** A study of several puzzle kinds: each kind's own summary (the fields above are the first kind's). */
+  by_kind?: Record<string, PausesSummary>;
 }
 
 /** Pauses per attempt: gaps longer than the threshold, from the gap columns. */

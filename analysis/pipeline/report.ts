@@ -122,7 +122,7 @@ export function figure2Layout(values: readonly number[], selected: readonly { id
 /** The figure specs (exported for tests and for analysts who want the Vega-Lite JSON). */
 export function figureSpecs(result: AnalysisResult, notes: Record<string, string> = {}): Record<string, TopLevelSpec> {
   const specs: Record<string, TopLevelSpec> = {};
-  const metric = result.metrics.includes('sat_conflicts') ? 'sat_conflicts' : result.metrics[0];
+  const metric = result.metrics.includes('sat_conflicts') ? 'sat_conflicts' : result.metrics.includes('minimal_conflicts') ? 'minimal_conflicts' : result.metrics[0];
   const finiteNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
   // 0. the paper's Figure 2: conflicts over the generated pool, the selected six marked. Binned here (integer bins) so
@@ -267,8 +267,10 @@ export function figureSpecs(result: AnalysisResult, notes: Record<string, string
     if (a.first_row === null || a.first_col === null) continue;
     const key = `${a.puzzle_id}|${a.first_row}|${a.first_col}`;
     const e = firstCounts.get(key);
+    // (a study with a kind other than Nonogram names each facet's kind: the board's rows are a Sudoku's or a Nonogram's)
+    const label = a.kind === undefined ? (a.puzzle_id as string) : `${a.kind === 'sudoku' ? 'Sudoku' : 'Nonogram'} ${a.puzzle_id}`;
     if (e) e.count++;
-    else firstCounts.set(key, { puzzle: a.puzzle_id as string, row: a.first_row as number, col: a.first_col as number, count: 1 });
+    else firstCounts.set(key, { puzzle: label, row: a.first_row as number, col: a.first_col as number, count: 1 });
   }
   if (firstCounts.size === 0) notes.first_actions = 'no attempt has a first cell (no board action)';
   else specs.first_actions = {
@@ -380,7 +382,7 @@ function varianceRows(result: AnalysisResult): Record<string, unknown>[] {
   const seen = new Map<string, Record<string, unknown>>();
   for (const r of result.lmm)
     if (!seen.has(r.formula))
-      seen.set(r.formula, { model: r.model, response: r.response, metric: r.metric, var_participant: r.var_participant, var_puzzle: r.var_puzzle, var_residual: r.var_residual, singular: r.singular ? 'singular' : '', n: r.n });
+      seen.set(r.formula, { kind: (r as { kind?: string }).kind, model: r.model, response: r.response, metric: r.metric, var_participant: r.var_participant, var_puzzle: r.var_puzzle, var_residual: r.var_residual, singular: r.singular ? 'singular' : '', n: r.n });
   return [...seen.values()];
 }
 
@@ -422,6 +424,12 @@ export async function renderReport(result: AnalysisResult, meta: { title: string
   const s = result.sessions;
   const p = result.pauses;
   const o = result.outcomes;
+  // A study with a kind other than Nonogram: each table names the kind of its rows, and every comparison is within one.
+  const K = result.kinds.length === 1 && result.kinds[0] === 'nonogram' ? [] : ['kind'];
+  const KINDS: Record<string, string> = { nonogram: 'Nonogram', sudoku: 'Sudoku' };
+  const kindLine = K.length
+    ? `<p id="kinds">Puzzle kinds: ${result.kinds.map((k) => KINDS[k] ?? k).join(', ')}. Every table names the kind of its rows; the Bradley-Terry scores, the pause threshold, the correlations and the mixed models are computed within a kind (a ${result.kinds.map((k) => KINDS[k] ?? k).join(' and a ')} are never compared with each other).${result.kinds.includes('sudoku') ? ' A Sudoku\'s metrics: MiniSat on the minimal and extended encodings (<code>minimal_</code>, <code>extended_</code>), the technique ladder (<code>human_level</code>) and the propagation ladder (<code>human_propagation_level</code>); its errors are digits entered that differ from the solution.' : ''}</p>\n`
+    : '';
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(meta.title)}</title>
 <style>
@@ -434,7 +442,7 @@ th{background:#f4f6f8}td:first-child,th:first-child{text-align:left}figure{margi
 <h1>${esc(meta.title)}</h1>
 <p>Logs: <code>${esc(meta.logs)}</code> · puzzles: <code>${esc(meta.puzzles)}</code> · generated ${esc(meta.generated)}</p>
 <p>${s.total} sessions read${result.skipped_sessions.length ? ` (${result.skipped_sessions.length} more skipped as unreadable)` : ''}; ${s.analysed} complete sessions analysed (${s.incomplete} incomplete, ${s.excluded_marked} marked pilot/test/excluded left out); ${result.attempts.length} attempts.</p>
-${result.skipped_sessions.length ? `<h2>Sessions skipped as unreadable (--skip-bad-sessions)</h2><ul class="warn">${result.skipped_sessions.map((x) => `<li><code>${esc(x.file)}</code>: ${esc(x.error)}</li>`).join('')}</ul>` : ''}
+${kindLine}${result.skipped_sessions.length ? `<h2>Sessions skipped as unreadable (--skip-bad-sessions)</h2><ul class="warn">${result.skipped_sessions.map((x) => `<li><code>${esc(x.file)}</code>: ${esc(x.error)}</li>`).join('')}</ul>` : ''}
 <h2>Skips and time-outs</h2>
 <p>${o.attempts} attempts: ${o.solved} solved, ${o.skipped} skipped, ${o.timeout} timed out, ${o.incomplete} incomplete; ${o.rated} rated.</p>
 <ul>${o.statements.map((t) => `<li>${esc(t)}</li>`).join('')}</ul>
@@ -446,21 +454,21 @@ ${table(Object.entries(p.bic).map(([k, v]) => ({ components: k, bic: v })), ['co
 <p>Gaps at the <b>${esc(p.gap_level)}</b> level; ${p.drag_gaps} gaps inside drag strokes${p.drag_median_s !== null ? ` (median ${fmt(p.drag_median_s)} s)` : ''}; component 1 median ${p.component1_median_s !== null ? `${fmt(p.component1_median_s)} s` : 'n/a'} (the paper's drag-filling component: ~0.01 s). The threshold's sensitivity (pauses: gaps longer than the threshold over all attempts):</p>
 ${table(p.sensitivity.map((r) => ({ ...r, rule: RULE_NAMES[r.rule], used: r.used ? 'yes' : '' })), ['rule', 'threshold_s', 'pauses', 'mean_pauses', 'used'])}
 <h2>Puzzles</h2>
-${table(result.puzzles, ['puzzle_id', 'bt_score', 'bt_se', 'bt_rank', ...(result.btSkipsHardest ? ['bt_skips_score', 'bt_skips_rank'] : []), 'attempts', 'solve_rate', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints'])}
-${table(result.puzzles, ['puzzle_id', ...result.metrics])}
+${table(result.puzzles, [...K, 'puzzle_id', 'bt_score', 'bt_se', 'bt_rank', ...(result.btSkipsHardest ? ['bt_skips_score', 'bt_skips_rank'] : []), 'attempts', 'solve_rate', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints'])}
+${table(result.puzzles, [...K, 'puzzle_id', ...result.metrics])}
 <h2>Correlations (Spearman)</h2>
 <p><b>Sign convention of Table 1</b> (rows <code>table1</code>): each metric is correlated with the Bradley-Terry <i>score</i> (higher = rated harder; rank 1 = hardest), so a positive ρ means puzzles with a higher metric were rated harder. The paper correlated with the BT <i>ranking</i> (rank 1 = hardest), which flips the sign: its ρ = −0.257 for decisions is +0.257 in this convention. That 0.257 is the paper's own result, from its participants and puzzles; the ρ in the table below are this study's, from these logs, and are a different estimate (of the same quantity, on other data), not a reproduction of that number.</p>
-${table(result.correlations as unknown as Record<string, unknown>[], ['table', 'x', 'y', 'n', 'rho', 'p', 'p_exact'])}
+${table(result.correlations as unknown as Record<string, unknown>[], [...K, 'table', 'x', 'y', 'n', 'rho', 'p', 'p_exact'])}
 ${result.pca ? `<p>PCA of the six expertise items: PC1 explains ${(result.pca.explained[0] * 100).toFixed(1)}% (loadings ${Object.entries(result.pca.loadings).map(([k, v]) => `${esc(k)} ${v.toFixed(2)}`).join(', ')}).${result.pca.agreement ? ` PC1 scores and the z-mean composite agree: Pearson r = ${result.pca.agreement.pearson_r.toFixed(3)}, Spearman ρ = ${result.pca.agreement.spearman_rho.toFixed(3)} over ${result.pca.agreement.n} participants (the paper: they agree closely).` : ' PC1 and the z-mean could not be compared (fewer than 3 participants with both).'}</p>` : ''}
 <h2>Robustness across solvers</h2>
 <p>Spearman ρ of each solver's counters with the human measures over the puzzles (${result.solvers.length ? `MiniSat and ${result.solvers.map(esc).join(', ')}` : 'MiniSat only: run <code>nonolab measure --solvers cadical,cryptominisat,picosat</code> to add a second solver'}).</p>
 ${robustnessTable(result)}
 <h2>Linear mixed models</h2>
-${result.lmm.length ? `${table(result.lmm as unknown as Record<string, unknown>[], ['model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high'])}
+${result.lmm.length ? `${table(result.lmm as unknown as Record<string, unknown>[], [...K, 'model', 'response', 'metric', 'term', 'estimate', 'se', 'df', 't', 'p', 'ci_low', 'ci_high'])}
 <p>Variance components of each model (REML) and lme4's singular-fit flag (a random-effect SD below 10<sup>−4</sup> of the residual SD: that variance sits on its boundary at 0, and the model is over-specified for the data).</p>
-${table(varianceRows(result), ['model', 'response', 'metric', 'var_participant', 'var_puzzle', 'var_residual', 'singular', 'n'])}` : `<p class="warn" id="lmm-none">${esc(noModelsMessage(result))}</p>`}
-${result.survival ? `<h2>Solve time as right-censored (Cox, sensitivity)</h2><p>Hazard of solving per SD of the metric; skips, time-outs and unfinished attempts are censored at their time. Robust SEs clustered by participant; hazard ratio &gt; 1: faster solving.</p>${table(result.survival as unknown as Record<string, unknown>[], ['metric', 'coef', 'hazard_ratio', 'se', 'robust_se', 'z', 'p', 'n', 'events', 'censored'])}` : ''}
-${result.themes ? `<h2>Themes</h2>${table(result.themes as unknown as Record<string, unknown>[], ['theme', 'kind', 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb'])}` : ''}
+${table(varianceRows(result), [...K, 'model', 'response', 'metric', 'var_participant', 'var_puzzle', 'var_residual', 'singular', 'n'])}` : `<p class="warn" id="lmm-none">${esc(noModelsMessage(result))}</p>`}
+${result.survival ? `<h2>Solve time as right-censored (Cox, sensitivity)</h2><p>Hazard of solving per SD of the metric; skips, time-outs and unfinished attempts are censored at their time. Robust SEs clustered by participant; hazard ratio &gt; 1: faster solving.</p>${table(result.survival as unknown as Record<string, unknown>[], [...K, 'metric', 'coef', 'hazard_ratio', 'se', 'robust_se', 'z', 'p', 'n', 'events', 'censored'])}` : ''}
+${result.themes ? `<h2>Themes</h2>${table(result.themes as unknown as Record<string, unknown>[], ['theme', 'kind', ...(K.length ? ['puzzle_kind'] : []), 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb'])}` : ''}
 ${measures}<h2>Figures</h2>
 ${sections.join('\n')}
 </body></html>

@@ -16,13 +16,16 @@
  */
 import type { ClientEvent } from '../../shared/schema/event.ts';
 import { stampClient } from '../../shared/schema/stamp.ts';
-import { nonogramsOnly, type StudyConfig } from '../../shared/schema/config.ts';
+import type { StudyConfig } from '../../shared/schema/config.ts';
 import type { Rng } from '../../shared/random.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
 import { simulatorOf } from '../../shared/study/phases/bots.ts';
 import { normal } from '../../shared/study/phases/simulate.ts';
 import { gridFromRows } from '../../shared/nonogram/grid.ts';
 import { hint as engineHint } from '../../shared/nonogram/hint.ts';
+import { sudokuHint } from '../../shared/sudoku/hint.ts';
+import { recordGrids, type SudokuPuzzle } from '../../shared/sudoku/schema.ts';
+import { givensOf } from '../../shared/puzzles/sudoku.ts';
 import type { BotCall, PlantedEffect, SimulatedPage, SimulationMemory } from '../../shared/study/phases/types.ts';
 
 export type { BotCall, PlantedEffect } from '../../shared/study/phases/types.ts';
@@ -78,6 +81,10 @@ class Page implements SimulatedPage {
     return Math.round(this.startMs + this.mono);
   }
   hint: SimulatedPage['hint'] = (puzzle, board, policy) => engineHint({ rows: puzzle.rows, cols: puzzle.cols }, board, gridFromRows([...puzzle.solution!]), policy);
+  sudokuHint: SimulatedPage['sudokuHint'] = (puzzle, rows, policy) => {
+    const { solution } = recordGrids(puzzle as SudokuPuzzle);
+    return sudokuHint(givensOf({ ...(puzzle as SudokuPuzzle), givens: [...rows] }), solution, { policy });
+  };
   log: SimulatedPage['log'] = (type, payload, source = 'system') => {
     const step = this.step;
     this.seq += 1;
@@ -97,7 +104,7 @@ export function botSession(opts: BotOptions): BotSession {
   const { config, rng, skill, effect } = opts;
   const steps = expandSteps(config.phases, opts.sequence);
   const page = new Page(opts.session_id, opts.start_ms, 300 + rng.int(1_500), steps[0]);
-  const allPuzzles = new Map(nonogramsOnly([...config.puzzles, ...config.practice_puzzles], 'simulate').map((p) => [p.id, p]));
+  const allPuzzles = new Map([...config.puzzles, ...config.practice_puzzles].map((p) => [p.id, p]));
   const puzzle = (id: string) => {
     const p = allPuzzles.get(id);
     if (!p) throw new Error(`bot: no puzzle '${id}' in the study`);

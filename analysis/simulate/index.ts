@@ -7,20 +7,21 @@ import { botSession, drawSkill, standardiseMetric, DEFAULT_EFFECT, type BotSessi
 import { orderedSequences, chooseBalanced } from '../../shared/study/sequences.ts';
 import { sequenceLength } from '../../shared/study/steps.ts';
 import type { LoadedStudy } from '../../shared/study/config.ts';
-import { nonogramsOnly } from '../../shared/schema/config.ts';
+import type { StudyPuzzle } from '../../shared/schema/config.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { metricOf, metricValueOf } from '../metric.ts';
 import type { LoggedEvent } from '../../shared/schema/event.ts';
 import { receiveClient, stampServer } from '../../shared/schema/stamp.ts';
 import { withSatMetrics } from '../pipeline/puzzles.ts';
 import { withEveryEncoding } from '../pipeline/measures.ts';
+import { KIND_PROFILES, kindOfPuzzle, kindsOf } from '../pipeline/kinds.ts';
 import { toCsv } from '../csv.ts';
 
 export interface SimulateOptions {
   participants: number;
   seed: number;
   study: LoadedStudy;
-  /** The puzzle metric the ratings depend on: any metric name (sat_conflicts, gac_conflicts, human_level, ...; analysis/metric.ts). */
+  /** The puzzle metric the ratings depend on: any metric name (sat_conflicts, gac_conflicts, human_level, ...; analysis/metric.ts); default: each kind's (sat_conflicts, minimal_conflicts). */
   metric?: string;
   effect?: Partial<Omit<PlantedEffect, 'metric'>>;
   onProgress?: (done: number, total: number) => void;
@@ -40,17 +41,33 @@ export function metricValue(p: Puzzle, name: string): number | null {
   return metricValueOf(p, metricOf(name));
 }
 
-/** The planted effect: the standardised metric over the pool plus the coefficients. */
-export function plantedEffect(puzzles: readonly Puzzle[], metric: string, effect: Partial<Omit<PlantedEffect, 'metric'>> = {}): { effect: PlantedEffect; raw: Record<string, number> } {
-  // every encoding's statistics (a Nonogram's line-GAC ones computed where missing), so any measure can drive the bots
-  const filled = withEveryEncoding(withSatMetrics(puzzles).puzzles).puzzles;
+/**
+ * The planted effect: the standardised metric over the pool plus the coefficients. Without a metric each puzzle kind
+ * plants on its own (sat_conflicts for Nonograms, minimal_conflicts for Sudoku), standardised within the kind, so a
+ * study mixing kinds plants the same effect within each.
+ */
+export function plantedEffect(puzzles: readonly (Puzzle | StudyPuzzle)[], metric: string | undefined, effect: Partial<Omit<PlantedEffect, 'metric'>> = {}): { effect: PlantedEffect; raw: Record<string, number> } {
+  // (withSatMetrics fills each kind's SAT blocks: a Sudoku's through its kind module)
+  // every encoding's statistics too (a Nonogram's line-GAC ones computed where missing), so any measure can drive the bots
+  const filled = withEveryEncoding(withSatMetrics(puzzles as readonly Puzzle[]).puzzles).puzzles as readonly (Puzzle & { kind?: string })[];
   const raw: Record<string, number> = {};
-  for (const p of filled) {
-    const v = metricValue(p, metric);
-    if (v === null) throw new Error(`puzzle '${p.id}' has no metric '${metric}' (${metricOf(metric).field})`);
-    raw[p.id] = v;
+  const z: Record<string, number> = {};
+  for (const kind of kindsOf(filled)) {
+    const name = metric ?? KIND_PROFILES[kind].plantMetric;
+    const values: Record<string, number> = {};
+    for (const p of filled.filter((q) => kindOfPuzzle(q) === kind)) {
+      const v = metricValue(p, name);
+      if (v === null) throw new Error(`puzzle '${p.id}' has no metric '${name}' (${metricOf(name).field})`);
+      raw[p.id] = values[p.id] = v;
+    }
+    Object.assign(z, standardiseMetric(values));
   }
-  return { effect: { ...DEFAULT_EFFECT, ...effect, metric: standardiseMetric(raw) }, raw };
+  return { effect: { ...DEFAULT_EFFECT, ...effect, metric: Object.fromEntries(filled.map((p) => [p.id, z[p.id]])) }, raw };
+}
+
+/** The planted metric's name as truth.json states it: the one named, or each kind's (joined by ',' for a mixed study). */
+export function plantedMetricName(puzzles: readonly { kind?: string }[], metric: string | undefined): string {
+  return metric ? metricOf(metric).name : kindsOf(puzzles).map((k) => KIND_PROFILES[k].plantMetric).join(',');
 }
 
 /** The server's assignment, emulated: rounds of the ordered sequences, balanced draw among the free ones. */
@@ -150,8 +167,8 @@ export interface SimulatedSession {
 /** Generate sessions in memory (NDJSON mode), one at a time. */
 export function* simulateSessions(opts: SimulateOptions): Generator<SimulatedSession> {
   const { study } = opts;
-  const metric = metricOf(opts.metric ?? 'sat_conflicts').name;
-  const { effect } = plantedEffect(nonogramsOnly(study.config.puzzles, 'simulate'), metric, opts.effect);
+  const metric = opts.metric === undefined ? undefined : metricOf(opts.metric).name;
+  const { effect } = plantedEffect(study.config.puzzles, metric, opts.effect);
   const pool = new SequencePool(
     study.config.puzzles.map((p) => p.id),
     sequenceLength(study.config.phases),
@@ -168,12 +185,12 @@ export function* simulateSessions(opts: SimulateOptions): Generator<SimulatedSes
 }
 
 function writeExtras(dir: string, opts: SimulateOptions, bots: { session_id: string; skill: number; codes: BotSession['codes'] }[]): SimulationTruth {
-  const metric = metricOf(opts.metric ?? 'sat_conflicts').name;
-  const { effect, raw } = plantedEffect(nonogramsOnly(opts.study.config.puzzles, 'simulate'), metric, opts.effect);
+  const metric = opts.metric === undefined ? undefined : metricOf(opts.metric).name;
+  const { effect, raw } = plantedEffect(opts.study.config.puzzles, metric, opts.effect);
   const truth: SimulationTruth = {
     seed: opts.seed,
     participants: opts.participants,
-    metric,
+    metric: plantedMetricName(opts.study.config.puzzles, metric),
     metric_values: raw,
     effect,
     skills: Object.fromEntries(bots.map((b) => [b.session_id, Math.round(b.skill * 1e6) / 1e6])),
@@ -284,8 +301,8 @@ export async function simulateToServer(opts: SimulateOptions, url: string, dir?:
     throw new Error(
       'simulate --server replays simulated time faster than real time, and the server refuses skips and time-outs claimed before that time has passed: give the server (and --config) a study config with "timing": {"trust_client_clock": true}',
     );
-  const metric = metricOf(opts.metric ?? 'sat_conflicts').name;
-  const { effect } = plantedEffect(nonogramsOnly(opts.study.config.puzzles, 'simulate'), metric, opts.effect);
+  const metric = opts.metric === undefined ? undefined : metricOf(opts.metric).name;
+  const { effect } = plantedEffect(opts.study.config.puzzles, metric, opts.effect);
   const people = participants(opts.participants, opts.seed);
   const bots: BotSession[] = new Array(people.length);
   let next = 0;

@@ -25,15 +25,65 @@ import type { LoggedClientEvent } from '../schema/event.ts';
 import type { Move } from '../schema/move.ts';
 import { BoardReplay } from '../game/board.ts';
 import { actionGaps, elapsedMs, firstCell, isPause, paintedCellsInReplay, wrongCells, type GapLevel } from '../log/rules.ts';
+import { applySudokuMove, initialSudoku, wrongSudokuCells } from '../sudoku/board.ts';
+import { digitSymbol } from '../sudoku/grid.ts';
 import type { AttemptOutcome, AttemptRow, GapRow } from './schema.ts';
 import type { SessionLog } from './session.ts';
 
 export interface SignalPuzzle {
   id: string;
+  /** The puzzle kind: absent or 'nonogram' (solution rows of '#' and '.'), or 'sudoku' (width = height = side). */
+  kind?: 'nonogram' | 'sudoku';
   width: number;
   height: number;
-  /** Solution rows, '#' filled and '.' empty. */
+  /** Solution rows: a Nonogram's '#' filled and '.' empty; a Sudoku's digit symbols. */
   solution: readonly string[];
+  /** A Sudoku's givens (rows of digit symbols, '.' empty). */
+  givens?: readonly string[];
+}
+
+/** The signal puzzle of a Sudoku record (the side as width and height, the givens beside the solution). */
+export function sudokuSignalPuzzle(p: { id: string; size: number; givens: readonly string[]; solution: readonly string[] }): SignalPuzzle {
+  return { id: p.id, kind: 'sudoku', width: p.size, height: p.size, solution: p.solution, givens: p.givens };
+}
+
+/**
+ * One attempt's board as the signals read it, whatever the kind: apply a move, then what that move entered (cells
+ * turned filled or digits written, and which of them are errors), and the wrong cells left at the end.
+ */
+interface AttemptBoard {
+  apply(move: Move): void;
+  entered(move: Move): { filled: number; errors: number[] };
+  wrongAtEnd(): number;
+}
+
+function nonogramBoard(puzzle: SignalPuzzle): AttemptBoard {
+  const board = new BoardReplay(puzzle.width, puzzle.height);
+  return {
+    apply: (move) => board.apply(move),
+    entered: (move) => paintedCellsInReplay(move, board, puzzle.solution),
+    wrongAtEnd: () => wrongCells(board, puzzle.solution).size,
+  };
+}
+
+/** A Sudoku's entries: a set_digit that changed the board enters one digit, an error when it differs from the solution. */
+function sudokuBoard(puzzle: SignalPuzzle): AttemptBoard {
+  const n = puzzle.width;
+  let state = initialSudoku(puzzle.givens ?? []);
+  let changed = false;
+  return {
+    apply(move) {
+      const next = applySudokuMove(state, move);
+      changed = next !== state;
+      state = next;
+    },
+    entered(move) {
+      if (move.type !== 'set_digit' || !changed) return { filled: 0, errors: [] };
+      const i = move.row * n + move.col;
+      return { filled: 1, errors: puzzle.solution[move.row]?.[move.col] === digitSymbol(move.digit) ? [] : [i] };
+    },
+    wrongAtEnd: () => wrongSudokuCells(state, puzzle.solution).length,
+  };
 }
 
 export interface SignalOptions {
@@ -172,10 +222,11 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
     const solved = outcome === 'solved';
 
     // Replay the moves up to the end of the attempt (applyMove's rules on one mutable board: BoardReplay).
-    const board = new BoardReplay(puzzle.width, puzzle.height);
-    const sol = puzzle.solution;
-    const counts = { actions: 0, moves: 0, strokes: 0, cellsFilled: 0, errors: 0, hints: 0, undos: 0, resets: 0, submissions: 0 };
+    const sudoku = puzzle.kind === 'sudoku';
+    const board = sudoku ? sudokuBoard(puzzle) : nonogramBoard(puzzle);
+    const counts = { actions: 0, moves: 0, strokes: 0, cellsFilled: 0, errors: 0, hints: 0, undos: 0, resets: 0, submissions: 0, pencils: 0 };
     const errorCells = new Set<number>();
+    const pencilCells = new Set<number>();
     let first: [number, number] | null = null;
     let firstAction: LoggedClientEvent | null = null;
     const actions: MoveEvent[] = [];
@@ -200,8 +251,12 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       else if (move.type === 'undo') counts.undos++;
       else if (move.type === 'reset') counts.resets++;
       else if (move.type === 'submit') counts.submissions++;
+      else if (move.type === 'pencil') {
+        counts.pencils++;
+        pencilCells.add(move.row * puzzle.width + move.col);
+      }
       board.apply(move);
-      const painted = paintedCellsInReplay(move, board, sol);
+      const painted = board.entered(move);
       counts.cellsFilled += painted.filled;
       counts.errors += painted.errors.length;
       for (const i of painted.errors) errorCells.add(i);
@@ -260,11 +315,13 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
       pause_threshold_s: threshold,
       first_row: first ? first[0] : null,
       first_col: first ? first[1] : null,
-      final_wrong_cells: wrongCells(board, sol).size,
+      final_wrong_cells: board.wrongAtEnd(),
       difficulty_initial: initial,
       difficulty: final,
       guessing,
       guessing_level: level >= 0 ? level + 1 : null,
+      // A Sudoku's attempt also names its kind and its pencil-mark use (a Nonogram's row keeps its fields as they were).
+      ...(sudoku ? { kind: 'sudoku' as const, pencil_marks: counts.pencils, pencil_cells: pencilCells.size } : {}),
     });
   }
   return { attempts, gaps };

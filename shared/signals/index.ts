@@ -2,7 +2,7 @@
 export * from './schema.ts';
 export { parseSessionNdjson, sessionFromRecords, isValidMoveRecord, isValidStepRecord, readFieldsError, LogFormatError, type SessionLog, type ParseOptions } from './session.ts';
 export { elapsedMs } from '../log/rules.ts';
-export { sessionSignals, applyPauseThreshold, DEFAULT_GUESSING_OPTIONS, type SignalPuzzle, type SignalOptions, type SessionSignals, type GapLevel } from './attempts.ts';
+export { sessionSignals, applyPauseThreshold, sudokuSignalPuzzle, DEFAULT_GUESSING_OPTIONS, type SignalPuzzle, type SignalOptions, type SessionSignals, type GapLevel } from './attempts.ts';
 export { participantRow, loggedStatus, answerRows, codeAnswer, expertiseItems, DEFAULT_EXPERTISE_ITEMS } from './participants.ts';
 export { sessionTrajectory, attemptStrategies, TRAJECTORY_COLUMNS, STRATEGY_COLUMNS, type TrajectoryRow, type TrajectoryOptions, type TrajectoryAction, type StrategyRow } from './trajectory.ts';
 export { TRAJECTORY_CODEBOOK } from './trajectoryCodebook.ts';

@@ -25,16 +25,17 @@ export const AttemptRow = z.object({
   first_action_s: Seconds.nullable(),
   /** The participant's move events (board paints, undo, reset, hint, submit, skip; not the client's hint reveals). */
   actions: Count,
-  /** Board paints: fill, cross, clear and stroke moves (a drag stroke is one move). */
+  /** Board paints: fill, cross, clear and stroke moves (a drag stroke is one move); a Sudoku's set_digit, pencil and clear. */
   moves: Count,
   /** Drag strokes among the moves. */
   strokes: Count,
-  /** Cells the participant turned filled (a stroke counts each cell it fills). */
+  /** Cells the participant turned filled (a stroke counts each cell it fills); a Sudoku's digits entered (set_digit that changed the board). */
   cells_filled: Count,
   /**
    * Errors as the paper counts them: the number of times the participant turned a cell filled where the solution is
    * empty (each such cell of a stroke counts; filling the same wrong cell again after clearing it counts again).
    */
+  /** A Sudoku's errors: each digit entered (set_digit, not a hint's reveal) that differs from the solution's digit there. */
   errors: Count,
   /** Distinct cells among the errors (a cell filled wrongly twice is one). */
   error_cells: Count,
@@ -61,8 +62,17 @@ export const AttemptRow = z.object({
   guessing: z.string().nullable(),
   /** 1-based position of the guessing answer among the options (1 = never), null if unknown. */
   guessing_level: z.number().int().positive().nullable(),
+  /** The puzzle kind, on a Sudoku's attempt (a Nonogram's row has none: its fields are as they always were). */
+  kind: z.enum(['nonogram', 'sudoku']).optional(),
+  /** A Sudoku's pencil-mark toggles (each `pencil` move, on or off). */
+  pencil_marks: Count.optional(),
+  /** A Sudoku's distinct cells that got a pencil-mark toggle. */
+  pencil_cells: Count.optional(),
 });
 export type AttemptRow = z.infer<typeof AttemptRow>;
+
+/** The attempt fields only a study with a kind other than Nonogram has (a Nonogram study's tables and exports leave them out). */
+export const KIND_ATTEMPT_FIELDS: readonly string[] = ['kind', 'pencil_marks', 'pencil_cells'];
 
 /** One inter-action gap (for the mixture fit). */
 export const GapRow = z.object({

@@ -108,6 +108,7 @@ export function sessionTrajectory(log: SessionLog, puzzles: ReadonlyMap<string, 
     if (frame === null) continue;
     attempt++;
     if (options.puzzleId !== undefined && options.puzzleId !== group.puzzleId) continue;
+    if (puzzle.kind === 'sudoku') continue; // the reasoning labels are a Nonogram's line logic: no Sudoku trajectory yet
     const moves = frame.moves.filter((m) => m.seq <= frame.end.seq);
     const actions = moves.filter((m) => m.source !== 'system');
     const gaps = new Map<string, number>();

@@ -5,7 +5,9 @@
 // have a clock. The bot's rating carries the planted effect (analysis/simulate/bot.ts): round(3 + b_metric·m +
 // b_skill·s + b_interaction·m·s + ε) clamped to 1..5, N/A when the puzzle was not solved.
 import { PuzzlesPhase } from '../../schema/phase.ts';
+import type { NonogramStudyPuzzle } from '../../schema/config.ts';
 import { clamp, logNormal, normal, playBoard, type Tempo } from './simulate.ts';
+import { playSudoku, sudokuOf, sudokuReach, sudokuSource, type SudokuTempo } from './sudokuPlay.ts';
 import { CLOCK_TOLERANCE_MS, reasons, type PhaseModule, type PhaseSimulate, type PhaseOf, type SimulateContext } from './types.ts';
 
 export const puzzlesKind: PhaseModule<'puzzles'> = {
@@ -63,7 +65,7 @@ function simulatePuzzle(ctx: SimulateContext<PhaseOf<'puzzles'>>): void {
   const pSkip = clamp(0.04 + 0.04 * m - 0.04 * skill, 0, 0.4);
   const skipAfterMs = rng.next() < pSkip ? logNormal(rng, 60_000, 0.4) : null;
   const limit = puzzlesKind.capSeconds(phase, step);
-  const played = playBoard(page, rng, puzzle, tempo, {
+  const limits = {
     capMs: limit === null ? null : limit * 1000,
     skipAfterMs,
     skipMinMs: (puzzlesKind.skipAfterSeconds(phase, step) ?? 0) * 1000,
@@ -71,9 +73,28 @@ function simulatePuzzle(ctx: SimulateContext<PhaseOf<'puzzles'>>): void {
     submit: true,
     hints: tempo.hint > 0,
     policy,
-  });
+  };
+  const sudoku = sudokuOf(puzzle);
+  const played = sudoku ? playSudoku(page, rng, sudoku, sudokuTempo(tempo, m, skill, policy, rng), { ...limits, hints: policy !== 'off' }) : playBoard(page, rng, puzzle as NonogramStudyPuzzle, tempo, limits);
   memory.outcomes[puzzle.id] = { outcome: played.outcome, hints: played.hints, errors: played.mistakes > 0 };
   page.log('step_end', { kind: step.kind, reason: played.outcome === 'done' ? 'done' : played.outcome });
+}
+
+/**
+ * A Sudoku's tempo from the same planted difficulty m and skill: the Nonogram tempo's speed and pauses, wrong digits
+ * a little rarer (a digit is one decision, a Nonogram run several), hints asked when stuck (more often by weak bots),
+ * a reach on the technique ladder set by skill, pencil marks by most bots.
+ */
+function sudokuTempo(tempo: Tempo, m: number, skill: number, policy: string, rng: SimulateContext<unknown>['rng']): SudokuTempo {
+  return {
+    speed: tempo.speed,
+    pause: tempo.pause,
+    error: clamp(0.04 + 0.015 * m - 0.02 * skill, 0.004, 0.2),
+    hint: policy === 'off' ? 0 : clamp(0.35 + 0.1 * m - 0.15 * skill, 0.02, 0.9),
+    reach: sudokuReach(skill, rng),
+    pencil: rng.next() < clamp(0.6 + 0.1 * skill, 0.2, 0.95),
+    source: sudokuSource(rng),
+  };
 }
 
 /** Rates the puzzle it just played: the planted effect for its difficulty (N/A unless solved), a guessing level. */

@@ -20,7 +20,7 @@
  */
 import type { ClientEvent } from '../../schema/event.ts';
 import type { Move } from '../../schema/move.ts';
-import type { Phase, StudyConfig, SurveyItem } from '../../schema/config.ts';
+import type { NonogramStudyPuzzle, Phase, StudyConfig, SurveyItem } from '../../schema/config.ts';
 import type { Puzzle } from '../../schema/puzzle.ts';
 import type { Rng } from '../../random.ts';
 import type { Answer } from '../survey.ts';
@@ -28,6 +28,8 @@ import type { SimulateContext, SimulatedPage } from './types.ts';
 import { applyMove, boardRows, countWrongCells, initialBoard, matchesSolution, type BoardState } from '../../game/board.ts';
 import { FILLED, UNKNOWN } from '../../nonogram/grid.ts';
 import { strokeCellMs } from '../../game/input.ts';
+import { playSudoku, sudokuOf, sudokuSource } from './sudokuPlay.ts';
+import { TECHNIQUES } from '../../sudoku/techniques.ts';
 
 /** Median milliseconds between two cells of a bot's drag (the paper's first gap component: about 0.01 s). */
 export const DRAG_CELL_MS = 12;
@@ -35,14 +37,8 @@ export const DRAG_CELL_MS = 12;
 // ---------------------------------------------------------------------------------------------------------------
 // Random helpers
 
-export function normal(rng: Rng): number {
-  let u = rng.next();
-  while (u <= 1e-12) u = rng.next();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.next());
-}
-export const logNormal = (rng: Rng, median: number, sigma: number) => median * Math.exp(sigma * normal(rng));
-export const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
-export const pick = <T>(rng: Rng, items: readonly T[]): T => items[rng.int(items.length)];
+export { normal, logNormal, clamp, pick } from './random.ts';
+import { normal, logNormal, clamp, pick } from './random.ts';
 /** A deliberate pause (reading, deciding): about 2 s. */
 export const deliberateGap = (rng: Rng): number => logNormal(rng, 2_000, 0.4);
 
@@ -64,11 +60,8 @@ export interface Tempo {
   crosses: boolean;
 }
 
-export interface BoardPlay {
-  outcome: 'solved' | 'skipped' | 'timeout' | 'done';
-  hints: number;
-  mistakes: number;
-}
+export type { BoardPlay } from './random.ts';
+import type { BoardPlay } from './random.ts';
 
 interface Line {
   axis: 'row' | 'col';
@@ -343,7 +336,12 @@ export function practiceBoard(ctx: SimulateContext<{ puzzle: string }>, capSecon
   const { page, rng, who, config } = ctx;
   const tempo: Tempo = { speed: who.speed * 1.2, pause: 0.1, error: 0.05, hint: 0, drag: 0.5, crosses: false };
   const capMs = capSeconds === null ? null : capSeconds * 1000;
-  const played = playBoard(page, rng, ctx.puzzle(ctx.phase.puzzle), tempo, { capMs, skipAfterMs: null, skipMinMs: 0, canSkip: false, submit, hints: false, policy: config.hints.policy });
+  const puzzle = ctx.puzzle(ctx.phase.puzzle);
+  const limits = { capMs, skipAfterMs: null, skipMinMs: 0, canSkip: false, submit, hints: false, policy: config.hints.policy };
+  const sudoku = sudokuOf(puzzle);
+  const played = sudoku
+    ? playSudoku(page, rng, sudoku, { speed: who.speed * 1.2, pause: 0.1, error: 0.05, hint: 0, reach: TECHNIQUES.length - 1, pencil: false, source: sudokuSource(rng) }, limits)
+    : playBoard(page, rng, puzzle as NonogramStudyPuzzle, tempo, limits);
   after();
   page.log('step_end', { kind: page.step.kind, reason: played.outcome === 'solved' ? 'solved' : played.outcome === 'timeout' ? 'timeout' : 'done' });
 }

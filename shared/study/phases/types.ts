@@ -1,8 +1,9 @@
 // One phase kind as one module: its config schema, its steps, its clocks, its board, its records, its end rule, its bot.
 import type { z } from 'zod';
-import type { HintPolicy, Phase, PhaseKind, StudyConfig } from '../../schema/config.ts';
+import type { HintPolicy, Phase, PhaseKind, StudyConfig, StudyPuzzle } from '../../schema/config.ts';
 import type { Grid } from '../../nonogram/grid.ts';
 import type { Hint } from '../../nonogram/hint.ts';
+import type { SudokuHint } from '../../sudoku/hint.ts';
 import type { ClientEvent, ClientEventType } from '../../schema/event.ts';
 import type { CheckRequest, HintRequest } from '../../schema/api.ts';
 import type { Puzzle } from '../../schema/puzzle.ts';
@@ -103,7 +104,8 @@ export type BotCall =
       after_seq: number;
       t_wall: number;
       request: HintRequest;
-      hint: { row: number; col: number; kind: 'error' | 'cell'; value: 'filled' | 'empty'; reasoning: string; explanation: string } | null;
+      /** A Nonogram hint names the cell's value, a Sudoku hint its digit (null: an elimination). */
+      hint: ({ row: number; col: number; kind: 'error' | 'cell'; value: 'filled' | 'empty' } | { row: number; col: number; kind: SudokuHint['kind']; digit: number | null }) & { reasoning: string; explanation: string } | null;
     }
   | { type: 'complete'; after_seq: number; t_wall: number; last_seq: number };
 
@@ -121,8 +123,19 @@ export interface SimulatedPage {
   wait(ms: number): void;
   /** The hint the server would give for this board under this policy (the engine's, as POST /api/session/hint). */
   hint(puzzle: Puzzle, board: Grid, policy: HintPolicy): Hint | null;
+  /** The hint the server would give for this Sudoku board (rows of digit symbols, '.' empty) under this policy. */
+  sudokuHint(puzzle: SudokuBotPuzzle, rows: readonly string[], policy: HintPolicy): SudokuHint | null;
   /** Stamp a client record at the current step, now. */
   log<T extends ClientEvent['type']>(type: T, payload: Extract<ClientEvent, { type: T }>['payload'], source?: ClientEvent['source']): void;
+}
+
+/** A Sudoku puzzle as a bot plays it: the record's board fields with its solution. */
+export interface SudokuBotPuzzle {
+  id: string;
+  size: number;
+  box: readonly [number, number] | readonly number[];
+  givens: readonly string[];
+  solution: readonly string[];
 }
 
 /** Who the bot is: the same across its steps. */
@@ -150,7 +163,8 @@ export interface SimulateContext<P> {
   step: Step;
   /** The whole timeline (the post-survey asks about every puzzle step). */
   steps: readonly Step[];
-  puzzle(id: string): Puzzle;
+  /** A study or practice puzzle of any kind (a Sudoku record has `kind: 'sudoku'`: sudokuPlay.ts sudokuOf). */
+  puzzle(id: string): StudyPuzzle;
   rng: Rng;
   page: SimulatedPage;
   who: SimulatedParticipant;
