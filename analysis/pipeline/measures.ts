@@ -95,6 +95,8 @@ export interface MeasureComparison {
   seed: number;
   /** Sudoku or Nonogram measures whose values were computed here (sat_gac of a Nonogram without it). */
   computed: string[];
+  /** How the study's puzzles were selected (the config's `selection`, from `select --scheme spread --config`), if recorded. */
+  selection?: { scheme: string; metrics?: string[]; rationale: string } | null;
 }
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
