@@ -44,7 +44,7 @@ export const MEASURE_SOURCES: Record<string, MeasureSource> = {
   gac: { source: 'gac', family: 'encoding', encoding: 'line-GAC (Nonogram)', expressiveness: 'strongest: unit propagation is complete line solving (generalised arc consistency of every line)', reference: 'Bacchus 2007 (regular constraint by CNF); shared/sat/lineGac.ts' },
   minimal: { source: 'minimal', family: 'encoding', encoding: 'minimal (Sudoku)', expressiveness: 'unit propagation: naked singles only', reference: 'Lynce & Ouaknine 2006' },
   extended: { source: 'extended', family: 'encoding', encoding: 'extended (Sudoku)', expressiveness: 'unit propagation: naked and hidden singles', reference: 'Lynce & Ouaknine 2006' },
-  human: { source: 'human', family: 'logic', encoding: 'human-style solver (Nonogram: line solving, probing, search; Sudoku: the technique ladder)', expressiveness: 'a grade, not an encoding: the weakest reasoning that solves the puzzle and how much of it', reference: 'Batenburg & Kosters 2009; pbnsolve (line / depth-2 / search); docs/sudoku.md' },
+  human: { source: 'human', family: 'logic', encoding: 'human-style solver (Nonogram: overlap, line solving, probing, search; Sudoku: the technique ladder)', expressiveness: 'a grade, not an encoding: the weakest reasoning that solves the puzzle and how much of it', reference: 'Batenburg & Kosters 2009; pbnsolve (line / depth-2 / search); docs/sudoku.md' },
 };
 const solverSource = (source: string): MeasureSource => ({ source, family: 'solver', encoding: 'block-start (Nonogram)', expressiveness: `another CDCL solver (${source}) on the paper's encoding`, reference: `measure --solvers ${source}` });
 
