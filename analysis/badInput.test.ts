@@ -97,6 +97,9 @@ const CASES: Record<CommandName, Case[]> = {
   select: [
     ...fileKinds((file) => ({ args: ['select', '--in', file, '--out', (n++, join(dir, `s${n}.json`))], names: base(file), absent: [join(dir, `s${n}.json`)] }), { wrong: table }),
     { args: ['select'], names: /--in/ },
+    { args: ['select', '--in', pool, '--scheme', 'spread'], names: /--metrics a,b/ },
+    { args: ['select', '--in', pool, '--scheme', 'spread', '--metrics', 'sat_conflicts,sat_bogus'], names: /sat_bogus/ },
+    { args: ['select', '--in', pool, '--metrics', 'sat_conflicts,gac_conflicts'], names: /--metrics is for --scheme spread/ },
     { args: ['select', '--in', study, '--metric', 'sat_bogus'], names: /--metric/ },
     // a second solver's metric comes from `measure --solvers NAME`, and the message says so
     { args: ['select', '--in', study, '--metric', 'cadical_conflicts'], names: /metrics\.sat_cadical\.conflicts is missing; run `nonolab measure --solvers cadical` first/ },

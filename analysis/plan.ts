@@ -69,7 +69,7 @@ export function wilson(k: number, n: number): [number, number] {
   if (n === 0) return [0, 1];
   const z = 1.959963984540054, p = k / n, d = 1 + (z * z) / n;
   const c = (p + (z * z) / (2 * n)) / d, h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-  return [Math.max(0, c - h), Math.min(1, c + h)];
+  return [k === 0 ? 0 : Math.max(0, c - h), k === n ? 1 : Math.min(1, c + h)];
 }
 
 function rho(x: readonly number[], y: readonly number[]): number {

@@ -40,11 +40,11 @@ export function configFileProblem(configPath: string): string | null {
  * `what` names the puzzles in the message ("selected", "packed"); every problem is listed, and one with a puzzle names
  * it by id, and by the file it came from when `fileOf` knows it (its index in the new set means nothing to the user).
  */
-export function configWithPuzzles(configPath: string, puzzles: readonly Puzzle[], what: string, fileOf: (id: string) => string | undefined = () => undefined): { text: string } | { error: string } {
+export function configWithPuzzles(configPath: string, puzzles: readonly Puzzle[], what: string, fileOf: (id: string) => string | undefined = () => undefined, extra: Record<string, unknown> = {}): { text: string } | { error: string } {
   const read = readConfigJson(configPath);
   if ('error' in read) return read;
   const raw = read.raw;
-  const config = { ...(raw as object), puzzles };
+  const config = { ...(raw as object), puzzles, ...extra };
   const parsed = StudyConfig.safeParse(config);
   if (!parsed.success) {
     // Every problem, one a line; one with a puzzle names it (and its file), since its index in the new set means nothing.

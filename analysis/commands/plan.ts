@@ -39,7 +39,7 @@ export function registerPlan(program: Command): void {
         if (a === b) throw new Error(`--measures: the two measures are the same (${a})`);
         const rows = readTable(flags.analysis, 'measures.csv');
         const row = rows.find((r) => r.measure === a && r.target === 'mean_difficulty');
-        if (!row) throw new Error(`${join(flags.analysis, 'measures.csv')} has no row for ${a} (measures there: ${[...new Set(rows.map((r) => r.measure))].join(', ')})`);
+        if (!row) throw new Error(`${join(flags.analysis, 'measures.csv')} has no row for ${a} (a measure constant over the study's puzzles, or missing on some, is left out of the comparison; measures there: ${[...new Set(rows.map((r) => r.measure))].join(', ')})`);
         const num = (k: string) => {
           const v = Number(row[k]);
           if (row[k] === '' || !Number.isFinite(v)) throw new Error(`measures.csv: ${a} has no fitted ${k} (its Table 2 model did not fit)`);

@@ -10,6 +10,8 @@ import { metricOption, metricValueOf, type Metric } from '../metric.ts';
 import { commandDescription } from './catalog.ts';
 import { otherKindFile } from '../kindFile.ts';
 import { outputFileProblem } from './outputPaths.ts';
+import { selectSpread, type SpreadCandidate } from '../../shared/sat/spread.ts';
+import { withEveryEncoding } from '../pipeline/measures.ts';
 
 /** Selects with the paper's scheme; prints an error naming the puzzle and field and returns null if a metric is missing. */
 export function selectFromPuzzles(file: string, puzzles: Puzzle[], metric: Metric): Selection | null {
@@ -41,13 +43,20 @@ export function registerSelect(program: Command): void {
     .description(commandDescription('select'))
     .requiredOption('--in <file>', 'measured puzzles (NDJSON from generate/measure, a set from pack) or a study config (its puzzles)')
     .option('--kind <kind>', 'the puzzle kind: nonogram or sudoku (default: inferred from the file)')
-    .option('--scheme <name>', 'selection scheme (paper)', 'paper')
+    .option('--scheme <name>', 'selection scheme: paper (the 2 lowest, 2 nearest the median, 2 highest by --metric) or spread (the puzzles on which the two --metrics disagree most: 3 high on the first and low on the second, 3 the reverse)', 'paper')
+    .option('--metrics <a,b>', 'with --scheme spread: the two measures to tell apart, e.g. sat_conflicts,gac_conflicts')
     .option('--metric <name>', 'the metric to select by: <source>_<key> such as sat_conflicts, dfa_conflicts, human_level (old spellings conflicts, sat_dfa.conflicts accepted); a Sudoku: extended_conflicts (its default), minimal_<key>, human_level', 'sat_conflicts')
     .option('--out <file>', 'write the six puzzle records (the study-config "puzzles" array), or the whole config with --config')
     .option('--config <file>', 'a study config whose "puzzles" are replaced by the selection (written to --out)')
-    .action((opts: { kind?: string; in: string; scheme: string; metric: string; out?: string; config?: string }, command: Command) => {
-      if (opts.scheme !== 'paper') {
-        console.error(`--scheme: only 'paper' is implemented, got '${opts.scheme}'`);
+    .action((opts: { kind?: string; in: string; scheme: string; metric: string; metrics?: string; out?: string; config?: string }, command: Command) => {
+      if (opts.scheme !== 'paper' && opts.scheme !== 'spread') {
+        console.error(`--scheme: paper or spread, got '${opts.scheme}'`);
+        process.exitCode = 2;
+        return;
+      }
+      if (opts.scheme === 'spread') return selectSpreadCommand(opts);
+      if (opts.metrics !== undefined) {
+        console.error('--metrics is for --scheme spread (the paper scheme selects by one --metric)');
         process.exitCode = 2;
         return;
       }
@@ -108,4 +117,59 @@ export function registerSelect(program: Command): void {
       else writeFileSync(opts.out, JSON.stringify(chosen, null, 2) + '\n');
       console.error(`select: wrote ${chosen.length} puzzles to ${opts.out}`);
     });
+}
+
+/** `select --scheme spread --metrics a,b`: the six puzzles on which a and b disagree most, and why, into --out (and the config's `selection`). */
+function selectSpreadCommand(opts: { kind?: string; in: string; metrics?: string; out?: string; config?: string }): void {
+  const fail = (message: string) => {
+    console.error(message);
+    process.exitCode = 2;
+  };
+  const names = (opts.metrics ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+  if (names.length !== 2) return fail(`select: --scheme spread needs --metrics a,b (two measures to tell apart), got '${opts.metrics ?? ''}'`);
+  const a = metricOption('--metrics', names[0]);
+  if (!a) return;
+  const b = metricOption('--metrics', names[1]);
+  if (!b) return;
+  if (a.name === b.name) return fail(`select: --metrics: the two measures are the same (${a.name})`);
+  if (opts.config && !opts.out) return fail('--config needs --out (the file to write the updated config to)');
+  const outProblem = opts.out === undefined ? null : outputFileProblem('--out', opts.out);
+  if (outProblem) return fail(`select: ${outProblem}`);
+  if (opts.config) {
+    const problem = configFileProblem(opts.config);
+    if (problem) return fail(`select: --config ${problem}`);
+  }
+  const other = otherKindFile('select', opts.in, opts.kind);
+  if (other === 'error') return;
+  if (other && opts.config) return fail(`select: --config: a study config holds Nonogram puzzles; write the ${other.kind.name} selection with --out alone`);
+  const loaded = other ? (other.records as Puzzle[]) : loadPuzzles(opts.in);
+  if (!loaded) return;
+  // a Nonogram without MiniSat's line-GAC statistics gets them, so gac_<key> can be asked for on any measured pool
+  const puzzles = other ? loaded : withEveryEncoding(loaded).puzzles;
+  const candidates: SpreadCandidate[] = [];
+  for (const [i, p] of puzzles.entries()) {
+    const va = metricValueOf(p, a), vb = metricValueOf(p, b);
+    if (va === null || vb === null) return fail(`${opts.in}: puzzle ${p.id} (record ${i}): field ${(va === null ? a : b).field} is missing; run \`nonolab measure${other ? '' : ' --encodings all'}\` first`);
+    candidates.push({ id: p.id, a: va, b: vb });
+  }
+  let picks;
+  try {
+    picks = selectSpread(candidates, 6);
+  } catch (err) {
+    return fail(`${opts.in}: ${(err as Error).message}`);
+  }
+  const rationale = `spread: the 6 of ${candidates.length} candidates on which ${a.name} and ${b.name} disagree most (percentile ranks over the pool): 3 high on ${a.name} and low on ${b.name}, 3 the reverse, so a study can tell the two measures apart (the paper's scheme picks along one measure, on which measures mostly agree)`;
+  const selection = { scheme: 'spread', metrics: [a.name, b.name], rationale, picks: picks.map((p) => ({ id: p.id, role: p.role, values: { [a.name]: p.a, [b.name]: p.b } })) };
+  const byId = new Map(loaded.map((p) => [p.id, p]));
+  const chosen = picks.map((p) => byId.get(p.id) as Puzzle);
+  let written: { text: string } | { error: string } | undefined;
+  if (opts.out && opts.config) written = configWithPuzzles(opts.config, chosen.map((p) => withSolution(p).puzzle), 'selected', () => opts.in, { selection });
+  if (written && 'error' in written) return fail(written.error);
+  for (const p of picks) console.log(JSON.stringify({ id: p.id, role: p.role, [a.name]: p.a, [b.name]: p.b, rank_a: p.rank_a, rank_b: p.rank_b, disagreement: p.disagreement }));
+  console.error(`select: ${rationale}`);
+  if (!opts.out) return;
+  if (written) writeFileSync(opts.out, written.text);
+  else if (other) writeFileSync(opts.out, chosen.map((p) => other.kind.writeRecord(p) + '\n').join(''));
+  else writeFileSync(opts.out, JSON.stringify(chosen, null, 2) + '\n');
+  console.error(`select: wrote ${chosen.length} puzzles to ${opts.out}`);
 }

@@ -277,6 +277,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     try {
       measures = compareMeasures(set.puzzles, attempts, { expertiseOf: expertise.of, seed: options.seed, reps: options.bootstrapReps });
       if (measures.measures.length < 2) measures = null;
+      else if (set.config?.selection) measures.selection = set.config.selection;
     } catch (err) {
       warnings.push(`measure comparison: ${(err as Error).message}`);
     }

@@ -116,3 +116,35 @@ describe('a study whose bots are driven by one measure', () => {
     }
   }, 120_000);
 });
+
+describe('select --scheme spread --metrics a,b', () => {
+  it('picks the puzzles on which the two measures disagree most, writes the rationale into the config, and the report states it', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const root = join(import.meta.dirname, '..', '..');
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'analysis/cli.ts'), ...args], { cwd: root, encoding: 'utf8' });
+    const dir = tempDir('nonolab-spread-');
+    const pool = join(dir, 'pool.ndjson');
+    expect(cli('generate', '--count', '30', '--size', '8x8', '--sat', '--encodings', 'all', '--seed', '3', '--out', pool).status).toBe(0);
+    const out = join(dir, 'study.json');
+    const run = cli('select', '--in', pool, '--scheme', 'spread', '--metrics', 'sat_conflicts,gac_propagations', '--config', fixtureConfig, '--out', out);
+    expect(run.status, run.stderr).toBe(0);
+    const picks = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(picks.map((p) => p.role)).toEqual(['a_high_b_low', 'a_high_b_low', 'a_high_b_low', 'b_high_a_low', 'b_high_a_low', 'b_high_a_low']);
+    // every pick high on one and low on the other; the halves are the largest disagreements of the pool
+    for (const p of picks.slice(0, 3)) expect(p.rank_a).toBeGreaterThan(p.rank_b);
+    for (const p of picks.slice(3)) expect(p.rank_b).toBeGreaterThan(p.rank_a);
+    const pooled = readFileSync(pool, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const chosen = JSON.parse(readFileSync(out, 'utf8'));
+    expect(chosen.puzzles.map((p: Puzzle) => p.id)).toEqual(picks.map((p) => p.id));
+    expect(chosen.selection).toMatchObject({ scheme: 'spread', metrics: ['sat_conflicts', 'gac_propagations'] });
+    expect(chosen.selection.rationale).toContain('disagree most');
+    const a = pooled.map((p) => p.metrics.sat.conflicts), b = pooled.map((p) => p.metrics.sat_gac.propagations);
+    // the spread pool disagrees more than the pool does
+    expect(spearman(picks.map((p) => p.sat_conflicts), picks.map((p) => p.gac_propagations)).rho).toBeLessThan(spearman(a, b).rho);
+    // the paper's scheme stays the default
+    expect(cli('select', '--in', pool).stdout.split('\n')[0]).toContain('"role"');
+    simulateToDir({ participants: 20, seed: 5, study: loadStudyConfig(out) }, join(dir, 'logs'));
+    await runAnalysis({ logs: join(dir, 'logs'), puzzles: out, out: join(dir, 'out'), pauseThreshold: 'auto', parallel: 1, bootstrapReps: 50 });
+    expect(readFileSync(join(dir, 'out', 'report.html'), 'utf8')).toMatch(/<p id="measures-selection">The study's puzzles were selected by the <b>spread<\/b> scheme \(sat_conflicts, gac_propagations\)/);
+  }, 120_000);
+});

@@ -44,7 +44,7 @@ export const MEASURE_SOURCES: Record<string, MeasureSource> = {
   gac: { source: 'gac', family: 'encoding', encoding: 'line-GAC (Nonogram)', expressiveness: 'strongest: unit propagation is complete line solving (generalised arc consistency of every line)', reference: 'Bacchus 2007 (regular constraint by CNF); shared/sat/lineGac.ts' },
   minimal: { source: 'minimal', family: 'encoding', encoding: 'minimal (Sudoku)', expressiveness: 'unit propagation: naked singles only', reference: 'Lynce & Ouaknine 2006' },
   extended: { source: 'extended', family: 'encoding', encoding: 'extended (Sudoku)', expressiveness: 'unit propagation: naked and hidden singles', reference: 'Lynce & Ouaknine 2006' },
-  human: { source: 'human', family: 'logic', encoding: 'human-style solver (Nonogram: line solving, probing, search; Sudoku: the technique ladder)', expressiveness: 'a grade, not an encoding: the weakest reasoning that solves the puzzle and how much of it', reference: 'Batenburg & Kosters 2009; pbnsolve (line / depth-2 / search); docs/sudoku.md' },
+  human: { source: 'human', family: 'logic', encoding: 'human-style solver (Nonogram: overlap, line solving, probing, search; Sudoku: the technique ladder)', expressiveness: 'a grade, not an encoding: the weakest reasoning that solves the puzzle and how much of it', reference: 'Batenburg & Kosters 2009; pbnsolve (line / depth-2 / search); docs/sudoku.md' },
 };
 const solverSource = (source: string): MeasureSource => ({ source, family: 'solver', encoding: 'block-start (Nonogram)', expressiveness: `another CDCL solver (${source}) on the paper's encoding`, reference: `measure --solvers ${source}` });
 
@@ -95,6 +95,8 @@ export interface MeasureComparison {
   seed: number;
   /** Sudoku or Nonogram measures whose values were computed here (sat_gac of a Nonogram without it). */
   computed: string[];
+  /** How the study's puzzles were selected (the config's `selection`, from `select --scheme spread --config`), if recorded. */
+  selection?: { scheme: string; metrics?: string[]; rationale: string } | null;
 }
 
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);

@@ -54,6 +54,7 @@ export async function measuresSection(c: MeasureComparison, render: (spec: TopLe
   const sources = [...new Set(c.measures.map((m) => measureSource(m).encoding))];
   return `<h2 id="measures">Which measure tracks human difficulty</h2>
 <p>Every measure the puzzles carry (${c.measures.length}: ${sources.map(esc).join('; ')}), each against the Bradley-Terry score, the mean rating and the behavioural signals: Spearman ρ over the ${c.puzzles} puzzles (the paper's Table 1 rule), a 95% percentile bootstrap interval over the ${c.participants} participants (${c.reps} replicates, seed ${c.seed}), and the paper's Table 2 model <code>difficulty ~ measure * expertise + (1|participant) + (1|puzzle)</code> per measure. Ranks order the measures by |ρ| (ties by |t| of the measure in Table 2). The paper's measure is the first row; the rows below are ranked by the mean rating. All of it is in <code>measures.csv</code>.</p>
+${c.selection ? `<p id="measures-selection">The study's puzzles were selected by the <b>${esc(c.selection.scheme)}</b> scheme${c.selection.metrics ? ` (${c.selection.metrics.map(esc).join(', ')})` : ''}: ${esc(c.selection.rationale)}.</p>` : ''}
 ${rankingTable(c)}
 <p id="measures-separation"><b>${esc(separationStatement(c, 'mean_difficulty'))}</b></p>
 <p>${esc(separationStatement(c, 'bt_score'))}</p>

@@ -120,6 +120,13 @@ export const StudyConfig = strictObject({
     /** Where to send a participant at the end (e.g. a panel's completion URL); `{code}` is replaced by the code. */
     redirect_url: z.string().url().optional(),
   }),
+  /** How the study puzzles were chosen (`select --scheme spread --config`): the scheme, its measures and why. Informational. */
+  selection: strictObject({
+    scheme: z.string().min(1),
+    metrics: z.array(z.string().min(1)).optional(),
+    rationale: z.string().min(1),
+    picks: z.array(strictObject({ id: z.string(), role: z.string(), values: z.record(z.string(), z.number()) })).optional(),
+  }).optional(),
   /** Recruitment as the study starts; the dashboard can open or close it and change the target later. */
   recruitment: Recruitment.default({ open: true, closed_title: RECRUITMENT_CLOSED_TITLE, closed_message: RECRUITMENT_CLOSED_MESSAGE }),
 })
