@@ -17,7 +17,6 @@ import { StudyService } from './studyService.ts';
 import { loadStudyConfig, type LoadedStudy } from '../node/studyConfig.ts';
 import { appVersion } from '../node/version.ts';
 import { createAdminRouter, type AdminGate, type AdminRouter } from './admin/router.ts';
-import { createStudyHost, type StudyHost } from './studyHost.ts';
 import { cookieValue, endAnswer, jsonBody, parseBody } from './requestBody.ts';
 import { eventsLane, isEventsRequest } from './eventsLane.ts';
 import { recruitmentState } from './recruitment.ts';
@@ -139,14 +138,6 @@ async function relayFeed(store: PgStore, service: StudyService): Promise<void> {
       }
     },
   });
-}
-
-/**
- * The server: the first study at `/`, `/api/…` and `/api/admin/…` as always, and every other study of the data
- * directory's registry at `/s/<slug>/` (server/studyHost.ts).
- */
-export async function createNonolabServer(opts: ServerOptions): Promise<NonolabServer & { host: StudyHost }> {
-  return createStudyHost(opts);
 }
 
 /** One study's server: its store, service, participant API and admin API. */

@@ -8,7 +8,7 @@ import { createServer as createTlsServer } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createNonolabServer } from './app.ts';
+import { createNonolabServer } from './studyHost.ts';
 import { ServingError, servingFromEnv, startupLines, type Serving } from './serving.ts';
 import { ConfigError } from '../node/studyConfig.ts';
 import { StoreError, isPostgresUrl } from '../store/stores.ts';

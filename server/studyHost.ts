@@ -15,7 +15,7 @@ import { ADMIN_ACCOUNT, SLUG_PATTERN, StudyRegistry, type AccountRecord, type Ro
 import { AdminAuth } from './admin/auth.ts';
 import { AccountAuth, roleAllows } from './admin/accounts.ts';
 import { ADMIN_COOKIE } from './admin/router.ts';
-import { adminHostApp } from './admin/adminHost.ts';
+import { NOT_A_STUDY, adminHostApp } from './admin/adminHost.ts';
 import { BODY_LIMIT, createStudyServer, TOKEN_COOKIE, type NonolabServer, type ServerOptions } from './app.ts';
 import { cookieValue, endAnswer } from './requestBody.ts';
 import { HttpError } from './httpError.ts';
@@ -94,7 +94,7 @@ const json = (req: IncomingMessage, res: ServerResponse, status: number, body: o
   req.resume();
 };
 
-export const NOT_A_STUDY = 'no such study';
+export { NOT_A_STUDY } from './admin/adminHost.ts';
 
 export async function createStudyHost(opts: ServerOptions): Promise<NonolabServer & { host: StudyHost }> {
   const log = opts.logger ?? ((m: string) => console.log(m));
@@ -293,3 +293,11 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
 }
 
 export { ADMIN_ACCOUNT };
+
+/**
+ * The server: the first study at `/`, `/api/…` and `/api/admin/…` as always, and every other study of the data
+ * directory's registry at `/s/<slug>/`. (Here, not in app.ts: app.ts makes one study's server and imports no host.)
+ */
+export async function createNonolabServer(opts: ServerOptions): Promise<NonolabServer & { host: StudyHost }> {
+  return createStudyHost(opts);
+}

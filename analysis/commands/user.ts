@@ -1,7 +1,7 @@
 // `nonolab user add NAME [--admin]`: an experimenter account on the server's data directory, its password read from
 // standard input or --password-file (never an argument), stored scrypt-hashed (server/admin/auth.ts).
 import type { Command } from 'commander';
-import { hashPassword } from '../../server/admin/auth.ts';
+import { hashPassword } from '../../store/passwords.ts';
 import { ACCOUNT_PATTERN, ACCOUNT_RULE } from '../../store/studies.ts';
 import { commandDescription } from './catalog.ts';
 import { CliInputError, DATA_DIR_HELP, readPassword, withRegistry } from './registryCli.ts';

@@ -4,17 +4,15 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
 import type { StudyStore } from '../../store/store.ts';
-import { ACCOUNT_PATTERN, ACCOUNT_RULE, RegistryError, SLUG_PATTERN, SLUG_RULE, type AccountRecord, type StudyRecord } from '../../store/studies.ts';
+import { ACCOUNT_PATTERN, ACCOUNT_RULE, RegistryError, SLUG_PATTERN, SLUG_RULE, type AccountRecord, type StudyRecord, type StudyRegistry } from '../../store/studies.ts';
 import { HttpError } from '../httpError.ts';
 import { cookieValue, endAnswer, jsonBody, parseBody } from '../requestBody.ts';
 import { PLAIN_HTTP, helmetOptions, type Serving } from '../serving.ts';
 import { BODY_LIMIT, securityHeaders } from '../app.ts';
-import type { StudyHost } from '../studyHost.ts';
-import { NOT_A_STUDY } from '../studyHost.ts';
 import { ADMIN_COOKIE } from './router.ts';
 import { StoreLoginLimit } from './loginLimit.ts';
 import { hashPassword } from './auth.ts';
-import type { LoginOf } from './accounts.ts';
+import type { AccountAuth, LoginOf } from './accounts.ts';
 
 const LoginRequest = z.object({ name: z.string().min(1).max(64).optional(), password: z.string().min(1).max(1_000) });
 const AddStudyRequest = z.object({ slug: z.string().regex(SLUG_PATTERN, SLUG_RULE), config: z.union([z.record(z.string(), z.unknown()), z.string().max(5_000_000)]) });
@@ -36,7 +34,19 @@ export function studyLinks(s: Pick<StudyRecord, 'slug' | 'first'>) {
   };
 }
 
-export function adminHostApp(opts: { host: StudyHost; firstStore: StudyStore; clock: () => number; serving?: Serving; log: (m: string) => void }): express.Express {
+/** What a refusal says of a study that does not exist or that the login is no member of (404: never more). */
+export const NOT_A_STUDY = 'no such study';
+
+/** What the host's own admin routes ask of the study host (server/studyHost.ts's StudyHost has it). */
+export interface AdminHostOps {
+  registry: StudyRegistry;
+  accounts: AccountAuth;
+  addStudy(slug: string, configText: string, owner: AccountRecord | null): Promise<{ record: StudyRecord }>;
+  deleteStudy(slug: string, by: string): Promise<void>;
+  endStreams(token: string): void;
+}
+
+export function adminHostApp(opts: { host: AdminHostOps; firstStore: StudyStore; clock: () => number; serving?: Serving; log: (m: string) => void }): express.Express {
   const { host, clock } = opts;
   const { registry, accounts } = host;
   const serving = opts.serving ?? PLAIN_HTTP;

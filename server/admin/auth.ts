@@ -1,25 +1,9 @@
 // Experimenter authentication: one password (scrypt-hashed in the study's store), login sessions as random tokens (stored hashed).
-import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { StudyStore } from '../../store/store.ts';
 
-const SCRYPT_N = 16_384;
-const SCRYPT_R = 8;
-const SCRYPT_P = 1;
-const KEY_LENGTH = 32;
-
-/** `scrypt$N$r$p$salt$hash` (base64url salt and hash). */
-export function hashPassword(password: string, salt: Buffer = randomBytes(16)): string {
-  const key = scryptSync(password, salt, KEY_LENGTH, { N: SCRYPT_N, r: SCRYPT_R, p: SCRYPT_P });
-  return ['scrypt', SCRYPT_N, SCRYPT_R, SCRYPT_P, salt.toString('base64url'), key.toString('base64url')].join('$');
-}
-
-export function verifyPassword(password: string, stored: string): boolean {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const want = Buffer.from(hash, 'base64url');
-  const got = scryptSync(password, Buffer.from(salt, 'base64url'), want.length, { N: Number(n), r: Number(r), p: Number(p) });
-  return got.length === want.length && timingSafeEqual(got, want);
-}
+export { hashPassword, verifyPassword } from '../../store/passwords.ts';
+import { hashPassword, verifyPassword } from '../../store/passwords.ts';
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 

@@ -287,7 +287,7 @@ describe('every CSV export', () => {
     await playWhole(config, 10, { mode: 'panel', panel: { provider: 'sona', participant_id: '77' } });
     const list = (await admin.call('GET', '/api/admin/exports')).json.exports as { id: string; content_type: string }[];
     const csvs = list.filter((x) => x.content_type.startsWith('text/csv')).map((x) => x.id);
-    expect(csvs.sort()).toEqual(['attempts', 'codebook', 'codes', 'events', 'funnel', 'panel-ids', 'participants'].sort());
+    expect(csvs.sort()).toEqual(['attempts', 'codebook', 'codes', 'events', 'funnel', 'panel-ids', 'participants', 'trajectories'].sort());
     for (const name of csvs) {
       const { status, text } = await download(admin, name);
       expect(status, name).toBe(200);
