@@ -124,7 +124,7 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
   );
   // The tutorial on a touch screen: Reset beside Fill / Cross, so that every control is on a phone's first screen
   // above the checklist bar (issue 32).
-  const resetWithTools = hasTouch && !!finish;
+  const resetWithTools = hasTouch && !!finish && !!board; // (a Sudoku board has no touch tools row: its Reset stays below)
   return (
     <section className="puzzle-screen" data-testid="puzzle-screen">
       {back.asking && (
