@@ -26,6 +26,10 @@ import { hint as engineHint } from '../../shared/nonogram/hint.ts';
 import { sudokuHint } from '../../shared/sudoku/hint.ts';
 import { recordGrids, type SudokuPuzzle } from '../../shared/sudoku/schema.ts';
 import { givensOf } from '../../shared/puzzles/sudoku.ts';
+import * as sudokuPlayModule from '../../shared/study/phases/sudokuPlay.ts';
+import { registerSudokuPlay } from '../../shared/study/phases/puzzles.ts';
+
+registerSudokuPlay(sudokuPlayModule);
 import type { BotCall, PlantedEffect, SimulatedPage, SimulationMemory } from '../../shared/study/phases/types.ts';
 
 export type { BotCall, PlantedEffect } from '../../shared/study/phases/types.ts';

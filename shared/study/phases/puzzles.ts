@@ -7,7 +7,9 @@
 import { PuzzlesPhase } from '../../schema/phase.ts';
 import type { NonogramStudyPuzzle } from '../../schema/config.ts';
 import { clamp, logNormal, normal, playBoard, type Tempo } from './simulate.ts';
-import { playSudoku, sudokuOf, sudokuReach, sudokuSource, type SudokuTempo } from './sudokuPlay.ts';
+import type { SudokuTempo } from './sudokuPlay.ts';
+import { sudokuPlayOrThrow } from './sudokuBots.ts';
+export { registerSudokuPlay } from './sudokuBots.ts';
 import { CLOCK_TOLERANCE_MS, reasons, type PhaseModule, type PhaseSimulate, type PhaseOf, type SimulateContext } from './types.ts';
 
 export const puzzlesKind: PhaseModule<'puzzles'> = {
@@ -74,8 +76,8 @@ function simulatePuzzle(ctx: SimulateContext<PhaseOf<'puzzles'>>): void {
     hints: tempo.hint > 0,
     policy,
   };
-  const sudoku = sudokuOf(puzzle);
-  const played = sudoku ? playSudoku(page, rng, sudoku, sudokuTempo(tempo, m, skill, policy, rng), { ...limits, hints: policy !== 'off' }) : playBoard(page, rng, puzzle as NonogramStudyPuzzle, tempo, limits);
+  const sudoku = (puzzle as { kind?: string }).kind === 'sudoku' ? sudokuPlayOrThrow().sudokuOf(puzzle) : null;
+  const played = sudoku ? sudokuPlayOrThrow().playSudoku(page, rng, sudoku, sudokuTempo(tempo, m, skill, policy, rng), { ...limits, hints: policy !== 'off' }) : playBoard(page, rng, puzzle as NonogramStudyPuzzle, tempo, limits);
   memory.outcomes[puzzle.id] = { outcome: played.outcome, hints: played.hints, errors: played.mistakes > 0 };
   page.log('step_end', { kind: step.kind, reason: played.outcome === 'done' ? 'done' : played.outcome });
 }
@@ -91,9 +93,9 @@ function sudokuTempo(tempo: Tempo, m: number, skill: number, policy: string, rng
     pause: tempo.pause,
     error: clamp(0.04 + 0.015 * m - 0.02 * skill, 0.004, 0.2),
     hint: policy === 'off' ? 0 : clamp(0.35 + 0.1 * m - 0.15 * skill, 0.02, 0.9),
-    reach: sudokuReach(skill, rng),
+    reach: sudokuPlayOrThrow().sudokuReach(skill, rng),
     pencil: rng.next() < clamp(0.6 + 0.1 * skill, 0.2, 0.95),
-    source: sudokuSource(rng),
+    source: sudokuPlayOrThrow().sudokuSource(rng),
   };
 }
 

@@ -28,8 +28,7 @@ import type { SimulateContext, SimulatedPage } from './types.ts';
 import { applyMove, boardRows, countWrongCells, initialBoard, matchesSolution, type BoardState } from '../../game/board.ts';
 import { FILLED, UNKNOWN } from '../../nonogram/grid.ts';
 import { strokeCellMs } from '../../game/input.ts';
-import { playSudoku, sudokuOf, sudokuSource } from './sudokuPlay.ts';
-import { TECHNIQUES } from '../../sudoku/techniques.ts';
+import { sudokuPlayOrThrow } from './sudokuBots.ts';
 
 /** Median milliseconds between two cells of a bot's drag (the paper's first gap component: about 0.01 s). */
 export const DRAG_CELL_MS = 12;
@@ -338,9 +337,9 @@ export function practiceBoard(ctx: SimulateContext<{ puzzle: string }>, capSecon
   const capMs = capSeconds === null ? null : capSeconds * 1000;
   const puzzle = ctx.puzzle(ctx.phase.puzzle);
   const limits = { capMs, skipAfterMs: null, skipMinMs: 0, canSkip: false, submit, hints: false, policy: config.hints.policy };
-  const sudoku = sudokuOf(puzzle);
+  const sudoku = (puzzle as { kind?: string }).kind === 'sudoku' ? sudokuPlayOrThrow().sudokuOf(puzzle) : null;
   const played = sudoku
-    ? playSudoku(page, rng, sudoku, { speed: who.speed * 1.2, pause: 0.1, error: 0.05, hint: 0, reach: TECHNIQUES.length - 1, pencil: false, source: sudokuSource(rng) }, limits)
+    ? sudokuPlayOrThrow().playSudoku(page, rng, sudoku, { speed: who.speed * 1.2, pause: 0.1, error: 0.05, hint: 0, reach: sudokuPlayOrThrow().TOP_REACH, pencil: false, source: sudokuPlayOrThrow().sudokuSource(rng) }, limits)
     : playBoard(page, rng, puzzle as NonogramStudyPuzzle, tempo, limits);
   after();
   page.log('step_end', { kind: page.step.kind, reason: played.outcome === 'solved' ? 'solved' : played.outcome === 'timeout' ? 'timeout' : 'done' });

@@ -239,3 +239,6 @@ export function playSudoku(w: SimulatedPage, rng: Rng, puzzle: SudokuBotPuzzle, 
   }
   return { outcome: 'timeout', hints, mistakes };
 }
+
+/** The whole technique ladder (a bot that sees every technique). */
+export const TOP_REACH = TECHNIQUES.length - 1;
