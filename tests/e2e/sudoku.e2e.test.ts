@@ -160,6 +160,12 @@ async function playWhole(page: Page, mode: InputMode, tag: string): Promise<{ se
     await answerSurvey(page, { difficulty: String(position + 1), guessing: 'Rarely' }, mode);
   }
   await waitForStep(page, 'post_survey');
+  // Each puzzle's picture as the participant left it (loaded with the post-survey, not the first load): solved boards.
+  for (const position of [1, 2, 3]) {
+    const picture = page.getByTestId(`post-sudoku-${position}`);
+    await picture.waitFor();
+    expect(await picture.getAttribute('aria-label')).toBe(`Puzzle ${position} as you left it`);
+  }
   const why: Record<string, string> = {};
   for (const id of sequence) why[`why_${id}`] = `Puzzle ${id}: singles first`;
   await answerSurvey(page, { ...why, strategies: 'Singles', guessing_overall: 'Rarely' }, mode);

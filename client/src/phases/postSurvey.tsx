@@ -1,13 +1,17 @@
 // Phase kind 'post_survey': each puzzle as a small picture of the final board with its (changeable) rating and a
 // "why" question, then the config's items.
+import { Suspense, lazy } from 'react';
 import type { SurveyItem } from '../../../shared/schema/config.ts';
 import { finalRows } from '../../../shared/study/progress.ts';
 import { puzzleOf, reviseRating, submitSurvey, sudokuOf, sudokuRules, useStudy, useInputText } from '../study.ts';
 import { MiniBoard } from '../ui/MiniBoard.tsx';
-import { SudokuMini } from '../ui/SudokuMini.tsx';
 import { preloadPuzzleView } from '../board/LazyPuzzleView.tsx';
 import { Survey } from '../ui/Survey.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
+
+
+// Sudoku pictures load with a Sudoku study's post-survey only: the first load of every study stays within its budget.
+const SudokuMini = lazy(() => import('../ui/SudokuMini.tsx').then((m) => ({ default: m.SudokuMini })));
 
 function PostSurveyScreen({ phase }: PhaseScreenProps<'post_survey'>) {
   const text = useInputText(phase.text);
@@ -36,7 +40,9 @@ function PostSurveyScreen({ phase }: PhaseScreenProps<'post_survey'>) {
           {puzzle ? (
             <MiniBoard rows={finalRows(movesByStep, s.index, puzzle.width, puzzle.height)} label={`Puzzle ${s.position} as you left it`} />
           ) : sudoku && left ? (
-            <SudokuMini size={sudoku.size} box={sudoku.box} digits={left.cells.digits} given={left.given} cell={Math.max(8, Math.floor(110 / sudoku.size))} label={`Puzzle ${s.position} as you left it`} testId={`post-sudoku-${s.position}`} />
+            <Suspense fallback={null}>
+              <SudokuMini size={sudoku.size} box={sudoku.box} digits={left.cells.digits} given={left.given} cell={Math.max(8, Math.floor(110 / sudoku.size))} label={`Puzzle ${s.position} as you left it`} testId={`post-sudoku-${s.position}`} />
+            </Suspense>
           ) : null}
           <div>
             <h2>
