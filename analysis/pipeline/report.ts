@@ -119,6 +119,41 @@ export function figure2Layout(values: readonly number[], selected: readonly { id
   return { lo, hi, bins, labels: placed, height, yMax };
 }
 
+/** The puzzle-metric figure: a histogram over a large set, else one bar per puzzle coloured by its Bradley-Terry score. */
+export function puzzleMetricSpec(metric: string, values: readonly { puzzle: string; value: number; bt: number | null }[], noBt: string): TopLevelSpec {
+  const withBt = values.some((v) => v.bt !== null);
+  const integers = values.every((v) => Number.isInteger(v.value));
+  return values.length > 12
+      ? {
+          $schema: SCHEMA,
+          title: `${metric} over the puzzle set`,
+          data: { values },
+          mark: 'bar',
+          encoding: { x: { field: 'value', bin: { maxbins: 30 }, title: metric, ...(integers ? { axis: INTEGER_AXIS } : {}) }, y: { aggregate: 'count', title: 'puzzles', axis: INTEGER_AXIS } },
+          width: 520,
+          height: 220,
+        }
+      : {
+          $schema: SCHEMA,
+          title: withBt ? `${metric} of each study puzzle (colour: Bradley-Terry score)` : `${metric} of each study puzzle (no Bradley-Terry scores: ${noBt})`,
+          data: { values },
+          // A puzzle at 0 has a bar of no height: the dot on top of each bar shows its colour (the BT score) all the same.
+          encoding: {
+            // The order given as a list (ascending value; ties in data order), the same for both layers: a sort by field
+            // is resolved per layer, and vega-lite warns when the layers' domains disagree on it.
+            x: { field: 'puzzle', type: 'nominal', sort: [...values].sort((a, b) => a.value - b.value).map((v) => v.puzzle), title: 'puzzle' },
+            y: { field: 'value', type: 'quantitative', title: metric, ...(integers ? { axis: INTEGER_AXIS } : {}) },
+            ...(withBt ? { color: { field: 'bt', type: 'quantitative', title: 'BT score', scale: { scheme: 'orangered' } } } : {}),
+          },
+          layer: [
+            { mark: { type: 'bar', ...(withBt ? {} : { color: '#9aa5b1' }) } },
+            { mark: { type: 'point', filled: true, size: 90, stroke: '#333', strokeWidth: 1, opacity: 1, ...(withBt ? {} : { color: '#9aa5b1' }) } },
+          ],
+          width: 520,
+          height: 220,
+        } as TopLevelSpec;
+}
+
 /** The figure specs (exported for tests and for analysts who want the Vega-Lite JSON). */
 export function figureSpecs(result: AnalysisResult, notes: Record<string, string> = {}): Record<string, TopLevelSpec> {
   const specs: Record<string, TopLevelSpec> = {};
@@ -160,36 +195,7 @@ export function figureSpecs(result: AnalysisResult, notes: Record<string, string
   if (!metric) notes.conflicts = 'no puzzle metric is available for every puzzle';
   if (metric) {
     const values = result.puzzles.filter((p) => finiteNum(p[metric])).map((p) => ({ puzzle: p.puzzle_id, value: p[metric] as number, bt: finiteNum(p.bt_score) ? p.bt_score : null }));
-    const withBt = values.some((v) => v.bt !== null);
-    const integers = values.every((v) => Number.isInteger(v.value));
-    specs.conflicts =
-      values.length > 12
-        ? {
-            $schema: SCHEMA,
-            title: `${metric} over the puzzle set`,
-            data: { values },
-            mark: 'bar',
-            encoding: { x: { field: 'value', bin: { maxbins: 30 }, title: metric, ...(integers ? { axis: INTEGER_AXIS } : {}) }, y: { aggregate: 'count', title: 'puzzles', axis: INTEGER_AXIS } },
-            width: 520,
-            height: 220,
-          }
-        : {
-            $schema: SCHEMA,
-            title: withBt ? `${metric} of each study puzzle (colour: Bradley-Terry score)` : `${metric} of each study puzzle (no Bradley-Terry scores: ${result.bt ? 'none finite' : 'the model could not run'})`,
-            data: { values },
-            // A puzzle at 0 has a bar of no height: the dot on top of each bar shows its colour (the BT score) all the same.
-            encoding: {
-              x: { field: 'puzzle', type: 'nominal', sort: { field: 'value' }, title: 'puzzle' },
-              y: { field: 'value', type: 'quantitative', title: metric, ...(integers ? { axis: INTEGER_AXIS } : {}) },
-              ...(withBt ? { color: { field: 'bt', type: 'quantitative', title: 'BT score', scale: { scheme: 'orangered' } } } : {}),
-            },
-            layer: [
-              { mark: { type: 'bar', ...(withBt ? {} : { color: '#9aa5b1' }) } },
-              { mark: { type: 'point', filled: true, size: 90, stroke: '#333', strokeWidth: 1, opacity: 1, ...(withBt ? {} : { color: '#9aa5b1' }) } },
-            ],
-            width: 520,
-            height: 220,
-          } as TopLevelSpec;
+    specs.conflicts = puzzleMetricSpec(metric, values, result.bt ? 'none finite' : 'the model could not run');
   }
 
   // 2. expertise distribution

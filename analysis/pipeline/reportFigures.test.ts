@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { loadStudyConfig } from '../../node/studyConfig.ts';
 import { simulateToDir } from '../simulate/index.ts';
 import { loadPuzzleSet, runAnalysis } from './index.ts';
-import { COMPONENT_COLOURS, MIXTURE_COLOUR, THRESHOLD_RED, figure2Layout, labelWidth } from './report.ts';
+import { COMPONENT_COLOURS, MIXTURE_COLOUR, THRESHOLD_RED, figure2Layout, labelWidth, puzzleMetricSpec } from './report.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
 
 const configPath = join(import.meta.dirname, 'fixtures', 'study.json');
@@ -168,5 +168,20 @@ describe('report.html figures on simulated studies', () => {
     // and a study with models keeps its tables
     const full = html.slice(html.indexOf('<h2>Linear mixed models</h2>'));
     expect(full.slice(0, full.indexOf('<h2>', 5))).toContain('<tbody><tr>');
+  });
+});
+
+describe('the puzzle-metric figure', () => {
+  it('compiles without a Vega-Lite warning on a six-puzzle Sudoku set that once gave one (layers agreeing on the order)', async () => {
+    const vl = await import('vega-lite');
+    // The values of study-config/sudoku.json's six puzzles after `simulate --seed 1` (minimal_conflicts, BT score).
+    const values = [[1, -0.43], [7, -0.02], [14, -0.35], [59, 1.22], [6, -0.34], [12, -0.09]].map(([value, bt], i) => ({ puzzle: `s${i}`, value, bt }));
+    const warnings: unknown[] = [];
+    const logger = { level: () => logger, warn: (...a: unknown[]) => (warnings.push(a), logger), info: () => logger, debug: () => logger, error: (...a: unknown[]) => (warnings.push(a), logger) };
+    const spec = puzzleMetricSpec('minimal_conflicts', values, 'none finite');
+    vl.compile(spec, { logger: logger as never });
+    expect(warnings).toEqual([]);
+    // Ascending by value, ties in data order.
+    expect((spec as { encoding: { x: { sort: string[] } } }).encoding.x.sort).toEqual(['s0', 's4', 's1', 's5', 's2', 's3']);
   });
 });
