@@ -30,6 +30,7 @@ const f = (name: string, content: string | Buffer) => {
 // Inputs: each kind of bad file, and good ones for the cases about options.
 const missing = join(dir, 'missing.json');
 const empty = f('empty.json', '');
+const emptyList = f('empty-list.ndjson', ''); // an NDJSON puzzle list of no line: read, but it holds no puzzle
 const binary = f('garbage.dat', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x1b, 0x5b, 0x32, 0x4a, 0xff, 0xfe, 0x07, 0x08]));
 const table = f('table.csv', 'a,b\n1,2\n3,4\n');
 const puzzleJson = f('puzzle.json', '{"rows":[[1]],"cols":[[1]]}\n');
@@ -169,6 +170,7 @@ const CASES: Record<CommandName, Case[]> = {
   analyze: [
     ...fileKinds((file) => ({ args: ['analyze', '--logs', dataDir, '--puzzles', file, '--out', (n++, join(dir, `an${n}`))], names: base(file), absent: [join(dir, `an${n}`)] }), { wrong: table }),
     { args: ['analyze', '--logs', dataDir, '--out', join(dir, 'an-x')], names: /--puzzles/, absent: [join(dir, 'an-x')] },
+    { args: ['analyze', '--logs', binaryLogs, '--puzzles', emptyList, '--out', join(dir, 'an-e')], names: /empty-list\.ndjson: no puzzle in the file/, absent: [join(dir, 'an-e')] },
     { args: ['analyze', '--logs', binaryLogs, '--puzzles', study, '--out', join(dir, 'an-b')], names: /session\.ndjson:1: not valid JSON: binary bytes/, absent: [join(dir, 'an-b')] },
     { args: ['analyze', '--logs', dataDir, '--puzzles', study, '--out', join(dir, 'an-y'), '--pause-threshold', 'soon'], names: /--pause-threshold/, absent: [join(dir, 'an-y')] },
     { args: ['analyze', '--logs', dataDir, '--puzzles', study, '--out', join(dir, 'an-z'), '--seed', 'x1'], names: /--seed/, absent: [join(dir, 'an-z')] },
@@ -176,6 +178,7 @@ const CASES: Record<CommandName, Case[]> = {
   trajectories: [
     ...fileKinds((file) => ({ args: ['trajectories', '--logs', dataDir, '--puzzles', file, '--out', (n++, join(dir, `tr${n}.csv`))], names: base(file), absent: [join(dir, `tr${n}.csv`)] }), { wrong: table }),
     { args: ['trajectories', '--logs', dataDir, '--out', join(dir, 'tr-x.csv')], names: /--puzzles/, absent: [join(dir, 'tr-x.csv')] },
+    { args: ['trajectories', '--logs', binaryLogs, '--puzzles', emptyList, '--out', join(dir, 'tr-e.csv')], names: /empty-list\.ndjson: no puzzle in the file/, absent: [join(dir, 'tr-e.csv')] },
     { args: ['trajectories', '--logs', binaryLogs, '--puzzles', study, '--out', join(dir, 'tr-b.csv')], names: /session\.ndjson:1: not valid JSON: binary bytes/, absent: [join(dir, 'tr-b.csv')] },
     { args: ['trajectories', '--logs', dataDir, '--puzzles', study, '--out', join(dir, 'no-such-folder', 'tr.csv')], names: /--out/ },
   ],

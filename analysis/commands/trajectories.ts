@@ -35,6 +35,7 @@ function csvBody(rows: readonly object[], columns: readonly string[]): string {
 /** The study puzzles with their solutions, by id (a puzzle without one cannot be labelled: an error naming it). */
 function puzzlesOf(file: string): Map<string, SignalPuzzle> {
   const { puzzles } = readPuzzleFile(file);
+  if (puzzles.length === 0) throw new Error(`${file}: no puzzle in the file (give the study config, or the puzzle list the study used)`);
   const map = new Map<string, SignalPuzzle>();
   puzzles.forEach((p, i) => {
     if (!p.solution) throw new Error(`${file}: puzzle ${i} ('${p.id}'): solution is required for trajectories`);

@@ -63,6 +63,7 @@ export function loadPuzzleSet(file: string): PuzzleSet {
   const set: PuzzleSet = study
     ? { puzzles: anyKind(study.config.puzzles), practice: anyKind(study.config.practice_puzzles), config: study.config, config_hash: study.hash, computed: [] }
     : { puzzles: read.puzzles, practice: [], config: null, config_hash: null, computed: [] };
+  if (set.puzzles.length === 0) throw new PuzzleSetError(`${file}: no puzzle in the file (give the study config, or the puzzle list the study used)`);
   set.puzzles.forEach((p, i) => {
     if (!p.solution) throw new PuzzleSetError(`${file}: puzzle ${i} ('${p.id}'): solution is required to count errors`);
   });
