@@ -5,6 +5,7 @@ import { close, fdatasync, mkdirSync, open } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { openDurableSqlite } from './sqlite.ts';
 import type { SessionFlag, StoredSessionStatus } from '../shared/schema/session.ts';
 
 /**
@@ -235,10 +236,7 @@ export class SqliteRows {
 
   constructor(path: string) {
     mkdirSync(dirname(path), { recursive: true });
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('secure_delete = ON');
+    this.db = openDurableSqlite(path);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS sessions (
         id TEXT PRIMARY KEY,

@@ -6,6 +6,7 @@
 // stays in its own store: the first study's in the data directory as before, the others' in studies/<slug>/.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
+import { openDurableSqlite } from './sqlite.ts';
 import { join } from 'node:path';
 
 export const REGISTRY_FILE = 'studies.sqlite';
@@ -76,11 +77,7 @@ export class StudyRegistry {
   readonly db: Database.Database;
 
   private constructor(path: string) {
-    this.db = new Database(path, { timeout: 5_000 });
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('secure_delete = ON');
-    this.db.pragma('foreign_keys = ON');
+    this.db = openDurableSqlite(path, { timeout: 5_000, foreignKeys: true });
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS studies (
         slug TEXT PRIMARY KEY,
