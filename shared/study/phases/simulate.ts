@@ -29,6 +29,7 @@ import { applyMove, boardRows, countWrongCells, initialBoard, matchesSolution, t
 import { FILLED, UNKNOWN } from '../../nonogram/grid.ts';
 import { strokeCellMs } from '../../game/input.ts';
 import { sudokuPlayOrThrow } from './sudokuBots.ts';
+import { recordHint } from './botHint.ts';
 
 /** Median milliseconds between two cells of a bot's drag (the paper's first gap component: about 0.01 s). */
 export const DRAG_CELL_MS = 12;
@@ -144,16 +145,7 @@ export function playBoard(
     hints++;
     const rows = boardRows(board.grid);
     const found = w.hint(puzzle, board.grid, limits.policy);
-    w.calls.push({
-      type: 'hint',
-      after_seq: w.seq,
-      t_wall: w.wall,
-      request: { puzzle_id: puzzle.id, position: w.step.position, rows },
-      hint: found && { row: found.row, col: found.col, kind: found.kind, value: found.value, reasoning: found.reasoning, explanation: found.explanation },
-    });
-    if (!found) return;
-    w.wait(150 + rng.int(100));
-    w.log('hint_shown', { row: found.row, col: found.col, explanation: found.explanation.slice(0, 2_000) });
+    if (!recordHint(w, rng, { puzzle_id: puzzle.id, rows }, found, (h) => ({ row: h.row, col: h.col, kind: h.kind, value: h.value, reasoning: h.reasoning, explanation: h.explanation }))) return;
     act({ type: 'reveal', row: found.row, col: found.col, state: found.value === 'filled' ? 'filled' : 'crossed' }, logNormal(rng, 2_500 * tempo.speed, 0.4), 'system');
     const i = pending.findIndex(([r, c]) => r === found.row && c === found.col);
     if (i >= 0) pending.splice(i, 1);

@@ -30,6 +30,7 @@ import { digitsOf, popcount } from '../../sudoku/candidates.ts';
 import { shapeOf } from '../../sudoku/grid.ts';
 import { symbolValue } from '../../sudoku/schema.ts';
 import { logNormal, pick, type BoardPlay } from './random.ts';
+import { recordHint } from './botHint.ts';
 
 export interface SudokuTempo {
   /** Multiplies every gap (lower = faster). */
@@ -116,16 +117,7 @@ export function playSudoku(w: SimulatedPage, rng: Rng, puzzle: SudokuBotPuzzle, 
     hints++;
     const rows = sudokuRows(board);
     const found = w.sudokuHint(puzzle, rows, limits.policy);
-    w.calls.push({
-      type: 'hint',
-      after_seq: w.seq,
-      t_wall: w.wall,
-      request: { puzzle_id: puzzle.id, position: w.step.position, rows },
-      hint: found && { row: found.row, col: found.col, kind: found.kind, digit: found.digit, reasoning: found.reasoning, explanation: found.explanation },
-    });
-    if (!found) return;
-    w.wait(150 + rng.int(100));
-    w.log('hint_shown', { row: found.row, col: found.col, explanation: found.explanation.slice(0, 2_000) });
+    if (!recordHint(w, rng, { puzzle_id: puzzle.id, rows }, found, (h) => ({ row: h.row, col: h.col, kind: h.kind, digit: h.digit, reasoning: h.reasoning, explanation: h.explanation }))) return;
     const i = found.row * n + found.col;
     if (found.digit !== null) {
       act({ type: 'reveal_digit', row: found.row, col: found.col, digit: found.digit }, logNormal(rng, 2_500 * tempo.speed, 0.4), 'system');
