@@ -443,14 +443,16 @@ async function fetchHint(): Promise<void> {
       useStudy.setState({ feedback: { tone: 'info', text: 'No hint available: the board has nothing left to deduce.' } });
       return;
     }
-    const explanation = hint.explanation || ('puzzle' in hint ? `Row ${hint.row + 1}, column ${hint.col + 1} is ${hint.digit ?? '?'}.` : `Row ${hint.row + 1}, column ${hint.col + 1} should be ${hint.value === 'filled' ? 'filled' : 'empty'}.`);
+    // A Sudoku hint always explains (its reveal-only text names the digit: shared/sudoku/hint.ts); a Nonogram's
+    // reveal-only hint has no text, and the page says what the hint itself says.
+    const explanation = 'puzzle' in hint || hint.explanation ? hint.explanation : `Row ${hint.row + 1}, column ${hint.col + 1} should be ${hint.value === 'filled' ? 'filled' : 'empty'}.`;
     logEvent('hint_shown', { row: hint.row, col: hint.col, explanation });
     if ('puzzle' in hint && hint.kind === 'eliminate') eliminatedByStep = { ...eliminatedByStep, [index]: [...(eliminatedByStep[index] ?? []), ...hint.eliminated] };
     // A mistake, when the policy explains: the reason first, and the fix on the participant's word (fixHint).
-    const offerFix = hint.kind === 'error' && policy === 'explain-and-reveal' && revealOf(hint) !== null;
+    const reveal = revealOf(hint);
+    const offerFix = hint.kind === 'error' && policy === 'explain-and-reveal' && reveal !== null;
     useStudy.setState({ hint: { ...hint, explanation, fixOffered: offerFix } });
     // The revealed cell is a move like any other: logged, undoable.
-    const reveal = revealOf(hint);
     if (!offerFix && reveal) dispatch(reveal, 'system');
   } catch (err) {
     useStudy.setState({ busy: null, feedback: { tone: 'warn', text: `Could not get a hint right now (${networkMessage(err)}). Try again in a moment.` } });
