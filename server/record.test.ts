@@ -2,10 +2,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, playSteps, startTestServer, type TestServer } from '../tests/support/testServer.ts';
+import { Participant, event, playSteps, stampOf, startFirstPuzzle, startTestServer, type TestServer } from '../tests/support/testServer.ts';
 import { defaultConfig } from '../tests/support/server.ts';
 import { STORES } from '../tests/support/postgres.ts';
-import { expandSteps, type Step } from '../shared/study/steps.ts';
+import { expandSteps } from '../shared/study/steps.ts';
 
 let server: TestServer | null = null;
 afterEach(async () => {
@@ -26,16 +26,9 @@ function again(p: Participant, url: string): Participant {
 async function atFirstPuzzle(opts: { clock?: () => number } = {}) {
   server = await startTestServer(opts);
   const config = defaultConfig();
-  const p = new Participant(server.url);
-  const s = (await p.call('POST', '/api/sessions', {})).json;
-  const last = await playSteps(p, s, config, 4);
-  const sequence = (await p.call('GET', '/api/session')).json.sequence as string[];
-  const steps = expandSteps(config.phases, sequence);
-  const first = steps[4];
-  const stamp = (step: Step) => ({ step: step.index, phase: step.phase_id, puzzle_id: step.puzzle_id, position: step.position });
-  expect((await p.call('POST', '/api/session/events', { events: [event(s.session_id, last + 1, { ...stamp(first), type: 'step_start', payload: { kind: 'puzzle' } })] })).status).toBe(200);
-  const logFile = join(server.dataDir, 'sessions', `${s.session_id}.ndjson`);
-  return { p, id: s.session_id as string, seq: last + 1, steps, first, stamp, logFile, config };
+  const { p, id, seq, steps, first } = await startFirstPuzzle(server, config);
+  const logFile = join(server.dataDir, 'sessions', `${id}.ndjson`);
+  return { p, id, seq, steps, first, stamp: stampOf, logFile, config };
 }
 
 describe('an event names its own step (issue 31, 5)', () => {
@@ -87,7 +80,7 @@ describe('timed rules and a client clock that runs backwards (issue 31, 3)', () 
     const steps = expandSteps(config.phases, s.sequence);
     const survey = steps[3];
     const puzzle = steps[4];
-    const at = (step: Step) => ({ step: step.index, phase: step.phase_id, puzzle_id: step.puzzle_id, position: step.position });
+    const at = stampOf;
     const wall = T0 + 120_000; // the client's "now"
     const phase = config.phases.find((ph) => ph.id === survey.phase_id)!;
     const { validAnswers } = await import('../tests/support/testServer.ts');

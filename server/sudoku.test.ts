@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Participant, event, playSteps, startTestServer, type TestServer } from '../tests/support/testServer.ts';
-import { expandSteps, type Step } from '../shared/study/steps.ts';
+import { Participant, event, playSteps, stampOf, startFirstPuzzle, startTestServer, type TestServer } from '../tests/support/testServer.ts';
+import { expandSteps } from '../shared/study/steps.ts';
 import { StudyConfig, isSudokuPuzzle } from '../shared/schema/config.ts';
 import { replaySudoku, sudokuRows } from '../shared/sudoku/board.ts';
 import type { Move } from '../shared/schema/move.ts';
@@ -20,18 +20,11 @@ afterEach(async () => {
 
 async function atFirstPuzzle() {
   server = await startTestServer({ configPath });
-  const p = new Participant(server.url);
-  const s = (await p.call('POST', '/api/sessions', {})).json;
-  const last = await playSteps(p, s, config, 4);
-  const sequence = (await p.call('GET', '/api/session')).json.sequence as string[];
-  const steps = expandSteps(config.phases, sequence);
-  const first = steps[4];
-  const stamp = (step: Step) => ({ step: step.index, phase: step.phase_id, puzzle_id: step.puzzle_id, position: step.position });
-  expect((await p.call('POST', '/api/session/events', { events: [event(s.session_id, last + 1, { ...stamp(first), type: 'step_start', payload: { kind: 'puzzle' } })] })).status).toBe(200);
+  const { p, id, seq, first } = await startFirstPuzzle(server, config);
   const puzzle = config.puzzles.find((q) => q.id === first.puzzle_id)!;
   if (!isSudokuPuzzle(puzzle)) throw new Error('the fixture holds Sudokus');
-  const logFile = join(server.dataDir, 'sessions', `${s.session_id}.ndjson`);
-  return { p, id: s.session_id as string, seq: last + 1, first, stamp, puzzle, logFile };
+  const logFile = join(server.dataDir, 'sessions', `${id}.ndjson`);
+  return { p, id, seq, first, stamp: stampOf, puzzle, logFile };
 }
 
 /** The first empty cell of the givens, and a digit that is wrong there. */

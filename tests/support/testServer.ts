@@ -204,3 +204,22 @@ export async function rowsMentioning(databaseUrl: string, needle: string): Promi
     await client.end();
   }
 }
+
+/** A step's envelope fields, as the page stamps its events. */
+export const stampOf = (step: Step) => ({ step: step.index, phase: step.phase_id, puzzle_id: step.puzzle_id, position: step.position });
+
+/**
+ * A new session of `config` on `server`, played honestly to its first study puzzle and that step started: the
+ * participant, the session id, the last seq used, the expanded steps and the puzzle step.
+ */
+export async function startFirstPuzzle(server: { url: string }, config: StudyConfig): Promise<{ p: Participant; id: string; seq: number; steps: Step[]; first: Step }> {
+  const p = new Participant(server.url);
+  const s = (await p.call('POST', '/api/sessions', {})).json;
+  const last = await playSteps(p, s, config, 4);
+  const sequence = (await p.call('GET', '/api/session')).json.sequence as string[];
+  const steps = expandSteps(config.phases, sequence);
+  const first = steps[4];
+  const r = await p.call('POST', '/api/session/events', { events: [event(s.session_id, last + 1, { ...stampOf(first), type: 'step_start', payload: { kind: 'puzzle' } })] });
+  if (r.status !== 200) throw new Error(`startFirstPuzzle: ${r.status} ${JSON.stringify(r.json)}`);
+  return { p, id: s.session_id as string, seq: last + 1, steps, first };
+}
