@@ -25,7 +25,8 @@ export function measuresFigure(c: MeasureComparison): TopLevelSpec {
       height: { step: 16 },
       layer: [
         { mark: { type: 'rule', color: '#999' }, encoding: { x: { datum: 0, type: 'quantitative' } } },
-        { mark: 'rule', encoding: { y, x: { field: 'ci_low', type: 'quantitative', title: 'rho', scale: { domain: [-1, 1] } }, x2: { field: 'ci_high' } } },
+        // An interval of no width (every replicate gave the same rho: a tiny study) draws no rule: the point is all of it.
+        { transform: [{ filter: 'datum.ci_high > datum.ci_low' }], mark: 'rule', encoding: { y, x: { field: 'ci_low', type: 'quantitative', title: 'rho', scale: { domain: [-1, 1] } }, x2: { field: 'ci_high' } } },
         { mark: { type: 'point', filled: true, size: 40 }, encoding: { y, x: { field: 'rho', type: 'quantitative' }, color: { field: 'family', type: 'nominal' } } },
       ],
     },
