@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Move } from '../schema/move.ts';
-import { applySudokuMove, initialSudoku, marksOf, replaySudoku, sudokuRows, wrongSudokuCells } from './board.ts';
+import { applySudokuMove, clashingCells, initialSudoku, marksOf, replaySudoku, sudokuRows, wrongSudokuCells } from './board.ts';
 
 const givens = ['1...', '..1.', '.1..', '...1'];
 const solution = ['1234', '3412', '2143', '4321'];
@@ -55,5 +55,20 @@ describe('Sudoku board moves', () => {
     ]);
     expect(sudokuRows(s)).toEqual(['124.', '..1.', '.1..', '4..1']);
     expect(wrongSudokuCells(s, solution)).toEqual([2]);
+  });
+});
+
+describe('clashing digits (the board flags them when the study sets sudoku.flag_conflicts)', () => {
+  it('are both cells of every repeat in a row, a column or a box, and nothing else', () => {
+    // 4x4, boxes 2x2; givens 1... / ..1. / .1.. / ...1
+    const s = replaySudoku(givens, [
+      { type: 'set_digit', row: 0, col: 1, digit: 1 }, // row 0 has the given 1 at (0,0); column 1 has the given 1 at (2,1)
+      { type: 'set_digit', row: 3, col: 2, digit: 4 },
+      { type: 'set_digit', row: 2, col: 3, digit: 4 }, // the bottom-right box: 4 at (3,2) and (2,3)
+      { type: 'set_digit', row: 1, col: 0, digit: 3 }, // clashes with nothing
+    ]);
+    const at = (r: number, c: number) => r * 4 + c;
+    expect([...clashingCells(s, [2, 2])].sort((a, b) => a - b)).toEqual([at(0, 0), at(0, 1), at(2, 1), at(2, 3), at(3, 2)]);
+    expect(clashingCells(initialSudoku(givens), [2, 2]).size).toBe(0);
   });
 });

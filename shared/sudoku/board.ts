@@ -10,7 +10,8 @@
 // - a move on a given, off the board, or with a digit above the side changes nothing (and is not undoable);
 // - hint, submit, skip change nothing.
 import type { Move } from '../schema/move.ts';
-import { DIGIT_SYMBOLS, digitSymbol } from './grid.ts';
+import { DIGIT_SYMBOLS, digitSymbol, shapeOf } from './grid.ts';
+import { conflicts } from './candidates.ts';
 
 /** A symbol's value on a board of side n: 1..n for a digit, 0 for anything else (the page's board imports no zod schema). */
 function symbolValue(ch: string, n: number): number {
@@ -156,4 +157,17 @@ export function wrongSudokuCells(state: Pick<SudokuState, 'size' | 'cells'>, sol
     if (d !== 0 && d !== symbolValue(solution[Math.floor(i / n)]?.[i % n] ?? '.', n)) wrong.push(i);
   }
   return wrong;
+}
+
+/**
+ * Cells (reading order) whose digit repeats another digit of its row, column or box (what the board flags when the
+ * study sets `sudoku.flag_conflicts`): every cell of each clashing pair `conflicts` (candidates.ts) finds.
+ */
+export function clashingCells(state: Pick<SudokuState, 'size' | 'cells'>, box: readonly [number, number]): Set<number> {
+  const out = new Set<number>();
+  for (const c of conflicts({ ...shapeOf(box[0], box[1]), cells: state.cells.digits })) {
+    out.add(c.a);
+    out.add(c.b);
+  }
+  return out;
 }

@@ -4,29 +4,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { SudokuClues, SudokuHintBody } from '../../../shared/schema/api.ts';
 import type { InputSource, Move } from '../../../shared/schema/move.ts';
 import type { SudokuState } from '../../../shared/sudoku/board.ts';
-import { marksOf } from '../../../shared/sudoku/board.ts';
+import { clashingCells, marksOf } from '../../../shared/sudoku/board.ts';
 import { DIGIT_SYMBOLS } from '../../../shared/sudoku/grid.ts';
 import { dispatch, setPencil } from '../study.ts';
-
-/** Cells (reading order) whose digit repeats another digit of its row, column or box. */
-export function clashingCells(state: SudokuState, box: readonly [number, number]): Set<number> {
-  const n = state.size;
-  const out = new Set<number>();
-  const d = state.cells.digits;
-  const boxOf = (i: number) => Math.floor(Math.floor(i / n) / box[0]) * box[0] + Math.floor((i % n) / box[1]);
-  for (let i = 0; i < n * n; i++) {
-    if (!d[i]) continue;
-    for (let j = i + 1; j < n * n; j++) {
-      if (d[j] !== d[i]) continue;
-      const sameRow = Math.floor(i / n) === Math.floor(j / n), sameCol = i % n === j % n;
-      if (sameRow || sameCol || boxOf(i) === boxOf(j)) {
-        out.add(i);
-        out.add(j);
-      }
-    }
-  }
-  return out;
-}
 
 /** The digit a key names on a board of side n (1-9, then A, B, … past 9), or 0. */
 export function digitOfKey(key: string, n: number): number {
