@@ -20,20 +20,35 @@ describe('runOnWorkers', () => {
   }, 60_000);
 
   it('stops at the first error a message raises and throws it', async () => {
+    // one thread: task 1 fails, so exactly tasks 0 and 1 are given out and answered
+    const given: number[] = [];
     let answered = 0;
-    const run = runOnWorkers<PhaseResult>('phaseWorker', {
-      threads: 2,
-      count: 50,
-      job: (index) => (index === 1 ? { ...job(index), encoding: 'no-such-encoding' as PhaseJob['encoding'], size: -1 } : job(index)),
-      receive: (m) => {
-        answered++;
-        if ('error' in m) throw new Error(`board ${m.index} failed: ${m.error}`);
-        return true;
-      },
-      label: 'test',
-    });
-    await expect(run).rejects.toThrow(/board 1 failed/);
-    expect(answered).toBeLessThan(50);
+    const failing = (index: number) => (given.push(index), index === 1 ? { ...job(index), encoding: 'no-such-encoding' as PhaseJob['encoding'], size: -1 } : job(index));
+    const receive = (m: PhaseResult) => {
+      answered++;
+      if ('error' in m) throw new Error(`board ${m.index} failed: ${m.error}`);
+      return true;
+    };
+    await expect(runOnWorkers<PhaseResult>('phaseWorker', { threads: 1, count: 50, job: failing, receive, label: 'test' })).rejects.toThrow(/board 1 failed/);
+    expect(given).toEqual([0, 1]);
+    expect(answered).toBe(2);
+    // two threads: however the two workers' speeds fall (one may finish many tasks before the other starts), no task is
+    // given out and no message is taken once the error is thrown
+    given.length = 0;
+    answered = 0;
+    let atError = -1;
+    const receive2 = (m: PhaseResult) => {
+      answered++;
+      if ('error' in m) {
+        atError = given.length;
+        throw new Error(`board ${m.index} failed: ${m.error}`);
+      }
+      return true;
+    };
+    await expect(runOnWorkers<PhaseResult>('phaseWorker', { threads: 2, count: 50, job: failing, receive: receive2, label: 'test' })).rejects.toThrow(/board 1 failed/);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(given.length).toBe(atError);
+    expect(answered).toBeLessThanOrEqual(atError);
   }, 60_000);
 
   it('gives out no task once stopped() is true', async () => {

@@ -75,6 +75,8 @@ export interface PoolOptions<M> {
 export async function runOnWorkers<M>(name: WorkerName, o: PoolOptions<M>): Promise<void> {
   const workers: Worker[] = [];
   let next = 0;
+  // set by the first error: no task is given out after it, though a worker's message already on its way still arrives
+  let failed = false;
   try {
     await Promise.all(
       Array.from(
@@ -83,19 +85,24 @@ export async function runOnWorkers<M>(name: WorkerName, o: PoolOptions<M>): Prom
           new Promise<void>((resolve, reject) => {
             const worker = startWorker(name, o.workerData === undefined ? {} : { workerData: o.workerData });
             workers.push(worker);
+            const fail = (err: unknown) => {
+              failed = true;
+              reject(err);
+            };
             const give = () => {
-              if (next < o.count && !o.stopped?.()) worker.postMessage(o.job(next++));
+              if (!failed && next < o.count && !o.stopped?.()) worker.postMessage(o.job(next++));
               else resolve();
             };
             worker.on('message', (m: M) => {
+              if (failed) return;
               try {
                 if (o.receive(m)) give();
               } catch (err) {
-                reject(err);
+                fail(err);
               }
             });
-            worker.on('error', reject);
-            worker.on('exit', (code) => reject(new Error(`${o.label}: a worker thread stopped (exit code ${code})`)));
+            worker.on('error', fail);
+            worker.on('exit', (code) => fail(new Error(`${o.label}: a worker thread stopped (exit code ${code})`)));
             give();
           }),
       ),
