@@ -119,6 +119,12 @@ export function registerSelect(program: Command): void {
     });
 }
 
+/** What the rationale says of picks that tie an earlier one (a pool with too few distinct values). */
+function tieNote(picks: readonly { ties?: boolean }[]): string {
+  const n = picks.filter((p) => p.ties).length;
+  return n === 0 ? '' : `; the pool has too few distinct values: ${n} of the picks tie an earlier one on a measure`;
+}
+
 /** `select --scheme spread --metrics a,b`: the six puzzles on which a and b disagree most, and why, into --out (and the config's `selection`). */
 function selectSpreadCommand(opts: { kind?: string; in: string; metrics?: string; out?: string; config?: string }): void {
   const fail = (message: string) => {
@@ -158,14 +164,14 @@ function selectSpreadCommand(opts: { kind?: string; in: string; metrics?: string
   } catch (err) {
     return fail(`${opts.in}: ${(err as Error).message}`);
   }
-  const rationale = `spread: the 6 of ${candidates.length} candidates on which ${a.name} and ${b.name} disagree most (percentile ranks over the pool): 3 high on ${a.name} and low on ${b.name}, 3 the reverse, so a study can tell the two measures apart (the paper's scheme picks along one measure, on which measures mostly agree)`;
+  const rationale = `spread: the 6 of ${candidates.length} candidates on which ${a.name} and ${b.name} disagree most (percentile ranks over the pool): 3 high on ${a.name} and low on ${b.name}, 3 the reverse, no two sharing a value of either measure (a tie ranks nothing), so a study can tell the two measures apart (the paper's scheme picks along one measure, on which measures mostly agree)${tieNote(picks)}`;
   const selection = { scheme: 'spread', metrics: [a.name, b.name], rationale, picks: picks.map((p) => ({ id: p.id, role: p.role, values: { [a.name]: p.a, [b.name]: p.b } })) };
   const byId = new Map(loaded.map((p) => [p.id, p]));
   const chosen = picks.map((p) => byId.get(p.id) as Puzzle);
   let written: { text: string } | { error: string } | undefined;
   if (opts.out && opts.config) written = configWithPuzzles(opts.config, chosen.map((p) => withSolution(p).puzzle), 'selected', () => opts.in, { selection });
   if (written && 'error' in written) return fail(written.error);
-  for (const p of picks) console.log(JSON.stringify({ id: p.id, role: p.role, [a.name]: p.a, [b.name]: p.b, rank_a: p.rank_a, rank_b: p.rank_b, disagreement: p.disagreement }));
+  for (const p of picks) console.log(JSON.stringify({ id: p.id, role: p.role, [a.name]: p.a, [b.name]: p.b, rank_a: p.rank_a, rank_b: p.rank_b, disagreement: p.disagreement, ...(p.ties ? { ties: true } : {}) }));
   console.error(`select: ${rationale}`);
   if (!opts.out) return;
   if (written) writeFileSync(opts.out, written.text);

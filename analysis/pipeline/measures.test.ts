@@ -10,6 +10,7 @@ import { simulateToDir } from '../simulate/index.ts';
 import { runAnalysis } from './index.ts';
 import { compareMeasures, quantile7, rankingOf, separationStatement, studyMeasures, PAPER_MEASURE } from './measures.ts';
 import { spearman } from '../stats/index.ts';
+import { selectSpread } from '../../shared/sat/spread.ts';
 import { parseCsv } from '../csv.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
@@ -115,6 +116,38 @@ describe('a study whose bots are driven by one measure', () => {
       expect(ranking[0].rank).toBeGreaterThan(1);
     }
   }, 120_000);
+});
+
+describe("the issue's own check: bots driven by gac_conflicts", () => {
+  it('rank gac_conflicts first for both rated targets, every other measure behind it, on six puzzles select --scheme spread picks against its nearest rival', async () => {
+    const config = JSON.parse(readFileSync(fixtureConfig, 'utf8'));
+    // 15x15 boards at density 0.45: line logic alone leaves some of them to probing, so gac_conflicts varies (0..20)
+    const pool: Puzzle[] = [];
+    for (let i = 0; pool.length < 40; i++) {
+      const o = candidateFromSeed(15, 15, 0.45, candidateSeed(7, i));
+      if ('puzzle' in o) pool.push({ ...o.puzzle, id: `q${i}`, metrics: { ...o.puzzle.metrics, ...satMetricsRecord(o.puzzle, { encodings: 'all' }) } as unknown as Puzzle['metrics'] });
+    }
+    const gac = (p: Puzzle) => (p.metrics as unknown as { sat_gac: { conflicts: number; propagations: number } }).sat_gac;
+    const picks = selectSpread(pool.map((p) => ({ id: p.id, a: gac(p).conflicts, b: gac(p).propagations })));
+    expect(picks.some((p) => p.ties)).toBe(false);
+    const puzzles = picks.map((k) => pool.find((p) => p.id === k.id)!);
+    expect(new Set(puzzles.map((p) => gac(p).conflicts)).size).toBe(6);
+    const dir = tempDir('nonolab-measures-');
+    const file = join(dir, 'study.json');
+    writeFileSync(file, JSON.stringify({ ...config, puzzles }));
+    simulateToDir({ participants: 120, seed: 4, study: loadStudyConfig(file), metric: 'gac_conflicts' }, join(dir, 'logs'));
+    const { result } = await runAnalysis({ logs: join(dir, 'logs'), puzzles: file, out: join(dir, 'out'), pauseThreshold: 'auto', parallel: 1, report: false, bootstrapReps: 200 });
+    const c = result.measures!;
+    for (const target of ['mean_difficulty', 'bt_score'] as const) {
+      const ranking = rankingOf(c, target);
+      expect(ranking[0].measure).toBe(PAPER_MEASURE);
+      expect(ranking[1]).toMatchObject({ measure: 'gac_conflicts', rank: 1 });
+      const best = Math.abs(ranking[1].rho);
+      // behind it: every other measure's |rho| is smaller (no tie at the top)
+      for (const r of ranking.slice(2)) expect(Math.abs(r.rho), r.measure).toBeLessThan(best);
+    }
+    expect(separationStatement(c)).toMatch(/^gac_conflicts tracks mean_difficulty best/);
+  }, 180_000);
 });
 
 describe('select --scheme spread --metrics a,b', () => {

@@ -4,6 +4,10 @@
  * disagreement is rank_a - rank_b. Half the picks are the puzzles highest on a and lowest on b (largest
  * disagreement), the other half the reverse (smallest), each half in order of disagreement; with an odd count the
  * extra pick goes to the first half. Ties are broken by id, so the selection is a function of the pool alone.
+ * No two picks share a value of either measure while the pool allows it (a candidate that would tie an earlier pick
+ * on a or on b is passed over): six puzzles of which three tie on a measure cannot rank by it, and Spearman's rho of
+ * a measure that ties half the puzzles is no test of it. When the pool has too few distinct values the passed-over
+ * candidates fill the remaining places in the same order (`ties` on the pick then says so).
  */
 export interface SpreadCandidate {
   id: string;
@@ -16,6 +20,8 @@ export interface SpreadPick extends SpreadCandidate {
   rank_a: number;
   rank_b: number;
   disagreement: number;
+  /** true when the pick shares a value of a or b with an earlier pick (the pool had too few distinct values) */
+  ties?: boolean;
 }
 
 function percentileRanks(xs: readonly number[]): number[] {
@@ -35,8 +41,20 @@ export function selectSpread(candidates: readonly SpreadCandidate[], count = 6):
   const ra = percentileRanks(candidates.map((c) => c.a)), rb = percentileRanks(candidates.map((c) => c.b));
   const all = candidates.map((c, i) => ({ ...c, rank_a: ra[i], rank_b: rb[i], disagreement: ra[i] - rb[i] }));
   const byId = (p: { id: string }, q: { id: string }) => (p.id < q.id ? -1 : p.id > q.id ? 1 : 0);
-  const high = [...all].sort((p, q) => q.disagreement - p.disagreement || byId(p, q)).slice(0, Math.ceil(count / 2));
-  const taken = new Set(high.map((p) => p.id));
-  const low = [...all].filter((p) => !taken.has(p.id)).sort((p, q) => p.disagreement - q.disagreement || byId(p, q)).slice(0, Math.floor(count / 2));
-  return [...high.map((p) => ({ ...p, role: 'a_high_b_low' as const })), ...low.map((p) => ({ ...p, role: 'b_high_a_low' as const }))];
+  const seenA = new Set<number>(), seenB = new Set<number>(), taken = new Set<string>();
+  const pick = (order: typeof all, n: number, role: SpreadPick['role']): SpreadPick[] => {
+    const out: SpreadPick[] = [];
+    const take = (p: (typeof all)[number], ties: boolean) => {
+      out.push(ties ? { ...p, role, ties } : { ...p, role });
+      taken.add(p.id);
+      seenA.add(p.a);
+      seenB.add(p.b);
+    };
+    for (const p of order) if (out.length < n && !taken.has(p.id) && !seenA.has(p.a) && !seenB.has(p.b)) take(p, false);
+    for (const p of order) if (out.length < n && !taken.has(p.id)) take(p, true);
+    return out;
+  };
+  const high = pick([...all].sort((p, q) => q.disagreement - p.disagreement || byId(p, q)), Math.ceil(count / 2), 'a_high_b_low');
+  const low = pick([...all].sort((p, q) => p.disagreement - q.disagreement || byId(p, q)), Math.floor(count / 2), 'b_high_a_low');
+  return [...high, ...low];
 }
