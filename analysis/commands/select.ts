@@ -164,7 +164,7 @@ function selectSpreadCommand(opts: { kind?: string; in: string; metrics?: string
   } catch (err) {
     return fail(`${opts.in}: ${(err as Error).message}`);
   }
-  const rationale = `spread: the 6 of ${candidates.length} candidates on which ${a.name} and ${b.name} disagree most (percentile ranks over the pool): 3 high on ${a.name} and low on ${b.name}, 3 the reverse, no two sharing a value of either measure (a tie ranks nothing), so a study can tell the two measures apart (the paper's scheme picks along one measure, on which measures mostly agree)${tieNote(picks)}`;
+  const rationale = `spread: the 6 of ${candidates.length} candidates on which ${a.name} and ${b.name} disagree most (percentile ranks over the pool): 3 high on ${a.name} and low on ${b.name}, 3 the reverse, no two of a half sharing a value of either measure (a tie ranks nothing), so a study can tell the two measures apart (the paper's scheme picks along one measure, on which measures mostly agree)${tieNote(picks)}`;
   const selection = { scheme: 'spread', metrics: [a.name, b.name], rationale, picks: picks.map((p) => ({ id: p.id, role: p.role, values: { [a.name]: p.a, [b.name]: p.b } })) };
   const byId = new Map(loaded.map((p) => [p.id, p]));
   const chosen = picks.map((p) => byId.get(p.id) as Puzzle);

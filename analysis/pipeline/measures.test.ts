@@ -131,7 +131,7 @@ describe("the issue's own check: bots driven by gac_conflicts", () => {
     const picks = selectSpread(pool.map((p) => ({ id: p.id, a: gac(p).conflicts, b: gac(p).propagations })));
     expect(picks.some((p) => p.ties)).toBe(false);
     const puzzles = picks.map((k) => pool.find((p) => p.id === k.id)!);
-    expect(new Set(puzzles.map((p) => gac(p).conflicts)).size).toBe(6);
+    for (const half of [puzzles.slice(0, 3), puzzles.slice(3)]) expect(new Set(half.map((p) => gac(p).conflicts)).size).toBe(3);
     const dir = tempDir('nonolab-measures-');
     const file = join(dir, 'study.json');
     writeFileSync(file, JSON.stringify({ ...config, puzzles }));
