@@ -30,7 +30,7 @@ function describeMove(m: Move): string {
     case 'stroke':
       return `stroke ${m.state} ×${m.cells.length} from r${m.cells[0][0] + 1} c${m.cells[0][1] + 1}`;
     case 'set_digit':
-      return `${digitSymbol(m.digit)} at r${m.row + 1} c${m.col + 1}`;
+      return `write ${digitSymbol(m.digit)} at r${m.row + 1} c${m.col + 1}`;
     case 'pencil':
       return `pencil ${digitSymbol(m.digit)} at r${m.row + 1} c${m.col + 1}`;
     case 'reveal_digit':

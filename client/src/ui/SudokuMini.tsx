@@ -55,7 +55,7 @@ export function SudokuMini({ size: n, box, digits, given, marks, wrong, cell = 1
             {d ? (
               DIGIT_SYMBOLS[d - 1]
             ) : shown ? (
-              <span style={{ display: 'grid', gridTemplateColumns: `repeat(${markCols}, 1fr)`, width: '100%', height: '100%', fontSize: `calc(var(--sm-cell) * 0.24)`, lineHeight: 1, color: '#777', placeItems: 'center' }}>
+              <span style={{ display: 'grid', gridTemplateColumns: `repeat(${markCols}, 1fr)`, gridTemplateRows: `repeat(${Math.ceil(n / markCols)}, 1fr)`, width: '100%', height: '100%', fontSize: `calc(var(--sm-cell) * 0.24)`, lineHeight: 1, color: '#777', placeItems: 'center' }}>
                 {Array.from({ length: n }, (_, k) => (
                   <span key={k}>{shown & (1 << k) ? DIGIT_SYMBOLS[k] : ''}</span>
                 ))}
