@@ -8,12 +8,33 @@ import { describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { studyFixture } from '../support/study.ts';
+import { studyFixture, type StudyFixture } from '../support/study.ts';
+import { repoRoot } from '../support/server.ts';
+import { loadStudyConfig } from '../../node/studyConfig.ts';
 import { Driver, answerSurvey, tabTo, waitForStep, type InputMode } from '../support/participant.ts';
 
 const PASSWORD = 'lab-password-for-tests';
-const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'sudoku-study.json'), 'utf8'));
-const study = studyFixture((config) => Object.assign(config, fixture), { env: { NONOLAB_ADMIN_PASSWORD: PASSWORD } });
+const FIXTURE_STUDY = join(import.meta.dirname, '..', 'fixtures', 'sudoku-study.json');
+const READY_STUDY = join(repoRoot, 'study-config', 'sudoku.json');
+
+/** A Sudoku study served for the tests of a describe block: the config file as is (nothing of study.json left in it). */
+interface SudokuStudy {
+  study: StudyFixture;
+  /** The config file's content. */
+  fixture: { puzzles: { id: string; givens: string[] }[]; practice_puzzles: { id: string; givens: string[] }[] };
+}
+
+function sudokuStudy(path: string): SudokuStudy {
+  const fixture = JSON.parse(readFileSync(path, 'utf8'));
+  const study = studyFixture(
+    (config) => {
+      for (const key of Object.keys(config)) delete (config as Record<string, unknown>)[key];
+      Object.assign(config, fixture);
+    },
+    { env: { NONOLAB_ADMIN_PASSWORD: PASSWORD } },
+  );
+  return { study, fixture };
+}
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 const shots = join(import.meta.dirname, '..', '..', 'results', 'screenshots', 'sudoku');
@@ -117,7 +138,7 @@ interface FirstPuzzle {
   moves: number;
 }
 
-async function playWhole(page: Page, mode: InputMode, tag: string): Promise<{ sessionId: string; moves: ExpectedMove[]; first: FirstPuzzle }> {
+async function playWhole({ study, fixture }: SudokuStudy, page: Page, mode: InputMode, tag: string): Promise<{ sessionId: string; moves: ExpectedMove[]; first: FirstPuzzle }> {
   const buttons = new Driver(page, mode);
   const s = new SudokuDriver(page, mode, buttons);
   await page.goto(study.server.url);
@@ -129,7 +150,7 @@ async function playWhole(page: Page, mode: InputMode, tag: string): Promise<{ se
   await page.getByTestId('sudoku-board').waitFor();
   expect(await page.getByTestId('checklist').textContent()).toMatch(/digit/i);
   const tutorial = study.solutionOf('tutorial');
-  const givens = fixture.practice_puzzles[0].givens as string[];
+  const givens = fixture.practice_puzzles[0].givens;
   const empties: [number, number][] = [];
   givens.forEach((row: string, r: number) => [...row].forEach((ch, c) => ch === '.' && empties.push([r, c])));
   const [a, b] = empties;
@@ -231,7 +252,7 @@ async function playWhole(page: Page, mode: InputMode, tag: string): Promise<{ se
  * The server's log holds exactly the moves made: each once, in order, with its cell and digit (the hint's reveal with
  * the cell the server's hint record names and the tutorial's digit there), each with the input source that made it.
  */
-async function checkLog(sessionId: string, moves: ExpectedMove[], mode: InputMode): Promise<void> {
+async function checkLog({ study }: SudokuStudy, sessionId: string, moves: ExpectedMove[], mode: InputMode): Promise<void> {
   const log = await study.readLog(sessionId);
   const client = log.filter((e) => e.origin === 'client');
   expect(client.map((e) => e.seq)).toEqual(client.map((_, i) => i + 1));
@@ -252,7 +273,7 @@ async function checkLog(sessionId: string, moves: ExpectedMove[], mode: InputMod
  * step by step to the board the participant had mid-way (marks drawn, the wrong digit flagged, the pause before it
  * marked), played at speed to the end, which is the board the participant left; scrubbed back to the givens.
  */
-async function checkReplay(sessionId: string, first: FirstPuzzle, tag: string): Promise<void> {
+async function checkReplay({ study, fixture }: SudokuStudy, sessionId: string, first: FirstPuzzle, tag: string): Promise<void> {
   const context = await study.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${study.server.url}/dashboard`);
@@ -269,7 +290,7 @@ async function checkReplay(sessionId: string, first: FirstPuzzle, tag: string): 
 
   // Before the first move: the givens alone, every given in its place.
   await expect.poll(position).toContain(`0 / ${first.moves}`);
-  const givens = (fixture.puzzles as { id: string; givens: string[] }[]).find((p) => p.id === first.puzzleId)!.givens;
+  const givens = fixture.puzzles.find((p) => p.id === first.puzzleId)!.givens;
   const start = await board();
   for (const [at, cell] of Object.entries(start)) {
     const [r, c] = at.split('-').map(Number);
@@ -317,29 +338,47 @@ async function checkReplay(sessionId: string, first: FirstPuzzle, tag: string): 
   await context.close();
 }
 
-describe('a whole Sudoku session', () => {
+describe('a whole Sudoku session (tests/fixtures/sudoku-study.json)', () => {
+  const setup = sudokuStudy(FIXTURE_STUDY);
+
   it('by mouse on a desktop (1280x800), then replayed in the dashboard', async () => {
-    const context = await study.browser.newContext(DESKTOP);
+    const context = await setup.study.browser.newContext(DESKTOP);
     const page = await context.newPage();
-    const { sessionId, moves, first } = await playWhole(page, 'mouse', 'desktop-mouse');
-    await checkLog(sessionId, moves, 'mouse');
+    const { sessionId, moves, first } = await playWhole(setup, page, 'mouse', 'desktop-mouse');
+    await checkLog(setup, sessionId, moves, 'mouse');
     await context.close();
-    await checkReplay(sessionId, first, 'desktop-mouse');
+    await checkReplay(setup, sessionId, first, 'desktop-mouse');
   });
 
   it('by touch on a phone (390x844)', async () => {
-    const context = await study.browser.newContext(PHONE);
+    const context = await setup.study.browser.newContext(PHONE);
     const page = await context.newPage();
-    const { sessionId, moves } = await playWhole(page, 'touch', 'phone-touch');
-    await checkLog(sessionId, moves, 'touch');
+    const { sessionId, moves } = await playWhole(setup, page, 'touch', 'phone-touch');
+    await checkLog(setup, sessionId, moves, 'touch');
     await context.close();
   });
 
   it('by keyboard alone (1280x800)', async () => {
-    const context = await study.browser.newContext(DESKTOP);
+    const context = await setup.study.browser.newContext(DESKTOP);
     const page = await context.newPage();
-    const { sessionId, moves } = await playWhole(page, 'keyboard', 'desktop-keyboard');
-    await checkLog(sessionId, moves, 'keyboard');
+    const { sessionId, moves } = await playWhole(setup, page, 'keyboard', 'desktop-keyboard');
+    await checkLog(setup, sessionId, moves, 'keyboard');
     await context.close();
+  });
+});
+
+describe('the ready study, study-config/sudoku.json (NONOLAB_CONFIG=study-config/sudoku.json npm start)', () => {
+  const setup = sudokuStudy(READY_STUDY);
+
+  it('serves that file as is, and a participant plays it on a phone by touch to its completion code, the log exact, then it replays', async () => {
+    // The server runs on exactly the file's config: the hash `validate-config` prints for it.
+    expect(setup.study.server.output()).toContain(`study 'sudoku-difficulty' (config ${loadStudyConfig(READY_STUDY).hash})`);
+    const context = await setup.study.browser.newContext(PHONE);
+    const page = await context.newPage();
+    const { sessionId, moves, first } = await playWhole(setup, page, 'touch', 'ready-phone-touch');
+    expect(await page.getByTestId('completion-code').textContent()).toBe('SUDO-2026-DONE');
+    await checkLog(setup, sessionId, moves, 'touch');
+    await context.close();
+    await checkReplay(setup, sessionId, first, 'ready-phone-touch');
   });
 });
