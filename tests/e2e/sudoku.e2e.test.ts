@@ -280,6 +280,13 @@ async function checkReplay({ study, fixture }: SudokuStudy, sessionId: string, f
   await page.getByTestId('login-password').fill(PASSWORD);
   await page.getByTestId('login-submit').click();
   await page.getByTestId('sessions-table').waitFor();
+  // The study page pictures every Sudoku of the study: its solution, the givens bold.
+  await page.getByTestId('nav-overview').click();
+  await expect.poll(() => page.locator('[data-testid^="puzzle-picture-"][role="img"]').count()).toBe(fixture.puzzles.length + fixture.practice_puzzles.length);
+  const pictured = await shownBoard(page, `puzzle-picture-${first.puzzleId}-cell-`);
+  const solution = study.solutionOf(first.puzzleId);
+  expect(Object.keys(pictured)).toHaveLength(81);
+  expect(Object.entries(pictured).every(([at, cell]) => cell.digit === solution[Number(at.split('-')[0])][Number(at.split('-')[1])])).toBe(true);
   const log = await study.readLog(sessionId);
   const step = log.find((e) => e.origin === 'client' && e.type === 'step_start' && e.position === 1)!.step as number;
   await page.goto(`${study.server.url}/dashboard#/session/${sessionId}`);
