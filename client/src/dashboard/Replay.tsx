@@ -3,7 +3,7 @@
 // kind gives its board, its fold (records.ts: a Nonogram's applyMove, a Sudoku's applySudokuMove) and its wrong cells.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { adminApi } from './adminApi.ts';
-import { formatDuration } from './liveStore.ts';
+import { formatDuration, useLive } from './liveStore.ts';
 import { MiniBoard } from './MiniBoard.tsx';
 import { SudokuMini } from '../ui/SudokuMini.tsx';
 import { attemptTimeline, frameAt, longPauses, sudokuTimeline, wrongCells, type AttemptTimeline, type LogRecord, type PuzzleShape } from './records.ts';
@@ -69,6 +69,7 @@ function Timeline({ tl, t, pauses, seek }: { tl: AttemptTimeline<unknown>; t: nu
 export function Replay({ id, step }: { id: string; step: number }) {
   const puzzleOf = usePuzzles();
   const sudokuOf = useSudokuPuzzles();
+  const studyLoaded = useLive((s) => s.overview !== null);
   const [records, setRecords] = useState<LogRecord[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -83,6 +84,7 @@ export function Replay({ id, step }: { id: string; step: number }) {
 
   if (error) return <p className="error">{error}</p>;
   if (!records) return <p className="muted">Loading the session's records…</p>;
+  if (!studyLoaded) return <p className="muted">Loading the study's puzzles…</p>;
   if (nonogram) return <NonogramReplay id={id} step={step} records={records} puzzle={nonogram} />;
   if (sudoku) return <SudokuReplay id={id} step={step} records={records} puzzle={sudoku} />;
   return <p className="error">Step {step} of this session has no puzzle to replay.</p>;
