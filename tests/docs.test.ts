@@ -132,3 +132,41 @@ describe('docs/analysis.md: bots through a running server', () => {
     }
   }, 240_000);
 });
+
+describe('README.md: A Sudoku study', () => {
+  it("runs as printed: the three commands give study-config/sudoku.json's six puzzles, then validate-config, simulate and analyze give the paper's tables for Sudoku", () => {
+    const text = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+    const section = /^### A Sudoku study\n([\s\S]*?)^### /m.exec(text)?.[1];
+    expect(section, 'the section').toBeDefined();
+    const blocks = [...section!.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].split('\n').map((l) => l.trim()).filter(Boolean));
+    expect(blocks.map((b) => b.length)).toEqual([3, 3]);
+    const dir = exampleDir('readme-sudoku');
+    const tmp = tempDir('nonolab-docs-sudoku-');
+    // The example's /tmp paths in a temporary folder of the test's.
+    const here = (word: string) => word.replace(/^\/tmp\//, `${tmp}/`);
+    const run = (line: string) => {
+      expect(line).toMatch(COMMAND);
+      const result = cli(line.replace(COMMAND, '').trim().split(/\s+/).map(here), dir);
+      expect(result.status, `$ ${line}\n${result.stderr}`).toBe(0);
+      return result;
+    };
+    for (const line of blocks[0]) run(line);
+    const made = readFileSync(join(dir, 'set.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).id);
+    const study = JSON.parse(readFileSync(join(repoRoot, 'study-config', 'sudoku.json'), 'utf8'));
+    expect(made).toEqual(study.puzzles.map((p: { id: string }) => p.id));
+
+    const [validate, simulate, analyze] = blocks[1].map(run);
+    expect(JSON.parse(validate.stdout)).toMatchObject({ ok: true, puzzles: 6 });
+    expect(JSON.parse(simulate.stdout)).toMatchObject({ participants: 60, mode: 'ndjson' });
+    const summary = JSON.parse(analyze.stdout);
+    expect(summary.sessions).toMatchObject({ total: 60, analysed: 60 });
+    expect(summary.attempts).toBe(180);
+    expect(summary.figures).toContain('figure2'); // from --candidates
+    expect(summary.warnings.filter((w: string) => /drag/.test(w))).toEqual([]);
+    const out = here(blocks[1][2].split(/\s+/).at(-1)!);
+    const puzzles = readFileSync(join(out, 'puzzles.csv'), 'utf8').trim().split('\n');
+    expect(puzzles).toHaveLength(7);
+    for (const m of ['kind', 'minimal_conflicts', 'extended_conflicts', 'human_level', 'human_propagation_level']) expect(puzzles[0].split(','), m).toContain(m);
+    for (const f of ['attempts.csv', 'participants.csv', 'correlations.csv', 'lmm.csv', 'robustness.csv', 'report.html']) expect(existsSync(join(out, f)), f).toBe(true);
+  }, 240_000);
+});

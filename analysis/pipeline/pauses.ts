@@ -189,7 +189,9 @@ export async function pauseStage(gaps: GapColumns, attemptsIn: readonly AttemptR
   pauses.drag_median_s = drag.median;
   const c1 = selection?.fits[2]?.components[0];
   pauses.component1_median_s = c1 ? Math.exp(c1.mean) : null;
-  const dragWarning = dragSpeedWarning(pauses.component1_median_s, drag, pauses.gap_level);
+  // Drag-filling is a Nonogram's (a Sudoku is played one digit at a time: no strokes, so no component to check).
+  const drags = attemptsIn.some((a) => (a.kind ?? 'nonogram') === 'nonogram');
+  const dragWarning = drags ? dragSpeedWarning(pauses.component1_median_s, drag, pauses.gap_level) : null;
   if (dragWarning) warnings.push(dragWarning);
   return { pauses, attempts };
 }

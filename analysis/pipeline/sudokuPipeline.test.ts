@@ -56,6 +56,9 @@ describe('simulate -> analyze on a 24-participant Sudoku study', () => {
     }
     const pauses = JSON.parse(readFileSync(join(out, 'pauses.json'), 'utf8'));
     expect(pauses.threshold_source).toBe('gmm');
+    // No drag strokes on a Sudoku: the Nonogram's drag-speed check of component 1 does not apply, and says nothing.
+    expect(pauses.drag_gaps).toBe(0);
+    expect(summary.warnings.filter((w) => /drag/.test(w))).toEqual([]);
     expect(pauses.components).toHaveLength(3);
     const gaps = readFileSync(join(out, 'gaps.csv'), 'utf8').split('\n');
     expect(gaps[0]).toBe('participant_id,puzzle_id,kind,position,index,cell,action,gap_s,log_gap,pause');

@@ -25,8 +25,7 @@ import type { LoggedClientEvent } from '../schema/event.ts';
 import type { Move } from '../schema/move.ts';
 import { BoardReplay } from '../game/board.ts';
 import { actionGaps, elapsedMs, firstCell, isPause, paintedCellsInReplay, wrongCells, type GapLevel } from '../log/rules.ts';
-import { applySudokuMove, initialSudoku, wrongSudokuCells } from '../sudoku/board.ts';
-import { digitSymbol } from '../sudoku/grid.ts';
+import { applySudokuMove, enteredDigits, initialSudoku, wrongSudokuCells } from '../sudoku/board.ts';
 import type { AttemptOutcome, AttemptRow, GapRow } from './schema.ts';
 import type { SessionLog } from './session.ts';
 
@@ -66,22 +65,16 @@ function nonogramBoard(puzzle: SignalPuzzle): AttemptBoard {
   };
 }
 
-/** A Sudoku's entries: a set_digit that changed the board enters one digit, an error when it differs from the solution. */
+/** A Sudoku's entries, by the kind's error rule (enteredDigits, shared/sudoku/board.ts, shared with the replay). */
 function sudokuBoard(puzzle: SignalPuzzle): AttemptBoard {
-  const n = puzzle.width;
   let state = initialSudoku(puzzle.givens ?? []);
-  let changed = false;
+  let before = state;
   return {
     apply(move) {
-      const next = applySudokuMove(state, move);
-      changed = next !== state;
-      state = next;
+      before = state;
+      state = applySudokuMove(state, move);
     },
-    entered(move) {
-      if (move.type !== 'set_digit' || !changed) return { filled: 0, errors: [] };
-      const i = move.row * n + move.col;
-      return { filled: 1, errors: puzzle.solution[move.row]?.[move.col] === digitSymbol(move.digit) ? [] : [i] };
-    },
+    entered: (move) => enteredDigits(move, before, state, puzzle.solution),
     wrongAtEnd: () => wrongSudokuCells(state, puzzle.solution).length,
   };
 }

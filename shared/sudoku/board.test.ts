@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Move } from '../schema/move.ts';
-import { applySudokuMove, clashingCells, initialSudoku, marksOf, replaySudoku, sudokuRows, wrongSudokuCells } from './board.ts';
+import { applySudokuMove, clashingCells, enteredDigits, initialSudoku, marksOf, replaySudoku, sudokuRows, wrongSudokuCells } from './board.ts';
 
 const givens = ['1...', '..1.', '.1..', '...1'];
 const solution = ['1234', '3412', '2143', '4321'];
@@ -70,5 +70,21 @@ describe('clashing digits (the board flags them when the study sets sudoku.flag_
     const at = (r: number, c: number) => r * 4 + c;
     expect([...clashingCells(s, [2, 2])].sort((a, b) => a - b)).toEqual([at(0, 0), at(0, 1), at(2, 1), at(2, 3), at(3, 2)]);
     expect(clashingCells(initialSudoku(givens), [2, 2]).size).toBe(0);
+  });
+});
+
+describe('enteredDigits (the error rule attempts.csv and the replay share)', () => {
+  it('counts a set_digit that changed the board, an error when the solution has another digit there', () => {
+    const s0 = initialSudoku(givens);
+    const wrongMove = { type: 'set_digit', row: 0, col: 1, digit: 3 } as const;
+    const s1 = applySudokuMove(s0, wrongMove);
+    expect(enteredDigits(wrongMove, s0, s1, solution)).toEqual({ filled: 1, errors: [1] });
+    // the same digit again changes nothing: no entry
+    expect(enteredDigits(wrongMove, s1, applySudokuMove(s1, wrongMove), solution)).toEqual({ filled: 0, errors: [] });
+    const right = { type: 'set_digit', row: 0, col: 1, digit: 2 } as const;
+    expect(enteredDigits(right, s1, applySudokuMove(s1, right), solution)).toEqual({ filled: 1, errors: [] });
+    // a reveal, a mark, a clear, an undo enter nothing; nor does a digit on a given
+    for (const m of [{ type: 'reveal_digit', row: 0, col: 2, digit: 4 }, { type: 'pencil', row: 0, col: 3, digit: 1 }, { type: 'clear', row: 0, col: 1 }, { type: 'undo' }, { type: 'set_digit', row: 0, col: 0, digit: 2 }] as const)
+      expect(enteredDigits(m, s1, applySudokuMove(s1, m), solution)).toEqual({ filled: 0, errors: [] });
   });
 });

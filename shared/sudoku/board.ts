@@ -160,6 +160,20 @@ export function wrongSudokuCells(state: Pick<SudokuState, 'size' | 'cells'>, sol
 }
 
 /**
+ * The digits a move entered and, among them, the errors (cell indices): the Sudoku's error rule, shared by attempts.csv
+ * (shared/signals/attempts.ts) and the dashboard's replay, as paintedCells (shared/log/rules.ts) is the Nonogram's. A
+ * `set_digit` that changed the board enters one digit, an error when the solution has another digit there (each entry
+ * counts: the same wrong digit written twice is two errors). Every other move (clear, pencil, undo, reset, a hint's
+ * `reveal_digit`) enters none. `before`/`after`: the states around the move (applySudokuMove returns the same state
+ * when a move changes nothing).
+ */
+export function enteredDigits(move: Move, before: SudokuState, after: SudokuState, solution: readonly string[]): { filled: number; errors: number[] } {
+  if (move.type !== 'set_digit' || after === before) return { filled: 0, errors: [] };
+  const i = move.row * after.size + move.col;
+  return { filled: 1, errors: solution[move.row]?.[move.col] === digitSymbol(move.digit) ? [] : [i] };
+}
+
+/**
  * Cells (reading order) whose digit repeats another digit of its row, column or box (what the board flags when the
  * study sets `sudoku.flag_conflicts`): every cell of each clashing pair `conflicts` (candidates.ts) finds.
  */

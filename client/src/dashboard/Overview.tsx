@@ -1,6 +1,8 @@
 // Study overview: the config in force and its hash, the puzzle set with pictures and metrics, sessions by state.
 import { useEffect } from 'react';
-import { isNonogramPuzzle, type StudyPuzzle } from '../../../shared/schema/config.ts';
+import { isNonogramPuzzle, type StudyPuzzle, type SudokuStudyPuzzle } from '../../../shared/schema/config.ts';
+import { initialSudoku } from '../../../shared/sudoku/board.ts';
+import { SudokuMini } from '../ui/SudokuMini.tsx';
 import { loadOverview, useLive } from './liveStore.ts';
 import { MiniBoard } from './MiniBoard.tsx';
 
@@ -11,16 +13,28 @@ function metricRows(p: StudyPuzzle): [string, string][] {
   for (const [group, values] of Object.entries(m)) {
     if (!values || typeof values !== 'object') continue;
     const v = values as Record<string, unknown>;
-    const keys = group === 'human' ? ['level', 'line_passes', 'footholds', 'foothold_cells', 'probes', 'search_nodes'] : ['decisions', 'propagations', 'conflicts', 'restarts'];
+    const human = isNonogramPuzzle(p) ? ['level', 'line_passes', 'footholds', 'foothold_cells', 'probes', 'search_nodes'] : ['level', 'hardest', 'propagation_level', 'steps', 'clues'];
+    const keys = group === 'human' ? human : ['decisions', 'propagations', 'conflicts', 'restarts'];
     for (const k of keys) if (typeof v[k] === 'number' || typeof v[k] === 'string') out.push([`${group}.${k}`, String(v[k])]);
   }
   return out;
 }
 
+/** A Sudoku's solution, its givens bold (as the participant's board shows them). */
+function SudokuPicture({ p }: { p: SudokuStudyPuzzle }) {
+  const givens = initialSudoku(p.givens);
+  const solution = initialSudoku(p.solution);
+  return <SudokuMini size={p.size} box={p.box} digits={solution.cells.digits} given={givens.given} cell={Math.max(8, Math.floor(120 / p.size))} label={`${p.id}: the solution, givens bold`} testId={`puzzle-picture-${p.id}`} />;
+}
+
 function PuzzleCard({ p }: { p: StudyPuzzle }) {
   return (
     <div className="puzzle-card" data-testid={`puzzle-card-${p.id}`}>
-      {isNonogramPuzzle(p) && <MiniBoard width={p.width} height={p.height} solution={p.solution} cell={Math.max(6, Math.floor(120 / Math.max(p.width, p.height)))} />}
+      {isNonogramPuzzle(p) ? (
+        <MiniBoard width={p.width} height={p.height} solution={p.solution} cell={Math.max(6, Math.floor(120 / Math.max(p.width, p.height)))} />
+      ) : (
+        <SudokuPicture p={p} />
+      )}
       <div>
         <div className="mono">{p.id}</div>
         <div className="sub">{isNonogramPuzzle(p) ? `${p.width}×${p.height}` : `${p.size}×${p.size} Sudoku`}</div>

@@ -1,8 +1,11 @@
-// Tests for the dashboard's record readers: replay timelines, pauses, errors against the solution, mirror, answers.
+// Tests for the dashboard's record readers: replay timelines (Nonogram and Sudoku), pauses, errors against the solution, mirror, answers.
 import { describe, expect, it } from 'vitest';
 import { boardRows, replayMoves } from '../../../shared/game/board.ts';
 import type { Move } from '../../../shared/schema/move.ts';
-import { answersOf, attemptTimeline, attemptsOf, emptyMirror, frameAt, longPauses, mirrorRecords, readRecords, wrongCells, type LogRecord, type PuzzleShape } from './records.ts';
+import { answersOf, attemptTimeline, attemptsOf, emptyMirror, frameAt, longPauses, mirrorRecords, readRecords, sudokuTimeline, wrongCells, type LogRecord, type PuzzleShape } from './records.ts';
+import { initialSudoku, marksOf, replaySudoku, sudokuRows } from '../../../shared/sudoku/board.ts';
+import { sessionSignals, sudokuSignalPuzzle } from '../../../shared/signals/attempts.ts';
+import { sessionFromRecords } from '../../../shared/signals/session.ts';
 
 const puzzle: PuzzleShape = { id: 'p', width: 3, height: 2, rows: [[2], [1]], cols: [[1], [1], [1]], solution: ['##.', '..#'] };
 
@@ -124,5 +127,66 @@ describe('attemptsOf and answersOf', () => {
     const a = answersOf(session());
     expect(a.find((x) => x.item === 'guessing')!.value).toBe('<script>alert(1)</script>');
     expect(a.find((x) => x.item === 'difficulty')!.value).toBe('3');
+  });
+});
+
+describe('sudokuTimeline', () => {
+  // A 4x4 Sudoku: givens, solution.
+  const sudoku = { id: 's', size: 4, box: [2, 2] as const, givens: ['1...', '..1.', '.1..', '...1'], solution: ['1234', '3412', '2143', '4321'] };
+  const sRec = (step: number, t: number, m: Move, source = 'mouse') => rec('move', step, t, { move: m }, { puzzle_id: 's', source });
+  function sudokuSession(): LogRecord[] {
+    seq = 0;
+    return [
+      rec('step_start', 4, 1_000, { kind: 'puzzle' }, { puzzle_id: 's' }),
+      sRec(4, 1_500, { type: 'pencil', row: 0, col: 1, digit: 2 }),
+      sRec(4, 1_800, { type: 'pencil', row: 0, col: 1, digit: 3 }),
+      sRec(4, 5_000, { type: 'set_digit', row: 0, col: 2, digit: 4 }), // wrong (the solution has 3), after a 3.2 s pause
+      sRec(4, 5_400, { type: 'set_digit', row: 0, col: 2, digit: 4 }), // the same digit again: changes nothing, no error
+      sRec(4, 5_700, { type: 'clear', row: 0, col: 2 }),
+      sRec(4, 6_000, { type: 'set_digit', row: 0, col: 2, digit: 2 }), // wrong again: a second error
+      sRec(4, 6_300, { type: 'undo' }),
+      sRec(4, 6_500, { type: 'hint' }),
+      server('hint', { puzzle_id: 's', row: 0, col: 1, kind: 'cell', reasoning: 'naked single' }),
+      sRec(4, 6_510, { type: 'reveal_digit', row: 0, col: 1, digit: 2 }, 'system'),
+      sRec(4, 7_000, { type: 'set_digit', row: 0, col: 2, digit: 3 }),
+      sRec(4, 7_200, { type: 'pencil', row: 1, col: 0, digit: 3 }),
+      sRec(4, 7_400, { type: 'submit' }),
+      server('check', { puzzle_id: 's', position: 2, solved: false, wrong_cells: 0 }),
+      rec('step_end', 4, 7_500, { kind: 'puzzle', reason: 'timeout' }, { puzzle_id: 's' }),
+    ];
+  }
+
+  it("folds the moves with the page's own rule (applySudokuMove) and ends on the board replaySudoku gives", () => {
+    const tl = sudokuTimeline(sudokuSession(), 4, sudoku);
+    expect(tl.outcome).toBe('timeout');
+    expect(tl.frames.map((f) => f.t)).toEqual([500, 800, 4_000, 4_400, 4_700, 5_000, 5_300, 5_500, 5_510, 6_000, 6_200, 6_400]);
+    const last = tl.frames.at(-1)!.board;
+    const want = replaySudoku(sudoku.givens, tl.frames.map((f) => f.move));
+    expect(sudokuRows(last)).toEqual(sudokuRows(want));
+    expect(sudokuRows(last)).toEqual(['123.', '..1.', '.1..', '...1']);
+    expect(marksOf(last, 1)).toEqual([2, 3]); // under the revealed 2
+    expect(marksOf(last, 4)).toEqual([3]);
+    expect(Array.from(last.given)).toEqual(Array.from(initialSudoku(sudoku.givens).given));
+  });
+
+  it("flags the digits that are not the solution's, counted as attempts.csv counts them, and the pauses between actions", () => {
+    const tl = sudokuTimeline(sudokuSession(), 4, sudoku);
+    expect(tl.frames.map((f) => f.introduced_error)).toEqual([false, false, true, false, false, true, false, false, false, false, false, false]);
+    expect(tl.errors).toBe(2);
+    expect(tl.frames.map((f) => f.wrong)).toEqual([0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0]); // the undo takes the second wrong digit back
+    expect(tl.marks.map((m) => m.kind)).toEqual(['hint', 'submit_wrong']);
+    // The system's reveal is no action: the gap runs from the hint to the next digit.
+    expect(tl.gaps.map((g) => g.seconds)).toEqual([0.3, 3.2, 0.4, 0.3, 0.3, 0.3, 0.2, 0.5, 0.2, 0.2]);
+    expect(longPauses(tl, 2_360)).toEqual([{ from: 800, to: 4_000, duration: 3_200 }]);
+    expect(frameAt(tl, 4_000)).toBe(2);
+  });
+
+  it('gives the same errors as the analysis for the same attempt (one rule: enteredDigits)', () => {
+    const records = sudokuSession();
+    const { attempts } = sessionSignals(sessionFromRecords(records), new Map([['s', sudokuSignalPuzzle(sudoku)]]), { pauseThresholdS: 2.36 });
+    expect(attempts).toHaveLength(1);
+    const tl = sudokuTimeline(records, 4, sudoku);
+    expect(attempts[0].errors).toBe(tl.errors);
+    expect(attempts[0].pauses).toBe(longPauses(tl, 2_360).length);
   });
 });

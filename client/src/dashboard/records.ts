@@ -2,18 +2,21 @@
 //
 // The records come through the log's one reader (shared/log: parseRecord), typed, and every measure here uses the
 // log's shared rules (shared/log/rules.ts), the same the analysis uses, so a replay shows what attempts.csv counts.
-// A replay is the attempt's moves pushed through the same applyMove the participant's page used, so the board at
-// any moment is exactly the board they saw. Time runs on the client's clocks by the one clock rule (monotonic when it
-// agrees with the wall clock within a second, else the wall clock: a reload restarts the monotonic clock). Errors are
-// the analysis's (a fill or stroke turning a cell filled where the solution is empty); pauses are its gaps between
-// consecutive participant actions (cell level: the cells of a timed drag are points of their own) longer than the
-// threshold. Wrong cells, shown on the board, are filled where the solution is empty or crossed where it is filled.
+// A replay is the attempt's moves pushed through the same rule the participant's page used (a Nonogram's applyMove,
+// a Sudoku's applySudokuMove: one rule file per kind, ReplayRules), so the board at any moment is exactly the board
+// they saw. Time runs on the client's clocks by the one clock rule (monotonic when it agrees with the wall clock within
+// a second, else the wall clock: a reload restarts the monotonic clock). Errors are the analysis's (a Nonogram: a fill
+// or stroke turning a cell filled where the solution is empty; a Sudoku: a digit entered that is not the solution's);
+// pauses are its gaps between consecutive participant actions (cell level: the cells of a timed drag are points of
+// their own) longer than the threshold. Wrong cells, shown on the board, are a Nonogram's cells filled where the
+// solution is empty or crossed where it is filled, a Sudoku's digits that differ from the solution's.
 // The solution is visible here because the dashboard is behind the experimenter login.
 import { applyMove, initialBoard, type BoardState } from '../../../shared/game/board.ts';
 import type { Move } from '../../../shared/schema/move.ts';
 import type { LoggedClientEvent, LoggedEvent } from '../../../shared/schema/event.ts';
 import { parseRecord } from '../../../shared/log/record.ts';
 import { showsBoard } from '../../../shared/study/phases/index.ts';
+import { applySudokuMove, enteredDigits, initialSudoku, wrongSudokuCells, type SudokuState } from '../../../shared/sudoku/board.ts';
 import { actionGaps, elapsedMs, isBoardMove, isPause, paintedCells, wrongCells, type MoveRecord } from '../../../shared/log/rules.ts';
 
 export { wrongCells };
@@ -43,16 +46,20 @@ export interface PuzzleShape {
   solution?: string[];
 }
 
-export interface Frame {
+/** A frame of a replay: one move and the board after it (a Nonogram's BoardState, or a Sudoku's SudokuState). */
+export interface Frame<B = BoardState> {
   /** Milliseconds since the attempt began. */
   t: number;
   seq: number | null;
   move: Move;
   /** The board after this move. */
-  board: BoardState;
+  board: B;
   /** Cells wrong against the solution after this move. */
   wrong: number;
-  /** Errors this move made, as attempts.csv counts them (cells a fill or stroke turned filled where the solution is empty). */
+  /**
+   * Errors this move made, as attempts.csv counts them (a Nonogram: cells a fill or stroke turned filled where the
+   * solution is empty; a Sudoku: a digit entered that differs from the solution's).
+   */
   errors: number;
   /** This move made at least one error. */
   introduced_error: boolean;
@@ -70,13 +77,13 @@ export interface Gap {
   seconds: number;
 }
 
-export interface AttemptTimeline {
+export interface AttemptTimeline<B = BoardState> {
   step: number;
   puzzle_id: string;
   position: number | null;
   outcome: string | null;
   duration: number;
-  frames: Frame[];
+  frames: Frame<B>[];
   marks: Mark[];
   gaps: Gap[];
   /** Errors over the attempt (the sum of the frames' errors), as attempts.csv counts them. */
@@ -103,11 +110,61 @@ export function attemptsOf(records: readonly LoggedEvent[]): { step: number; puz
   return [...out.values()];
 }
 
-/** Build the replay of one attempt (one step) of a session. */
+/**
+ * How a replay folds one kind's board, by that kind's one rule file: its first board, one move (the participant's
+ * page's own rule), the errors a move made (the analysis's rule) and the cells wrong against the solution.
+ */
+export interface ReplayRules<B> {
+  initial: B;
+  apply(board: B, move: Move): B;
+  errors(move: Move, before: B, after: B): number;
+  wrong(board: B): number;
+}
+
+/** A Nonogram's replay rules: shared/game/board.ts and the log's rules (shared/log/rules.ts). */
+export function nonogramRules(puzzle: PuzzleShape): ReplayRules<BoardState> {
+  return {
+    initial: initialBoard(puzzle.width, puzzle.height),
+    apply: applyMove,
+    errors: (move, before, after) => (puzzle.solution ? paintedCells(move, before, after, puzzle.solution).errors.length : 0),
+    wrong: (board) => wrongCells(board, puzzle.solution).size,
+  };
+}
+
+/** The shape of a Sudoku the replay needs: its givens and its solution (rows of digit symbols, '.' empty). */
+export interface SudokuShape {
+  id: string;
+  size: number;
+  box: readonly [number, number];
+  givens: readonly string[];
+  solution: readonly string[];
+}
+
+/** A Sudoku's replay rules: shared/sudoku/board.ts (the page's applySudokuMove, the analysis's enteredDigits). */
+export function sudokuRules(puzzle: SudokuShape): ReplayRules<SudokuState> {
+  return {
+    initial: initialSudoku(puzzle.givens),
+    apply: applySudokuMove,
+    errors: (move, before, after) => enteredDigits(move, before, after, puzzle.solution).errors.length,
+    wrong: (board) => wrongSudokuCells(board, puzzle.solution).length,
+  };
+}
+
+/** Build the replay of one attempt (one step) of a session on a Nonogram. */
 export function attemptTimeline(records: readonly LoggedEvent[], step: number, puzzle: PuzzleShape): AttemptTimeline {
-  let board = initialBoard(puzzle.width, puzzle.height);
+  return foldAttempt(records, step, puzzle.id, nonogramRules(puzzle));
+}
+
+/** Build the replay of one attempt (one step) of a session on a Sudoku. */
+export function sudokuTimeline(records: readonly LoggedEvent[], step: number, puzzle: SudokuShape): AttemptTimeline<SudokuState> {
+  return foldAttempt(records, step, puzzle.id, sudokuRules(puzzle));
+}
+
+/** The replay of one attempt on any kind's board, folded by that kind's rules. */
+export function foldAttempt<B>(records: readonly LoggedEvent[], step: number, puzzleId: string, rules: ReplayRules<B>): AttemptTimeline<B> {
+  let board = rules.initial;
   let errors = 0;
-  const frames: Frame[] = [];
+  const frames: Frame<B>[] = [];
   const marks: Mark[] = [];
   let started = false;
   let outcome: string | null = null;
@@ -121,9 +178,9 @@ export function attemptTimeline(records: readonly LoggedEvent[], step: number, p
     if (r.origin === 'server') {
       // Server records carry no client time: place them at the latest client moment.
       if (!started || outcome !== null) continue;
-      if (r.type === 'check' && r.payload.puzzle_id === puzzle.id)
+      if (r.type === 'check' && r.payload.puzzle_id === puzzleId)
         marks.push(r.payload.solved ? { t, kind: 'submit_solved', label: 'solved' } : { t, kind: 'submit_wrong', label: `not solved (${r.payload.wrong_cells} wrong)` });
-      if (r.type === 'hint' && r.payload.puzzle_id === puzzle.id) marks.push({ t, kind: 'hint', label: `hint: ${r.payload.reasoning}` });
+      if (r.type === 'hint' && r.payload.puzzle_id === puzzleId) marks.push({ t, kind: 'hint', label: `hint: ${r.payload.reasoning}` });
       continue;
     }
     if (r.step !== step) continue;
@@ -137,10 +194,10 @@ export function attemptTimeline(records: readonly LoggedEvent[], step: number, p
     if (!started) continue;
     if (r.type === 'move') {
       const move = r.payload.move;
-      const next = applyMove(board, move);
-      const made = puzzle.solution ? paintedCells(move, board, next, puzzle.solution).errors.length : 0;
+      const next = rules.apply(board, move);
+      const made = rules.errors(move, board, next);
       board = next;
-      const w = wrongCells(board, puzzle.solution).size;
+      const w = rules.wrong(board);
       errors += made;
       frames.push({ t, seq: r.seq, move, board, wrong: w, errors: made, introduced_error: made > 0 });
       if (r.source !== 'system') {
@@ -156,11 +213,11 @@ export function attemptTimeline(records: readonly LoggedEvent[], step: number, p
     }
   }
   const gaps = actionGaps(actions).map((g) => ({ to: actionT[g.action - 1] + g.offsetMs, seconds: g.seconds }));
-  return { step, puzzle_id: puzzle.id, position, outcome, duration: t, frames, marks, gaps, errors };
+  return { step, puzzle_id: puzzleId, position, outcome, duration: t, frames, marks, gaps, errors };
 }
 
 /** Index of the frame showing at time t (-1: the empty board before the first move). */
-export function frameAt(timeline: AttemptTimeline, t: number): number {
+export function frameAt(timeline: AttemptTimeline<unknown>, t: number): number {
   let lo = 0;
   let hi = timeline.frames.length - 1;
   let found = -1;
@@ -175,7 +232,7 @@ export function frameAt(timeline: AttemptTimeline, t: number): number {
 }
 
 /** The attempt's pauses: its gaps longer than `thresholdMs` (the analysis's rule, so they are attempts.csv's pauses). */
-export function longPauses(timeline: AttemptTimeline, thresholdMs: number): Pause[] {
+export function longPauses(timeline: AttemptTimeline<unknown>, thresholdMs: number): Pause[] {
   return timeline.gaps.filter((g) => isPause(g.seconds, thresholdMs / 1000)).map((g) => ({ from: g.to - g.seconds * 1000, to: g.to, duration: g.seconds * 1000 }));
 }
 

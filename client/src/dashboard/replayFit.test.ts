@@ -1,7 +1,7 @@
 // The replay board fills the room it has (issue 32: it was drawn at 26 px cells whatever the screen).
 import { describe, expect, it } from 'vitest';
 import { clueExtent } from '../board/fit.ts';
-import { REPLAY_MAX_CELL, replayCellSize } from './replayFit.ts';
+import { REPLAY_MAX_CELL, replayCellSize, sudokuReplayCellSize } from './replayFit.ts';
 
 const square = (n: number, clue: number[]) => ({ id: `p${n}`, width: n, height: n, rows: Array.from({ length: n }, () => clue), cols: Array.from({ length: n }, () => clue) });
 
@@ -25,5 +25,15 @@ describe('replayCellSize', () => {
     const p = square(20, [1, 1, 1, 1, 1]);
     const cell = replayCellSize(p, 340, 900);
     expect(cell * (20 + clueExtent(p).rowUnits)).toBeLessThanOrEqual(340);
+  });
+});
+
+describe('sudokuReplayCellSize', () => {
+  it('a 9x9 fills its column up to the cap and fits the window height; a 16x16 in a narrow column fits its width', () => {
+    expect(sudokuReplayCellSize(9, 1500, 1000)).toBe(REPLAY_MAX_CELL);
+    const cell = sudokuReplayCellSize(9, 1500, 500);
+    expect(cell * 9 + 4).toBeLessThanOrEqual(500 * 0.7);
+    expect(cell).toBeGreaterThan(30);
+    expect(sudokuReplayCellSize(16, 340, 1400) * 16 + 4).toBeLessThanOrEqual(340);
   });
 });

@@ -12,13 +12,23 @@ export function replayCellSize(puzzle: PuzzleClues, columnWidth: number, viewpor
   return fitCellSize(puzzle, columnWidth, viewportHeight * HEIGHT_SHARE, REPLAY_MAX_CELL);
 }
 
-/** The cell size for the board in `box` (its width) and the window (its height), kept current as either changes. */
-export function useReplayCellSize(box: RefObject<HTMLElement | null>, puzzle: PuzzleClues | undefined): number {
+/** A Sudoku's replay cell size (a side of `n` cells and its 2 px frame; no clues), by the same caps as a Nonogram's. */
+export function sudokuReplayCellSize(n: number, columnWidth: number, viewportHeight: number): number {
+  const border = 4;
+  return Math.max(8, Math.floor(Math.min(REPLAY_MAX_CELL, (columnWidth - border) / n, (viewportHeight * HEIGHT_SHARE - border) / n)));
+}
+
+/**
+ * The cell size for the board in `box` (its width) and the window (its height), kept current as either changes:
+ * `fit(columnWidth, viewportHeight)` is the kind's sizing (replayCellSize, sudokuReplayCellSize); undefined while there
+ * is no board. Give a stable function (useCallback), or the box is measured again at each render.
+ */
+export function useReplayCellSize(box: RefObject<HTMLElement | null>, fit: ((columnWidth: number, viewportHeight: number) => number) | undefined): number {
   const [size, setSize] = useState(26);
   useLayoutEffect(() => {
     const el = box.current;
-    if (!el || !puzzle) return;
-    const measure = () => setSize(replayCellSize(puzzle, el.clientWidth, window.innerHeight));
+    if (!el || !fit) return;
+    const measure = () => setSize(fit(el.clientWidth, window.innerHeight));
     measure();
     const ro = new ResizeObserver(measure);
     ro.observe(el);
@@ -27,6 +37,6 @@ export function useReplayCellSize(box: RefObject<HTMLElement | null>, puzzle: Pu
       ro.disconnect();
       window.removeEventListener('resize', measure);
     };
-  }, [box, puzzle]);
+  }, [box, fit]);
   return size;
 }

@@ -1,5 +1,6 @@
 // A small read-only Sudoku board (post-survey pictures, the dashboard's mirror and replay): givens bold, the
-// participant's digits in the accent colour, pencil marks small, wrong digits highlighted when asked.
+// participant's digits in the accent colour, pencil marks small (in a cell with no digit, as the board draws them),
+// wrong digits highlighted (red, framed) when asked.
 import { DIGIT_SYMBOLS } from '../../../shared/sudoku/grid.ts';
 
 export interface SudokuMiniProps {
@@ -42,18 +43,21 @@ export function SudokuMini({ size: n, box, digits, given, marks, wrong, cell = 1
           fontSize: `calc(var(--sm-cell) * 0.62)`,
           borderRight: c < n - 1 ? ((c + 1) % box[1] === 0 ? '2px solid #222' : '1px solid #ccc') : 'none',
           borderBottom: r < n - 1 ? ((r + 1) % box[0] === 0 ? '2px solid #222' : '1px solid #ccc') : 'none',
-          color: given[i] ? '#222' : '#2f5bd3',
+          color: given[i] ? '#222' : bad ? '#b42318' : '#2f5bd3',
           fontWeight: given[i] ? 700 : 500,
           background: bad ? '#fde2e2' : given[i] ? '#f1f2f5' : 'white',
+          ...(bad ? { boxShadow: 'inset 0 0 0 2px #e5484d' } : {}),
         };
+        // The marks drawn: a cell's marks show while it holds no digit (they stay under a digit, as on the board).
+        const shown = d ? 0 : m;
         return (
-          <div key={i} style={style} data-testid={testId ? `${testId}-cell-${r}-${c}` : undefined} data-digit={d || ''} data-marks={m ? marksText(m, n) : ''} data-wrong={bad ? 'true' : undefined}>
+          <div key={i} style={style} data-testid={testId ? `${testId}-cell-${r}-${c}` : undefined} data-digit={d || ''} data-marks={shown ? marksText(shown, n) : ''} data-wrong={bad ? 'true' : undefined}>
             {d ? (
               DIGIT_SYMBOLS[d - 1]
-            ) : m ? (
-              <span style={{ display: 'grid', gridTemplateColumns: `repeat(${markCols}, 1fr)`, width: '100%', height: '100%', fontSize: `calc(var(--sm-cell) * 0.24)`, lineHeight: 1, color: '#777', placeItems: 'center' }}>
+            ) : shown ? (
+              <span style={{ display: 'grid', gridTemplateColumns: `repeat(${markCols}, 1fr)`, gridTemplateRows: `repeat(${Math.ceil(n / markCols)}, 1fr)`, width: '100%', height: '100%', fontSize: `calc(var(--sm-cell) * 0.24)`, lineHeight: 1, color: '#777', placeItems: 'center' }}>
                 {Array.from({ length: n }, (_, k) => (
-                  <span key={k}>{m & (1 << k) ? DIGIT_SYMBOLS[k] : ''}</span>
+                  <span key={k}>{shown & (1 << k) ? DIGIT_SYMBOLS[k] : ''}</span>
                 ))}
               </span>
             ) : null}
