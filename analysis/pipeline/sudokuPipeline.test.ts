@@ -67,6 +67,9 @@ describe('simulate -> analyze on a 24-participant Sudoku study', () => {
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('Puzzle kinds: Sudoku');
     expect(html).toContain('fig-first_actions');
+    // the Pauses paragraph speaks of the kind's moves, not of a Nonogram's drag strokes
+    expect(html).toContain('no drag strokes (each move of a Sudoku is one point in time)');
+    expect(html).not.toContain('drag-filling component');
   });
 });
 
