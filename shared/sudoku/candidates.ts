@@ -87,6 +87,7 @@ export function bit(v: number): number {
   return (1 << (v - 1)) >>> 0;
 }
 
+/** Number of set bits of a 32-bit mask. */
 export function popcount(m: number): number {
   m = m - ((m >>> 1) & 0x55555555);
   m = (m & 0x33333333) + ((m >>> 2) & 0x33333333);

@@ -28,6 +28,7 @@
  * reused from call to call (per shape); nothing survives a call but capacity.
  */
 import { DIGIT_SYMBOLS, type Grid, type Shape, units } from './grid.ts';
+import { popcount } from './candidates.ts';
 import type { Rng } from '../random.ts';
 
 export type UnitKind = 'row' | 'column' | 'box';
@@ -113,12 +114,8 @@ function checkCells(grid: Grid): void {
   }
 }
 
-/** Number of set bits of a 32-bit mask. */
-export function popcount(m: number): number {
-  m = m - ((m >>> 1) & 0x55555555);
-  m = (m & 0x33333333) + ((m >>> 2) & 0x33333333);
-  return (Math.imul((m + (m >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-}
+/** Number of set bits of a 32-bit mask (one copy, the candidates' own). */
+export { popcount };
 
 /** The digit (1..32) of a one-bit mask. */
 const digitOf = (bit: number): number => 32 - Math.clz32(bit);
