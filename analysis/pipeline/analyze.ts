@@ -193,9 +193,9 @@ function tQuantile975(df: number): number {
 }
 
 /** A study puzzle as the signals read it, whatever its kind. */
-function signalPuzzleOf(p: Puzzle): SignalPuzzle {
+export function signalPuzzleOf(p: Puzzle): SignalPuzzle {
   const q = p as unknown as { kind?: string };
-  if (q.kind === 'sudoku') return sudokuSignalPuzzle(q as unknown as { id: string; size: number; givens: string[]; solution: string[] });
+  if (q.kind === 'sudoku') return sudokuSignalPuzzle(q as unknown as { id: string; size: number; givens: string[]; solution: string[]; box?: [number, number] });
   return { id: p.id, width: p.width, height: p.height, solution: p.solution! };
 }
 
