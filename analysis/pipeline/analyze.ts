@@ -280,7 +280,10 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
       q.givens?.forEach((row, r) => [...row].forEach((ch, c) => ch !== '.' && ch !== '0' && givens.push(r * q.width + c)));
       return [p.id, { width: q.width, height: q.height, givens }];
     }));
-    strategy = strategyStage(ex.strategies, ex.marks, attempts, puzzleRows, metrics.usable, expertise.of, shapes, correlate);
+    // (its undefined correlations, e.g. a measure constant over the puzzles, are listed in its section, not among the study's warnings)
+    const notes: string[] = [];
+    strategy = strategyStage(ex.strategies, ex.marks, attempts, puzzleRows, metrics.usable, expertise.of, shapes, correlator(notes));
+    strategy.notes = notes;
   }
 
   stage('robustness');

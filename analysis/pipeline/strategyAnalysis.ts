@@ -48,6 +48,8 @@ export interface StrategyResult {
   picks: StrategyPick[];
   /** The pick rule, in words (the report states it). */
   rule: string;
+  /** Why some correlations are missing or undefined (a measure constant over the puzzles, too few pairs). */
+  notes: string[];
 }
 
 export const PICK_RULE =
@@ -154,5 +156,5 @@ export function strategyStage(
       picks.push({ puzzle_id: a.puzzle_id, kind: rows[i].kind, which, participant_id: a.participant_id, time_s: a.time_s, outcome: a.outcome, width: shape.width, height: shape.height, givens: shape.givens, marks: marks[i] });
     }
   }
-  return { rows: [...rows], puzzles, expertise, correlations: correlations.filter((c): c is CorrelationRow => c !== null), picks, rule: PICK_RULE };
+  return { rows: [...rows], puzzles, expertise, correlations: correlations.filter((c): c is CorrelationRow => c !== null), picks, rule: PICK_RULE, notes: [] };
 }

@@ -34,7 +34,8 @@ export function boardsFigure(picks: readonly StrategyPick[]): TopLevelSpec {
   }
   const width = Math.max(...picks.map((p) => p.width));
   const height = Math.max(...picks.map((p) => p.height));
-  const classes = Object.keys(CLASS_COLOURS);
+  const present = new Set(values.map((v) => v.class));
+  const classes = Object.keys(CLASS_COLOURS).filter((c) => present.has(c));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values },
@@ -103,6 +104,7 @@ ${s.expertise.length ? table(s.expertise, [...K, 'expertise', 'participants', 'a
 <h3>Against the solver's measures and expertise (Spearman)</h3>
 <p>Rows <code>strategy_metric</code>: each metric of the puzzles against each measure's puzzle mean, Spearman ρ over the puzzles with its exact permutation p (the paper's Table 1 statistics); rows <code>strategy_expertise</code>: expertise against the participant's mean of each measure (Table 3's). All of it is in <code>strategy_correlations.csv</code>.</p>
 ${table(s.correlations as unknown as Record<string, unknown>[], [...K, 'table', 'x', 'y', 'n', 'rho', 'p', 'p_exact'], 'strategy-correlations')}
+${s.notes.length ? `<details><summary>${s.notes.length} correlation(s) undefined or left out</summary><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></details>` : ''}
 <h3>Attempts drawn</h3>
 <p>The attempts below are chosen by one rule: ${esc(s.rule)}.</p>
 ${table(picks as unknown as Record<string, unknown>[], [...K, 'puzzle_id', 'which', 'participant_id', 'time_s', 'outcome', 'marks'], 'strategy-picks')}
