@@ -140,8 +140,8 @@ describe('simulate -> analyze on a 24-participant study', () => {
   it('renders every figure as SVG in a self-contained page', () => {
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(summary.figures).toEqual(['conflicts', 'expertise', 'gaps', 'first_actions', 'lmm_difficulty', 'lmm_signals', 'themes']);
-    // the seven figures, the measure comparison's (issue 36) and the strategy section's boards (issue 37) in their own sections
-    expect((html.match(/<svg/g) ?? []).length).toBe(9);
+    // the seven figures, and the measure comparison's (issue 36) in its own section (the strategy section's boards are HTML tables)
+    expect((html.match(/<svg/g) ?? []).length).toBe(8);
     expect(html).toContain('<figure id="fig-measures">');
     expect(html).not.toMatch(/<script|src="http/);
     const themes = parseCsv(readFileSync(join(out, 'themes.csv'), 'utf8'), 'themes.csv');
@@ -271,6 +271,14 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(html).toContain('<h2 id="strategy">Strategy</h2>');
     expect(html).toContain('id="fig-strategy-boards-nonogram"');
     expect(html).toContain('fastest, median and slowest attempt by time to solve among its solved attempts');
+    // one board per puzzle and pick, each cell of a 10x10 puzzle drawn, numbered 1..k by the order of the first marks
+    const boards = [...html.matchAll(/<table class="board"[^>]*>([\s\S]*?)<\/table>/g)];
+    expect(boards).toHaveLength(18);
+    for (const [, b] of boards) {
+      expect(b.match(/<td /g)).toHaveLength(100);
+      const numbers = [...b.matchAll(/>(\d+)<\/td>/g)].map((m) => Number(m[1])).sort((x, y) => x - y);
+      expect(numbers).toEqual(numbers.map((_, k) => k + 1));
+    }
   });
 
   it('a bad record read on a worker thread stops the run with file, line and field', async () => {

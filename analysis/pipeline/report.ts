@@ -428,7 +428,7 @@ export async function renderReport(result: AnalysisResult, meta: { title: string
     sections.push(`<figure id="fig-${name}"><figcaption>${esc(CAPTIONS[name] ?? name)}</figcaption>${svg}</figure>`);
   }
   const measures = result.measures ? await measuresSection(result.measures, renderSvg) : '';
-  const strategy = result.strategy ? await strategySection(result.strategy, result.kinds, renderSvg) : '';
+  const strategy = result.strategy ? strategySection(result.strategy, result.kinds) : '';
   const s = result.sessions;
   const p = result.pauses;
   const o = result.outcomes;

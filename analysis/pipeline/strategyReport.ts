@@ -1,69 +1,59 @@
-// The report's "Strategy" section (issue 37): the strategy measures by puzzle and by expertise, their Spearman correlations with the solver's measures and with expertise, and small multiples of picked attempts.
-import type { TopLevelSpec } from 'vega-lite';
+// The report's "Strategy" section (issue 37): the strategy measures by puzzle and by expertise, their Spearman correlations with the solver's measures and with expertise, and small multiples of picked attempts (HTML boards).
 import type { StrategyPick, StrategyResult } from './strategyAnalysis.ts';
 import { STRATEGY_MEASURES } from './strategyAnalysis.ts';
 
 const esc = (s: unknown) => String(s ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** Cell size of the small multiples (px): a three-digit order number at 7 px fits inside. */
-const CELL = 16;
+const BOARD_CSS = [
+  'table.multiples td,table.multiples th{border:none;vertical-align:top;text-align:left}',
+  'table.board{border-collapse:collapse;margin:0}',
+  'table.board td{border:1px solid #fff;width:16px;min-width:16px;height:16px;padding:0;font-size:7px;text-align:center;line-height:16px}',
+  '.who{font-size:.7rem;color:#555}.key{display:inline-block;width:.8em;height:.8em;margin:0 .2em 0 .6em;vertical-align:middle}',
+].join('');
+
+/** Fill of each cell class on the small multiples. */
 const CLASS_COLOURS = { forced: '#9ecae1', guess: '#fcae91', given: '#bdbdbd', 'not marked': '#f1f3f5' } as const;
 
-/** The small multiples of one kind's picks: one board per pick (rows: puzzles; columns: fastest, median, slowest), each cell numbered by the order of its first mark. */
-export function boardsFigure(picks: readonly StrategyPick[]): TopLevelSpec {
-  const values: Record<string, unknown>[] = [];
-  for (const p of picks) {
-    const order = new Map<number, number>();
-    const guess = new Map<number, boolean>();
-    p.marks.cells.forEach((cell, k) => {
-      order.set(cell, k + 1);
-      guess.set(cell, p.marks.guess[k] === 1);
-    });
-    const given = new Set(p.givens);
-    for (let i = 0; i < p.width * p.height; i++) {
+/**
+ * One picked attempt's board as an HTML grid (a board, not a chart: a table of cells, each filled by the class of its
+ * first mark and numbered by that mark's order; drawing 1,800 cells through Vega cost the report about 0.5 s).
+ */
+export function boardHtml(p: StrategyPick): string {
+  const order = new Map<number, number>();
+  const guess = new Map<number, boolean>();
+  p.marks.cells.forEach((cell, k) => {
+    order.set(cell, k + 1);
+    guess.set(cell, p.marks.guess[k] === 1);
+  });
+  const given = new Set(p.givens);
+  const rows: string[] = [];
+  for (let r = 0; r < p.height; r++) {
+    let tr = '';
+    for (let c = 0; c < p.width; c++) {
+      const i = r * p.width + c;
       const k = order.get(i);
-      values.push({
-        puzzle: p.puzzle_id,
-        which: p.which,
-        row: Math.floor(i / p.width),
-        col: i % p.width,
-        order: k ?? null,
-        class: given.has(i) ? 'given' : k === undefined ? 'not marked' : guess.get(i) ? 'guess' : 'forced',
-      });
+      const cls = given.has(i) ? 'given' : k === undefined ? 'not marked' : guess.get(i) ? 'guess' : 'forced';
+      tr += `<td style="background:${CLASS_COLOURS[cls]}">${k ?? ''}</td>`;
     }
+    rows.push(`<tr>${tr}</tr>`);
   }
-  const width = Math.max(...picks.map((p) => p.width));
-  const height = Math.max(...picks.map((p) => p.height));
-  const present = new Set(values.map((v) => v.class));
-  const classes = Object.keys(CLASS_COLOURS).filter((c) => present.has(c));
-  return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    data: { values },
-    facet: {
-      row: { field: 'puzzle', type: 'nominal', title: null, header: { labelAngle: 0, labelAlign: 'left' } },
-      column: { field: 'which', type: 'nominal', title: null, sort: ['fastest', 'median', 'slowest'] },
-    },
-    spacing: 12,
-    spec: {
-      width: width * CELL,
-      height: height * CELL,
-      encoding: {
-        x: { field: 'col', type: 'ordinal', axis: null, scale: { domain: Array.from({ length: width }, (_, i) => i) } },
-        y: { field: 'row', type: 'ordinal', axis: null, scale: { domain: Array.from({ length: height }, (_, i) => i) } },
-      },
-      layer: [
-        {
-          mark: { type: 'rect', stroke: '#ffffff', strokeWidth: 1 },
-          encoding: { color: { field: 'class', type: 'nominal', title: 'first mark', scale: { domain: classes, range: classes.map((c) => CLASS_COLOURS[c as keyof typeof CLASS_COLOURS]) } } },
-        },
-        {
-          transform: [{ filter: 'datum.order !== null' }],
-          mark: { type: 'text', fontSize: 7, color: '#222' },
-          encoding: { text: { field: 'order', type: 'quantitative' } },
-        },
-      ],
-    },
-  } as TopLevelSpec;
+  return `<table class="board" data-puzzle="${esc(p.puzzle_id)}" data-which="${p.which}">${rows.join('')}</table>`;
+}
+
+/** The small multiples of one kind's picks: one row per puzzle, its fastest, median and slowest attempt side by side. */
+export function boardsHtml(picks: readonly StrategyPick[]): string {
+  const puzzles = [...new Set(picks.map((p) => p.puzzle_id))];
+  const head = `<tr><th></th>${(['fastest', 'median', 'slowest'] as const).map((w) => `<th>${w}</th>`).join('')}</tr>`;
+  const body = puzzles.map((id) => {
+    const cells = (['fastest', 'median', 'slowest'] as const).map((w) => {
+      const p = picks.find((x) => x.puzzle_id === id && x.which === w);
+      return `<td>${p ? `${boardHtml(p)}<div class="who">${esc(p.participant_id)} · ${fmt(p.time_s)} s · ${esc(p.outcome)}</div>` : ''}</td>`;
+    });
+    return `<tr><th>${esc(id)}</th>${cells.join('')}</tr>`;
+  });
+  const present = new Set(picks.flatMap((p) => [p.givens.length ? 'given' : '', p.marks.guess.includes(1) ? 'guess' : '', p.marks.guess.includes(0) ? 'forced' : '', 'not marked']));
+  const legend = Object.entries(CLASS_COLOURS).filter(([k]) => present.has(k)).map(([k, v]) => `<span class="key" style="background:${v}"></span>${esc(k)}`).join(' ');
+  return `<table class="multiples"><thead>${head}</thead><tbody>${body.join('')}</tbody></table><p class="legend">First mark: ${legend}</p>`;
 }
 
 function fmt(v: unknown): string {
@@ -81,7 +71,7 @@ function table(rows: readonly Record<string, unknown>[], columns: readonly strin
 const KIND_NAME: Record<string, string> = { nonogram: 'Nonogram', sudoku: 'Sudoku' };
 
 /** The section's HTML, with its figures rendered to SVG. */
-export async function strategySection(s: StrategyResult, kinds: readonly string[], render: (spec: TopLevelSpec) => Promise<string>): Promise<string> {
+export function strategySection(s: StrategyResult, kinds: readonly string[]): string {
   const K = kinds.length === 1 && kinds[0] === 'nonogram' ? [] : ['kind'];
   const measures = [...STRATEGY_MEASURES];
   const timeColumns = [...new Set(s.puzzles.flatMap((p) => Object.keys(p).filter((k) => k.startsWith('mean_time_'))))];
@@ -89,11 +79,12 @@ export async function strategySection(s: StrategyResult, kinds: readonly string[
   for (const kind of kinds) {
     const picks = s.picks.filter((p) => p.kind === kind);
     if (!picks.length) continue;
-    const svg = await render(boardsFigure(picks));
-    boards.push(`<figure id="fig-strategy-boards-${kind}"><figcaption>${K.length ? `${KIND_NAME[kind] ?? kind}: ` : ''}the fastest, median and slowest attempt of each puzzle, each cell numbered by the order of the participant's first mark in it (blue: forced by the ladder on their board; red: a guess)</figcaption>${svg}</figure>`);
+    boards.push(`<figure id="fig-strategy-boards-${kind}"><figcaption>${K.length ? `${KIND_NAME[kind] ?? kind}: ` : ''}the fastest, median and slowest attempt of each puzzle, each cell numbered by the order of the participant's first mark in it (blue: forced by the ladder on their board; red: a guess)</figcaption>${boardsHtml(picks)}</figure>`);
   }
   const picks = s.picks.map((p) => ({ ...p, marks: p.marks.cells.length }));
+  // (the boards' style travels with the section: the page's own style sheet, and so every other byte of it, stays as it was)
   return `<h2 id="strategy">Strategy</h2>
+<style>${BOARD_CSS}</style>
 <p>Each attempt's cell changes (<code>trajectories.csv</code>) labelled by the weakest reasoning that forces them on the participant's own board just before them${kinds.includes('nonogram') ? ' (a Nonogram: overlap, line, two-lines, probing, or guess)' : ''}${kinds.includes('sudoku') ? ' (a Sudoku: the technique ladder of its hints and grades, naked-single to xy-wing, or guess)' : ''}, summarised per attempt in <code>strategy.csv</code>: <code>share_guess</code> (changes forced by nothing), <code>share_easy</code> (${kinds.includes('nonogram') ? 'a Nonogram\'s line family: overlap, line, two-lines' : ''}${kinds.length > 1 ? '; ' : ''}${kinds.includes('sudoku') ? 'a Sudoku\'s singles' : ''}), <code>mean_rung</code> (the mean ladder rung of the forced changes), <code>backtracks</code> (changes setting a cell back to a value it held), and <code>first_on_foothold</code>: the paper's Figure 6 rule, the participant's first change lies on a foothold (${kinds.includes('nonogram') ? 'a Nonogram row or column its clue alone determines: an empty clue, or runs filling the line exactly' : ''}${kinds.length > 1 ? '; ' : ''}${kinds.includes('sudoku') ? 'a Sudoku cell a single places on the givens' : ''}). Line order (a defined statistic): <i>row-major</i> when at least 3/4 of consecutive marks go forward in reading order and at least half stay in their row; else <i>foothold-driven</i> when at least 3/4 of the first quarter of marks lie on footholds and that share is above the board's own; else <i>scattered</i> (under four marks: none).</p>
 <h3>By puzzle</h3>
 ${table(s.puzzles, [...K, 'puzzle_id', 'attempts', 'bt_score', ...measures, 'row_major', 'foothold_driven', 'scattered'], 'strategy-puzzles')}
