@@ -48,13 +48,17 @@ export function sudokuMoveLabel(shape: Shape, cells: Uint8Array, i: number, valu
   const s = stateOf({ ...shape, cells: board } as Grid);
   const b = bit(value);
   for (let k = 0; k < TECHNIQUES.length; k++) {
+    // Rung k starts where rung k-1 stalled, so the techniques below k find nothing until a step of rung k changes the
+    // state: try technique k alone first (the same step stepUpTo would give, without scanning the lower rungs again).
+    let stalledBelow = k > 0;
     for (;;) {
       if (contradiction(s)) return 'guess';
       if (s.cells[i] !== 0) return s.cells[i] === value ? TECHNIQUES[k] : 'guess';
       if ((s.cands[i] & b) === 0) return 'guess';
-      const step = stepUpTo(s, k);
+      const step = stalledBelow ? findStep(s, TECHNIQUES[k]) : stepUpTo(s, k);
       if (!step) break; // rung k stalls: the next rung starts from here
       applyStep(s, step);
+      stalledBelow = false;
     }
   }
   return 'guess';
