@@ -13,6 +13,7 @@
  * hidden) places on the board as given: what the first rung settles before anything is written. The first action is
  * the participant's first change (reveals, the system's, left out).
  */
+import { z } from 'zod';
 import { EMPTY, FILLED, cluesOf, createGrid } from '../nonogram/grid.ts';
 import { REASONING_LABELS } from '../nonogram/reasoning.ts';
 import { defaultBox, shapeOf } from '../sudoku/grid.ts';
@@ -28,19 +29,43 @@ export const STRATEGY_LEVELS: Record<StrategyKind, readonly TrajectoryLabel[]> =
 
 const key = (label: string) => label.replace(/-/g, '_');
 
-/** One attempt's strategy row: the common columns, and each level's count, share and time under its label's key. */
-export interface StrategyRow {
-  participant_id: string;
-  puzzle_id: string;
-  kind: StrategyKind;
-  position: number;
-  attempt: number;
-  /** Cell changes, and among them the labelled ones (a Nonogram's changes to filled or crossed, a Sudoku's digits written). */
-  changes: number;
-  marks: number;
-  /** Per level L (its key): `L` the count, `share_L` its share of `marks` (null without marks), `time_L_s` the seconds of the gaps before them. */
-  [level: string]: unknown;
-}
+const Count = z.number().int().nonnegative();
+const Share = z.number().min(0).max(1).nullable();
+const Seconds = z.number().nonnegative();
+const LEVEL_KEYS = [...new Set([...REASONING_LABELS, ...SUDOKU_REASONING_LABELS].map(key))];
+
+/**
+ * One attempt's strategy row (strategy.csv; strict: no other field): the common columns, and for each level L of the
+ * row's kind (its key: the label with '_' for '-'): `L` the count, `share_L` its share of `marks` (null without
+ * marks), `time_L_s` the seconds of the gaps before them. The other kind's level fields are absent.
+ */
+const StrategyCommon = z.object({
+    participant_id: z.string(),
+    puzzle_id: z.string(),
+    kind: z.enum(['nonogram', 'sudoku']),
+    position: z.number().int().positive(),
+    attempt: z.number().int().positive(),
+    /** Cell changes, and among them the labelled ones (a Nonogram's changes to filled or crossed, a Sudoku's digits written). */
+    changes: Count,
+    marks: Count,
+    share_line_family: Share.optional(),
+    share_singles: Share.optional(),
+    mean_rung: z.number().min(1).nullable(),
+    backtracks: Count,
+    first_row: z.number().int().nonnegative().nullable(),
+    first_col: z.number().int().nonnegative().nullable(),
+    first_reasoning: z.enum([...new Set<string>([...REASONING_LABELS, ...SUDOKU_REASONING_LABELS])] as [string, ...string[]]).nullable(),
+    first_on_foothold: z.boolean().nullable(),
+    same_line_share: Share,
+    reading_order_share: Share,
+    foothold_early_share: Share,
+    foothold_board_share: z.number().min(0).max(1),
+    line_order: z.enum(['row-major', 'foothold-driven', 'scattered']).nullable(),
+});
+const levelFields: Record<string, z.ZodTypeAny> = Object.fromEntries(LEVEL_KEYS.flatMap((l) => [[l, Count.optional()], [`share_${l}`, Share.optional()], [`time_${l}_s`, Seconds.optional()]]));
+export const StrategyRow = StrategyCommon.extend(levelFields).strict();
+/** (The level fields are named by the kind's labels, so the code fills a row by key: the type is the common fields and that record.) */
+export type StrategyRow = Pick<z.infer<typeof StrategyCommon>, 'participant_id' | 'puzzle_id' | 'kind' | 'position' | 'attempt' | 'changes' | 'marks'> & Record<string, unknown>;
 
 /** The columns of strategy.csv for the kinds of a study (a Nonogram study's are STRATEGY_COLUMNS). */
 export function strategyColumns(kinds: readonly StrategyKind[]): string[] {

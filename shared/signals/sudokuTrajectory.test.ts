@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sessionFromRecords } from './session.ts';
 import { sessionSignals, sudokuSignalPuzzle } from './attempts.ts';
 import { sessionTrajectory, TRAJECTORY_COLUMNS } from './trajectory.ts';
-import { attemptStrategies, sessionStrategies, strategyColumns } from './strategy.ts';
+import { attemptStrategies, sessionStrategies, strategyColumns, StrategyRow } from './strategy.ts';
 
 const SID = 'sH';
 const T0 = 1_780_000_000_000;
@@ -87,6 +87,8 @@ describe('the trajectory of a hand-made Sudoku log', () => {
   it("summarises the attempt's strategy: ladder levels, guesses, backtracks, footholds, line order, time per level", () => {
     const [s] = attemptStrategies(rows, puzzles);
     expect(Object.keys(s).sort()).toEqual([...strategyColumns(['sudoku'])].sort());
+    expect(StrategyRow.safeParse(s).error).toBeUndefined(); // the zod schema of strategy.csv's rows
+    expect(StrategyRow.safeParse({ ...s, extra: 1 }).success).toBe(false);
     // 11 changes, 7 labelled: hidden-single 3 (changes 1, 4, 11), guess 4 (2, 5, 6, 7)
     expect(s).toMatchObject({ kind: 'sudoku', changes: 11, marks: 7, naked_single: 0, hidden_single: 3, pointing: 0, guess: 4, share_hidden_single: 3 / 7, share_guess: 4 / 7, share_singles: 3 / 7 });
     // every non-guess label is rung 2 (hidden-single); six changes backtrack (3, 7, 8, 9, 10, 11)
@@ -103,6 +105,7 @@ describe('the trajectory of a hand-made Sudoku log', () => {
 
   it('gives every attempt a strategy row, one without changes included', () => {
     const [s] = sessionStrategies([{ participant_id: SID, puzzle_id: 'h4', position: 1 }], [], puzzles);
+    expect(StrategyRow.safeParse(s).error).toBeUndefined();
     expect(s).toMatchObject({ attempt: 1, changes: 0, marks: 0, share_guess: null, mean_rung: null, first_on_foothold: null, line_order: null, foothold_board_share: 2 / 16 });
   });
 });

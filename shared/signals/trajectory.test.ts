@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sessionFromRecords } from './session.ts';
 import { sessionSignals, type SignalPuzzle } from './attempts.ts';
 import { sessionTrajectory, TRAJECTORY_COLUMNS, type TrajectoryRow } from './trajectory.ts';
-import { attemptStrategies, STRATEGY_COLUMNS, type StrategyRow } from './strategy.ts';
+import { attemptStrategies, STRATEGY_COLUMNS, StrategyRow } from './strategy.ts';
 
 const SID = 'sT';
 const T0 = 1_780_000_000_000;
@@ -191,6 +191,7 @@ describe('the trajectory of a hand-made log', () => {
     const strategies = attemptStrategies(rows, puzzles);
     expect(strategies).toEqual(expected);
     for (const r of strategies) expect(Object.keys(r).sort()).toEqual([...STRATEGY_COLUMNS].sort());
+    for (const r of strategies) expect(StrategyRow.safeParse(r).error).toBeUndefined();
     // from the stroke on, p3's first change is (2,0): row [3] fills its row exactly, a foothold
     const fromStroke = attemptStrategies(rows.filter((r) => r.puzzle_id === 'p3' && r.change >= 2), puzzles)[0];
     expect([fromStroke.first_row, fromStroke.first_col, fromStroke.first_reasoning, fromStroke.first_on_foothold]).toEqual([2, 0, 'overlap', true]);
