@@ -79,7 +79,8 @@ export function strategySection(s: StrategyResult, kinds: readonly string[]): st
   for (const kind of kinds) {
     const picks = s.picks.filter((p) => p.kind === kind);
     if (!picks.length) continue;
-    boards.push(`<figure id="fig-strategy-boards-${kind}"><figcaption>${K.length ? `${KIND_NAME[kind] ?? kind}: ` : ''}the fastest, median and slowest attempt of each puzzle, each cell numbered by the order of the participant's first mark in it (blue: forced by the ladder on their board; red: a guess)</figcaption>${boardsHtml(picks)}</figure>`);
+    // (a div, not a figure: the report's figures are its Vega charts, and these boards are HTML tables)
+    boards.push(`<div class="strategy-boards" id="fig-strategy-boards-${kind}"><p><b>${K.length ? `${KIND_NAME[kind] ?? kind}: ` : ''}the fastest, median and slowest attempt of each puzzle, each cell numbered by the order of the participant's first mark in it (blue: forced by the ladder on their board; red: a guess)</b></p>${boardsHtml(picks)}</div>`);
   }
   const picks = s.picks.map((p) => ({ ...p, marks: p.marks.cells.length }));
   // (the boards' style travels with the section: the page's own style sheet, and so every other byte of it, stays as it was)
