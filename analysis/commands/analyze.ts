@@ -58,7 +58,7 @@ export function registerAnalyze(program: Command): void {
     .option('--codes <file>', 'theme coding CSV (participant_id, puzzle_id, codes); default <logs>/codes.csv if present')
     .option('--seed <n>', 'seed of the mixture fit starts', '1')
     .option('--no-report', 'skip report.html')
-    .option('--no-trajectories', 'skip trajectories.csv (its reasoning labels cost about 1 s per 1,000 participants on two threads)')
+    .option('--no-trajectories', 'skip trajectories.csv and the strategy tables made from it (its reasoning labels cost about 1 s per 1,000 participants on two threads)')
     .option('--no-validate', 'skip zod validation of every record (faster on huge studies)')
     .action(async (flags: Flags) => {
       if (!flags.logs === !flags.database) {

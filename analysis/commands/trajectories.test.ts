@@ -29,14 +29,31 @@ describe('nonolab trajectories', () => {
     const rows = parseCsv(r.stdout, 'stdout');
     expect(r.stdout.split('\n', 1)[0]).toBe(TRAJECTORY_COLUMNS.join(','));
     expect(new Set(rows.map((x) => x.participant_id)).size).toBe(6);
-    // analyze --no-trajectories: every other file as before, no trajectories.csv
+    // analyze --no-trajectories: every other file as before, no trajectories.csv (nor the strategy tables made from it)
     const without = join(dir, 'out-without');
     const ran = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'analysis/cli.ts'), 'analyze', '--logs', logs, '--puzzles', config, '--out', without, '--no-report', '--no-trajectories'], { cwd: root, encoding: 'utf8' });
     expect(ran.status, ran.stderr).toBe(0);
     expect(JSON.parse(ran.stdout).files).not.toContain('trajectories.csv');
-    expect(readdirSync(without).sort()).toEqual(readdirSync(out).filter((f) => f !== 'trajectories.csv').sort());
+    expect(readdirSync(without).sort()).toEqual(readdirSync(out).filter((f) => !['trajectories.csv', 'strategy.csv', 'strategy_correlations.csv'].includes(f)).sort());
     for (const f of readdirSync(without)) if (f !== 'pauses.json') expect(readFileSync(join(without, f), 'utf8'), f).toBe(readFileSync(join(out, f), 'utf8'));
   }, 60_000);
+
+  it("a Sudoku study (its config): the same bytes as analyze's trajectories.csv, labelled by the technique ladder", async () => {
+    const sudokuConfig = join(root, 'study-config/sudoku.json');
+    const sudokuLogs = join(dir, 'sudoku-logs');
+    simulateToDir({ participants: 3, seed: 37, study: loadStudyConfig(sudokuConfig) }, sudokuLogs);
+    const r = cli('--logs', sudokuLogs, '--puzzles', sudokuConfig);
+    expect(r.status, r.stderr).toBe(0);
+    const out = join(dir, 'sudoku-out');
+    await runAnalysis({ logs: sudokuLogs, puzzles: sudokuConfig, out, pauseThreshold: 'auto', report: false, parallel: 1, compareMeasures: false });
+    expect(r.stdout).toBe(readFileSync(join(out, 'trajectories.csv'), 'utf8'));
+    const rows = parseCsv(r.stdout, 'stdout');
+    expect(rows.length).toBeGreaterThan(100);
+    expect(rows.every((x) => x.kind === 'sudoku')).toBe(true);
+    expect(rows.some((x) => x.reasoning === 'naked-single')).toBe(true);
+    const summary = cli('--logs', sudokuLogs, '--puzzles', sudokuConfig, '--summary');
+    expect(summary.stdout.split('\n', 1)[0]).toBe(readFileSync(join(out, 'strategy.csv'), 'utf8').split('\n', 1)[0]);
+  }, 90_000);
 
   it('keeps one session and one puzzle, into a file', () => {
     const all = parseCsv(cli('--logs', logs, '--puzzles', config).stdout, 'all');

@@ -5,7 +5,11 @@ import { basename, dirname, join } from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { attemptStrategies, parseSessionNdjson, sessionTrajectory, STRATEGY_COLUMNS, type SignalPuzzle } from '../../shared/signals/index.ts';
+import { attemptStrategies, parseSessionNdjson, sessionTrajectory, strategyColumns, type SignalPuzzle, type StrategyKind } from '../../shared/signals/index.ts';
+import { signalPuzzleOf } from '../pipeline/analyze.ts';
+import { looksLikeConfig } from '../puzzleFile.ts';
+import { ConfigError, loadStudyConfig } from '../../node/studyConfig.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { toCsv } from '../csv.ts';
 import { TRAJECTORY_HEADER, trajectoryCsvBody } from '../pipeline/extract.ts';
 import { sessionFiles } from '../pipeline/io.ts';
@@ -23,8 +27,6 @@ interface Flags {
   summary?: boolean;
 }
 
-const STRATEGY_HEADER = `${STRATEGY_COLUMNS.join(',')}\n`;
-
 /** Rows as CSV lines without the header. */
 function csvBody(rows: readonly object[], columns: readonly string[]): string {
   if (rows.length === 0) return '';
@@ -34,6 +36,24 @@ function csvBody(rows: readonly object[], columns: readonly string[]): string {
 
 /** The study puzzles with their solutions, by id (a puzzle without one cannot be labelled: an error naming it). */
 function puzzlesOf(file: string): Map<string, SignalPuzzle> {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // (readPuzzleFile says why)
+  }
+  if (looksLikeConfig(text)) {
+    // A study config holds puzzles of any kind (a Sudoku's trajectory is labelled by its own ladder).
+    let config;
+    try {
+      config = loadStudyConfig(file).config;
+    } catch (err) {
+      if (err instanceof ConfigError) throw new Error(err.message);
+      throw err;
+    }
+    if (config.puzzles.length === 0) throw new Error(`${file}: no puzzle in the file (give the study config, or the puzzle list the study used)`);
+    return new Map(config.puzzles.map((p) => [p.id, signalPuzzleOf(p as unknown as Puzzle)]));
+  }
   const { puzzles } = readPuzzleFile(file);
   if (puzzles.length === 0) throw new Error(`${file}: no puzzle in the file (give the study config, or the puzzle list the study used)`);
   const map = new Map<string, SignalPuzzle>();
@@ -98,7 +118,9 @@ export function registerTrajectories(program: Command): void {
       let sessions = 0;
       let rows = 0;
       try {
-        await write(stream, flags.summary ? STRATEGY_HEADER : TRAJECTORY_HEADER);
+        const kinds = [...new Set([...puzzles.values()].map((p): StrategyKind => (p.kind === 'sudoku' ? 'sudoku' : 'nonogram')))];
+        const strategyCols = strategyColumns(kinds);
+        await write(stream, flags.summary ? `${strategyCols.join(',')}\n` : TRAJECTORY_HEADER);
         for (const file of files) {
           const text = readFileSync(file, 'utf8');
           if (text.trim() === '') continue;
@@ -110,7 +132,7 @@ export function registerTrajectories(program: Command): void {
           if (flags.summary) {
             const strategies = attemptStrategies(trajectory, puzzles);
             rows += strategies.length;
-            await write(stream, csvBody(strategies, STRATEGY_COLUMNS));
+            await write(stream, csvBody(strategies, strategyCols));
           } else {
             rows += trajectory.length;
             await write(stream, trajectoryCsvBody(trajectory as unknown as Record<string, unknown>[]));

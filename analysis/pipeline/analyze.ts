@@ -23,6 +23,7 @@ import type { KindId } from '../../shared/puzzles/kind.ts';
 import type { Extracted, ExtractContext, ExtractedParticipant, GapColumns } from './extract.ts';
 import { pauseStage, type PauseOptions, type PausesSummary } from './pauses.ts';
 import { compareMeasures, type MeasureComparison } from './measures.ts';
+import { strategyStage, type StrategyResult } from './strategyAnalysis.ts';
 import { bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, LmmData, rankBiserial, fitCox, spearmanUndefinedReason, pearson, type BtResult, type LmmResult, type LmmFixed, type DataRow, type CoxTerm } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
 import { metricOf, metricValueOf, OTHER_SOLVERS } from '../metric.ts';
@@ -144,6 +145,8 @@ export interface AnalysisResult {
   gaps: GapColumns;
   /** trajectories.csv's rows as CSV text (no header), one piece per analysed session, in order (extract.ts). */
   trajectories: string[];
+  /** Strategy, measured (strategy.csv, strategy_correlations.csv, the report's section); null without trajectories. */
+  strategy: StrategyResult | null;
   pauses: PausesSummary;
   correlations: CorrelationRow[];
   lmm: LmmRow[];
@@ -193,9 +196,9 @@ function tQuantile975(df: number): number {
 }
 
 /** A study puzzle as the signals read it, whatever its kind. */
-function signalPuzzleOf(p: Puzzle): SignalPuzzle {
+export function signalPuzzleOf(p: Puzzle): SignalPuzzle {
   const q = p as unknown as { kind?: string };
-  if (q.kind === 'sudoku') return sudokuSignalPuzzle(q as unknown as { id: string; size: number; givens: string[]; solution: string[] });
+  if (q.kind === 'sudoku') return sudokuSignalPuzzle(q as unknown as { id: string; size: number; givens: string[]; solution: string[]; box?: [number, number] });
   return { id: p.id, width: p.width, height: p.height, solution: p.solution! };
 }
 
@@ -268,6 +271,21 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   const correlations = correlationStage(correlate, metrics.usable, puzzleRows, participantRows, bt !== null, btSkips !== null);
   const pool = options.candidates ? candidateStage(options.candidates, set, warnings) : null;
 
+  let strategy: StrategyResult | null = null;
+  if (ex.trajectories.length > 0 && ex.strategies.length === attempts.length) {
+    stage('strategy');
+    const shapes = new Map(set.puzzles.map((p) => {
+      const q = signalPuzzleOf(p);
+      const givens: number[] = [];
+      q.givens?.forEach((row, r) => [...row].forEach((ch, c) => ch !== '.' && ch !== '0' && givens.push(r * q.width + c)));
+      return [p.id, { width: q.width, height: q.height, givens }];
+    }));
+    // (its undefined correlations, e.g. a measure constant over the puzzles, are listed in its section, not among the study's warnings)
+    const notes: string[] = [];
+    strategy = strategyStage(ex.strategies, ex.marks, attempts, puzzleRows, metrics.usable, expertise.of, shapes, correlator(notes));
+    strategy.notes = notes;
+  }
+
   stage('robustness');
   const { robustness, solvers } = robustnessStage(correlate, set, puzzleRows, warnings);
 
@@ -306,6 +324,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     puzzles: puzzleRows,
     gaps: ex.gaps,
     trajectories: ex.trajectories,
+    strategy,
     pauses,
     correlations,
     lmm,
@@ -506,7 +525,7 @@ function puzzleTable(set: PuzzleSet, attempts: readonly AttemptRow[], usable: re
 /** Spearman's rho of x against y over the complete pairs, as a row (or a warning when undefined or too few pairs). */
 type Correlate = (table: string, level: CorrelationRow['level'], x: string, y: string, xs: number[], ys: number[]) => CorrelationRow | null;
 
-function correlator(warnings: string[]): Correlate {
+export function correlator(warnings: string[]): Correlate {
   return (table, level, x, y, xs, ys) => {
     const pairs = xs.map((v, i) => [v, ys[i]]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
     if (pairs.length < 3) {

@@ -30,6 +30,10 @@ function tag(result: AnalysisResult, kind: KindId): AnalysisResult {
     robustness: put(result.robustness)!,
     survival: put(result.survival),
     themes: result.themes ? result.themes.map((t) => ({ ...t, puzzle_kind: kind })) : null,
+    // (strategy rows name their kind already; the correlations and summaries get it here)
+    strategy: result.strategy
+      ? { ...result.strategy, correlations: put(result.strategy.correlations)!, puzzles: result.strategy.puzzles, expertise: put(result.strategy.expertise)! }
+      : null,
   };
 }
 
@@ -59,7 +63,9 @@ export function extractOf(ex: Extracted, ids: ReadonlySet<string>): Extracted {
     j++;
   }
   const attempts: AttemptRow[] = keep.map((i) => ex.attempts[i]);
-  return { ...ex, attempts, gaps, participants: ex.participants.map((p) => ({ ...p, attempts: attempts.filter((a) => a.participant_id === p.participant_id).length })) };
+  const strategies = ex.strategies.length === ex.attempts.length ? keep.map((i) => ex.strategies[i]) : [];
+  const marks = ex.marks.length === ex.attempts.length ? keep.map((i) => ex.marks[i]) : [];
+  return { ...ex, attempts, gaps, strategies, marks, participants: ex.participants.map((p) => ({ ...p, attempts: attempts.filter((a) => a.participant_id === p.participant_id).length })) };
 }
 
 function concatGaps(parts: readonly { gaps: GapColumns; attempts: number }[]): GapColumns {
@@ -110,6 +116,16 @@ export async function analyzeByKind(ex: Extracted, set: PuzzleSet, options: Anal
     robustness: parts.flatMap((p) => p.robustness),
     survival: first.survival ? parts.flatMap((p) => p.survival ?? []) : null,
     themes: first.themes ? parts.flatMap((p) => p.themes ?? []) : null,
+    strategy: first.strategy
+      ? {
+          ...first.strategy,
+          rows: parts.flatMap((p) => p.strategy?.rows ?? []),
+          puzzles: parts.flatMap((p) => p.strategy?.puzzles ?? []),
+          expertise: parts.flatMap((p) => p.strategy?.expertise ?? []),
+          correlations: parts.flatMap((p) => p.strategy?.correlations ?? []),
+          picks: parts.flatMap((p) => p.strategy?.picks ?? []),
+        }
+      : null,
     candidates: parts.find((p) => p.candidates)?.candidates ?? null,
     outcomes: outcomeSummary(attempts as unknown as AttemptRow[], options),
     solvers: [...new Set(parts.flatMap((p) => p.solvers))],

@@ -13,7 +13,10 @@ import type { SurveyItem } from '../../shared/schema/config.ts';
 import {
   sessionSignals,
   sessionTrajectory,
+  sessionStrategies,
   TRAJECTORY_COLUMNS,
+  type StrategyRow,
+  type TrajectoryRow,
   participantRow,
   answerRows,
   parseSessionNdjson,
@@ -78,6 +81,41 @@ export interface Extracted {
   skipped: SkippedSession[];
   /** With ctx.trajectories: each included session's trajectory rows as CSV text (no header), in session order. */
   trajectories: string[];
+  /** With ctx.trajectories: one strategy row per attempt of `attempts` (same order), and the order of its marks (AttemptMarks); else empty. */
+  strategies: StrategyRow[];
+  marks: AttemptMarks[];
+}
+
+/**
+ * The order in which the participant first marked each cell of an attempt (reveals left out): `cells[k]` is the k-th
+ * cell marked (reading-order index), `labels[k]` whether that first mark was a guess (1) or forced (0). What the
+ * report's small multiples draw.
+ */
+export interface AttemptMarks {
+  cells: Int16Array;
+  guess: Uint8Array;
+}
+
+/** The first-mark order of each attempt of a session's trajectory (rows grouped by attempt, in order), by 1-based attempt. */
+export function attemptMarks(rows: readonly TrajectoryRow[], attempts: number, width: number[]): AttemptMarks[] {
+  const out: AttemptMarks[] = [];
+  let k = 0;
+  for (let a = 1; a <= attempts; a++) {
+    const cells: number[] = [];
+    const guess: number[] = [];
+    const seen = new Set<number>();
+    for (; k < rows.length && rows[k].attempt === a; k++) {
+      const r = rows[k];
+      if (r.reasoning === null || r.source === 'system') continue;
+      const i = r.row * width[a - 1] + r.col;
+      if (seen.has(i)) continue;
+      seen.add(i);
+      cells.push(i);
+      guess.push(r.reasoning === 'guess' ? 1 : 0);
+    }
+    out.push({ cells: Int16Array.from(cells), guess: Uint8Array.from(guess) });
+  }
+  return out;
 }
 
 class GapBuilder {
@@ -135,7 +173,7 @@ export function trajectoryCsvBody(rows: readonly Record<string, unknown>[]): str
 /** Extract a sequence of session logs inline. */
 export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onSession?: (done: number) => void, skipped: SkippedSession[] = []): Extracted {
   const puzzles = new Map(ctx.puzzles.map((p) => [p.id, p]));
-  const out: Omit<Extracted, 'gaps'> = { participants: [], attempts: [], answers: [], total: 0, excludedMarked: 0, incomplete: 0, skipped, trajectories: [] };
+  const out: Omit<Extracted, 'gaps'> = { participants: [], attempts: [], answers: [], total: 0, excludedMarked: 0, incomplete: 0, skipped, trajectories: [], strategies: [], marks: [] };
   const gaps = new GapBuilder();
   // The session's gaps, held until we know whether the session is analysed.
   const session = new GapBuilder();
@@ -165,7 +203,12 @@ export function extractLogs(logs: Iterable<SessionLog>, ctx: ExtractContext, onS
       for (let k = 0; k < session.length; k++) gaps.push(base + session.attempt[k], session.index[k], session.gap[k], session.action[k], session.cell[k]);
       for (const a of answerRows(log, ctx.allItems)) out.answers.push(a);
       // (sessionSignals read the same attempts of the same puzzles without error, so this cannot fail where it did not)
-      if (ctx.trajectories) out.trajectories.push(trajectoryCsvBody(sessionTrajectory(log, puzzles, { gapLevel: ctx.gapLevel }) as unknown as Record<string, unknown>[]));
+      if (ctx.trajectories) {
+        const rows = sessionTrajectory(log, puzzles, { gapLevel: ctx.gapLevel });
+        out.trajectories.push(trajectoryCsvBody(rows as unknown as Record<string, unknown>[]));
+        for (const x of sessionStrategies(s.attempts, rows, puzzles)) out.strategies.push(x);
+        for (const x of attemptMarks(rows, s.attempts.length, s.attempts.map((a) => puzzles.get(a.puzzle_id)!.width))) out.marks.push(x);
+      }
     }
     onSession?.(out.total);
   }
@@ -197,7 +240,7 @@ export function extractFilesInline(files: readonly string[], ctx: ExtractContext
 export function mergeExtracts(parts: readonly Extracted[]): Extracted {
   const n = parts.reduce((s, p) => s + p.gaps.length, 0);
   const gaps: GapColumns = { length: n, attempt: new Int32Array(n), index: new Int32Array(n), gap: new Float64Array(n), action: new Uint8Array(n), cell: new Int16Array(n) };
-  const merged: Extracted = { participants: [], attempts: [], answers: [], gaps, total: 0, excludedMarked: 0, incomplete: 0, skipped: [], trajectories: [] };
+  const merged: Extracted = { participants: [], attempts: [], answers: [], gaps, total: 0, excludedMarked: 0, incomplete: 0, skipped: [], trajectories: [], strategies: [], marks: [] };
   let offset = 0;
   for (const p of parts) {
     const base = merged.attempts.length;
@@ -212,6 +255,8 @@ export function mergeExtracts(parts: readonly Extracted[]): Extracted {
     for (const x of p.answers) merged.answers.push(x);
     for (const x of p.skipped) merged.skipped.push(x);
     for (const x of p.trajectories) merged.trajectories.push(x);
+    for (const x of p.strategies) merged.strategies.push(x);
+    for (const x of p.marks) merged.marks.push(x);
     merged.total += p.total;
     merged.excludedMarked += p.excludedMarked;
     merged.incomplete += p.incomplete;

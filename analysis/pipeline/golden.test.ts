@@ -41,6 +41,9 @@ function outputHashes(dir: string, logs: string): Record<string, string> {
       // The measure comparison (issue 36) was added as one section: without it, the page is the one recorded before.
       const withoutMeasures = renumberGradients(bytes.replace(/<h2 id="measures">[\s\S]*?(?=<h2>Figures<\/h2>)/, ''));
       hashes['report.html without the measures section'] = createHash('sha256').update(withoutMeasures).digest('hex');
+      // The strategy section (issue 37) likewise: without it, the page is the one recorded before it.
+      const withoutStrategy = renumberGradients(bytes.replace(/<h2 id="strategy">[\s\S]*?(?=<h2>Figures<\/h2>)/, ''));
+      hashes['report.html without the strategy section'] = createHash('sha256').update(withoutStrategy).digest('hex');
     }
     if (f === 'pauses.json') bytes = bytes.toString('utf8').replace(/\n *"fit_ms": [^\n]*/, '');
     hashes[f] = createHash('sha256').update(bytes).digest('hex');

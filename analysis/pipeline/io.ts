@@ -6,6 +6,7 @@ import { parseCsv, safeCell, toCsv } from '../csv.ts';
 import { MEASURE_COLUMNS } from './measures.ts';
 import type { AnalysisResult, CodedAnswer } from './analyze.ts';
 import { ACTIONS, TRAJECTORY_HEADER, type GapColumns } from './extract.ts';
+import { strategyColumns, type StrategyKind } from '../../shared/signals/index.ts';
 
 /** The NDJSON files of a logs directory: DIR/sessions/*.ndjson (the server's data dir) or DIR/*.ndjson. */
 export function sessionFiles(dir: string): string[] {
@@ -144,6 +145,11 @@ export function writeTables(result: AnalysisResult, dir: string, options: { gaps
   if (options.gapsWrittenElsewhere) written.push('gaps.csv');
   else put('gaps.csv', gapsCsvBytes(gapRowKeys(result.attempts), result.gaps, threshold, kinded));
   if (options.trajectories ?? true) put('trajectories.csv', TRAJECTORY_HEADER + result.trajectories.join(''));
+  if (result.strategy) {
+    // strategy.csv: attempts.csv's attempts, one row each, joined on participant_id, puzzle_id, position (docs/analysis.md says why it is its own table)
+    put('strategy.csv', toCsv(result.strategy.rows as unknown as Record<string, unknown>[], strategyColumns(result.kinds.filter((k): k is StrategyKind => k === 'nonogram' || k === 'sudoku'))));
+    put('strategy_correlations.csv', toCsv(result.strategy.correlations as unknown as Record<string, unknown>[], withKind(['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact'], 'table')));
+  }
   put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');
   put('correlations.csv', toCsv(result.correlations as unknown as Record<string, unknown>[], withKind(['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact'], 'table')));
   put(

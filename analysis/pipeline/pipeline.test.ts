@@ -7,7 +7,7 @@ import { nonogramsOnly } from '../../shared/schema/config.ts';
 import { simulateToDir, simulateToServer, simulateSessions } from '../simulate/index.ts';
 import { runAnalysis, renderReport, parseCsv, toCsv, loadPuzzleSet, sessionFiles, extractContext, extractFiles, extractFilesInline, startGmmWorker, fitGmmsInline, analyzeExtracted, gapRowKeys } from './index.ts';
 import { distinctLogGaps } from '../stats/index.ts';
-import { TRAJECTORY_COLUMNS } from '../../shared/signals/index.ts';
+import { STRATEGY_COLUMNS, TRAJECTORY_COLUMNS } from '../../shared/signals/index.ts';
 import { startTestServer } from '../../tests/support/testServer.ts';
 import { tempDir } from '../../tests/support/tempDirs.ts';
 
@@ -140,7 +140,7 @@ describe('simulate -> analyze on a 24-participant study', () => {
   it('renders every figure as SVG in a self-contained page', () => {
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(summary.figures).toEqual(['conflicts', 'expertise', 'gaps', 'first_actions', 'lmm_difficulty', 'lmm_signals', 'themes']);
-    // the seven figures, and the measure comparison's (issue 36) in its own section
+    // the seven figures, and the measure comparison's (issue 36) in its own section (the strategy section's boards are HTML tables)
     expect((html.match(/<svg/g) ?? []).length).toBe(8);
     expect(html).toContain('<figure id="fig-measures">');
     expect(html).not.toMatch(/<script|src="http/);
@@ -244,6 +244,41 @@ describe('simulate -> analyze on a 24-participant study', () => {
     expect(Array.from(threaded.gaps.attempt)).toEqual(Array.from(inline.gaps.attempt));
     expect(Array.from(threaded.gaps.cell)).toEqual(Array.from(inline.gaps.cell));
     expect(threaded.trajectories.join('')).toBe(inline.trajectories.join(''));
+    expect(threaded.strategies).toEqual(inline.strategies);
+    expect(threaded.marks.map((m) => Array.from(m.cells))).toEqual(inline.marks.map((m) => Array.from(m.cells)));
+  });
+
+  it('writes strategy.csv: one row per attempt of attempts.csv, its counts those of the attempt\'s trajectory rows (issue 37)', () => {
+    const attempts = parseCsv(readFileSync(join(out, 'attempts.csv'), 'utf8'), 'attempts.csv');
+    const text = readFileSync(join(out, 'strategy.csv'), 'utf8');
+    expect(text.split('\n', 1)[0]).toBe(STRATEGY_COLUMNS.join(','));
+    const strategy = parseCsv(text, 'strategy.csv');
+    expect(strategy.map((s) => `${s.participant_id}/${s.puzzle_id}/${s.position}`)).toEqual(attempts.map((a) => `${a.participant_id}/${a.puzzle_id}/${a.position}`));
+    const rows = parseCsv(readFileSync(join(out, 'trajectories.csv'), 'utf8'), 'trajectories.csv');
+    for (const s of strategy.slice(0, 40)) {
+      const mine = rows.filter((r) => r.participant_id === s.participant_id && r.position === s.position);
+      expect(Number(s.changes)).toBe(mine.length);
+      expect(Number(s.guess)).toBe(mine.filter((r) => r.reasoning === 'guess').length);
+      expect(Number(s.backtracks)).toBe(mine.filter((r) => r.backtrack === 'true').length);
+      const first = mine.find((r) => r.source !== 'system');
+      expect(s.first_row).toBe(first?.row ?? '');
+    }
+    const corr = parseCsv(readFileSync(join(out, 'strategy_correlations.csv'), 'utf8'), 'strategy_correlations.csv');
+    expect(corr.filter((r) => r.table === 'strategy_metric' && r.x === 'sat_conflicts').map((r) => r.y)).toEqual(['share_guess', 'share_easy', 'mean_rung', 'backtracks', 'first_on_foothold']);
+    expect(corr.filter((r) => r.table === 'strategy_metric').every((r) => r.n === '6' && r.p_exact !== '')).toBe(true);
+    expect(corr.filter((r) => r.table === 'strategy_expertise').map((r) => r.y)).toEqual(['mean_share_guess', 'mean_share_easy', 'mean_mean_rung', 'mean_backtracks', 'mean_first_on_foothold']);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<h2 id="strategy">Strategy</h2>');
+    expect(html).toContain('id="fig-strategy-boards-nonogram"');
+    expect(html).toContain('fastest, median and slowest attempt by time to solve among its solved attempts');
+    // one board per puzzle and pick, each cell of a 10x10 puzzle drawn, numbered 1..k by the order of the first marks
+    const boards = [...html.matchAll(/<table class="board"[^>]*>([\s\S]*?)<\/table>/g)];
+    expect(boards).toHaveLength(18);
+    for (const [, b] of boards) {
+      expect(b.match(/<td /g)).toHaveLength(100);
+      const numbers = [...b.matchAll(/>(\d+)<\/td>/g)].map((m) => Number(m[1])).sort((x, y) => x - y);
+      expect(numbers).toEqual(numbers.map((_, k) => k + 1));
+    }
   });
 
   it('a bad record read on a worker thread stops the run with file, line and field', async () => {

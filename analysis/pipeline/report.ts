@@ -2,6 +2,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { AnalysisResult } from './analyze.ts';
 import { measuresSection } from './measuresReport.ts';
+import { strategySection } from './strategyReport.ts';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
@@ -427,6 +428,7 @@ export async function renderReport(result: AnalysisResult, meta: { title: string
     sections.push(`<figure id="fig-${name}"><figcaption>${esc(CAPTIONS[name] ?? name)}</figcaption>${svg}</figure>`);
   }
   const measures = result.measures ? await measuresSection(result.measures, renderSvg) : '';
+  const strategy = result.strategy ? strategySection(result.strategy, result.kinds) : '';
   const s = result.sessions;
   const p = result.pauses;
   const o = result.outcomes;
@@ -475,7 +477,7 @@ ${result.lmm.length ? `${table(result.lmm as unknown as Record<string, unknown>[
 ${table(varianceRows(result), [...K, 'model', 'response', 'metric', 'var_participant', 'var_puzzle', 'var_residual', 'singular', 'n'])}` : `<p class="warn" id="lmm-none">${esc(noModelsMessage(result))}</p>`}
 ${result.survival ? `<h2>Solve time as right-censored (Cox, sensitivity)</h2><p>Hazard of solving per SD of the metric; skips, time-outs and unfinished attempts are censored at their time. Robust SEs clustered by participant; hazard ratio &gt; 1: faster solving.</p>${table(result.survival as unknown as Record<string, unknown>[], [...K, 'metric', 'coef', 'hazard_ratio', 'se', 'robust_se', 'z', 'p', 'n', 'events', 'censored'])}` : ''}
 ${result.themes ? `<h2>Themes</h2>${table(result.themes as unknown as Record<string, unknown>[], ['theme', 'kind', ...(K.length ? ['puzzle_kind'] : []), 'level', 'n_present', 'n_absent', 'mean_difficulty_present', 'mean_difficulty_absent', 'r_rb'])}` : ''}
-${measures}<h2>Figures</h2>
+${measures}${strategy}<h2>Figures</h2>
 ${sections.join('\n')}
 </body></html>
 `;

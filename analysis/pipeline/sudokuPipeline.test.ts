@@ -71,6 +71,35 @@ describe('simulate -> analyze on a 24-participant Sudoku study', () => {
     expect(html).toContain('no drag strokes (each move of a Sudoku is one point in time)');
     expect(html).not.toContain('drag-filling component');
   });
+
+  it('writes Sudoku trajectories labelled by the technique ladder, one strategy row per attempt, and the Strategy section (issue 37)', () => {
+    const rows = csv(out, 'trajectories.csv');
+    const attempts = csv(out, 'attempts.csv');
+    expect(rows.length).toBeGreaterThan(attempts.length);
+    expect(rows.every((r) => r.kind === 'sudoku' && r.stroke === '')).toBe(true);
+    const ladder = ['naked-single', 'hidden-single', 'pointing', 'claiming', 'naked-pair', 'hidden-pair', 'naked-triple', 'hidden-triple', 'x-wing', 'swordfish', 'xy-wing', 'guess', ''];
+    expect(rows.every((r) => ladder.includes(r.reasoning))).toBe(true);
+    expect(rows.some((r) => r.reasoning === 'naked-single')).toBe(true);
+    // a change back to no digit has no label; every other change has one
+    expect(rows.every((r) => (r.after === 'unknown') === (r.reasoning === ''))).toBe(true);
+    // errors: the trajectory's and the attempt rows' agree, attempt by attempt
+    const errors = new Map<string, number>();
+    for (const r of rows) if (r.error === 'true') errors.set(`${r.participant_id}/${r.position}`, (errors.get(`${r.participant_id}/${r.position}`) ?? 0) + 1);
+    for (const a of attempts) expect(errors.get(`${a.participant_id}/${a.position}`) ?? 0, `${a.participant_id}/${a.position}`).toBe(Number(a.errors));
+    const strategy = csv(out, 'strategy.csv');
+    expect(strategy.map((s) => `${s.participant_id}/${s.puzzle_id}/${s.position}`)).toEqual(attempts.map((a) => `${a.participant_id}/${a.puzzle_id}/${a.position}`));
+    expect(header(out, 'strategy.csv')).toEqual(expect.arrayContaining(['naked_single', 'share_hidden_single', 'share_singles', 'time_guess_s', 'first_on_foothold', 'line_order']));
+    expect(header(out, 'strategy.csv')).not.toContain('overlap');
+    const corr = csv(out, 'strategy_correlations.csv');
+    expect(corr.some((r) => r.table === 'strategy_metric' && r.x === 'minimal_conflicts' && r.y === 'share_guess' && r.n === '6' && r.p_exact !== '')).toBe(true);
+    expect(corr.some((r) => r.table === 'strategy_expertise')).toBe(true);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<h2 id="strategy">Strategy</h2>');
+    expect(html).toContain('id="fig-strategy-boards-sudoku"');
+    // three attempts drawn per puzzle: fastest, median, slowest
+    const picks = html.slice(html.indexOf('id="strategy-picks"'), html.indexOf('</table>', html.indexOf('id="strategy-picks"')));
+    for (const w of ['fastest', 'median', 'slowest']) expect(picks.split(`<td>${w}</td>`).length - 1).toBe(6);
+  });
 });
 
 describe('simulate -> analyze on a mixed study (three Nonograms, three Sudokus)', () => {
@@ -108,5 +137,23 @@ describe('simulate -> analyze on a mixed study (three Nonograms, three Sudokus)'
     const pauses = JSON.parse(readFileSync(join(out, 'pauses.json'), 'utf8'));
     expect(Object.keys(pauses.by_kind)).toEqual(['nonogram', 'sudoku']);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('Puzzle kinds: Nonogram, Sudoku');
+  });
+
+  it("labels each kind's trajectory by its own ladder, and measures strategy within each kind", () => {
+    const rows = csv(out, 'trajectories.csv');
+    expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(['nonogram', 'sudoku']));
+    const nonogram = new Set(['overlap', 'line', 'two-lines', 'probing', 'guess', '']);
+    expect(rows.filter((r) => r.kind === 'nonogram').every((r) => nonogram.has(r.reasoning))).toBe(true);
+    expect(rows.filter((r) => r.kind === 'sudoku').every((r) => !nonogram.has(r.reasoning) || r.reasoning === 'guess' || r.reasoning === '')).toBe(true);
+    const strategy = csv(out, 'strategy.csv');
+    expect(strategy).toHaveLength(16 * 6);
+    expect(strategy.filter((s) => s.kind === 'nonogram').every((s) => s.overlap !== '' && s.naked_single === '')).toBe(true);
+    expect(strategy.filter((s) => s.kind === 'sudoku').every((s) => s.naked_single !== '' && s.overlap === '')).toBe(true);
+    const corr = csv(out, 'strategy_correlations.csv');
+    expect(corr.filter((r) => r.kind === 'nonogram' && r.table === 'strategy_metric').every((r) => !r.x.startsWith('minimal_'))).toBe(true);
+    expect(corr.some((r) => r.kind === 'sudoku' && r.x === 'minimal_conflicts')).toBe(true);
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('id="fig-strategy-boards-nonogram"');
+    expect(html).toContain('id="fig-strategy-boards-sudoku"');
   });
 });

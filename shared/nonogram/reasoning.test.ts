@@ -93,8 +93,8 @@ describe('reasoning labels of bots', () => {
       expect(rows.length).toBe(moves.length);
       for (const r of rows) {
         expect(['overlap', 'line'], `${solution.join('/')} (${r.row},${r.col})`).toContain(r.reasoning);
-        expect(LINE_FAMILY.has(r.reasoning!)).toBe(true);
-        seen.add(r.reasoning!);
+        expect(LINE_FAMILY.has(r.reasoning as ReasoningLabel)).toBe(true);
+        seen.add(r.reasoning as ReasoningLabel);
       }
       played += rows.length;
     }

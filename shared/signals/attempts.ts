@@ -39,11 +39,13 @@ export interface SignalPuzzle {
   solution: readonly string[];
   /** A Sudoku's givens (rows of digit symbols, '.' empty). */
   givens?: readonly string[];
+  /** A Sudoku's box shape [rows, cols] (absent: the side's usual shape). */
+  box?: readonly [number, number];
 }
 
 /** The signal puzzle of a Sudoku record (the side as width and height, the givens beside the solution). */
-export function sudokuSignalPuzzle(p: { id: string; size: number; givens: readonly string[]; solution: readonly string[] }): SignalPuzzle {
-  return { id: p.id, kind: 'sudoku', width: p.size, height: p.size, solution: p.solution, givens: p.givens };
+export function sudokuSignalPuzzle(p: { id: string; size: number; givens: readonly string[]; solution: readonly string[]; box?: readonly [number, number] }): SignalPuzzle {
+  return { id: p.id, kind: 'sudoku', width: p.size, height: p.size, solution: p.solution, givens: p.givens, ...(p.box ? { box: [p.box[0], p.box[1]] as const } : {}) };
 }
 
 /**

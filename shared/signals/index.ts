@@ -4,5 +4,6 @@ export { parseSessionNdjson, sessionFromRecords, isValidMoveRecord, isValidStepR
 export { elapsedMs } from '../log/rules.ts';
 export { sessionSignals, applyPauseThreshold, sudokuSignalPuzzle, DEFAULT_GUESSING_OPTIONS, type SignalPuzzle, type SignalOptions, type SessionSignals, type GapLevel } from './attempts.ts';
 export { participantRow, loggedStatus, answerRows, codeAnswer, expertiseItems, DEFAULT_EXPERTISE_ITEMS } from './participants.ts';
-export { sessionTrajectory, attemptStrategies, TRAJECTORY_COLUMNS, STRATEGY_COLUMNS, type TrajectoryRow, type TrajectoryOptions, type TrajectoryAction, type StrategyRow } from './trajectory.ts';
+export { sessionTrajectory, TRAJECTORY_COLUMNS, type TrajectoryRow, type TrajectoryOptions, type TrajectoryAction, type TrajectoryLabel } from './trajectory.ts';
+export { attemptStrategies, sessionStrategies, strategyColumns, footholdCells, STRATEGY_COLUMNS, STRATEGY_LEVELS, type StrategyRow, type StrategyKind } from './strategy.ts';
 export { TRAJECTORY_CODEBOOK } from './trajectoryCodebook.ts';
