@@ -1,8 +1,11 @@
 // Many studies on one server: every admin route (enumerated from the study admin router, so a new route cannot escape)
 // walked with every role (owner, viewer, a non-member, no login) at both addresses (today's /api/admin/… for the first
 // study, /api/admin/studies/<slug>/… for any); the server's own routes (accounts, members, studies) by role; the upgrade
-// in place of a single-study data directory; and two studies played by bots at once staying apart.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+// in place of a single-study data directory; and two studies played by bots at once staying apart. The walk and the
+// two studies run on both stores (on PostgreSQL, the registry and each study beyond the first are in the database), and
+// two server processes on one PostgreSQL database serve the same studies to the same accounts.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import pg from 'pg';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Participant, startTestServer, type TestServer } from '../tests/support/testServer.ts';
@@ -12,6 +15,7 @@ import { loadStudyConfig } from '../node/studyConfig.ts';
 import { simulateToServer } from '../analysis/simulate/index.ts';
 import type { NonolabServer } from './app.ts';
 import type { StudyHost } from './studyHost.ts';
+import { STORES, databaseFor } from '../tests/support/postgres.ts';
 
 const ADMIN_PASSWORD = 'host-test-admin-password';
 process.env.NONOLAB_ADMIN_PASSWORD = ADMIN_PASSWORD;
@@ -23,6 +27,18 @@ function configCopy(id: string, title: string): string {
   const file = join(tempDir('nonolab-host-config-'), `${id}.json`);
   writeFileSync(file, JSON.stringify({ ...raw, id, title }));
   return file;
+}
+
+/** The schemas of a PostgreSQL database (not the system's). */
+async function schemas(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = (await client.query("SELECT schema_name FROM information_schema.schemata WHERE schema_name NOT LIKE 'pg\\_%' AND schema_name <> 'information_schema' ORDER BY 1")).rows;
+    return rows.map((r: { schema_name: string }) => r.schema_name);
+  } finally {
+    await client.end();
+  }
 }
 
 class Experimenter extends Participant {
@@ -71,7 +87,7 @@ function adminRoutes(server: NonolabServer): [string, string][] {
   return out;
 }
 
-describe('roles on every admin route, two studies on one server', () => {
+describe.each(STORES)('roles on every admin route, two studies on one server, on %s', (store) => {
   let server: TestServer;
   let host: StudyHost;
   let sessionFirst: string;
@@ -79,14 +95,15 @@ describe('roles on every admin route, two studies on one server', () => {
   const pw = { olive: 'olive-password-1', vera: 'vera-password-1', nora: 'nora-password-1' };
 
   beforeAll(async () => {
-    server = await startTestServer({ configPath: configCopy('first-study', 'The first study') });
+    server = await startTestServer({ configPath: configCopy('first-study', 'The first study'), store });
     host = (server.nonolab as NonolabServer & { host: StudyHost }).host;
-    for (const [name, password] of Object.entries(pw)) host.registry.addAccount({ name, password_hash: hashPassword(password), admin: false, now: Date.now(), by: null });
-    const owner = host.registry.account('olive')!;
+    expect(host.registry.kind).toBe(store);
+    for (const [name, password] of Object.entries(pw)) await host.registry.addAccount({ name, password_hash: hashPassword(password), admin: false, now: Date.now(), by: null });
+    const owner = (await host.registry.account('olive'))!;
     await host.addStudy('pilot', readFileSync(configCopy('pilot-study', 'The pilot'), 'utf8'), owner);
-    host.registry.setMember('pilot', 'vera', 'viewer', Date.now(), 'olive');
-    host.registry.setMember(host.firstSlug, 'vera', 'viewer', Date.now(), 'admin');
-    host.registry.setMember(host.firstSlug, 'olive', 'owner', Date.now(), 'admin');
+    await host.registry.setMember('pilot', 'vera', 'viewer', Date.now(), 'olive');
+    await host.registry.setMember(host.firstSlug, 'vera', 'viewer', Date.now(), 'admin');
+    await host.registry.setMember(host.firstSlug, 'olive', 'owner', Date.now(), 'admin');
     // nora is a member of neither study.
     const p1 = new Participant(server.url);
     sessionFirst = (await p1.call('POST', '/api/sessions', { mode: 'general' })).json.session_id;
@@ -222,7 +239,11 @@ describe('roles on every admin route, two studies on one server', () => {
     expect((await nora.call('POST', '/api/admin/studies/nora/delete', { confirm: 'nora' })).json).toEqual({ deleted: true, slug: 'nora' });
     expect((await nora.call('GET', '/api/admin/studies/nora/sessions')).status).toBe(404);
     expect((await p.call('GET', '/s/nora/api/session')).status).toBe(404);
-    expect(host.registry.auditRows().map((r) => r.action)).toEqual(expect.arrayContaining(['study_add', 'study_archive', 'study_delete']));
+    expect((await host.registry.auditRows()).map((r) => r.action)).toEqual(expect.arrayContaining(['study_add', 'study_archive', 'study_delete']));
+    // Its data went with it: its folder, and on PostgreSQL its schema (the pilot's stays).
+    expect(existsSync(join(server.dataDir, 'studies', 'nora'))).toBe(false);
+    if (server.databaseUrl) expect(await schemas(server.databaseUrl)).toEqual(expect.arrayContaining(['nonolab_registry', 'public', 'study_pilot']));
+    if (server.databaseUrl) expect(await schemas(server.databaseUrl)).not.toContain('study_nora');
     // The first study cannot be deleted.
     const admin = await as(server.url, undefined, ADMIN_PASSWORD);
     expect((await admin.call('POST', `/api/admin/studies/${host.firstSlug}/delete`, { confirm: host.firstSlug })).status).toBe(409);
@@ -323,4 +344,51 @@ describe('upgrade in place', () => {
       await server.close();
     }
   });
+});
+
+describe('two server processes on one PostgreSQL database', () => {
+  it('serve the same studies to the same accounts: a study added, a member given, a session started at one, seen and carried on at the other', async () => {
+    const url = (await databaseFor('postgres'))!;
+    const configPath = configCopy('shared-first', 'The shared first study');
+    // Each its own (empty) data directory, as on two machines.
+    const a = await startTestServer({ configPath, databaseUrl: url });
+    const b = await startTestServer({ configPath, databaseUrl: url });
+    try {
+      const hostA = (a.nonolab as NonolabServer & { host: StudyHost }).host;
+      expect(hostA.firstSlug).toBe('shared-first');
+      expect((b.nonolab as NonolabServer & { host: StudyHost }).host.firstSlug).toBe('shared-first');
+      // An account added by the admin at A logs in at B; the study it adds at A is served at B.
+      const adminA = await as(a.url, undefined, ADMIN_PASSWORD);
+      expect((await adminA.call('POST', '/api/admin/accounts', { name: 'olga', password: 'olga-password-1' })).status).toBe(201);
+      expect((await adminA.call('POST', '/api/admin/accounts', { name: 'victor', password: 'victor-password-1' })).status).toBe(201);
+      const olgaB = await as(b.url, 'olga', 'olga-password-1');
+      const olgaA = new Experimenter(a.url);
+      olgaA.cookie = olgaB.cookie; // the login made at B is good at A
+      const config = JSON.parse(readFileSync(configCopy('shared-pilot', 'The shared pilot'), 'utf8'));
+      expect((await olgaA.call('POST', '/api/admin/studies', { slug: 'pilot', config })).status).toBe(201);
+      expect((await olgaB.call('POST', '/api/admin/studies/pilot/members', { name: 'victor', role: 'viewer' })).status).toBe(200);
+      const victorA = await as(a.url, 'victor', 'victor-password-1');
+      expect((await victorA.call('GET', '/api/admin/studies')).json.studies.map((s: any) => [s.slug, s.role])).toEqual([['pilot', 'viewer']]);
+      // A participant starts in the pilot at B and carries on at A (one store: the pilot's schema).
+      const p = new Participant(b.url);
+      const started = await p.call('POST', '/s/pilot/api/sessions', { mode: 'general' });
+      expect(started.status).toBe(201);
+      const atA = new Participant(a.url);
+      atA.cookie = p.cookie;
+      expect((await atA.call('GET', '/s/pilot/api/session')).json.session_id).toBe(started.json.session_id);
+      expect((await victorA.call('GET', '/api/admin/studies/pilot/sessions')).json.sessions.map((s: any) => s.session_id)).toEqual([started.json.session_id]);
+      expect((await olgaB.call('GET', '/api/admin/studies/pilot/sessions')).json.sessions.map((s: any) => s.session_id)).toEqual([started.json.session_id]);
+      // Not in the first study's tables, and the viewer cannot change anything at either.
+      expect((await adminA.call('GET', '/api/admin/sessions')).json.sessions).toEqual([]);
+      expect((await victorA.call('POST', '/api/admin/studies/pilot/recruitment', { open: false })).status).toBe(403);
+      // Deleted at A: gone at B too (its next request finds it no more).
+      expect((await olgaA.call('POST', '/api/admin/studies/pilot/delete', { confirm: 'pilot' })).status).toBe(200);
+      expect((await p.call('GET', '/s/pilot/api/session')).status).toBe(404);
+      expect((await olgaB.call('GET', '/api/admin/studies/pilot/sessions')).status).toBe(404);
+      expect(await schemas(url)).not.toContain('study_pilot');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 120_000);
 });
