@@ -6,6 +6,7 @@
 // two server processes on one PostgreSQL database serve the same studies to the same accounts.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Participant, startTestServer, type TestServer } from '../tests/support/testServer.ts';
@@ -390,5 +391,53 @@ describe('two server processes on one PostgreSQL database', () => {
       await a.close();
       await b.close();
     }
+  }, 120_000);
+});
+
+describe('the command line on PostgreSQL', () => {
+  /** `nonolab ARGS` from the sources, NONOLAB_DATABASE_URL as given (unset otherwise). */
+  const cli = (args: string[], databaseUrl?: string) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NONOLAB_DATA_DIR: tempDir('nonolab-cli-data-') };
+    delete env.NONOLAB_DATABASE_URL;
+    if (databaseUrl) env.NONOLAB_DATABASE_URL = databaseUrl;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'analysis', 'cli.ts'), ...args], { cwd: root, encoding: 'utf8', env });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it('user add, study add and study list work on the database (--database or NONOLAB_DATABASE_URL); a server on it serves the study to that account', async () => {
+    const url = (await databaseFor('postgres'))!;
+    const password = join(tempDir('nonolab-cli-pw-'), 'carol.pw');
+    writeFileSync(password, 'carol-password-1\n');
+    const added = cli(['user', 'add', 'carol', '--password-file', password, '--database', url]);
+    expect(added.stderr).toBe('');
+    expect(JSON.parse(added.stdout)).toEqual({ name: 'carol', admin: false });
+    const config = configCopy('cli-study', 'A study added from the command line');
+    const study = cli(['study', 'add', config, '--slug', 'cli', '--owner', 'carol'], url);
+    expect(study.status, study.stderr).toBe(0);
+    expect(JSON.parse(study.stdout)).toMatchObject({ slug: 'cli', participant_link: '/s/cli/', members: [{ name: 'carol', role: 'owner' }] });
+    // Bad input: one line, exit 2, nothing changed.
+    const taken = cli(['study', 'add', config, '--slug', 'cli', '--database', url]);
+    expect([taken.status, taken.stderr]).toEqual([2, expect.stringMatching(/^nonolab study add: --slug cli: a study with this slug exists already\n$/)]);
+    const badUrl = cli(['user', 'add', 'dave', '--password-file', password, '--database', 'mysql://somewhere/db']);
+    expect([badUrl.status, badUrl.stderr]).toEqual([2, expect.stringMatching(/--database: expected postgres:/)]);
+    const listed = cli(['study', 'list', '--database', url]);
+    expect(listed.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ slug: 'cli', id: 'cli-study', first: false, schema: 'study_cli', members: [{ name: 'carol', role: 'owner' }] }),
+    ]);
+
+    const server = await startTestServer({ configPath: configCopy('cli-first', 'The first study'), databaseUrl: url });
+    try {
+      const carol = await as(server.url, 'carol', 'carol-password-1');
+      expect((await carol.call('GET', '/api/admin/studies')).json.studies.map((s: any) => [s.slug, s.role])).toEqual([['cli', 'owner']]);
+      const p = new Participant(server.url);
+      const started = await p.call('POST', '/s/cli/api/sessions', { mode: 'general' });
+      expect(started.status).toBe(201);
+      expect((await carol.call('GET', '/api/admin/studies/cli/sessions')).json.sessions.map((s: any) => s.session_id)).toEqual([started.json.session_id]);
+      expect((await carol.call('GET', '/api/admin/sessions')).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+    const after = cli(['study', 'list'], url).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(after.map((s: any) => [s.slug, s.first, s.schema])).toEqual([['cli-first', true, 'public'], ['cli', false, 'study_cli']]);
   }, 120_000);
 });
