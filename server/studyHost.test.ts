@@ -9,7 +9,7 @@ import pg from 'pg';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Participant, startTestServer, type TestServer } from '../tests/support/testServer.ts';
+import { Participant, rowsMentioning, startTestServer, type TestServer } from '../tests/support/testServer.ts';
 import { tempDir } from '../tests/support/tempDirs.ts';
 import { hashPassword } from './admin/auth.ts';
 import { loadStudyConfig } from '../node/studyConfig.ts';
@@ -17,6 +17,7 @@ import { simulateToServer } from '../analysis/simulate/index.ts';
 import type { NonolabServer } from './app.ts';
 import type { StudyHost } from './studyHost.ts';
 import { STORES, databaseFor } from '../tests/support/postgres.ts';
+import { readSse } from '../tests/support/sse.ts';
 
 const ADMIN_PASSWORD = 'host-test-admin-password';
 process.env.NONOLAB_ADMIN_PASSWORD = ADMIN_PASSWORD;
@@ -370,18 +371,40 @@ describe('two server processes on one PostgreSQL database', () => {
       expect((await olgaB.call('POST', '/api/admin/studies/pilot/members', { name: 'victor', role: 'viewer' })).status).toBe(200);
       const victorA = await as(a.url, 'victor', 'victor-password-1');
       expect((await victorA.call('GET', '/api/admin/studies')).json.studies.map((s: any) => [s.slug, s.role])).toEqual([['pilot', 'viewer']]);
+      // Live streams at A, of each study: each hears of its own study's sessions started at B, never of the other's.
+      const ids = { pilot: '', first: '' };
+      const stream = (path: string, cookie: string, until: () => string) =>
+        fetch(a.url + path, { headers: { cookie } }).then((res) => readSse(res, (events) => until() !== '' && JSON.stringify(events).includes(until())));
+      const pilotLive = stream('/api/admin/studies/pilot/live', olgaA.cookie, () => ids.pilot);
+      const firstLive = stream('/api/admin/live', adminA.cookie, () => ids.first);
+      await new Promise((r) => setTimeout(r, 300)); // both streams subscribed
       // A participant starts in the pilot at B and carries on at A (one store: the pilot's schema).
       const p = new Participant(b.url);
       const started = await p.call('POST', '/s/pilot/api/sessions', { mode: 'general' });
       expect(started.status).toBe(201);
+      ids.pilot = started.json.session_id;
+      // Then one in the first study, at B: once the first study's stream has it, it would have had the pilot's before.
+      const firstParticipant = new Participant(b.url);
+      ids.first = (await firstParticipant.call('POST', '/api/sessions', { mode: 'general' })).json.session_id;
+      const [pilotEvents, firstEvents] = await Promise.all([pilotLive, firstLive]);
+      expect(JSON.stringify(pilotEvents)).toContain(ids.pilot);
+      expect(JSON.stringify(pilotEvents)).not.toContain(ids.first);
+      expect(JSON.stringify(firstEvents)).toContain(ids.first);
+      expect(JSON.stringify(firstEvents)).not.toContain(ids.pilot);
       const atA = new Participant(a.url);
       atA.cookie = p.cookie;
       expect((await atA.call('GET', '/s/pilot/api/session')).json.session_id).toBe(started.json.session_id);
       expect((await victorA.call('GET', '/api/admin/studies/pilot/sessions')).json.sessions.map((s: any) => s.session_id)).toEqual([started.json.session_id]);
       expect((await olgaB.call('GET', '/api/admin/studies/pilot/sessions')).json.sessions.map((s: any) => s.session_id)).toEqual([started.json.session_id]);
       // Not in the first study's tables, and the viewer cannot change anything at either.
-      expect((await adminA.call('GET', '/api/admin/sessions')).json.sessions).toEqual([]);
+      expect((await adminA.call('GET', '/api/admin/sessions')).json.sessions.map((s: any) => s.session_id)).toEqual([ids.first]);
       expect((await victorA.call('POST', '/api/admin/studies/pilot/recruitment', { open: false })).status).toBe(403);
+      // A pilot participant who withdraws at B leaves no row anywhere in the database (any schema).
+      const leaving = new Participant(`${b.url}/s/pilot`);
+      const leavingId = (await leaving.call('POST', '/api/sessions', { mode: 'general' })).json.session_id;
+      expect(await rowsMentioning(url, leavingId)).not.toEqual([]);
+      expect((await leaving.call('POST', '/api/session/withdraw', {})).status).toBe(200);
+      expect(await rowsMentioning(url, leavingId)).toEqual([]);
       // Deleted at A: gone at B too (its next request finds it no more).
       expect((await olgaA.call('POST', '/api/admin/studies/pilot/delete', { confirm: 'pilot' })).status).toBe(200);
       expect((await p.call('GET', '/s/pilot/api/session')).status).toBe(404);
