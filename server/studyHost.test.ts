@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Participant, rowsMentioning, startTestServer, type TestServer } from '../tests/support/testServer.ts';
 import { tempDir } from '../tests/support/tempDirs.ts';
 import { hashPassword } from './admin/auth.ts';
+import { StudyRegistry } from '../store/studies.ts';
 import { loadStudyConfig } from '../node/studyConfig.ts';
 import { simulateToServer } from '../analysis/simulate/index.ts';
 import type { NonolabServer } from './app.ts';
@@ -317,6 +318,38 @@ describe('upgrade in place', () => {
       const admin = await as(server.url, undefined, ADMIN_PASSWORD);
       expect((await admin.call('GET', '/api/admin/me')).json).toMatchObject({ account: { name: 'admin', admin: true }, studies: [{ slug: 'old-study', role: 'owner' }] });
       expect((await admin.call('GET', '/api/admin/studies/old-study/sessions')).json.sessions.map((s: any) => s.session_id)).toEqual([id]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a server that kept its registry in the data directory while on PostgreSQL carries it into the database at its first start: the same accounts, passwords and studies', async () => {
+    const dataDir = tempDir('nonolab-pg-upgrade-');
+    const configPath = configCopy('older-pg', 'A study on PostgreSQL');
+    const before = StudyRegistry.open(dataDir);
+    const now = Date.now();
+    const config = readFileSync(configPath, 'utf8');
+    await before.addStudy({ slug: 'older-pg', study_id: 'older-pg', title: 'A study on PostgreSQL', config_hash: 'c0ffee', config_json: config, first: true, now, by: null });
+    await before.addStudy({ slug: 'later', study_id: 'later', title: 'Added, never served', config_hash: 'beef', config_json: readFileSync(configCopy('later', 'Later'), 'utf8'), now, by: null });
+    await before.addAccount({ name: 'admin', password_hash: null, admin: true, now, by: null });
+    await before.addAccount({ name: 'erin', password_hash: hashPassword('erin-password-1'), admin: false, now, by: null });
+    await before.setMember('older-pg', 'admin', 'owner', now, null);
+    await before.setMember('older-pg', 'erin', 'viewer', now, null);
+    await before.setMember('later', 'erin', 'owner', now, null);
+    await before.close();
+    const printed: string[] = [];
+    const server = await startTestServer({ dataDir, configPath, store: 'postgres', logger: (m) => printed.push(m) });
+    try {
+      expect(printed.filter((m) => m.startsWith('registry: carried'))).toEqual([expect.stringContaining('2 study(ies), 2 account(s) and 3 membership(s)')]);
+      const host = (server.nonolab as NonolabServer & { host: StudyHost }).host;
+      expect(host.registry.kind).toBe('postgres');
+      expect(host.firstSlug).toBe('older-pg');
+      const erin = await as(server.url, 'erin', 'erin-password-1');
+      expect((await erin.call('GET', '/api/admin/studies')).json.studies.map((s: any) => [s.slug, s.role])).toEqual([['older-pg', 'viewer'], ['later', 'owner']]);
+      expect((await new Participant(server.url).call('POST', '/s/later/api/sessions', { mode: 'general' })).status).toBe(201);
+      const admin = await as(server.url, undefined, ADMIN_PASSWORD);
+      expect((await admin.call('GET', '/api/admin/me')).json.studies).toEqual([{ slug: 'older-pg', role: 'owner' }]);
+      expect((await host.registry.auditRows()).map((r) => r.action)).toContain('registry_import');
     } finally {
       await server.close();
     }

@@ -9,12 +9,13 @@
 // plus the server's own admin routes (adminHost.ts): login by account, the studies and accounts.
 // Every admin request is checked here before a study sees it: no login is 401, a non-member (or a study that does not
 // exist: the same answer) 404, a role that does not allow the route 403 (server/admin/accounts.ts: roleAllows).
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { StudyConfig, describeIssues } from '../shared/schema/config.ts';
 import { loadedStudy, type LoadedStudy } from '../shared/study/config.ts';
 import { sha256Hex } from '../node/studyConfig.ts';
-import { ADMIN_ACCOUNT, SLUG_PATTERN, StudyRegistry, schemaOf, type AccountRecord, type Role, type StudyRecord } from '../store/studies.ts';
+import { ADMIN_ACCOUNT, REGISTRY_FILE, SLUG_PATTERN, StudyRegistry, schemaOf, type AccountRecord, type Role, type StudyRecord } from '../store/studies.ts';
 import { dropStudySchema } from '../store/pgStore.ts';
 import { AdminAuth } from './admin/auth.ts';
 import { AccountAuth, roleAllows } from './admin/accounts.ts';
@@ -100,6 +101,45 @@ const json = (req: IncomingMessage, res: ServerResponse, status: number, body: o
 
 export { NOT_A_STUDY } from './admin/adminHost.ts';
 
+/**
+ * A server that ran on PostgreSQL before the registry moved into the database kept it in the data directory
+ * (studies.sqlite): the first time it starts with an empty registry in the database, the studies (the first's slug,
+ * so its links stay; the others were not served on PostgreSQL then, so they have no data yet), every account (its
+ * password hash: the same password logs in) and the memberships are carried over, in one transaction (another process
+ * doing the same at once: one of them does it).
+ */
+async function carryEmbeddedRegistry(dataDir: string, registry: StudyRegistry, now: number, log: (m: string) => void): Promise<void> {
+  if (!existsSync(join(dataDir, REGISTRY_FILE))) return;
+  const embedded = StudyRegistry.open(dataDir);
+  try {
+    const studies = await embedded.studies();
+    if (!studies.some((s) => s.first)) return;
+    const accounts = await embedded.accounts();
+    const members = (await Promise.all(studies.map((s) => embedded.members(s.slug)))).flat();
+    try {
+      await registry.transaction(async (r) => {
+        if (await r.firstStudy()) return;
+        for (const s of studies) {
+          await r.addStudy({ ...s, now: s.created_at, by: null });
+          if (s.archived) await r.setArchived(s.slug, true, now, null);
+        }
+        for (const a of accounts) if (!(await r.account(a.name))) await r.addAccount({ name: a.name, password_hash: a.password_hash, admin: a.admin, now: a.created_at, by: null });
+        for (const m of members) await r.setMember(m.slug, m.account, m.role, now, null);
+        await r.audit(now, null, 'registry_import', `from ${REGISTRY_FILE}: ${studies.length} study(ies), ${accounts.length} account(s), ${members.length} membership(s)`);
+      });
+    } catch (err) {
+      if (await registry.firstStudy()) return; // carried by another process meanwhile
+      throw err;
+    }
+    log(`registry: carried ${studies.length} study(ies), ${accounts.length} account(s) and ${members.length} membership(s) from ${join(dataDir, REGISTRY_FILE)} into the database`);
+    for (const s of studies)
+      if (!s.first && existsSync(join(StudyRegistry.dataDirOf(dataDir, s), 'nonolab.sqlite')))
+        log(`warning: study '${s.slug}' has data of the embedded store in ${StudyRegistry.dataDirOf(dataDir, s)}; it is served from the database now (see nonolab migrate)`);
+  } finally {
+    await embedded.close();
+  }
+}
+
 export async function createStudyHost(opts: ServerOptions): Promise<NonolabServer & { host: StudyHost }> {
   const log = opts.logger ?? ((m: string) => console.log(m));
   const clock = opts.clock ?? Date.now;
@@ -121,6 +161,7 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
     accounts = new AccountAuth(registry, adminAuth, clock);
     const config = first.study;
     const version = { study_id: config.config.id, title: config.config.title, config_hash: config.hash, config_json: JSON.stringify(config.config), now: clock(), by: null };
+    if (opts.databaseUrl && !(await registry.firstStudy())) await carryEmbeddedRegistry(opts.dataDir, registry, clock(), log);
     let firstRecord = await registry.firstStudy();
     if (!firstRecord) {
       try {
