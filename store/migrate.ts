@@ -1,5 +1,7 @@
-// `nonolab migrate --from DATA_DIR --to postgres://…`: a study's embedded store (SQLite + NDJSON files) copied into
-// PostgreSQL, idempotent and resumable, then verified by counts and hashes.
+// `nonolab migrate --from DATA_DIR --to postgres://…`: a data directory's embedded stores (SQLite + NDJSON files: the
+// first study's and each further study's in studies/<slug>/) and its registry of studies and accounts (studies.sqlite)
+// copied into PostgreSQL, idempotent and resumable, then verified by counts and hashes. Each study's store goes into its
+// place (the first's into `public`, each other's into its schema `study_<slug>`) as follows; the registry last (migrate).
 //
 // How: the rows (sessions, the sequence pool with its ids and lease order, panel ids, completions, recruitment, tokens,
 // audit, log repairs, and the experimenter's password hash, login sessions and marks) are upserted or mirrored, so a

@@ -1,6 +1,9 @@
 // The PostgreSQL store (NONOLAB_DATABASE_URL=postgres://…): sessions, the sequence pool, panel ids, audit rows, the
 // events themselves and the experimenter's password, logins and marks in one database that many server processes
-// (and machines) share.
+// (and machines) share. One PgStore is one study's: the first study's tables are in the database's default schema
+// (`public`, as a single-study server always kept them); each further study's are the same tables in its own schema
+// (`study_<slug>`, store/studies.ts: schemaOf), chosen by the search_path of every connection of its pool, with its
+// own feed channel and pool lock, so no statement here names a schema and no study reads or waits on another's rows.
 //
 // Why the promises of docs/reliability.md hold here:
 // - An event is acknowledged only after the transaction that inserted it committed, with synchronous commit (the
