@@ -17,6 +17,7 @@ import { loadedStudy, type LoadedStudy } from '../shared/study/config.ts';
 import { sha256Hex } from '../node/studyConfig.ts';
 import { ADMIN_ACCOUNT, REGISTRY_FILE, SLUG_PATTERN, StudyRegistry, schemaOf, type AccountRecord, type Role, type StudyRecord } from '../store/studies.ts';
 import { dropStudySchema } from '../store/pgStore.ts';
+import { StoreError, redactUrl } from '../store/stores.ts';
 import { AdminAuth } from './admin/auth.ts';
 import { AccountAuth, roleAllows } from './admin/accounts.ts';
 import { ADMIN_COOKIE } from './admin/router.ts';
@@ -152,6 +153,7 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
     registry = await StudyRegistry.openFor({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
   } catch (err) {
     await first.close();
+    if (opts.databaseUrl) throw new StoreError(`NONOLAB_DATABASE_URL: cannot keep the registry of studies at ${redactUrl(opts.databaseUrl)} (schema nonolab_registry): ${(err as Error).message}`);
     throw err;
   }
   const hosted = new Map<string, HostedStudy>();

@@ -489,7 +489,9 @@ export class PgStore extends PgOps implements StudyStore {
       try {
         await client.query('BEGIN');
         await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
-        if (opts.schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
+        // Made only when absent: a role without CREATE on the database works in a schema made for it beforehand.
+        if (opts.schema !== undefined && (await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [opts.schema])).rowCount === 0)
+          await client.query(`CREATE SCHEMA ${opts.schema}`);
         await client.query(SCHEMA);
         await client.query('COMMIT');
       } finally {

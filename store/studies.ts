@@ -224,7 +224,8 @@ class PgRegistryDb implements RegistryDb {
       try {
         await client.query('BEGIN');
         await client.query('SELECT pg_advisory_xact_lock($1)', [REGISTRY_LOCK]);
-        await client.query(`CREATE SCHEMA IF NOT EXISTS ${REGISTRY_SCHEMA}`);
+        // Made only when absent: a role without CREATE on the database works in a schema made for it beforehand.
+        if ((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [REGISTRY_SCHEMA])).rowCount === 0) await client.query(`CREATE SCHEMA ${REGISTRY_SCHEMA}`);
         await client.query(REGISTRY_TABLES.replace(/\{time\}/g, 'BIGINT').replace(/\{serial\}/g, 'BIGSERIAL PRIMARY KEY'));
         await client.query('COMMIT');
       } catch (err) {

@@ -57,7 +57,8 @@ export async function addSecondStudy(dataDir: string, configPath: string): Promi
 export async function startServer(opts: { configPath?: string; dataDir?: string; env?: Record<string, string>; entry?: string; secondStudy?: boolean } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir('nonolab-data-');
   const configPath = opts.configPath ?? join(repoRoot, 'study-config', 'study.json');
-  // On the embedded store (studies beyond the first are not served on PostgreSQL).
+  // On the embedded store only: with NONOLAB_DATABASE_URL the registry is in the database (a fresh one per test, made
+  // by the server at its start), where this data-directory helper does not reach.
   if (opts.secondStudy !== false && !opts.env?.NONOLAB_DATABASE_URL) await addSecondStudy(dataDir, configPath);
   const child = spawn(process.execPath, opts.entry ? [opts.entry] : ['--import', 'tsx', join(repoRoot, 'server', 'main.ts')], {
     cwd: repoRoot,
