@@ -401,6 +401,11 @@ describe('two server processes on one PostgreSQL database', () => {
       olgaA.cookie = olgaB.cookie; // the login made at B is good at A
       const config = JSON.parse(readFileSync(configCopy('shared-pilot', 'The shared pilot'), 'utf8'));
       expect((await olgaA.call('POST', '/api/admin/studies', { slug: 'pilot', config })).status).toBe(201);
+      // B's inactivity sweep (one process sweeps for all) takes in the study added at A before any request reached B.
+      const hostB = (b.nonolab as NonolabServer & { host: StudyHost }).host;
+      expect(hostB.loaded().map((h) => h.record.slug)).toEqual(['shared-first']);
+      await hostB.sweepInactive();
+      expect(hostB.loaded().map((h) => h.record.slug)).toEqual(['shared-first', 'pilot']);
       expect((await olgaB.call('POST', '/api/admin/studies/pilot/members', { name: 'victor', role: 'viewer' })).status).toBe(200);
       const victorA = await as(a.url, 'victor', 'victor-password-1');
       expect((await victorA.call('GET', '/api/admin/studies')).json.studies.map((s: any) => [s.slug, s.role])).toEqual([['pilot', 'viewer']]);

@@ -274,6 +274,8 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
       for (const h of hosted.values()) h.server.adminRouter.endStreams(token);
     },
     async sweepInactive() {
+      // Every study of the registry, those added (or deleted) through another process too: opened (or closed) first.
+      for (const record of await registry.studies()) if (!record.first) await study(record.slug).catch((err: unknown) => log(`sweep: study '${record.slug}': ${(err as Error).message}`));
       for (const h of hosted.values()) await h.server.service.sweepInactive();
     },
   };
