@@ -382,6 +382,25 @@ describe('upgrade in place', () => {
 });
 
 describe('two server processes on one PostgreSQL database', () => {
+  it('start at once on an empty database: every one comes up, with one first study, one version of it and one admin account', async () => {
+    const url = (await databaseFor('postgres'))!;
+    const configPath = configCopy('racing', 'Started at once');
+    const servers = await Promise.all([0, 1, 2].map(() => startTestServer({ configPath, databaseUrl: url })));
+    try {
+      for (const s of servers) {
+        const host = (s.nonolab as NonolabServer & { host: StudyHost }).host;
+        expect(host.firstSlug).toBe('racing');
+        expect((await host.registry.studies()).map((x) => x.slug)).toEqual(['racing']);
+        expect((await host.registry.versions('racing')).map((v) => v.version)).toEqual([1]);
+        expect((await host.registry.accounts()).map((a) => a.name)).toEqual(['admin']);
+        expect((await host.registry.members('racing')).map((m) => [m.account, m.role])).toEqual([['admin', 'owner']]);
+        expect((await (await as(s.url, undefined, ADMIN_PASSWORD)).call('GET', '/api/admin/me')).json.studies).toEqual([{ slug: 'racing', role: 'owner' }]);
+      }
+    } finally {
+      for (const s of servers) await s.close();
+    }
+  }, 120_000);
+
   it('serve the same studies to the same accounts: a study added, a member given, a session started at one, seen and carried on at the other', async () => {
     const url = (await databaseFor('postgres'))!;
     const configPath = configCopy('shared-first', 'The shared first study');
