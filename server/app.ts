@@ -58,6 +58,8 @@ export interface StudyServerOptions extends ServerOptions {
   tokenCookie?: string;
   /** Who is logged in (the host's accounts): the admin router then mounts no login routes of its own. */
   adminGate?: AdminGate;
+  /** On PostgreSQL, the schema of a study beyond the first (store/studies.ts: schemaOf); none: the first study's. */
+  schema?: string;
 }
 
 export interface NonolabServer {
@@ -145,7 +147,7 @@ export async function createStudyServer(opts: StudyServerOptions): Promise<Nonol
   const log = opts.logger ?? ((m: string) => console.log(m));
   const study = opts.study ?? loadStudyConfig(opts.configPath);
   const TOKEN_COOKIE = opts.tokenCookie ?? DEFAULT_TOKEN_COOKIE;
-  const { store, events, close: closeStores } = await openStores({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
+  const { store, events, close: closeStores } = await openStores({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl, schema: opts.schema });
   const service = new StudyService({
     study,
     store,

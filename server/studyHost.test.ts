@@ -1,17 +1,24 @@
 // Many studies on one server: every admin route (enumerated from the study admin router, so a new route cannot escape)
 // walked with every role (owner, viewer, a non-member, no login) at both addresses (today's /api/admin/… for the first
 // study, /api/admin/studies/<slug>/… for any); the server's own routes (accounts, members, studies) by role; the upgrade
-// in place of a single-study data directory; and two studies played by bots at once staying apart.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+// in place of a single-study data directory; and two studies played by bots at once staying apart. The walk and the
+// two studies run on both stores (on PostgreSQL, the registry and each study beyond the first are in the database), and
+// two server processes on one PostgreSQL database serve the same studies to the same accounts.
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import pg from 'pg';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Participant, startTestServer, type TestServer } from '../tests/support/testServer.ts';
+import { Participant, rowsMentioning, startTestServer, type TestServer } from '../tests/support/testServer.ts';
 import { tempDir } from '../tests/support/tempDirs.ts';
 import { hashPassword } from './admin/auth.ts';
+import { StudyRegistry } from '../store/studies.ts';
 import { loadStudyConfig } from '../node/studyConfig.ts';
 import { simulateToServer } from '../analysis/simulate/index.ts';
 import type { NonolabServer } from './app.ts';
 import type { StudyHost } from './studyHost.ts';
+import { STORES, databaseFor } from '../tests/support/postgres.ts';
+import { readSse } from '../tests/support/sse.ts';
 
 const ADMIN_PASSWORD = 'host-test-admin-password';
 process.env.NONOLAB_ADMIN_PASSWORD = ADMIN_PASSWORD;
@@ -23,6 +30,18 @@ function configCopy(id: string, title: string): string {
   const file = join(tempDir('nonolab-host-config-'), `${id}.json`);
   writeFileSync(file, JSON.stringify({ ...raw, id, title }));
   return file;
+}
+
+/** The schemas of a PostgreSQL database (not the system's). */
+async function schemas(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const rows = (await client.query("SELECT schema_name FROM information_schema.schemata WHERE schema_name NOT LIKE 'pg\\_%' AND schema_name <> 'information_schema' ORDER BY 1")).rows;
+    return rows.map((r: { schema_name: string }) => r.schema_name);
+  } finally {
+    await client.end();
+  }
 }
 
 class Experimenter extends Participant {
@@ -71,7 +90,7 @@ function adminRoutes(server: NonolabServer): [string, string][] {
   return out;
 }
 
-describe('roles on every admin route, two studies on one server', () => {
+describe.each(STORES)('roles on every admin route, two studies on one server, on %s', (store) => {
   let server: TestServer;
   let host: StudyHost;
   let sessionFirst: string;
@@ -79,14 +98,15 @@ describe('roles on every admin route, two studies on one server', () => {
   const pw = { olive: 'olive-password-1', vera: 'vera-password-1', nora: 'nora-password-1' };
 
   beforeAll(async () => {
-    server = await startTestServer({ configPath: configCopy('first-study', 'The first study') });
+    server = await startTestServer({ configPath: configCopy('first-study', 'The first study'), store });
     host = (server.nonolab as NonolabServer & { host: StudyHost }).host;
-    for (const [name, password] of Object.entries(pw)) host.registry.addAccount({ name, password_hash: hashPassword(password), admin: false, now: Date.now(), by: null });
-    const owner = host.registry.account('olive')!;
+    expect(host.registry.kind).toBe(store);
+    for (const [name, password] of Object.entries(pw)) await host.registry.addAccount({ name, password_hash: hashPassword(password), admin: false, now: Date.now(), by: null });
+    const owner = (await host.registry.account('olive'))!;
     await host.addStudy('pilot', readFileSync(configCopy('pilot-study', 'The pilot'), 'utf8'), owner);
-    host.registry.setMember('pilot', 'vera', 'viewer', Date.now(), 'olive');
-    host.registry.setMember(host.firstSlug, 'vera', 'viewer', Date.now(), 'admin');
-    host.registry.setMember(host.firstSlug, 'olive', 'owner', Date.now(), 'admin');
+    await host.registry.setMember('pilot', 'vera', 'viewer', Date.now(), 'olive');
+    await host.registry.setMember(host.firstSlug, 'vera', 'viewer', Date.now(), 'admin');
+    await host.registry.setMember(host.firstSlug, 'olive', 'owner', Date.now(), 'admin');
     // nora is a member of neither study.
     const p1 = new Participant(server.url);
     sessionFirst = (await p1.call('POST', '/api/sessions', { mode: 'general' })).json.session_id;
@@ -222,7 +242,11 @@ describe('roles on every admin route, two studies on one server', () => {
     expect((await nora.call('POST', '/api/admin/studies/nora/delete', { confirm: 'nora' })).json).toEqual({ deleted: true, slug: 'nora' });
     expect((await nora.call('GET', '/api/admin/studies/nora/sessions')).status).toBe(404);
     expect((await p.call('GET', '/s/nora/api/session')).status).toBe(404);
-    expect(host.registry.auditRows().map((r) => r.action)).toEqual(expect.arrayContaining(['study_add', 'study_archive', 'study_delete']));
+    expect((await host.registry.auditRows()).map((r) => r.action)).toEqual(expect.arrayContaining(['study_add', 'study_archive', 'study_delete']));
+    // Its data went with it: its folder, and on PostgreSQL its schema (the pilot's stays).
+    expect(existsSync(join(server.dataDir, 'studies', 'nora'))).toBe(false);
+    if (server.databaseUrl) expect(await schemas(server.databaseUrl)).toEqual(expect.arrayContaining(['nonolab_registry', 'public', 'study_pilot']));
+    if (server.databaseUrl) expect(await schemas(server.databaseUrl)).not.toContain('study_nora');
     // The first study cannot be deleted.
     const admin = await as(server.url, undefined, ADMIN_PASSWORD);
     expect((await admin.call('POST', `/api/admin/studies/${host.firstSlug}/delete`, { confirm: host.firstSlug })).status).toBe(409);
@@ -299,6 +323,38 @@ describe('upgrade in place', () => {
     }
   });
 
+  it('a server that kept its registry in the data directory while on PostgreSQL carries it into the database at its first start: the same accounts, passwords and studies', async () => {
+    const dataDir = tempDir('nonolab-pg-upgrade-');
+    const configPath = configCopy('older-pg', 'A study on PostgreSQL');
+    const before = StudyRegistry.open(dataDir);
+    const now = Date.now();
+    const config = readFileSync(configPath, 'utf8');
+    await before.addStudy({ slug: 'older-pg', study_id: 'older-pg', title: 'A study on PostgreSQL', config_hash: 'c0ffee', config_json: config, first: true, now, by: null });
+    await before.addStudy({ slug: 'later', study_id: 'later', title: 'Added, never served', config_hash: 'beef', config_json: readFileSync(configCopy('later', 'Later'), 'utf8'), now, by: null });
+    await before.addAccount({ name: 'admin', password_hash: null, admin: true, now, by: null });
+    await before.addAccount({ name: 'erin', password_hash: hashPassword('erin-password-1'), admin: false, now, by: null });
+    await before.setMember('older-pg', 'admin', 'owner', now, null);
+    await before.setMember('older-pg', 'erin', 'viewer', now, null);
+    await before.setMember('later', 'erin', 'owner', now, null);
+    await before.close();
+    const printed: string[] = [];
+    const server = await startTestServer({ dataDir, configPath, store: 'postgres', logger: (m) => printed.push(m) });
+    try {
+      expect(printed.filter((m) => m.startsWith('registry: carried'))).toEqual([expect.stringContaining('2 study(ies), 2 account(s) and 3 membership(s)')]);
+      const host = (server.nonolab as NonolabServer & { host: StudyHost }).host;
+      expect(host.registry.kind).toBe('postgres');
+      expect(host.firstSlug).toBe('older-pg');
+      const erin = await as(server.url, 'erin', 'erin-password-1');
+      expect((await erin.call('GET', '/api/admin/studies')).json.studies.map((s: any) => [s.slug, s.role])).toEqual([['older-pg', 'viewer'], ['later', 'owner']]);
+      expect((await new Participant(server.url).call('POST', '/s/later/api/sessions', { mode: 'general' })).status).toBe(201);
+      const admin = await as(server.url, undefined, ADMIN_PASSWORD);
+      expect((await admin.call('GET', '/api/admin/me')).json.studies).toEqual([{ slug: 'older-pg', role: 'owner' }]);
+      expect((await host.registry.auditRows()).map((r) => r.action)).toContain('registry_import');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a changed config of the first study is a new version; the sessions keep the hash they started with', async () => {
     const dataDir = tempDir('nonolab-versions-');
     const configPath = configCopy('versioned', 'Version one');
@@ -323,4 +379,145 @@ describe('upgrade in place', () => {
       await server.close();
     }
   });
+});
+
+describe('two server processes on one PostgreSQL database', () => {
+  it('start at once on an empty database: every one comes up, with one first study, one version of it and one admin account', async () => {
+    const url = (await databaseFor('postgres'))!;
+    const configPath = configCopy('racing', 'Started at once');
+    const servers = await Promise.all([0, 1, 2].map(() => startTestServer({ configPath, databaseUrl: url })));
+    try {
+      for (const s of servers) {
+        const host = (s.nonolab as NonolabServer & { host: StudyHost }).host;
+        expect(host.firstSlug).toBe('racing');
+        expect((await host.registry.studies()).map((x) => x.slug)).toEqual(['racing']);
+        expect((await host.registry.versions('racing')).map((v) => v.version)).toEqual([1]);
+        expect((await host.registry.accounts()).map((a) => a.name)).toEqual(['admin']);
+        expect((await host.registry.members('racing')).map((m) => [m.account, m.role])).toEqual([['admin', 'owner']]);
+        expect((await (await as(s.url, undefined, ADMIN_PASSWORD)).call('GET', '/api/admin/me')).json.studies).toEqual([{ slug: 'racing', role: 'owner' }]);
+      }
+    } finally {
+      for (const s of servers) await s.close();
+    }
+  }, 120_000);
+
+  it('serve the same studies to the same accounts: a study added, a member given, a session started at one, seen and carried on at the other', async () => {
+    const url = (await databaseFor('postgres'))!;
+    const configPath = configCopy('shared-first', 'The shared first study');
+    // Each its own (empty) data directory, as on two machines.
+    const a = await startTestServer({ configPath, databaseUrl: url });
+    const b = await startTestServer({ configPath, databaseUrl: url });
+    try {
+      const hostA = (a.nonolab as NonolabServer & { host: StudyHost }).host;
+      expect(hostA.firstSlug).toBe('shared-first');
+      expect((b.nonolab as NonolabServer & { host: StudyHost }).host.firstSlug).toBe('shared-first');
+      // An account added by the admin at A logs in at B; the study it adds at A is served at B.
+      const adminA = await as(a.url, undefined, ADMIN_PASSWORD);
+      expect((await adminA.call('POST', '/api/admin/accounts', { name: 'olga', password: 'olga-password-1' })).status).toBe(201);
+      expect((await adminA.call('POST', '/api/admin/accounts', { name: 'victor', password: 'victor-password-1' })).status).toBe(201);
+      const olgaB = await as(b.url, 'olga', 'olga-password-1');
+      const olgaA = new Experimenter(a.url);
+      olgaA.cookie = olgaB.cookie; // the login made at B is good at A
+      const config = JSON.parse(readFileSync(configCopy('shared-pilot', 'The shared pilot'), 'utf8'));
+      expect((await olgaA.call('POST', '/api/admin/studies', { slug: 'pilot', config })).status).toBe(201);
+      // B's inactivity sweep (one process sweeps for all) takes in the study added at A before any request reached B.
+      const hostB = (b.nonolab as NonolabServer & { host: StudyHost }).host;
+      expect(hostB.loaded().map((h) => h.record.slug)).toEqual(['shared-first']);
+      await hostB.sweepInactive();
+      expect(hostB.loaded().map((h) => h.record.slug)).toEqual(['shared-first', 'pilot']);
+      expect((await olgaB.call('POST', '/api/admin/studies/pilot/members', { name: 'victor', role: 'viewer' })).status).toBe(200);
+      const victorA = await as(a.url, 'victor', 'victor-password-1');
+      expect((await victorA.call('GET', '/api/admin/studies')).json.studies.map((s: any) => [s.slug, s.role])).toEqual([['pilot', 'viewer']]);
+      // Live streams at A, of each study: each hears of its own study's sessions started at B, never of the other's.
+      const ids = { pilot: '', first: '' };
+      const stream = (path: string, cookie: string, until: () => string) =>
+        fetch(a.url + path, { headers: { cookie } }).then((res) => readSse(res, (events) => until() !== '' && JSON.stringify(events).includes(until())));
+      const pilotLive = stream('/api/admin/studies/pilot/live', olgaA.cookie, () => ids.pilot);
+      const firstLive = stream('/api/admin/live', adminA.cookie, () => ids.first);
+      await new Promise((r) => setTimeout(r, 300)); // both streams subscribed
+      // A participant starts in the pilot at B and carries on at A (one store: the pilot's schema).
+      const p = new Participant(b.url);
+      const started = await p.call('POST', '/s/pilot/api/sessions', { mode: 'general' });
+      expect(started.status).toBe(201);
+      ids.pilot = started.json.session_id;
+      // Then one in the first study, at B: once the first study's stream has it, it would have had the pilot's before.
+      const firstParticipant = new Participant(b.url);
+      ids.first = (await firstParticipant.call('POST', '/api/sessions', { mode: 'general' })).json.session_id;
+      const [pilotEvents, firstEvents] = await Promise.all([pilotLive, firstLive]);
+      expect(JSON.stringify(pilotEvents)).toContain(ids.pilot);
+      expect(JSON.stringify(pilotEvents)).not.toContain(ids.first);
+      expect(JSON.stringify(firstEvents)).toContain(ids.first);
+      expect(JSON.stringify(firstEvents)).not.toContain(ids.pilot);
+      const atA = new Participant(a.url);
+      atA.cookie = p.cookie;
+      expect((await atA.call('GET', '/s/pilot/api/session')).json.session_id).toBe(started.json.session_id);
+      expect((await victorA.call('GET', '/api/admin/studies/pilot/sessions')).json.sessions.map((s: any) => s.session_id)).toEqual([started.json.session_id]);
+      expect((await olgaB.call('GET', '/api/admin/studies/pilot/sessions')).json.sessions.map((s: any) => s.session_id)).toEqual([started.json.session_id]);
+      // Not in the first study's tables, and the viewer cannot change anything at either.
+      expect((await adminA.call('GET', '/api/admin/sessions')).json.sessions.map((s: any) => s.session_id)).toEqual([ids.first]);
+      expect((await victorA.call('POST', '/api/admin/studies/pilot/recruitment', { open: false })).status).toBe(403);
+      // A pilot participant who withdraws at B leaves no row anywhere in the database (any schema).
+      const leaving = new Participant(`${b.url}/s/pilot`);
+      const leavingId = (await leaving.call('POST', '/api/sessions', { mode: 'general' })).json.session_id;
+      expect(await rowsMentioning(url, leavingId)).not.toEqual([]);
+      expect((await leaving.call('POST', '/api/session/withdraw', {})).status).toBe(200);
+      expect(await rowsMentioning(url, leavingId)).toEqual([]);
+      // Deleted at A: gone at B too (its next request finds it no more).
+      expect((await olgaA.call('POST', '/api/admin/studies/pilot/delete', { confirm: 'pilot' })).status).toBe(200);
+      expect((await p.call('GET', '/s/pilot/api/session')).status).toBe(404);
+      expect((await olgaB.call('GET', '/api/admin/studies/pilot/sessions')).status).toBe(404);
+      expect(await schemas(url)).not.toContain('study_pilot');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 120_000);
+});
+
+describe('the command line on PostgreSQL', () => {
+  /** `nonolab ARGS` from the sources, NONOLAB_DATABASE_URL as given (unset otherwise). */
+  const cli = (args: string[], databaseUrl?: string) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NONOLAB_DATA_DIR: tempDir('nonolab-cli-data-') };
+    delete env.NONOLAB_DATABASE_URL;
+    if (databaseUrl) env.NONOLAB_DATABASE_URL = databaseUrl;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'analysis', 'cli.ts'), ...args], { cwd: root, encoding: 'utf8', env });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it('user add, study add and study list work on the database (--database or NONOLAB_DATABASE_URL); a server on it serves the study to that account', async () => {
+    const url = (await databaseFor('postgres'))!;
+    const password = join(tempDir('nonolab-cli-pw-'), 'carol.pw');
+    writeFileSync(password, 'carol-password-1\n');
+    const added = cli(['user', 'add', 'carol', '--password-file', password, '--database', url]);
+    expect(added.stderr).toBe('');
+    expect(JSON.parse(added.stdout)).toEqual({ name: 'carol', admin: false });
+    const config = configCopy('cli-study', 'A study added from the command line');
+    const study = cli(['study', 'add', config, '--slug', 'cli', '--owner', 'carol'], url);
+    expect(study.status, study.stderr).toBe(0);
+    expect(JSON.parse(study.stdout)).toMatchObject({ slug: 'cli', participant_link: '/s/cli/', members: [{ name: 'carol', role: 'owner' }] });
+    // Bad input: one line, exit 2, nothing changed.
+    const taken = cli(['study', 'add', config, '--slug', 'cli', '--database', url]);
+    expect([taken.status, taken.stderr]).toEqual([2, expect.stringMatching(/^nonolab study add: --slug cli: a study with this slug exists already\n$/)]);
+    const badUrl = cli(['user', 'add', 'dave', '--password-file', password, '--database', 'mysql://somewhere/db']);
+    expect([badUrl.status, badUrl.stderr]).toEqual([2, expect.stringMatching(/--database: expected postgres:/)]);
+    const listed = cli(['study', 'list', '--database', url]);
+    expect(listed.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ slug: 'cli', id: 'cli-study', first: false, schema: 'study_cli', members: [{ name: 'carol', role: 'owner' }] }),
+    ]);
+
+    const server = await startTestServer({ configPath: configCopy('cli-first', 'The first study'), databaseUrl: url });
+    try {
+      const carol = await as(server.url, 'carol', 'carol-password-1');
+      expect((await carol.call('GET', '/api/admin/studies')).json.studies.map((s: any) => [s.slug, s.role])).toEqual([['cli', 'owner']]);
+      const p = new Participant(server.url);
+      const started = await p.call('POST', '/s/cli/api/sessions', { mode: 'general' });
+      expect(started.status).toBe(201);
+      expect((await carol.call('GET', '/api/admin/studies/cli/sessions')).json.sessions.map((s: any) => s.session_id)).toEqual([started.json.session_id]);
+      expect((await carol.call('GET', '/api/admin/sessions')).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+    const after = cli(['study', 'list'], url).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(after.map((s: any) => [s.slug, s.first, s.schema])).toEqual([['cli-first', true, 'public'], ['cli', false, 'study_cli']]);
+  }, 120_000);
 });

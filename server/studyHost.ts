@@ -1,17 +1,23 @@
 // Many studies on one server: the registry's studies (store/studies.ts), one study server each (its own store, service,
-// pool, logs, recruitment, live stream: createStudyServer in app.ts), and one request handler in front of them:
+// pool, logs, recruitment, live stream: createStudyServer in app.ts), and one request handler in front of them.
+// Embedded, the registry is studies.sqlite and each study beyond the first has its store in studies/<slug>/; on
+// PostgreSQL the registry is in the database (schema nonolab_registry) and each study beyond the first has its tables
+// in its own schema (study_<slug>), so every process on the database serves every study and sees the same accounts.
 //   /s/<slug>/…                   the study's participant page, /s/<slug>/api/… its participant API
 //   /api/admin/studies/<slug>/…   its admin API (today's /api/admin/… routes), for members of the study
 //   /, /api/…, /api/admin/…       the first study, exactly as a single-study server answered
 // plus the server's own admin routes (adminHost.ts): login by account, the studies and accounts.
 // Every admin request is checked here before a study sees it: no login is 401, a non-member (or a study that does not
 // exist: the same answer) 404, a role that does not allow the route 403 (server/admin/accounts.ts: roleAllows).
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { StudyConfig, describeIssues } from '../shared/schema/config.ts';
 import { loadedStudy, type LoadedStudy } from '../shared/study/config.ts';
 import { sha256Hex } from '../node/studyConfig.ts';
-import { ADMIN_ACCOUNT, SLUG_PATTERN, StudyRegistry, type AccountRecord, type Role, type StudyRecord } from '../store/studies.ts';
+import { ADMIN_ACCOUNT, REGISTRY_FILE, SLUG_PATTERN, StudyRegistry, schemaOf, type AccountRecord, type Role, type StudyRecord } from '../store/studies.ts';
+import { dropStudySchema } from '../store/pgStore.ts';
+import { StoreError, redactUrl } from '../store/stores.ts';
 import { AdminAuth } from './admin/auth.ts';
 import { AccountAuth, roleAllows } from './admin/accounts.ts';
 import { ADMIN_COOKIE } from './admin/router.ts';
@@ -96,6 +102,45 @@ const json = (req: IncomingMessage, res: ServerResponse, status: number, body: o
 
 export { NOT_A_STUDY } from './admin/adminHost.ts';
 
+/**
+ * A server that ran on PostgreSQL before the registry moved into the database kept it in the data directory
+ * (studies.sqlite): the first time it starts with an empty registry in the database, the studies (the first's slug,
+ * so its links stay; the others were not served on PostgreSQL then, so they have no data yet), every account (its
+ * password hash: the same password logs in) and the memberships are carried over, in one transaction (another process
+ * doing the same at once: one of them does it).
+ */
+async function carryEmbeddedRegistry(dataDir: string, registry: StudyRegistry, now: number, log: (m: string) => void): Promise<void> {
+  if (!existsSync(join(dataDir, REGISTRY_FILE))) return;
+  const embedded = StudyRegistry.open(dataDir);
+  try {
+    const studies = await embedded.studies();
+    if (!studies.some((s) => s.first)) return;
+    const accounts = await embedded.accounts();
+    const members = (await Promise.all(studies.map((s) => embedded.members(s.slug)))).flat();
+    try {
+      await registry.transaction(async (r) => {
+        if (await r.firstStudy()) return;
+        for (const s of studies) {
+          await r.addStudy({ ...s, now: s.created_at, by: null });
+          if (s.archived) await r.setArchived(s.slug, true, now, null);
+        }
+        for (const a of accounts) if (!(await r.account(a.name))) await r.addAccount({ name: a.name, password_hash: a.password_hash, admin: a.admin, now: a.created_at, by: null });
+        for (const m of members) await r.setMember(m.slug, m.account, m.role, now, null);
+        await r.audit(now, null, 'registry_import', `from ${REGISTRY_FILE}: ${studies.length} study(ies), ${accounts.length} account(s), ${members.length} membership(s)`);
+      });
+    } catch (err) {
+      if (await registry.firstStudy()) return; // carried by another process meanwhile
+      throw err;
+    }
+    log(`registry: carried ${studies.length} study(ies), ${accounts.length} account(s) and ${members.length} membership(s) from ${join(dataDir, REGISTRY_FILE)} into the database`);
+    for (const s of studies)
+      if (!s.first && existsSync(join(StudyRegistry.dataDirOf(dataDir, s), 'nonolab.sqlite')))
+        log(`warning: study '${s.slug}' has data of the embedded store in ${StudyRegistry.dataDirOf(dataDir, s)}; it is served from the database now (see nonolab migrate)`);
+  } finally {
+    await embedded.close();
+  }
+}
+
 export async function createStudyHost(opts: ServerOptions): Promise<NonolabServer & { host: StudyHost }> {
   const log = opts.logger ?? ((m: string) => console.log(m));
   const clock = opts.clock ?? Date.now;
@@ -103,7 +148,14 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
   const gate = { check: async (token: string | undefined) => (accounts ? ((await accounts.check(token))?.expires_at ?? null) : null) };
 
   const first = await createStudyServer({ ...opts, adminGate: gate });
-  const registry = StudyRegistry.open(opts.dataDir);
+  let registry: StudyRegistry;
+  try {
+    registry = await StudyRegistry.openFor({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl });
+  } catch (err) {
+    await first.close();
+    if (opts.databaseUrl) throw new StoreError(`NONOLAB_DATABASE_URL: cannot keep the registry of studies at ${redactUrl(opts.databaseUrl)} (schema nonolab_registry): ${(err as Error).message}`);
+    throw err;
+  }
   const hosted = new Map<string, HostedStudy>();
   const loading = new Map<string, Promise<HostedStudy | undefined>>();
   try {
@@ -111,25 +163,34 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
     accounts = new AccountAuth(registry, adminAuth, clock);
     const config = first.study;
     const version = { study_id: config.config.id, title: config.config.title, config_hash: config.hash, config_json: JSON.stringify(config.config), now: clock(), by: null };
-    let firstRecord = registry.firstStudy();
-    if (!firstRecord) firstRecord = registry.addStudy({ slug: slugFromConfigId(config.config.id), first: true, ...version });
-    else registry.setVersion(firstRecord.slug, version);
-    firstRecord = registry.firstStudy()!;
-    accounts.ensureAdminAccount(firstRecord.slug);
+    if (opts.databaseUrl && !(await registry.firstStudy())) await carryEmbeddedRegistry(opts.dataDir, registry, clock(), log);
+    let firstRecord = await registry.firstStudy();
+    if (!firstRecord) {
+      try {
+        firstRecord = await registry.addStudy({ slug: slugFromConfigId(config.config.id), first: true, ...version });
+      } catch (err) {
+        // Another process on the same database added it meanwhile: as good (its version is made current below).
+        firstRecord = await registry.firstStudy();
+        if (!firstRecord) throw err;
+      }
+    }
+    await registry.setVersion(firstRecord.slug, version);
+    firstRecord = (await registry.firstStudy())!;
+    await accounts.ensureAdminAccount(firstRecord.slug);
     hosted.set(firstRecord.slug, { record: firstRecord, server: first });
   } catch (err) {
-    registry.close();
+    await registry.close();
     await first.close();
     throw err;
   }
-  const firstSlug = registry.firstStudy()!.slug;
+  const firstSlug = [...hosted.keys()][0];
   const auth = accounts;
 
   const open = async (record: StudyRecord): Promise<HostedStudy> => {
-    if (opts.databaseUrl) throw new HttpError(409, `study '${record.slug}': studies beyond the first run on the embedded store only (this server uses PostgreSQL)`);
     const server = await createStudyServer({
       ...opts,
       dataDir: StudyRegistry.dataDirOf(opts.dataDir, record),
+      schema: opts.databaseUrl ? schemaOf(record) : undefined,
       study: studyFromJson(record.config_json),
       tokenCookie: tokenCookieOf(record),
       adminGate: gate,
@@ -140,7 +201,16 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
   };
 
   const study = async (slug: string): Promise<HostedStudy | undefined> => {
-    const record = SLUG_PATTERN.test(slug) ? registry.study(slug) : undefined;
+    const record = SLUG_PATTERN.test(slug) ? await registry.study(slug) : undefined;
+    const have = hosted.get(slug);
+    if (have && record && !have.record.first && have.record.created_at !== record.created_at) {
+      // Deleted and added again under the same slug (through another process): the study open here is not that one.
+      hosted.delete(slug);
+      await have.server.close();
+    } else if (have && record) {
+      have.record = record;
+      return have;
+    }
     if (!record) {
       // Deleted meanwhile (through another process): close what was open.
       const gone = hosted.get(slug);
@@ -149,11 +219,6 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
         await gone.server.close();
       }
       return undefined;
-    }
-    const have = hosted.get(slug);
-    if (have) {
-      have.record = record;
-      return have;
     }
     let pending = loading.get(slug);
     if (!pending) {
@@ -173,12 +238,8 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
     return pending;
   };
 
-  for (const record of registry.studies()) {
+  for (const record of await registry.studies()) {
     if (record.first) continue;
-    if (opts.databaseUrl) {
-      log(`warning: study '${record.slug}' is not served: studies beyond the first run on the embedded store only`);
-      continue;
-    }
     await study(record.slug);
   }
 
@@ -190,10 +251,12 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
     loaded: () => [...hosted.values()],
     async addStudy(slug, configText, owner) {
       const loaded = studyFromJson(configText);
-      if (opts.databaseUrl) throw new HttpError(409, 'studies beyond the first run on the embedded store only (this server uses PostgreSQL)');
       const now = clock();
-      const record = registry.addStudy({ slug, study_id: loaded.config.id, title: loaded.config.title, config_hash: loaded.hash, config_json: configText, now, by: owner?.name ?? null });
-      if (owner) registry.setMember(slug, owner.name, 'owner', now, owner.name);
+      const record = await registry.transaction(async (r) => {
+        const added = await r.addStudy({ slug, study_id: loaded.config.id, title: loaded.config.title, config_hash: loaded.hash, config_json: configText, now, by: owner?.name ?? null });
+        if (owner) await r.setMember(slug, owner.name, 'owner', now, owner.name);
+        return added;
+      });
       return (await study(record.slug))!;
     },
     async deleteStudy(slug, by) {
@@ -203,12 +266,16 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
       hosted.delete(slug);
       await have.server.close();
       rmSync(StudyRegistry.dataDirOf(opts.dataDir, have.record), { recursive: true, force: true });
-      registry.deleteStudy(slug, clock(), by);
+      const schema = schemaOf(have.record);
+      if (opts.databaseUrl && schema) await dropStudySchema(opts.databaseUrl, schema);
+      await registry.deleteStudy(slug, clock(), by);
     },
     endStreams(token) {
       for (const h of hosted.values()) h.server.adminRouter.endStreams(token);
     },
     async sweepInactive() {
+      // Every study of the registry, those added (or deleted) through another process too: opened (or closed) first.
+      for (const record of await registry.studies()) if (!record.first) await study(record.slug).catch((err: unknown) => log(`sweep: study '${record.slug}': ${(err as Error).message}`));
       for (const h of hosted.values()) await h.server.service.sweepInactive();
     },
   };
@@ -219,7 +286,7 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
   const admitted = async (req: IncomingMessage, slug: string, path: string): Promise<{ error: [number, string] } | { study: HostedStudy; role: Role }> => {
     const login = await auth.check(cookieValue(req, ADMIN_COOKIE));
     if (!login) return { error: [401, 'experimenter login required'] };
-    const role = SLUG_PATTERN.test(slug) ? auth.roleIn(slug, login.account) : undefined;
+    const role = SLUG_PATTERN.test(slug) ? await auth.roleIn(slug, login.account) : undefined;
     const found = role && (await study(slug));
     if (!role || !found) return { error: [404, NOT_A_STUDY] };
     const method = req.method ?? 'GET';
@@ -287,7 +354,7 @@ export async function createStudyHost(opts: ServerOptions): Promise<NonolabServe
       for (const p of loading.values()) await p.catch(() => undefined);
       for (const h of hosted.values()) if (!h.record.first) await h.server.close();
       await first.close();
-      registry.close();
+      await registry.close();
     },
   };
 }

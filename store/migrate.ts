@@ -1,5 +1,7 @@
-// `nonolab migrate --from DATA_DIR --to postgres://…`: a study's embedded store (SQLite + NDJSON files) copied into
-// PostgreSQL, idempotent and resumable, then verified by counts and hashes.
+// `nonolab migrate --from DATA_DIR --to postgres://…`: a data directory's embedded stores (SQLite + NDJSON files: the
+// first study's and each further study's in studies/<slug>/) and its registry of studies and accounts (studies.sqlite)
+// copied into PostgreSQL, idempotent and resumable, then verified by counts and hashes. Each study's store goes into its
+// place (the first's into `public`, each other's into its schema `study_<slug>`) as follows; the registry last (migrate).
 //
 // How: the rows (sessions, the sequence pool with its ids and lease order, panel ids, completions, recruitment, tokens,
 // audit, log repairs, and the experimenter's password hash, login sessions and marks) are upserted or mirrored, so a
@@ -17,9 +19,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PgStore } from './pgStore.ts';
+import { REGISTRY_FILE, REGISTRY_SCHEMA, REGISTRY_TABLE_COLUMNS, StudyRegistry, schemaOf } from './studies.ts';
+import pg from 'pg';
 import { completeLines } from '../shared/log/index.ts';
 
-export interface MigrationReport {
+/** One study's store copied: its rows and events. */
+export interface StoreMigrationReport {
   sessions: number;
   sequences: number;
   events_copied: number;
@@ -60,12 +65,13 @@ const hashLines = (lines: readonly string[]): string => {
 
 type Row = Record<string, unknown>;
 
-export async function migrate(opts: { from: string; to: string; log?: (m: string) => void }): Promise<MigrationReport> {
-  const log = opts.log ?? (() => {});
+/** One study's store (`from`: its data directory) into its place in the database (`schema`: none for the first study's, `public`). */
+async function migrateStore(opts: { from: string; to: string; schema?: string; log: (m: string) => void }): Promise<StoreMigrationReport> {
+  const log = opts.log;
   const dbPath = join(opts.from, 'nonolab.sqlite');
   if (!existsSync(dbPath)) throw new Error(`--from ${opts.from}: no nonolab.sqlite there (not a nonolab data directory)`);
   const src = new Database(dbPath, { readonly: true, fileMustExist: true });
-  const store = await PgStore.open(opts.to, { max: 2 });
+  const store = await PgStore.open(opts.to, { max: 2, schema: opts.schema });
   const pool = store.pool;
   try {
     const all = (sql: string): Row[] => src.prepare(sql).all() as Row[];
@@ -191,7 +197,7 @@ export async function migrate(opts: { from: string; to: string; log?: (m: string
 
     // Verification: counts of every table, and each session's log hash, read again from both sides.
     const mismatches: string[] = [];
-    const counts: MigrationReport['counts'] = {};
+    const counts: StoreMigrationReport['counts'] = {};
     for (const table of TABLES) {
       const source = hasTable(table) ? (src.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n : 0;
       const target = Number((await pool.query(`SELECT COUNT(*) AS n FROM ${table}`)).rows[0].n);
@@ -228,5 +234,129 @@ export async function migrate(opts: { from: string; to: string; log?: (m: string
   } finally {
     src.close();
     await store.close();
+  }
+}
+
+/**
+ * Everything a data directory holds, into one PostgreSQL database: the first study's store (into `public`, as a
+ * single-study server keeps it), each other study's store (studies/<slug>/ into the schema study_<slug>) and the
+ * registry of studies and accounts (studies.sqlite into nonolab_registry). Each store is copied as above; the registry
+ * is mirrored in one transaction after them (a study the data directory no longer has goes, its schema with it), and
+ * verified by its tables' counts and rows' SHA-256. The report's top-level numbers are the first study's; `studies`
+ * has each other study's, `counts` the registry's tables too, and `mismatches` every problem found (named by study).
+ */
+export interface MigrationReport extends StoreMigrationReport {
+  /** The studies beyond the first, by slug. */
+  studies: Record<string, StoreMigrationReport>;
+  /** Whether the data directory had a registry (studies.sqlite) to carry. */
+  registry: boolean;
+}
+
+type RegistryRows = Record<string, unknown[][]>;
+
+/** The registry's rows, table by table, as value lists sorted by their JSON (both sides the same order whatever the collation). */
+async function registryRows(read: (sql: string) => Promise<unknown[][]>): Promise<RegistryRows> {
+  const out: RegistryRows = {};
+  for (const [table, { columns }] of Object.entries(REGISTRY_TABLE_COLUMNS)) {
+    const rows = (await read(`SELECT ${columns.join(', ')} FROM ${table}`)).map((r) => r.map((v) => (typeof v === 'bigint' ? Number(v) : v)));
+    out[table] = rows.sort((x, y) => (JSON.stringify(x) < JSON.stringify(y) ? -1 : JSON.stringify(x) > JSON.stringify(y) ? 1 : 0));
+  }
+  return out;
+}
+
+export async function migrate(opts: { from: string; to: string; log?: (m: string) => void }): Promise<MigrationReport> {
+  const log = opts.log ?? (() => {});
+  if (!existsSync(join(opts.from, 'nonolab.sqlite'))) throw new Error(`--from ${opts.from}: no nonolab.sqlite there (not a nonolab data directory)`);
+  const registryPath = join(opts.from, REGISTRY_FILE);
+  const src = existsSync(registryPath) ? new Database(registryPath, { readonly: true, fileMustExist: true }) : null;
+  try {
+    const source = src ? await registryRows(async (sql) => src.prepare(sql).raw().all() as unknown[][]) : null;
+    const sourceStudies = (source?.studies ?? []).map(([slug, , , , , first]) => ({ slug: slug as string, first: first === 1 }));
+    let target: pg.Pool | null = null;
+    if (source) {
+      // The registry's tables made if absent; a database whose first study is another's is refused before anything is copied.
+      await (await StudyRegistry.openPostgres(opts.to)).close();
+      target = new pg.Pool({ connectionString: opts.to, max: 1, options: `-c search_path=${REGISTRY_SCHEMA}` });
+      target.on('error', () => {});
+    }
+    try {
+      if (target) {
+        const theirs = (await target.query('SELECT slug FROM studies WHERE first = 1')).rows[0] as { slug: string } | undefined;
+        const ours = sourceStudies.find((x) => x.first)?.slug;
+        if (theirs && ours && theirs.slug !== ours)
+          throw new Error(`the database's first study is '${theirs.slug}', the data directory's '${ours}': is ${opts.to.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')} this data directory's copy?`);
+      }
+
+      // Each study's store: the first's, then the others' (a study never served yet has no store: nothing to copy).
+      const report: MigrationReport = { ...(await migrateStore({ from: opts.from, to: opts.to, log })), studies: {}, registry: source !== null };
+      for (const s of sourceStudies) {
+        if (s.first) continue;
+        const dir = StudyRegistry.dataDirOf(opts.from, s);
+        if (!existsSync(join(dir, 'nonolab.sqlite'))) {
+          log(`study ${s.slug}: no store yet in ${dir} (never served): its registry rows only`);
+          continue;
+        }
+        const one = await migrateStore({ from: dir, to: opts.to, schema: schemaOf(s), log: (m) => log(`study ${s.slug}: ${m}`) });
+        report.studies[s.slug] = one;
+        report.mismatches.push(...one.mismatches.map((m) => `study ${s.slug}: ${m}`));
+      }
+      if (!target || !source) return report;
+
+      // The registry, mirrored in one transaction: what the data directory no longer has goes (a deleted study's schema too).
+      const tx = await target.connect();
+      try {
+        await tx.query('BEGIN');
+        const slugs = sourceStudies.map((x) => x.slug);
+        const gone = (await tx.query('SELECT slug, first FROM studies WHERE NOT (slug = ANY($1::text[]))', [slugs])).rows as { slug: string; first: number }[];
+        for (const g of gone) {
+          const schema = schemaOf({ slug: g.slug, first: g.first === 1 });
+          if (schema) await tx.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        }
+        if (gone.length) log(`registry: removed ${gone.length} study(ies) the data directory no longer has: ${gone.map((g) => g.slug).join(', ')}`);
+        for (const table of ['account_logins', 'memberships', 'study_versions']) await tx.query(`DELETE FROM ${table}`);
+        await tx.query('DELETE FROM studies WHERE NOT (slug = ANY($1::text[]))', [slugs]);
+        await tx.query('DELETE FROM accounts WHERE NOT (name = ANY($1::text[]))', [source.accounts.map((a) => a[0] as string)]);
+        for (const r of source.studies)
+          await tx.query(
+            `INSERT INTO studies (slug, study_id, title, config_hash, config_json, first, archived, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+             ON CONFLICT (slug) DO UPDATE SET study_id = excluded.study_id, title = excluded.title, config_hash = excluded.config_hash, config_json = excluded.config_json,
+               first = excluded.first, archived = excluded.archived, created_at = excluded.created_at`,
+            r,
+          );
+        for (const r of source.accounts)
+          await tx.query(
+            'INSERT INTO accounts (name, password_hash, admin, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO UPDATE SET password_hash = excluded.password_hash, admin = excluded.admin, created_at = excluded.created_at',
+            r,
+          );
+        for (const r of source.study_versions) await tx.query('INSERT INTO study_versions (slug, version, config_hash, config_json, created_at) VALUES ($1, $2, $3, $4, $5)', r);
+        for (const r of source.memberships) await tx.query('INSERT INTO memberships (slug, account, role) VALUES ($1, $2, $3)', r);
+        for (const r of source.account_logins) await tx.query('INSERT INTO account_logins (token_hash, account, password_hash, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)', r);
+        await tx.query('DELETE FROM registry_audit WHERE NOT (id = ANY($1::bigint[]))', [source.registry_audit.map((a) => a[0] as number)]);
+        for (const r of source.registry_audit)
+          await tx.query('INSERT INTO registry_audit (id, at, account, action, detail) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO UPDATE SET at = excluded.at, account = excluded.account, action = excluded.action, detail = excluded.detail', r);
+        await tx.query("SELECT setval(pg_get_serial_sequence('registry_audit', 'id'), GREATEST((SELECT COALESCE(MAX(id), 0) FROM registry_audit), 1))");
+        await tx.query('COMMIT');
+      } catch (err) {
+        await tx.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        tx.release();
+      }
+
+      // Verification: each table's count and its rows' SHA-256, read again from both sides.
+      const copied = await registryRows(async (sql) => (await target!.query({ text: sql, rowMode: 'array' })).rows as unknown[][]);
+      for (const table of Object.keys(REGISTRY_TABLE_COLUMNS)) {
+        report.counts[table] = { source: source[table].length, target: copied[table].length };
+        if (source[table].length !== copied[table].length) report.mismatches.push(`registry: ${table}: ${source[table].length} row(s) in the data directory, ${copied[table].length} in the database`);
+        const want = hashRows(source[table]);
+        const got = hashRows(copied[table]);
+        if (want !== got) report.mismatches.push(`registry: ${table}: its rows' SHA-256 differs (data directory ${want.slice(0, 12)}, database ${got.slice(0, 12)})`);
+      }
+      return report;
+    } finally {
+      await target?.end();
+    }
+  } finally {
+    src?.close();
   }
 }

@@ -1,6 +1,9 @@
 // The PostgreSQL store (NONOLAB_DATABASE_URL=postgres://…): sessions, the sequence pool, panel ids, audit rows, the
 // events themselves and the experimenter's password, logins and marks in one database that many server processes
-// (and machines) share.
+// (and machines) share. One PgStore is one study's: the first study's tables are in the database's default schema
+// (`public`, as a single-study server always kept them); each further study's are the same tables in its own schema
+// (`study_<slug>`, store/studies.ts: schemaOf), chosen by the search_path of every connection of its pool, with its
+// own feed channel and pool lock, so no statement here names a schema and no study reads or waits on another's rows.
 //
 // Why the promises of docs/reliability.md hold here:
 // - An event is acknowledged only after the transaction that inserted it committed, with synchronous commit (the
@@ -173,6 +176,8 @@ class PgOps implements StoreOps {
     readonly processTag: string,
     /** Inside a transaction: the records it appended (session, first and last place), told to the other processes after its commit. */
     readonly appended?: { sessionId: string; first: number; last: number }[],
+    /** The schema of the study's tables (undefined: the default, `public`, the first study's). */
+    readonly schema?: string,
   ) {}
 
   private async rows<T>(sql: string, params: unknown[] = []): Promise<T[]> {
@@ -326,8 +331,9 @@ class PgOps implements StoreOps {
     );
     if (done.rowCount !== 1) throw new Error(`sequence ${id} is no longer free`);
   }
+  /** The first study's pool lock is the one a single-study server always took; each other study's is its own. */
   lockPool(): Promise<void> {
-    return this.run('SELECT pg_advisory_xact_lock($1)', [POOL_LOCK]);
+    return this.schema === undefined ? this.run('SELECT pg_advisory_xact_lock($1)', [POOL_LOCK]) : this.run('SELECT pg_advisory_xact_lock($1, hashtext($2))', [POOL_LOCK, this.schema]);
   }
   insertLogRepair(r: LogRepair): Promise<void> {
     return this.run('INSERT INTO log_repairs (session_id, at, bad_lines, kept_lines, quarantine) VALUES ($1, $2, $3, $4, $5)', [
@@ -452,16 +458,30 @@ export class PgStore extends PgOps implements StudyStore {
   readonly kind = 'postgres' as const;
   private listener: pg.Client | null = null;
 
+  /** The feed channel of this study's processes (the first study's is the one a single-study server used). */
+  private readonly feedChannel: string;
+
   private constructor(
     readonly pool: pg.Pool,
     private readonly url: string,
+    schema: string | undefined,
   ) {
-    super(pool, `${process.pid}-${randomBytes(4).toString('hex')}`);
+    super(pool, `${process.pid}-${randomBytes(4).toString('hex')}`, undefined, schema);
+    this.feedChannel = schema === undefined ? FEED_CHANNEL : `${FEED_CHANNEL}_${schema}`;
   }
 
-  /** Connect and create the tables (once, whichever process comes first). */
-  static async open(url: string, opts: { max?: number } = {}): Promise<PgStore> {
-    const pool = new pg.Pool({ connectionString: url, max: opts.max ?? Number(process.env.NONOLAB_DATABASE_POOL ?? 20) });
+  /**
+   * Connect and create the tables (once, whichever process comes first). `schema`: a study's own schema (made if
+   * absent), set as the search_path of every connection, so every statement here names that study's tables; none: the
+   * database's default (`public`), the first study's.
+   */
+  static async open(url: string, opts: { max?: number; schema?: string } = {}): Promise<PgStore> {
+    if (opts.schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(opts.schema)) throw new Error(`not a schema name: '${opts.schema}'`);
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: opts.max ?? Number(process.env.NONOLAB_DATABASE_POOL ?? 20),
+      ...(opts.schema === undefined ? {} : { options: `-c search_path=${opts.schema}` }),
+    });
     // An idle client losing its server (a restart of PostgreSQL) must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     try {
@@ -469,6 +489,9 @@ export class PgStore extends PgOps implements StudyStore {
       try {
         await client.query('BEGIN');
         await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
+        // Made only when absent: a role without CREATE on the database works in a schema made for it beforehand.
+        if (opts.schema !== undefined && (await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [opts.schema])).rowCount === 0)
+          await client.query(`CREATE SCHEMA ${opts.schema}`);
         await client.query(SCHEMA);
         await client.query('COMMIT');
       } finally {
@@ -478,7 +501,7 @@ export class PgStore extends PgOps implements StudyStore {
       await pool.end();
       throw err;
     }
-    return new PgStore(pool, url);
+    return new PgStore(pool, url, opts.schema);
   }
 
   async transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
@@ -494,7 +517,7 @@ export class PgStore extends PgOps implements StudyStore {
     try {
       await client.query('BEGIN');
       const appended: { sessionId: string; first: number; last: number }[] = [];
-      const result = await fn(new PgOps(client, this.processTag, appended));
+      const result = await fn(new PgOps(client, this.processTag, appended, this.schema));
       await client.query('COMMIT');
       // Committed: the other processes' live views learn of its records (a lost notice costs a live update, never a record).
       for (const a of appended) void this.publishAppended(a.sessionId, a.first, a.last).catch(() => {});
@@ -549,7 +572,7 @@ export class PgStore extends PgOps implements StudyStore {
     try {
       while (this.feedQueue.length > 0) {
         const batch = this.feedQueue.splice(0);
-        await this.pool.query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, m) FROM unnest($2::text[]) AS m", [FEED_CHANNEL, batch]);
+        await this.pool.query("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, m) FROM unnest($2::text[]) AS m", [this.feedChannel, batch]);
       }
     } finally {
       this.feedFlushing = null;
@@ -573,7 +596,7 @@ export class PgStore extends PgOps implements StudyStore {
     // notices' (two reads in flight could otherwise answer out of order and a live view get a session's records shuffled).
     let delivered: Promise<void> = Promise.resolve();
     client.on('notification', (n) => {
-      if (n.channel !== FEED_CHANNEL || !n.payload) return;
+      if (n.channel !== this.feedChannel || !n.payload) return;
       const m = JSON.parse(n.payload) as FeedMessage;
       if (m.from === this.processTag) return;
       const rows =
@@ -586,7 +609,7 @@ export class PgStore extends PgOps implements StudyStore {
         })
         .catch(() => {});
     });
-    await client.query(`LISTEN ${FEED_CHANNEL}`);
+    await client.query(`LISTEN ${this.feedChannel}`);
     this.listener = client;
   }
 
@@ -598,6 +621,19 @@ export class PgStore extends PgOps implements StudyStore {
     this.listener = null;
     await listener?.end().catch(() => {});
     await this.pool.end();
+  }
+}
+
+/** A study's schema and everything in it gone (a study beyond the first deleted). Absent already: nothing to do. */
+export async function dropStudySchema(url: string, schema: string): Promise<void> {
+  if (!/^study_[a-z0-9_]{1,57}$/.test(schema)) throw new Error(`not a study's schema: '${schema}'`);
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 

@@ -24,13 +24,14 @@ export class StoreError extends Error {}
 /** A URL as it may be printed: the password left out. */
 export const redactUrl = (url: string): string => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
-export async function openStores(opts: { dataDir: string; databaseUrl?: string }): Promise<OpenStores> {
+/** `schema`: on PostgreSQL, the schema of a study beyond the first (store/studies.ts: schemaOf); none: the first study's. */
+export async function openStores(opts: { dataDir: string; databaseUrl?: string; schema?: string }): Promise<OpenStores> {
   const url = opts.databaseUrl;
   if (url !== undefined && url !== '' && !isPostgresUrl(url)) throw new StoreError(`NONOLAB_DATABASE_URL: expected postgres://user:password@host:port/database, got '${redactUrl(url)}'`);
   if (isPostgresUrl(url)) {
     let store: PgStore;
     try {
-      store = await PgStore.open(url);
+      store = await PgStore.open(url, { schema: opts.schema });
     } catch (err) {
       throw new StoreError(`NONOLAB_DATABASE_URL: cannot use the database at ${redactUrl(url)}: ${(err as Error).message}`);
     }

@@ -1,10 +1,17 @@
 // The server's registry of studies and experimenters (many studies on one server): studies (slug, config, versions by
 // config hash, archived), accounts (a name, a scrypt password hash, an admin flag), memberships (owner | viewer), account
-// logins and an audit of what changed. One SQLite file, `studies.sqlite` in the data directory, beside the first
-// study's own files; WAL with a busy timeout, so the `nonolab study …` / `nonolab user …` commands can change it while
-// the server runs (the server reads it on every request that needs it). Each study's own data (sessions, pool, logs)
-// stays in its own store: the first study's in the data directory as before, the others' in studies/<slug>/.
+// logins and an audit of what changed. It lives where the server's data does:
+// - embedded: one SQLite file, `studies.sqlite` in the data directory, beside the first study's own files; WAL with a
+//   busy timeout, so the `nonolab study …` / `nonolab user …` commands can change it while the server runs;
+// - PostgreSQL (NONOLAB_DATABASE_URL): the same tables in the schema `nonolab_registry` of the database, so every
+//   server process on it sees the same studies, accounts and logins.
+// The server reads it on every request that needs it. One class (StudyRegistry) holds the rules (checks, versions,
+// audit rows), written once over a small interface of statements (RegistryDb), with one implementation per database.
+// Each study's own data (sessions, pool, logs) stays in its own store: embedded, the first study's in the data
+// directory as before and the others' in studies/<slug>/; on PostgreSQL, the first study's in the schema `public` as
+// before and each other's in a schema of its own, `study_<slug>` (schemaOf).
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { openDurableSqlite } from './sqlite.ts';
 import { join } from 'node:path';
@@ -68,74 +75,246 @@ export interface RegistryAudit {
 /** Bad input to the registry (an unknown study, a taken slug…): the message says which. Nothing was changed. */
 export class RegistryError extends Error {}
 
+/** The PostgreSQL schema holding the registry's tables. */
+export const REGISTRY_SCHEMA = 'nonolab_registry';
+
+/**
+ * Where a study's own data lives on PostgreSQL: the first study's in the database's default schema (`public`, where a
+ * single-study server always kept it: undefined here), each other study's in its own schema `study_<slug>` (the slug's
+ * `-` as `_`; a slug has no `_`, so two slugs never share a schema).
+ */
+export function schemaOf(study: Pick<StudyRecord, 'slug' | 'first'>): string | undefined {
+  return study.first ? undefined : `study_${study.slug.replace(/-/g, '_')}`;
+}
+
+/**
+ * The statements a registry runs, on one database: SQL with `?` placeholders, the same text for SQLite and PostgreSQL.
+ * `transaction` runs `fn` in one transaction (inside one already: as part of it).
+ */
+export interface RegistryDb {
+  readonly kind: 'sqlite' | 'postgres';
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  run(sql: string, params?: readonly unknown[]): Promise<void>;
+  transaction<T>(fn: (db: RegistryDb) => Promise<T>): Promise<T>;
+  /** The error is a unique key taken meanwhile (by another process: the check before the insert did not see it). */
+  isUniqueViolation(err: unknown): boolean;
+  close(): Promise<void>;
+}
+
+/** The tables, for either database: {time} a time in ms, {serial} an increasing row id. */
+const REGISTRY_TABLES = `
+CREATE TABLE IF NOT EXISTS studies (
+  slug TEXT PRIMARY KEY,
+  study_id TEXT NOT NULL,
+  title TEXT NOT NULL,
+  config_hash TEXT NOT NULL,
+  config_json TEXT NOT NULL,
+  first INTEGER NOT NULL DEFAULT 0,
+  archived INTEGER NOT NULL DEFAULT 0,
+  created_at {time} NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS studies_first ON studies(first) WHERE first = 1;
+CREATE TABLE IF NOT EXISTS study_versions (
+  slug TEXT NOT NULL REFERENCES studies(slug) ON DELETE CASCADE,
+  version INTEGER NOT NULL,
+  config_hash TEXT NOT NULL,
+  config_json TEXT NOT NULL,
+  created_at {time} NOT NULL,
+  PRIMARY KEY (slug, version),
+  UNIQUE (slug, config_hash)
+);
+CREATE TABLE IF NOT EXISTS accounts (
+  name TEXT PRIMARY KEY,
+  password_hash TEXT,
+  admin INTEGER NOT NULL DEFAULT 0,
+  created_at {time} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS memberships (
+  slug TEXT NOT NULL REFERENCES studies(slug) ON DELETE CASCADE,
+  account TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+  role TEXT NOT NULL CHECK (role IN ('owner', 'viewer')),
+  PRIMARY KEY (slug, account)
+);
+CREATE TABLE IF NOT EXISTS account_logins (
+  token_hash TEXT PRIMARY KEY,
+  account TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+  password_hash TEXT NOT NULL,
+  created_at {time} NOT NULL,
+  expires_at {time} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS registry_audit (
+  id {serial},
+  at {time} NOT NULL,
+  account TEXT,
+  action TEXT NOT NULL,
+  detail TEXT NOT NULL
+);
+`;
+
+/** The registry's tables, their columns in order and their key: what `migrate` copies and compares row for row. */
+export const REGISTRY_TABLE_COLUMNS: Record<string, { columns: string[]; key: string }> = {
+  studies: { columns: ['slug', 'study_id', 'title', 'config_hash', 'config_json', 'first', 'archived', 'created_at'], key: 'slug' },
+  study_versions: { columns: ['slug', 'version', 'config_hash', 'config_json', 'created_at'], key: 'slug, version' },
+  accounts: { columns: ['name', 'password_hash', 'admin', 'created_at'], key: 'name' },
+  memberships: { columns: ['slug', 'account', 'role'], key: 'slug, account' },
+  account_logins: { columns: ['token_hash', 'account', 'password_hash', 'created_at', 'expires_at'], key: 'token_hash' },
+  registry_audit: { columns: ['id', 'at', 'account', 'action', 'detail'], key: 'id' },
+};
+
+/**
+ * The embedded registry's statements. better-sqlite3 runs each synchronously; a transaction's body awaits only these
+ * (already settled) promises, so it runs to its end before any other request's callback, and transactions are queued
+ * one behind the other (never a BEGIN inside another's).
+ */
+class SqliteRegistryDb implements RegistryDb {
+  readonly kind = 'sqlite' as const;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly db: Database.Database) {}
+
+  async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.db.prepare(sql).all(...params) as T[];
+  }
+  async run(sql: string, params: readonly unknown[] = []): Promise<void> {
+    this.db.prepare(sql).run(...params);
+  }
+  transaction<T>(fn: (db: RegistryDb) => Promise<T>): Promise<T> {
+    const inside: RegistryDb = { kind: 'sqlite', all: (s, p) => this.all(s, p), run: (s, p) => this.run(s, p), transaction: (f) => f(inside), isUniqueViolation: (e) => this.isUniqueViolation(e), close: async () => {} };
+    const next = this.queue.then(async () => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(inside);
+        this.db.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw err;
+      }
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+  isUniqueViolation(err: unknown): boolean {
+    const code = (err as { code?: unknown } | null)?.code;
+    return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+  }
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+// bigint columns (times in ms) as numbers, as the PostgreSQL store reads them (store/pgStore.ts).
+pg.types.setTypeParser(20, (v) => Number(v));
+const REGISTRY_LOCK = 0x6e6f6e71;
+const placeholders = (sql: string): string => {
+  let i = 0;
+  return sql.replace(/\?/g, () => `$${++i}`);
+};
+
+/** The PostgreSQL registry's statements: a pool whose connections see the schema nonolab_registry (search_path). */
+class PgRegistryDb implements RegistryDb {
+  readonly kind = 'postgres' as const;
+  constructor(private readonly q: pg.Pool | pg.PoolClient) {}
+
+  static async open(url: string): Promise<PgRegistryDb> {
+    const pool = new pg.Pool({ connectionString: url, max: 4, options: `-c search_path=${REGISTRY_SCHEMA}` });
+    pool.on('error', () => {});
+    try {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock($1)', [REGISTRY_LOCK]);
+        // Made only when absent: a role without CREATE on the database works in a schema made for it beforehand.
+        if ((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [REGISTRY_SCHEMA])).rowCount === 0) await client.query(`CREATE SCHEMA ${REGISTRY_SCHEMA}`);
+        await client.query(REGISTRY_TABLES.replace(/\{time\}/g, 'BIGINT').replace(/\{serial\}/g, 'BIGSERIAL PRIMARY KEY'));
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
+    return new PgRegistryDb(pool);
+  }
+
+  async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return (await this.q.query(placeholders(sql), params as unknown[])).rows as T[];
+  }
+  async run(sql: string, params: readonly unknown[] = []): Promise<void> {
+    await this.q.query(placeholders(sql), params as unknown[]);
+  }
+  async transaction<T>(fn: (db: RegistryDb) => Promise<T>): Promise<T> {
+    if (!(this.q instanceof pg.Pool)) return fn(this);
+    const client = await this.q.connect();
+    let broken = false;
+    const lost = () => {
+      broken = true;
+    };
+    client.on('error', lost);
+    try {
+      await client.query('BEGIN');
+      const result = await fn(new PgRegistryDb(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw err;
+    } finally {
+      client.off('error', lost);
+      client.release(broken);
+    }
+  }
+  isUniqueViolation(err: unknown): boolean {
+    return (err as { code?: unknown } | null)?.code === '23505';
+  }
+  async close(): Promise<void> {
+    if (this.q instanceof pg.Pool) await this.q.end();
+  }
+}
+
 type StudyRow = Omit<StudyRecord, 'first' | 'archived'> & { first: number; archived: number };
 const decodeStudy = (r: StudyRow): StudyRecord => ({ ...r, first: r.first === 1, archived: r.archived === 1 });
 type AccountRow = Omit<AccountRecord, 'admin'> & { admin: number };
 const decodeAccount = (r: AccountRow): AccountRecord => ({ ...r, admin: r.admin === 1 });
 
 export class StudyRegistry {
-  readonly db: Database.Database;
+  private constructor(readonly db: RegistryDb) {}
 
-  private constructor(path: string) {
-    this.db = openDurableSqlite(path, { timeout: 5_000, foreignKeys: true });
-    this.db.exec(`
-      CREATE TABLE IF NOT EXISTS studies (
-        slug TEXT PRIMARY KEY,
-        study_id TEXT NOT NULL,
-        title TEXT NOT NULL,
-        config_hash TEXT NOT NULL,
-        config_json TEXT NOT NULL,
-        first INTEGER NOT NULL DEFAULT 0,
-        archived INTEGER NOT NULL DEFAULT 0,
-        created_at INTEGER NOT NULL
-      );
-      CREATE UNIQUE INDEX IF NOT EXISTS studies_first ON studies(first) WHERE first = 1;
-      CREATE TABLE IF NOT EXISTS study_versions (
-        slug TEXT NOT NULL REFERENCES studies(slug) ON DELETE CASCADE,
-        version INTEGER NOT NULL,
-        config_hash TEXT NOT NULL,
-        config_json TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        PRIMARY KEY (slug, version),
-        UNIQUE (slug, config_hash)
-      );
-      CREATE TABLE IF NOT EXISTS accounts (
-        name TEXT PRIMARY KEY,
-        password_hash TEXT,
-        admin INTEGER NOT NULL DEFAULT 0,
-        created_at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS memberships (
-        slug TEXT NOT NULL REFERENCES studies(slug) ON DELETE CASCADE,
-        account TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
-        role TEXT NOT NULL CHECK (role IN ('owner', 'viewer')),
-        PRIMARY KEY (slug, account)
-      );
-      CREATE TABLE IF NOT EXISTS account_logins (
-        token_hash TEXT PRIMARY KEY,
-        account TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
-        password_hash TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        expires_at INTEGER NOT NULL
-      );
-      CREATE TABLE IF NOT EXISTS registry_audit (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        at INTEGER NOT NULL,
-        account TEXT,
-        action TEXT NOT NULL,
-        detail TEXT NOT NULL
-      );
-    `);
-  }
-
-  /** The registry of the data directory (made if absent). */
+  /** The embedded registry of the data directory (made if absent). */
   static open(dataDir: string): StudyRegistry {
     mkdirSync(dataDir, { recursive: true });
-    return new StudyRegistry(join(dataDir, REGISTRY_FILE));
+    const db = openDurableSqlite(join(dataDir, REGISTRY_FILE), { timeout: 5_000, foreignKeys: true });
+    db.exec(REGISTRY_TABLES.replace(/\{time\}/g, 'INTEGER').replace(/\{serial\}/g, 'INTEGER PRIMARY KEY AUTOINCREMENT'));
+    return new StudyRegistry(new SqliteRegistryDb(db));
   }
 
-  close(): void {
-    if (this.db.open) this.db.close();
+  /** The registry in a PostgreSQL database (its schema and tables made if absent, by whichever process comes first). */
+  static async openPostgres(url: string): Promise<StudyRegistry> {
+    return new StudyRegistry(await PgRegistryDb.open(url));
+  }
+
+  /** The registry a server on this data directory and (if given) database uses. */
+  static async openFor(opts: { dataDir: string; databaseUrl?: string }): Promise<StudyRegistry> {
+    return opts.databaseUrl ? StudyRegistry.openPostgres(opts.databaseUrl) : StudyRegistry.open(opts.dataDir);
+  }
+
+  get kind(): 'sqlite' | 'postgres' {
+    return this.db.kind;
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
+  /** `fn` on this registry inside one transaction: all of its changes or none. */
+  transaction<T>(fn: (registry: StudyRegistry) => Promise<T>): Promise<T> {
+    return this.db.transaction((db) => fn(db === this.db ? this : new StudyRegistry(db)));
   }
 
   /** Where a study's own data lives: the data directory itself for the first study, studies/<slug>/ for the others. */
@@ -143,166 +322,195 @@ export class StudyRegistry {
     return study.first ? dataDir : join(dataDir, 'studies', study.slug);
   }
 
-  // Studies ---------------------------------------------------------------------------------------------------------
-
-  studies(): StudyRecord[] {
-    return (this.db.prepare('SELECT * FROM studies ORDER BY first DESC, created_at, slug').all() as StudyRow[]).map(decodeStudy);
+  private async one<T>(sql: string, params: readonly unknown[] = []): Promise<T | undefined> {
+    return (await this.db.all<T>(sql, params))[0];
   }
 
-  study(slug: string): StudyRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM studies WHERE slug = ?').get(slug) as StudyRow | undefined;
+  // Studies ---------------------------------------------------------------------------------------------------------
+
+  async studies(): Promise<StudyRecord[]> {
+    return (await this.db.all<StudyRow>('SELECT * FROM studies ORDER BY first DESC, created_at, slug')).map(decodeStudy);
+  }
+
+  async study(slug: string): Promise<StudyRecord | undefined> {
+    const row = await this.one<StudyRow>('SELECT * FROM studies WHERE slug = ?', [slug]);
     return row && decodeStudy(row);
   }
 
-  firstStudy(): StudyRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM studies WHERE first = 1').get() as StudyRow | undefined;
+  async firstStudy(): Promise<StudyRecord | undefined> {
+    const row = await this.one<StudyRow>('SELECT * FROM studies WHERE first = 1');
     return row && decodeStudy(row);
   }
 
   /** A new study at version 1. Throws RegistryError (nothing added) for a bad or taken slug. */
-  addStudy(s: { slug: string; study_id: string; title: string; config_hash: string; config_json: string; first?: boolean; now: number; by: string | null }): StudyRecord {
+  async addStudy(s: { slug: string; study_id: string; title: string; config_hash: string; config_json: string; first?: boolean; now: number; by: string | null }): Promise<StudyRecord> {
     if (!SLUG_PATTERN.test(s.slug)) throw new RegistryError(`slug '${s.slug}': ${SLUG_RULE}`);
-    return this.db.transaction(() => {
-      if (this.study(s.slug)) throw new RegistryError(`slug '${s.slug}': a study with this slug exists already`);
-      this.db
-        .prepare('INSERT INTO studies (slug, study_id, title, config_hash, config_json, first, archived, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)')
-        .run(s.slug, s.study_id, s.title, s.config_hash, s.config_json, s.first ? 1 : 0, s.now);
-      this.db.prepare('INSERT INTO study_versions (slug, version, config_hash, config_json, created_at) VALUES (?, 1, ?, ?, ?)').run(s.slug, s.config_hash, s.config_json, s.now);
-      this.auditNow(s.now, s.by, 'study_add', `${s.slug} (config ${s.config_hash})`);
-      return this.study(s.slug)!;
-    })();
+    const taken = () => new RegistryError(`slug '${s.slug}': a study with this slug exists already`);
+    try {
+      return await this.transaction(async (r) => {
+        if (await r.study(s.slug)) throw taken();
+        await r.db.run('INSERT INTO studies (slug, study_id, title, config_hash, config_json, first, archived, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)', [
+          s.slug,
+          s.study_id,
+          s.title,
+          s.config_hash,
+          s.config_json,
+          s.first ? 1 : 0,
+          s.now,
+        ]);
+        await r.db.run('INSERT INTO study_versions (slug, version, config_hash, config_json, created_at) VALUES (?, 1, ?, ?, ?)', [s.slug, s.config_hash, s.config_json, s.now]);
+        await r.auditNow(s.now, s.by, 'study_add', `${s.slug} (config ${s.config_hash})`);
+        return (await r.study(s.slug))!;
+      });
+    } catch (err) {
+      if (this.db.isUniqueViolation(err)) throw s.first && (await this.firstStudy()) ? new RegistryError('there is a first study already') : taken();
+      throw err;
+    }
   }
 
   /**
    * Make a config the study's current version: a config hash not seen before is a new version (sessions keep the
-   * hash they started with); one seen before becomes current again. Returns the version number.
+   * hash they started with); one seen before becomes current again. Returns the version number. (Two processes
+   * starting with the same new config at once: the second's insert meets the first's row, and it tries again.)
    */
-  setVersion(slug: string, v: { study_id: string; title: string; config_hash: string; config_json: string; now: number; by: string | null }): number {
-    return this.db.transaction(() => {
-      if (!this.study(slug)) throw new RegistryError(`no study '${slug}'`);
-      const known = this.db.prepare('SELECT version FROM study_versions WHERE slug = ? AND config_hash = ?').get(slug, v.config_hash) as { version: number } | undefined;
-      let version = known?.version;
-      if (version === undefined) {
-        version = ((this.db.prepare('SELECT MAX(version) AS v FROM study_versions WHERE slug = ?').get(slug) as { v: number | null }).v ?? 0) + 1;
-        this.db.prepare('INSERT INTO study_versions (slug, version, config_hash, config_json, created_at) VALUES (?, ?, ?, ?, ?)').run(slug, version, v.config_hash, v.config_json, v.now);
-        this.auditNow(v.now, v.by, 'study_version', `${slug} version ${version} (config ${v.config_hash})`);
+  async setVersion(slug: string, v: { study_id: string; title: string; config_hash: string; config_json: string; now: number; by: string | null }): Promise<number> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.transaction(async (r) => {
+          if (!(await r.study(slug))) throw new RegistryError(`no study '${slug}'`);
+          const known = await r.one<{ version: number }>('SELECT version FROM study_versions WHERE slug = ? AND config_hash = ?', [slug, v.config_hash]);
+          let version = known?.version;
+          if (version === undefined) {
+            version = ((await r.one<{ v: number | null }>('SELECT MAX(version) AS v FROM study_versions WHERE slug = ?', [slug]))?.v ?? 0) + 1;
+            await r.db.run('INSERT INTO study_versions (slug, version, config_hash, config_json, created_at) VALUES (?, ?, ?, ?, ?)', [slug, version, v.config_hash, v.config_json, v.now]);
+            await r.auditNow(v.now, v.by, 'study_version', `${slug} version ${version} (config ${v.config_hash})`);
+          }
+          await r.db.run('UPDATE studies SET study_id = ?, title = ?, config_hash = ?, config_json = ? WHERE slug = ?', [v.study_id, v.title, v.config_hash, v.config_json, slug]);
+          return version;
+        });
+      } catch (err) {
+        if (attempt >= 5 || !this.db.isUniqueViolation(err)) throw err;
       }
-      this.db.prepare('UPDATE studies SET study_id = ?, title = ?, config_hash = ?, config_json = ? WHERE slug = ?').run(v.study_id, v.title, v.config_hash, v.config_json, slug);
-      return version;
-    })();
+    }
   }
 
-  versions(slug: string): StudyVersion[] {
-    return this.db.prepare('SELECT slug, version, config_hash, created_at FROM study_versions WHERE slug = ? ORDER BY version').all(slug) as StudyVersion[];
+  versions(slug: string): Promise<StudyVersion[]> {
+    return this.db.all<StudyVersion>('SELECT slug, version, config_hash, created_at FROM study_versions WHERE slug = ? ORDER BY version', [slug]);
   }
 
-  setArchived(slug: string, archived: boolean, now: number, by: string | null): void {
-    if (!this.study(slug)) throw new RegistryError(`no study '${slug}'`);
-    this.db.transaction(() => {
-      this.db.prepare('UPDATE studies SET archived = ? WHERE slug = ?').run(archived ? 1 : 0, slug);
-      this.auditNow(now, by, archived ? 'study_archive' : 'study_unarchive', slug);
-    })();
+  async setArchived(slug: string, archived: boolean, now: number, by: string | null): Promise<void> {
+    await this.transaction(async (r) => {
+      if (!(await r.study(slug))) throw new RegistryError(`no study '${slug}'`);
+      await r.db.run('UPDATE studies SET archived = ? WHERE slug = ?', [archived ? 1 : 0, slug]);
+      await r.auditNow(now, by, archived ? 'study_archive' : 'study_unarchive', slug);
+    });
   }
 
-  /** The study's registry rows (versions, memberships with it); its data directory is the caller's to remove. */
-  deleteStudy(slug: string, now: number, by: string | null): void {
-    const s = this.study(slug);
-    if (!s) throw new RegistryError(`no study '${slug}'`);
-    if (s.first) throw new RegistryError(`study '${slug}' is the first study (served at /): it cannot be deleted`);
-    this.db.transaction(() => {
-      this.db.prepare('DELETE FROM studies WHERE slug = ?').run(slug);
-      this.auditNow(now, by, 'study_delete', `${slug} (config ${s.config_hash})`);
-    })();
+  /** The study's registry rows (versions, memberships with it); its data (directory or schema) is the caller's to remove. */
+  async deleteStudy(slug: string, now: number, by: string | null): Promise<void> {
+    await this.transaction(async (r) => {
+      const s = await r.study(slug);
+      if (!s) throw new RegistryError(`no study '${slug}'`);
+      if (s.first) throw new RegistryError(`study '${slug}' is the first study (served at /): it cannot be deleted`);
+      await r.db.run('DELETE FROM studies WHERE slug = ?', [slug]);
+      await r.auditNow(now, by, 'study_delete', `${slug} (config ${s.config_hash})`);
+    });
   }
 
   // Accounts --------------------------------------------------------------------------------------------------------
 
-  accounts(): AccountRecord[] {
-    return (this.db.prepare('SELECT * FROM accounts ORDER BY name').all() as AccountRow[]).map(decodeAccount);
+  async accounts(): Promise<AccountRecord[]> {
+    return (await this.db.all<AccountRow>('SELECT * FROM accounts ORDER BY name')).map(decodeAccount);
   }
 
-  account(name: string): AccountRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE name = ?').get(name) as AccountRow | undefined;
+  async account(name: string): Promise<AccountRecord | undefined> {
+    const row = await this.one<AccountRow>('SELECT * FROM accounts WHERE name = ?', [name]);
     return row && decodeAccount(row);
   }
 
-  addAccount(a: { name: string; password_hash: string | null; admin: boolean; now: number; by: string | null }): AccountRecord {
+  async addAccount(a: { name: string; password_hash: string | null; admin: boolean; now: number; by: string | null }): Promise<AccountRecord> {
     if (!ACCOUNT_PATTERN.test(a.name)) throw new RegistryError(`account '${a.name}': ${ACCOUNT_RULE}`);
-    return this.db.transaction(() => {
-      if (this.account(a.name)) throw new RegistryError(`account '${a.name}' exists already`);
-      this.db.prepare('INSERT INTO accounts (name, password_hash, admin, created_at) VALUES (?, ?, ?, ?)').run(a.name, a.password_hash, a.admin ? 1 : 0, a.now);
-      this.auditNow(a.now, a.by, 'account_add', `${a.name}${a.admin ? ' (admin)' : ''}`);
-      return this.account(a.name)!;
-    })();
+    const taken = () => new RegistryError(`account '${a.name}' exists already`);
+    try {
+      return await this.transaction(async (r) => {
+        if (await r.account(a.name)) throw taken();
+        await r.db.run('INSERT INTO accounts (name, password_hash, admin, created_at) VALUES (?, ?, ?, ?)', [a.name, a.password_hash, a.admin ? 1 : 0, a.now]);
+        await r.auditNow(a.now, a.by, 'account_add', `${a.name}${a.admin ? ' (admin)' : ''}`);
+        return (await r.account(a.name))!;
+      });
+    } catch (err) {
+      if (this.db.isUniqueViolation(err)) throw taken();
+      throw err;
+    }
   }
 
   /** A new password hash for an account: every login of it ends. */
-  setAccountPassword(name: string, hash: string, now: number, by: string | null): void {
-    if (!this.account(name)) throw new RegistryError(`no account '${name}'`);
-    this.db.transaction(() => {
-      this.db.prepare('UPDATE accounts SET password_hash = ? WHERE name = ?').run(hash, name);
-      this.db.prepare('DELETE FROM account_logins WHERE account = ?').run(name);
-      this.auditNow(now, by, 'account_password', name);
-    })();
+  async setAccountPassword(name: string, hash: string, now: number, by: string | null): Promise<void> {
+    await this.transaction(async (r) => {
+      if (!(await r.account(name))) throw new RegistryError(`no account '${name}'`);
+      await r.db.run('UPDATE accounts SET password_hash = ? WHERE name = ?', [hash, name]);
+      await r.db.run('DELETE FROM account_logins WHERE account = ?', [name]);
+      await r.auditNow(now, by, 'account_password', name);
+    });
   }
 
   // Memberships -----------------------------------------------------------------------------------------------------
 
-  members(slug: string): Membership[] {
-    return this.db.prepare('SELECT slug, account, role FROM memberships WHERE slug = ? ORDER BY account').all(slug) as Membership[];
+  members(slug: string): Promise<Membership[]> {
+    return this.db.all<Membership>('SELECT slug, account, role FROM memberships WHERE slug = ? ORDER BY account', [slug]);
   }
 
-  membershipsOf(account: string): Membership[] {
-    return this.db.prepare('SELECT slug, account, role FROM memberships WHERE account = ? ORDER BY slug').all(account) as Membership[];
+  membershipsOf(account: string): Promise<Membership[]> {
+    return this.db.all<Membership>('SELECT slug, account, role FROM memberships WHERE account = ? ORDER BY slug', [account]);
   }
 
-  roleOf(slug: string, account: string): Role | undefined {
-    return (this.db.prepare('SELECT role FROM memberships WHERE slug = ? AND account = ?').get(slug, account) as { role: Role } | undefined)?.role;
+  async roleOf(slug: string, account: string): Promise<Role | undefined> {
+    return (await this.one<{ role: Role }>('SELECT role FROM memberships WHERE slug = ? AND account = ?', [slug, account]))?.role;
   }
 
   /** Give an account a role in a study (null: no longer a member). */
-  setMember(slug: string, account: string, role: Role | null, now: number, by: string | null): void {
-    if (!this.study(slug)) throw new RegistryError(`no study '${slug}'`);
-    if (!this.account(account)) throw new RegistryError(`no account '${account}' (add it first: nonolab user add ${account})`);
+  async setMember(slug: string, account: string, role: Role | null, now: number, by: string | null): Promise<void> {
     if (role !== null && !ROLES.includes(role)) throw new RegistryError(`role '${role}': expected owner or viewer`);
-    this.db.transaction(() => {
-      if (role === null) this.db.prepare('DELETE FROM memberships WHERE slug = ? AND account = ?').run(slug, account);
-      else this.db.prepare('INSERT INTO memberships (slug, account, role) VALUES (?, ?, ?) ON CONFLICT (slug, account) DO UPDATE SET role = excluded.role').run(slug, account, role);
-      this.auditNow(now, by, 'member', `${slug}: ${account} ${role ?? 'removed'}`);
-    })();
+    await this.transaction(async (r) => {
+      if (!(await r.study(slug))) throw new RegistryError(`no study '${slug}'`);
+      if (!(await r.account(account))) throw new RegistryError(`no account '${account}' (add it first: nonolab user add ${account})`);
+      if (role === null) await r.db.run('DELETE FROM memberships WHERE slug = ? AND account = ?', [slug, account]);
+      else await r.db.run('INSERT INTO memberships (slug, account, role) VALUES (?, ?, ?) ON CONFLICT (slug, account) DO UPDATE SET role = excluded.role', [slug, account, role]);
+      await r.auditNow(now, by, 'member', `${slug}: ${account} ${role ?? 'removed'}`);
+    });
   }
 
   // Logins (accounts other than the upgraded admin: its logins stay in the first study's store) ----------------------
 
-  insertLogin(tokenHash: string, account: string, passwordHash: string, createdAt: number, expiresAt: number): boolean {
-    return this.db.transaction(() => {
-      this.db.prepare('DELETE FROM account_logins WHERE expires_at <= ?').run(createdAt);
+  insertLogin(tokenHash: string, account: string, passwordHash: string, createdAt: number, expiresAt: number): Promise<boolean> {
+    return this.transaction(async (r) => {
+      await r.db.run('DELETE FROM account_logins WHERE expires_at <= ?', [createdAt]);
       // Not stored when the password changed since it was checked: the login must not outlive it.
-      if (this.account(account)?.password_hash !== passwordHash) return false;
-      this.db.prepare('INSERT INTO account_logins (token_hash, account, password_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)').run(tokenHash, account, passwordHash, createdAt, expiresAt);
+      if ((await r.account(account))?.password_hash !== passwordHash) return false;
+      await r.db.run('INSERT INTO account_logins (token_hash, account, password_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', [tokenHash, account, passwordHash, createdAt, expiresAt]);
       return true;
-    })();
+    });
   }
 
-  loginOf(tokenHash: string): { account: string; expires_at: number } | undefined {
-    return this.db.prepare('SELECT account, expires_at FROM account_logins WHERE token_hash = ?').get(tokenHash) as { account: string; expires_at: number } | undefined;
+  loginOf(tokenHash: string): Promise<{ account: string; expires_at: number } | undefined> {
+    return this.one('SELECT account, expires_at FROM account_logins WHERE token_hash = ?', [tokenHash]);
   }
 
-  deleteLogin(tokenHash: string): void {
-    this.db.prepare('DELETE FROM account_logins WHERE token_hash = ?').run(tokenHash);
+  deleteLogin(tokenHash: string): Promise<void> {
+    return this.db.run('DELETE FROM account_logins WHERE token_hash = ?', [tokenHash]);
   }
 
   // Audit -----------------------------------------------------------------------------------------------------------
 
-  audit(at: number, account: string | null, action: string, detail: string): void {
-    this.auditNow(at, account, action, detail);
+  audit(at: number, account: string | null, action: string, detail: string): Promise<void> {
+    return this.auditNow(at, account, action, detail);
   }
 
-  auditRows(): RegistryAudit[] {
-    return this.db.prepare('SELECT at, account, action, detail FROM registry_audit ORDER BY id').all() as RegistryAudit[];
+  auditRows(): Promise<RegistryAudit[]> {
+    return this.db.all<RegistryAudit>('SELECT at, account, action, detail FROM registry_audit ORDER BY id');
   }
 
-  private auditNow(at: number, account: string | null, action: string, detail: string): void {
-    this.db.prepare('INSERT INTO registry_audit (at, account, action, detail) VALUES (?, ?, ?, ?)').run(at, account, action, detail);
+  private auditNow(at: number, account: string | null, action: string, detail: string): Promise<void> {
+    return this.db.run('INSERT INTO registry_audit (at, account, action, detail) VALUES (?, ?, ?, ?)', [at, account, action, detail]);
   }
 }

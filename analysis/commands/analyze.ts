@@ -9,6 +9,7 @@ import { inputProblem, outputFolderProblem } from './outputPaths.ts';
 interface Flags {
   logs?: string;
   database?: string;
+  study?: string;
   puzzles: string;
   out: string;
   pauseThreshold: string;
@@ -46,6 +47,7 @@ export function registerAnalyze(program: Command): void {
     .description(commandDescription('analyze'))
     .option('--logs <dir>', 'logs directory (the server data dir with sessions/, or a folder of .ndjson files)')
     .option('--database <url>', 'instead of --logs: the PostgreSQL store (postgres://…, as NONOLAB_DATABASE_URL) whose events are read directly')
+    .option('--study <slug>', 'with --database: the study read, by its slug (default: the first study; a further study has its own tables)')
     .requiredOption('--puzzles <file>', 'study config (study-config/study.json) or a JSON/NDJSON puzzle list with solutions and metrics')
     .requiredOption('--out <dir>', 'output directory')
     .option('--pause-threshold <auto|seconds>', 'pause threshold: auto (Gaussian mixture on log gaps) or seconds', 'auto')
@@ -63,6 +65,11 @@ export function registerAnalyze(program: Command): void {
     .action(async (flags: Flags) => {
       if (!flags.logs === !flags.database) {
         console.error(`nonolab analyze: give --logs <dir> or --database <postgres://…>, ${flags.logs ? 'not both' : 'one of them'}`);
+        process.exitCode = 2;
+        return;
+      }
+      if (flags.study !== undefined && !flags.database) {
+        console.error(`nonolab analyze: --study ${flags.study}: give it with --database (on the embedded store, a study's logs are its folder: --logs DATA_DIR/studies/${flags.study})`);
         process.exitCode = 2;
         return;
       }
@@ -104,6 +111,7 @@ export function registerAnalyze(program: Command): void {
         const { summary } = await runAnalysis({
           logs: flags.logs,
           database: flags.database,
+          study: flags.study,
           puzzles: flags.puzzles,
           out: flags.out,
           pauseThreshold: threshold,

@@ -96,11 +96,11 @@ export const COMMANDS = {
     usage: '[options] <files...>',
   },
   migrate: {
-    description: 'copy a study from its data directory (SQLite + NDJSON) into PostgreSQL: idempotent, resumable, verified by counts and hashes',
+    description: 'copy a data directory (SQLite + NDJSON: every study and the registry of studies and accounts) into PostgreSQL: idempotent, resumable, verified by counts and hashes',
     usage: '[options]',
   },
   study: {
-    description: "the studies of the server's data directory: `study add CONFIG --slug SLUG [--owner NAME] [--viewer NAME]` serves one more at /s/SLUG/, `study list` lists them",
+    description: "the studies of the server's data directory or database: `study add CONFIG --slug SLUG [--owner NAME] [--viewer NAME]` serves one more at /s/SLUG/, `study list` lists them",
     usage: '',
   },
   user: {

@@ -1,4 +1,5 @@
-// `nonolab migrate --from DATA_DIR --to postgres://…`: a study's SQLite + NDJSON data into PostgreSQL (store/migrate.ts).
+// `nonolab migrate --from DATA_DIR --to postgres://…`: a data directory's SQLite + NDJSON data into PostgreSQL: every
+// study's store and the registry of studies and accounts (store/migrate.ts).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
@@ -32,6 +33,9 @@ export function registerMigrate(program: Command): void {
           `migrate: ${report.sessions} sessions, ${report.sequences} sequences, ${report.events_total} events (${report.events_copied} copied by this run)` +
             `${report.sessions_removed.length ? `, ${report.sessions_removed.length} withdrawn session(s) removed` : ''}; the experimenter's password, logins and marks with them`,
         );
+        for (const [slug, r] of Object.entries(report.studies))
+          console.log(`migrate: study ${slug}: ${r.sessions} sessions, ${r.sequences} sequences, ${r.events_total} events (${r.events_copied} copied by this run)${r.sessions_removed.length ? `, ${r.sessions_removed.length} withdrawn session(s) removed` : ''}`);
+        if (report.registry) console.log(`migrate: the registry: ${report.counts.studies?.target ?? 0} studies, ${report.counts.accounts?.target ?? 0} accounts, their memberships, logins and audit`);
         for (const [table, c] of Object.entries(report.counts)) console.log(`  ${table}: ${c.source} -> ${c.target}`);
         if (report.mismatches.length > 0) {
           for (const m of report.mismatches) console.error(`migrate: MISMATCH ${m}`);
@@ -39,7 +43,7 @@ export function registerMigrate(program: Command): void {
           process.exitCode = 1;
           return;
         }
-        console.log(`migrate: verified: every table's count, the experimenter's rows and every session log's SHA-256 agree. Start the server with NONOLAB_DATABASE_URL=${redactUrl(flags.to)}`);
+        console.log(`migrate: verified: every table's count, the experimenter's and the registry's rows and every session log's SHA-256 agree. Start the server with NONOLAB_DATABASE_URL=${redactUrl(flags.to)}`);
       } catch (err) {
         console.error(`nonolab migrate: ${(err as Error).message}`);
         process.exitCode = 1;

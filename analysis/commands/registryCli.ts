@@ -1,13 +1,31 @@
-// What `nonolab study …` and `nonolab user …` share: the data directory they work on (the server's), one-line errors
-// with exit 2, and the password read from standard input or a file (never from the command line, where `ps` shows it).
+// What `nonolab study …` and `nonolab user …` share: the registry they work on (the server's: the data directory's, or
+// the PostgreSQL database's with --database or NONOLAB_DATABASE_URL), one-line errors with exit 2, and the password
+// read from standard input or a file (never from the command line, where `ps` shows it).
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { REGISTRY_FILE, RegistryError, StudyRegistry } from '../../store/studies.ts';
+import { isPostgresUrl, redactUrl } from '../../store/stores.ts';
 
 /** Bad input: the command prints `nonolab <command>: <message>` and exits 2, having changed nothing. */
 export class CliInputError extends Error {}
 
 export const DATA_DIR_HELP = 'the data directory the server uses (NONOLAB_DATA_DIR; default: logs/ in the current directory)';
+
+export const DATABASE_HELP = 'the PostgreSQL database the server uses (postgres://…; default: NONOLAB_DATABASE_URL); without one, the data directory';
+
+/** Where the registry is: the database named (flag, else NONOLAB_DATABASE_URL), else the data directory. */
+export interface RegistryPlace {
+  dataDir?: string;
+  database?: string;
+}
+
+/** The database URL the command works on, if any (checked: a postgres:// URL). */
+export function databaseOf(flag: string | undefined): string | undefined {
+  const url = flag ?? process.env.NONOLAB_DATABASE_URL;
+  if (url === undefined || url === '') return undefined;
+  if (!isPostgresUrl(url)) throw new CliInputError(`${flag !== undefined ? '--database' : 'NONOLAB_DATABASE_URL'}: expected postgres://user:password@host:port/database, got '${redactUrl(url)}'`);
+  return url;
+}
 
 export function dataDirOf(flag: string | undefined): string {
   const dir = resolve(flag ?? process.env.NONOLAB_DATA_DIR ?? 'logs');
@@ -21,18 +39,27 @@ export function dataDirOf(flag: string | undefined): string {
  */
 export async function withRegistry<T>(
   command: string,
-  dataDirFlag: string | undefined,
+  place: RegistryPlace,
   check: () => T,
   fn: (registry: StudyRegistry, checked: T, dataDir: string) => void | Promise<void>,
 ): Promise<void> {
   let registry: StudyRegistry | undefined;
   let made: string[] = [];
   try {
-    const dataDir = dataDirOf(dataDirFlag);
+    const database = databaseOf(place.database);
+    const dataDir = dataDirOf(place.dataDir);
     const checked = check();
-    const file = join(dataDir, REGISTRY_FILE);
-    made = existsSync(dataDir) ? (existsSync(file) ? [] : [file, `${file}-wal`, `${file}-shm`]) : [dataDir];
-    registry = StudyRegistry.open(dataDir);
+    if (database) {
+      try {
+        registry = await StudyRegistry.openPostgres(database);
+      } catch (err) {
+        throw new CliInputError(`cannot use the database at ${redactUrl(database)}: ${(err as Error).message}`);
+      }
+    } else {
+      const file = join(dataDir, REGISTRY_FILE);
+      made = existsSync(dataDir) ? (existsSync(file) ? [] : [file, `${file}-wal`, `${file}-shm`]) : [dataDir];
+      registry = StudyRegistry.open(dataDir);
+    }
     await fn(registry, checked, dataDir);
     made = [];
   } catch (err) {
@@ -40,7 +67,7 @@ export async function withRegistry<T>(
     console.error(`nonolab ${command}: ${(err as Error).message}`);
     process.exitCode = 2;
   } finally {
-    registry?.close();
+    await registry?.close();
     for (const path of made) rmSync(path, { recursive: true, force: true });
   }
 }

@@ -1,12 +1,13 @@
 // `nonolab study add CONFIG --slug SLUG [--owner NAME] [--viewer NAME]` and `nonolab study list`: the studies of the
-// server's data directory (store/studies.ts). A study added while the server runs is served at its first request.
+// server's registry (store/studies.ts: its data directory's, or its PostgreSQL database's with --database or
+// NONOLAB_DATABASE_URL). A study added while the server runs is served at its first request.
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, loadStudyConfig } from '../../node/studyConfig.ts';
-import { ADMIN_ACCOUNT, REGISTRY_FILE, SLUG_PATTERN, SLUG_RULE, StudyRegistry, type Role } from '../../store/studies.ts';
+import { ADMIN_ACCOUNT, REGISTRY_FILE, SLUG_PATTERN, SLUG_RULE, StudyRegistry, schemaOf, type Role } from '../../store/studies.ts';
 import { commandDescription } from './catalog.ts';
-import { CliInputError, DATA_DIR_HELP, dataDirOf, withRegistry } from './registryCli.ts';
+import { CliInputError, DATABASE_HELP, DATA_DIR_HELP, dataDirOf, databaseOf, withRegistry } from './registryCli.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -20,9 +21,9 @@ export function registerStudy(program: Command): void {
     .option('--owner <name>', 'an account that owns it (repeatable; default: admin)', collect)
     .option('--viewer <name>', 'an account that may watch, replay and export it (repeatable)', collect)
     .option('--data-dir <dir>', DATA_DIR_HELP)
-    .action(async (file: string, flags: { slug: string; owner?: string[]; viewer?: string[]; dataDir?: string }) => {
+    .option('--database <url>', DATABASE_HELP)
+    .action(async (file: string, flags: { slug: string; owner?: string[]; viewer?: string[]; dataDir?: string; database?: string }) => {
       const check = () => {
-        if (process.env.NONOLAB_DATABASE_URL) throw new CliInputError('studies beyond the first run on the embedded store only (NONOLAB_DATABASE_URL is set)');
         if (!SLUG_PATTERN.test(flags.slug)) throw new CliInputError(`--slug ${flags.slug}: ${SLUG_RULE}`);
         try {
           return loadStudyConfig(file);
@@ -31,19 +32,19 @@ export function registerStudy(program: Command): void {
           throw err;
         }
       };
-      await withRegistry('study add', flags.dataDir, check, (registry, loaded) => {
-        if (registry.study(flags.slug)) throw new CliInputError(`--slug ${flags.slug}: a study with this slug exists already`);
+      await withRegistry('study add', flags, check, async (registry, loaded) => {
+        if (await registry.study(flags.slug)) throw new CliInputError(`--slug ${flags.slug}: a study with this slug exists already`);
         const members: [string, Role][] = [...(flags.owner ?? [ADMIN_ACCOUNT]).map((n): [string, Role] => [n, 'owner']), ...(flags.viewer ?? []).map((n): [string, Role] => [n, 'viewer'])];
         for (const [name, role] of members) {
-          if (!registry.account(name) && name !== ADMIN_ACCOUNT) throw new CliInputError(`--${role} ${name}: no such account (add it first: nonolab user add ${name})`);
+          if (!(await registry.account(name)) && name !== ADMIN_ACCOUNT) throw new CliInputError(`--${role} ${name}: no such account (add it first: nonolab user add ${name})`);
         }
         const now = Date.now();
-        registry.db.transaction(() => {
+        await registry.transaction(async (r) => {
           // The admin account of an upgraded installation (its password stays the server's: see server/admin/accounts.ts).
-          if (!registry.account(ADMIN_ACCOUNT) && members.some(([n]) => n === ADMIN_ACCOUNT)) registry.addAccount({ name: ADMIN_ACCOUNT, password_hash: null, admin: true, now, by: null });
-          registry.addStudy({ slug: flags.slug, study_id: loaded.config.id, title: loaded.config.title, config_hash: loaded.hash, config_json: JSON.stringify(loaded.config), now, by: 'cli' });
-          for (const [name, role] of members) registry.setMember(flags.slug, name, role, now, 'cli');
-        })();
+          if (!(await r.account(ADMIN_ACCOUNT)) && members.some(([n]) => n === ADMIN_ACCOUNT)) await r.addAccount({ name: ADMIN_ACCOUNT, password_hash: null, admin: true, now, by: null });
+          await r.addStudy({ slug: flags.slug, study_id: loaded.config.id, title: loaded.config.title, config_hash: loaded.hash, config_json: JSON.stringify(loaded.config), now, by: 'cli' });
+          for (const [name, role] of members) await r.setMember(flags.slug, name, role, now, 'cli');
+        });
         console.log(JSON.stringify({ slug: flags.slug, id: loaded.config.id, config_hash: loaded.hash, participant_link: `/s/${flags.slug}/`, admin_api: `/api/admin/studies/${flags.slug}/`, members: members.map(([name, role]) => ({ name, role })) }));
       });
     });
@@ -51,12 +52,22 @@ export function registerStudy(program: Command): void {
     .command('list')
     .description('list the studies: one JSON line each (slug, id, title, config_hash, version, first, archived, members)')
     .option('--data-dir <dir>', DATA_DIR_HELP)
-    .action(async (flags: { dataDir?: string }) => {
+    .option('--database <url>', DATABASE_HELP)
+    .action(async (flags: { dataDir?: string; database?: string }) => {
       // No registry yet (a server of this version never ran here, no study added): nothing to list, nothing made.
-      if (!existsSync(join(dataDirOf(flags.dataDir), REGISTRY_FILE))) return;
-      await withRegistry('study list', flags.dataDir, () => null, (registry, _none, dataDir) => {
-        for (const s of registry.studies()) {
-          const versions = registry.versions(s.slug);
+      let onDatabase: boolean;
+      try {
+        onDatabase = databaseOf(flags.database) !== undefined;
+      } catch (err) {
+        if (!(err instanceof CliInputError)) throw err;
+        console.error(`nonolab study list: ${err.message}`);
+        process.exitCode = 2;
+        return;
+      }
+      if (!onDatabase && !existsSync(join(dataDirOf(flags.dataDir), REGISTRY_FILE))) return;
+      await withRegistry('study list', flags, () => null, async (registry, _none, dataDir) => {
+        for (const s of await registry.studies()) {
+          const versions = await registry.versions(s.slug);
           console.log(
             JSON.stringify({
               slug: s.slug,
@@ -68,8 +79,8 @@ export function registerStudy(program: Command): void {
               first: s.first,
               archived: s.archived,
               participant_link: s.first ? '/' : `/s/${s.slug}/`,
-              data_dir: relative(dataDir, StudyRegistry.dataDirOf(dataDir, s)) || '.',
-              members: registry.members(s.slug).map((m) => ({ name: m.account, role: m.role })),
+              ...(onDatabase ? { schema: schemaOf(s) ?? 'public' } : { data_dir: relative(dataDir, StudyRegistry.dataDirOf(dataDir, s)) || '.' }),
+              members: (await registry.members(s.slug)).map((m) => ({ name: m.account, role: m.role })),
             }),
           );
         }

@@ -1,6 +1,7 @@
 // `nonolab analyze --database URL`: the sessions' logs read straight from the PostgreSQL store (its events table, one
 // row per record in log order), a slice of sessions at a time, extracted as the files would be: no export step.
 import pg from 'pg';
+import { REGISTRY_SCHEMA, schemaOf } from '../../store/studies.ts';
 import { parseSessionNdjson, type SessionLog } from '../../shared/signals/index.ts';
 import { extractLogs, mergeExtracts, type ExtractContext, type Extracted, type SkippedSession } from './extract.ts';
 
@@ -13,7 +14,19 @@ export async function databaseSessionIds(client: pg.Client): Promise<string[]> {
 }
 
 /** Extract every session of the database (skipped and bad sessions as with files: `ctx.skipBadSessions`). */
-export async function extractDatabase(url: string, ctx: ExtractContext, opts: { onSessions?: (n: number) => void; onSession?: (done: number) => void } = {}): Promise<Extracted> {
+/** The schema of the study `slug` (its registry row says whether it is the first: `public`), else an error naming it. */
+async function useStudy(client: pg.Client, slug: string): Promise<void> {
+  const row = (await client.query(`SELECT first FROM ${REGISTRY_SCHEMA}.studies WHERE slug = $1`, [slug]).catch(() => ({ rows: [] }))).rows[0] as { first: number } | undefined;
+  if (!row) throw new Error(`--study ${slug}: no such study in this database`);
+  const schema = schemaOf({ slug, first: row.first === 1 });
+  if (schema) await client.query(`SET search_path TO ${schema}`);
+}
+
+/**
+ * Extract every session of the database (skipped and bad sessions as with files: `ctx.skipBadSessions`): the first
+ * study's, or with `study` that study's (a study beyond the first has its tables in its own schema).
+ */
+export async function extractDatabase(url: string, ctx: ExtractContext, opts: { onSessions?: (n: number) => void; onSession?: (done: number) => void; study?: string } = {}): Promise<Extracted> {
   const client = new pg.Client({ connectionString: url });
   try {
     await client.connect();
@@ -21,6 +34,7 @@ export async function extractDatabase(url: string, ctx: ExtractContext, opts: { 
     throw new Error(`--database: cannot connect (${(err as Error).message})`);
   }
   try {
+    if (opts.study !== undefined) await useStudy(client, opts.study);
     const ids = await databaseSessionIds(client);
     if (ids.length === 0) throw new Error('--database: no session has records in this database');
     opts.onSessions?.(ids.length);

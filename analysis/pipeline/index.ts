@@ -29,6 +29,8 @@ export interface RunOptions {
   /** The logs directory; or, instead, `database`: the PostgreSQL store's URL (events read from it directly). */
   logs?: string;
   database?: string;
+  /** With `database`: the study read, by its slug (its schema: store/studies.ts); default the first study's tables. */
+  study?: string;
   puzzles: string;
   out: string;
   pauseThreshold: 'auto' | number;
@@ -80,6 +82,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   const t0 = performance.now();
   const set = loadPuzzleSet(opts.puzzles);
   if (!opts.logs === !opts.database) throw new Error('give the logs directory or the database, one of them');
+  if (opts.study !== undefined && !opts.database) throw new Error('a study is chosen by its slug in a database only (the logs directory of a study is its own folder)');
   const files = opts.logs ? sessionFiles(opts.logs) : [];
   if (opts.logs) opts.onFiles?.(files.length);
   const codesFile = opts.codes ?? (opts.logs && existsSync(join(opts.logs, 'codes.csv')) ? join(opts.logs, 'codes.csv') : undefined);
@@ -131,7 +134,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   try {
     const ctx = extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel, opts.skipBadSessions, opts.trajectories ?? true);
     const extracted = opts.database
-      ? await extractDatabase(opts.database, ctx, { onSessions: opts.onFiles, onSession: opts.onSession })
+      ? await extractDatabase(opts.database, ctx, { onSessions: opts.onFiles, onSession: opts.onSession, study: opts.study })
       : await extractFiles(files, ctx, { parallel: opts.parallel, onSession: opts.onSession });
     const extractMs = performance.now() - te;
     const ta = performance.now();

@@ -85,12 +85,12 @@ export function adminHostApp(opts: { host: AdminHostOps; firstStore: StudyStore;
     return login;
   };
   const accountInfo = (a: AccountRecord) => ({ name: a.name, admin: a.admin });
-  const studyInfo = (s: StudyRecord, role: string | undefined) => ({
+  const studyInfo = async (s: StudyRecord, role: string | undefined) => ({
     slug: s.slug,
     study_id: s.study_id,
     title: s.title,
     config_hash: s.config_hash,
-    version: registry.versions(s.slug).find((v) => v.config_hash === s.config_hash)?.version ?? null,
+    version: (await registry.versions(s.slug)).find((v) => v.config_hash === s.config_hash)?.version ?? null,
     first: s.first,
     archived: s.archived,
     role: role ?? null,
@@ -100,19 +100,11 @@ export function adminHostApp(opts: { host: AdminHostOps; firstStore: StudyStore;
   const memberStudy = async (req: Request, owner: boolean) => {
     const login = await who(req);
     const slug = String(req.params.slug);
-    const record = SLUG_PATTERN.test(slug) ? registry.study(slug) : undefined;
-    const role = record && accounts.roleIn(slug, login.account);
+    const record = SLUG_PATTERN.test(slug) ? await registry.study(slug) : undefined;
+    const role = record && (await accounts.roleIn(slug, login.account));
     if (!record || !role) throw new HttpError(404, NOT_A_STUDY);
     if (owner && role !== 'owner') throw new HttpError(403, `your role in study '${slug}' is ${role}; this needs the owner role`);
     return { login, record, role };
-  };
-  const registryErrors = <T>(fn: () => T): T => {
-    try {
-      return fn();
-    } catch (err) {
-      if (err instanceof RegistryError) throw new HttpError(400, err.message);
-      throw err;
-    }
   };
 
   r.post('/login', loginLimiter, async (req, res) => {
@@ -133,14 +125,14 @@ export function adminHostApp(opts: { host: AdminHostOps; firstStore: StudyStore;
 
   r.get('/me', async (req, res) => {
     const login = await who(req);
-    const studies = registry.membershipsOf(login.account.name).map((m) => ({ slug: m.slug, role: m.role }));
+    const studies = (await registry.membershipsOf(login.account.name)).map((m) => ({ slug: m.slug, role: m.role }));
     res.json({ ok: true, expires_at: login.expires_at, account: accountInfo(login.account), studies });
   });
 
   r.get('/studies', async (req, res) => {
     const login = await who(req);
-    const roles = new Map(registry.membershipsOf(login.account.name).map((m) => [m.slug, m.role]));
-    res.json({ studies: registry.studies().filter((s) => roles.has(s.slug)).map((s) => studyInfo(s, roles.get(s.slug))) });
+    const roles = new Map((await registry.membershipsOf(login.account.name)).map((m) => [m.slug, m.role]));
+    res.json({ studies: await Promise.all((await registry.studies()).filter((s) => roles.has(s.slug)).map((s) => studyInfo(s, roles.get(s.slug)))) });
   });
 
   r.post('/studies', async (req, res) => {
@@ -148,38 +140,38 @@ export function adminHostApp(opts: { host: AdminHostOps; firstStore: StudyStore;
     const body = parseBody(AddStudyRequest, req.body ?? {});
     const text = typeof body.config === 'string' ? body.config : JSON.stringify(body.config);
     const added = await registryErrorsAsync(() => host.addStudy(body.slug, text, login.account));
-    res.status(201).json({ study: studyInfo(added.record, 'owner') });
+    res.status(201).json({ study: await studyInfo(added.record, 'owner') });
   });
 
   r.get('/studies/:slug', async (req, res) => {
     const { record, role } = await memberStudy(req, false);
-    res.json({ study: studyInfo(record, role), versions: registry.versions(record.slug) });
+    res.json({ study: await studyInfo(record, role), versions: await registry.versions(record.slug) });
   });
 
   r.get('/studies/:slug/versions', async (req, res) => {
     const { record } = await memberStudy(req, false);
-    res.json({ versions: registry.versions(record.slug) });
+    res.json({ versions: await registry.versions(record.slug) });
   });
 
   r.get('/studies/:slug/members', async (req, res) => {
     const { record } = await memberStudy(req, true);
-    res.json({ members: registry.members(record.slug).map(({ account, role }) => ({ name: account, role })) });
+    res.json({ members: (await registry.members(record.slug)).map(({ account, role }) => ({ name: account, role })) });
   });
 
   r.post('/studies/:slug/members', async (req, res) => {
     const { record, login } = await memberStudy(req, true);
     const { name, role } = parseBody(MemberRequest, req.body ?? {});
-    const owners = registry.members(record.slug).filter((m) => m.role === 'owner' && m.account !== name);
+    const owners = (await registry.members(record.slug)).filter((m) => m.role === 'owner' && m.account !== name);
     if (role !== 'owner' && owners.length === 0) throw new HttpError(409, 'a study keeps at least one owner');
-    registryErrors(() => registry.setMember(record.slug, name, role, clock(), login.account.name));
-    res.json({ members: registry.members(record.slug).map(({ account, role: r2 }) => ({ name: account, role: r2 })) });
+    await registryErrorsAsync(() => registry.setMember(record.slug, name, role, clock(), login.account.name));
+    res.json({ members: (await registry.members(record.slug)).map(({ account, role: r2 }) => ({ name: account, role: r2 })) });
   });
 
   r.post('/studies/:slug/archive', async (req, res) => {
     const { record, login } = await memberStudy(req, true);
     const { archived } = parseBody(ArchiveRequest, req.body ?? {});
-    registry.setArchived(record.slug, archived, clock(), login.account.name);
-    res.json({ study: studyInfo(registry.study(record.slug)!, 'owner') });
+    await registry.setArchived(record.slug, archived, clock(), login.account.name);
+    res.json({ study: await studyInfo((await registry.study(record.slug))!, 'owner') });
   });
 
   r.post('/studies/:slug/delete', async (req, res) => {
@@ -198,14 +190,16 @@ export function adminHostApp(opts: { host: AdminHostOps; firstStore: StudyStore;
   r.get('/accounts', async (req, res) => {
     await adminOnly(req);
     res.json({
-      accounts: registry.accounts().map((a) => ({ ...accountInfo(a), studies: registry.membershipsOf(a.name).map((m) => ({ slug: m.slug, role: m.role })) })),
+      accounts: await Promise.all(
+        (await registry.accounts()).map(async (a) => ({ ...accountInfo(a), studies: (await registry.membershipsOf(a.name)).map((m) => ({ slug: m.slug, role: m.role })) })),
+      ),
     });
   });
 
   r.post('/accounts', async (req, res) => {
     const login = await adminOnly(req);
     const { name, password, admin } = parseBody(AccountRequest, req.body ?? {});
-    const added = registryErrors(() => registry.addAccount({ name, password_hash: hashPassword(password), admin: admin ?? false, now: clock(), by: login.account.name }));
+    const added = await registryErrorsAsync(() => registry.addAccount({ name, password_hash: hashPassword(password), admin: admin ?? false, now: clock(), by: login.account.name }));
     res.status(201).json({ account: accountInfo(added) });
   });
 

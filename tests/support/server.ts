@@ -37,19 +37,19 @@ export const SECOND_STUDY = 'second';
  * A second study in a data directory's registry, beside the first (the same config under another id): so the suites
  * that drive the first study run on a server holding two, as a lab's server does. Owned by the admin account.
  */
-export function addSecondStudy(dataDir: string, configPath: string): void {
+export async function addSecondStudy(dataDir: string, configPath: string): Promise<void> {
   const registry = StudyRegistry.open(dataDir);
   try {
-    if (registry.study(SECOND_STUDY)) return;
+    if (await registry.study(SECOND_STUDY)) return;
     const loaded = loadStudyConfig(configPath);
     const second = loadedStudy({ ...loaded.config, id: `${loaded.config.id}-second`, title: `${loaded.config.title} (second study)` }, sha256Hex);
     const config = second.config;
     const now = Date.now();
-    if (!registry.account(ADMIN_ACCOUNT)) registry.addAccount({ name: ADMIN_ACCOUNT, password_hash: null, admin: true, now, by: null });
-    registry.addStudy({ slug: SECOND_STUDY, study_id: config.id, title: config.title, config_hash: second.hash, config_json: JSON.stringify(config), now, by: 'test' });
-    registry.setMember(SECOND_STUDY, ADMIN_ACCOUNT, 'owner', now, 'test');
+    if (!(await registry.account(ADMIN_ACCOUNT))) await registry.addAccount({ name: ADMIN_ACCOUNT, password_hash: null, admin: true, now, by: null });
+    await registry.addStudy({ slug: SECOND_STUDY, study_id: config.id, title: config.title, config_hash: second.hash, config_json: JSON.stringify(config), now, by: 'test' });
+    await registry.setMember(SECOND_STUDY, ADMIN_ACCOUNT, 'owner', now, 'test');
   } finally {
-    registry.close();
+    await registry.close();
   }
 }
 
@@ -57,8 +57,9 @@ export function addSecondStudy(dataDir: string, configPath: string): void {
 export async function startServer(opts: { configPath?: string; dataDir?: string; env?: Record<string, string>; entry?: string; secondStudy?: boolean } = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? tempDir('nonolab-data-');
   const configPath = opts.configPath ?? join(repoRoot, 'study-config', 'study.json');
-  // On the embedded store (studies beyond the first are not served on PostgreSQL).
-  if (opts.secondStudy !== false && !opts.env?.NONOLAB_DATABASE_URL) addSecondStudy(dataDir, configPath);
+  // On the embedded store only: with NONOLAB_DATABASE_URL the registry is in the database (a fresh one per test, made
+  // by the server at its start), where this data-directory helper does not reach.
+  if (opts.secondStudy !== false && !opts.env?.NONOLAB_DATABASE_URL) await addSecondStudy(dataDir, configPath);
   const child = spawn(process.execPath, opts.entry ? [opts.entry] : ['--import', 'tsx', join(repoRoot, 'server', 'main.ts')], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', NONOLAB_DATA_DIR: dataDir, NONOLAB_CONFIG: configPath, ...opts.env },

@@ -193,11 +193,14 @@ export async function rowsMentioning(databaseUrl: string, needle: string): Promi
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const tables = (await client.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).rows.map((r: { table_name: string }) => r.table_name);
+    // Every schema's tables: the first study's (public), the registry's and each further study's (study_<slug>).
+    const tables = (
+      await client.query("SELECT table_schema, table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')")
+    ).rows as { table_schema: string; table_name: string }[];
     const found: string[] = [];
-    for (const t of tables) {
-      const rows = await client.query(`SELECT t::text AS row FROM "${t}" t WHERE strpos(t::text, $1) > 0`, [needle]);
-      for (const r of rows.rows as { row: string }[]) found.push(`${t}: ${r.row}`);
+    for (const { table_schema: schema, table_name: t } of tables) {
+      const rows = await client.query(`SELECT t::text AS row FROM "${schema}"."${t}" t WHERE strpos(t::text, $1) > 0`, [needle]);
+      for (const r of rows.rows as { row: string }[]) found.push(`${schema === 'public' ? '' : `${schema}.`}${t}: ${r.row}`);
     }
     return found;
   } finally {
