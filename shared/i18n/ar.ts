@@ -57,6 +57,7 @@ export const ar: Messages = {
   'board.keysCross': 'علامة ✕',
   'board.keysClear': 'مسح',
   'board.keysUndo': 'تراجع',
+  'board.keysArrows': 'الأسهم',
   'board.keysSelect': 'تحديد صف أو عمود',
   'board.keysLetters': 'والحروف',
   'board.keysWrite': 'كتابة',

@@ -2,10 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUES, MESSAGE_KEYS } from './catalogues.ts';
 import { en } from './en.ts';
+import { enPage } from './en.page.ts';
+import { enSteps } from './en.steps.ts';
 import { formatMessage, placeholders } from './format.ts';
 import { SHIPPED_LANGUAGES } from './languages.ts';
 
 describe('message catalogues', () => {
+  it('the key list is exactly the English catalogue\'s keys (the page\'s first part and its steps\' part, no key in both)', () => {
+    expect(Object.keys(en)).toEqual([...MESSAGE_KEYS]);
+    expect(Object.keys(enPage).filter((k) => Object.hasOwn(enSteps, k))).toEqual([]);
+  });
   it('every shipped language has a catalogue', () => {
     expect(Object.keys(CATALOGUES).sort()).toEqual([...SHIPPED_LANGUAGES].sort());
   });

@@ -57,6 +57,7 @@ export const de: Messages = {
   'board.keysCross': 'ankreuzen',
   'board.keysClear': 'leeren',
   'board.keysUndo': 'rückgängig',
+  'board.keysArrows': 'Pfeiltasten',
   'board.keysSelect': 'eine Linie auswählen',
   'board.keysLetters': 'und Buchstaben',
   'board.keysWrite': 'eintragen',

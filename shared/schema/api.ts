@@ -23,6 +23,8 @@ export const StartSessionRequest = z
     /** Kiosk mode: the participant label the experimenter types in. */
     label: z.string().trim().min(1, 'a label cannot be empty').max(100, 'a label has at most 100 characters').regex(/^[^<>]*$/, 'labels cannot contain < or >').optional(),
     panel: PanelIdentity.optional(),
+    /** The language the link asks for (`?lang=de`): used if the study declares it, else the study's default. */
+    lang: z.string().max(35).regex(/^[A-Za-z0-9-]+$/, 'a language tag such as de').optional(),
   })
   // Unknown keys are refused (400 naming them), not ignored: a typo such as `"mod": "kiosk"` would otherwise start a
   // general session without a word, and a start's body is stored nowhere, so junk has no reason to be sent.
@@ -63,6 +65,14 @@ export const ClientStudy = z.object({
   hint_policy: HintPolicy,
   /** Sudoku boards' settings (config `sudoku`); only in a study with Sudoku puzzles. */
   sudoku: z.object({ flag_conflicts: z.boolean() }).optional(),
+  /**
+   * The session's language, in a study that declares languages (config `languages`): the phases above are already in
+   * it; `messages`: the study's overrides of the page's catalogue; `options`: answer options' labels by path (the
+   * answer recorded stays the default language's option).
+   */
+  language: z
+    .object({ lang: z.string(), native_digits: z.boolean(), messages: z.record(z.string(), z.string()), options: z.record(z.string(), z.string()) })
+    .optional(),
 });
 export type ClientStudy = z.infer<typeof ClientStudy>;
 

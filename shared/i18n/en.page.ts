@@ -1,0 +1,55 @@
+// The participant's page in English, its first screens (loading, errors, links, kiosk, closed, the top bar): what
+// the first load carries. The words of the steps after consent come with them (en.steps.ts). Texts exactly as the
+// page showed them before it had a catalogue.
+export const enPage = {
+  // The page around the steps (App.tsx)
+  'app.loading': 'Loading the study…',
+  'app.loadingPuzzle': 'Loading the puzzle…',
+  'app.error': 'Something went wrong: {error}',
+  'app.errorSaved': 'Your answers so far are saved. ',
+  'app.errorRetry': 'Reload the page to try again, or contact the experimenter.',
+  'app.badLinkTitle': 'This link cannot start the study',
+  'app.closedTitle': 'This study is not taking participants',
+  'app.elsewhereTitle': 'Open in another window',
+  'app.elsewhere': 'The study is now open in another window or tab. Please continue there, or continue here instead.',
+  'app.continueHere': 'Continue here',
+  'app.thankYou': 'Thank you',
+  'app.yourCode': 'Your code: ',
+  'app.oneMoment': 'One moment',
+  'app.preparing': 'Preparing your puzzles… (this needs a connection to the study server)',
+  'app.declined': 'Thank you for your time.',
+  'app.noSteps': 'This study has no further steps. Thank you!',
+  'app.studyFull': 'Thank you for your interest: this study has just filled up, so it cannot continue. You may close this page.',
+  'app.noConnection': 'no connection',
+  // Kiosk (the experimenter types the participant's label)
+  'kiosk.title': 'New participant',
+  'kiosk.label': 'Participant label (for the experimenter)',
+  'kiosk.start': 'Start',
+  // The top bar
+  'save.saved': 'Saved',
+  'save.saving': 'Saving…',
+  'save.offline': 'Offline — your work is kept and will be sent',
+  'save.offlineShort': 'Offline · kept',
+  'countdown.label': 'Time left {time}',
+  // Broken links (the field, the value, what is allowed)
+  'link.label': 'The participant label{shown} cannot be used: {problem}. A label has 1 to 100 characters, without < or >.',
+  'link.panel': "This study link's {param}{shown} cannot be used: {problem}. An id has 1 to 100 characters: letters, digits and _ . : -. Please open the study again from the recruitment site, or contact the experimenter.",
+  'link.other': 'This study link cannot be used ({param}: {problem}).',
+  'link.paramLabel': 'participant label (label)',
+  'link.paramProlific': 'participant id (PROLIFIC_PID)',
+  'link.paramSona': 'participant id (sona_id)',
+  'link.paramParticipant': 'participant id',
+  'link.paramStudy': 'study id (STUDY_ID)',
+  'link.paramSession': 'session id (SESSION_ID)',
+  // Survey answers' checks: also the server's (shared/study/survey.ts)
+  'survey.required': 'Please answer this question.',
+  'survey.scaleRange': 'Choose a whole number from {min} to {max}.',
+  'survey.number': 'Enter a number.',
+  'survey.wholeNumber': 'Enter a whole number.',
+  'survey.atLeast': 'Enter a number of at least {min}.',
+  'survey.atMost': 'Enter a number of at most {max}.',
+  'survey.oneOption': 'Choose one of the options.',
+  'survey.options': 'Choose among the options.',
+  'survey.text': 'Enter text.',
+  'survey.tooLong': 'Keep it under {max} characters.',
+} as const;
