@@ -87,7 +87,8 @@ function KioskLabel() {
 }
 
 function StepView() {
-  useStudy((s) => s.step);
+  // Past consent (and on its way there), the English words of the steps must be there: they are not in the first load.
+  useStepWords(useStudy((s) => s.steps[s.step]?.kind !== 'consent' || s.busy === 'sequence'));
   const screenedOut = useStudy((s) => s.screenedOut);
   const declined = useStudy((s) => s.declined);
   const endCode = useStudy((s) => s.completion?.code);
@@ -111,7 +112,6 @@ function StepView() {
   }
   const phase = phaseOf(step);
   // Past consent, the English words of the steps must be there (they are not in the first load).
-  useStepWords(step !== undefined && step.kind !== 'consent');
   if (!step || !phase) return <p className="page-body">{t('app.noSteps')}</p>;
   // The registry is indexed by kind, so the module matches the phase; TypeScript cannot see that through the union.
   const Screen = phaseModules[phase.kind].Screen as ComponentType<{ step: Step; phase: Phase }>;
@@ -148,6 +148,8 @@ export function App() {
 }
 
 function AppMain({ stepKind, status, error, linkProblem, hasSession }: { stepKind: string; status: string; error: string | null; linkProblem: string | null; hasSession: boolean }) {
+  // The rarer first screens' words (a kiosk, a broken link, another window) are not in the first load either.
+  useStepWords(status === 'kiosk-label' || status === 'bad-link' || status === 'elsewhere');
   return (
     <main className="app" data-step-kind={stepKind}>
       {status === 'loading' && (

@@ -67,6 +67,8 @@ export function clientStudyIn(study: LoadedStudy, lang: string): ClientStudy {
   const languages = study.config.languages;
   if (!languages) return study.client;
   const spoken = sessionLanguage(languages, lang);
+  // English as written, with nothing to override: the page needs nothing more (its first load is budgeted).
+  if (spoken === 'en' && languages.default === 'en' && !languages.messages.en) return study.client;
   let cache = byLanguage.get(study);
   if (!cache) byLanguage.set(study, (cache = new Map()));
   let client = cache.get(spoken);

@@ -1,7 +1,7 @@
 // A survey form built from config items: answers kept in the form, validation messages next to each item.
 import { useEffect, useState, type ReactNode } from 'react';
 import type { SurveyItem } from '../../../shared/schema/config.ts';
-import { validateAnswers, type Answer } from '../../../shared/study/survey.ts';
+import { answerProblems, type Answer } from '../../../shared/study/answerProblems.ts';
 import { SurveyItemInput } from './SurveyItems.tsx';
 import { TopBar } from './TopBar.tsx';
 import { useStudy } from '../study.ts';
@@ -52,7 +52,7 @@ export function Survey({ id, title, text, items, sections = [], submitLabel = t(
           onSubmit={(e) => {
             e.preventDefault();
             const all = [...sections.flatMap((sec) => sec.items), ...items];
-            const found = validateAnswers(all, answers, t);
+            const found = Object.fromEntries(Object.entries(answerProblems(all, answers)).map(([item, p]) => [item, t(p.key, p.args)]));
             setErrors(found);
             const first = all.find((i) => found[i.id]);
             if (first) {

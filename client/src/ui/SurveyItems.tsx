@@ -1,6 +1,6 @@
 // Survey item inputs, one per config item type, with the validation message next to the item.
 import type { SurveyItem } from '../../../shared/schema/config.ts';
-import type { Answer } from '../../../shared/study/survey.ts';
+import type { Answer } from '../../../shared/study/answerProblems.ts';
 import { t } from '../i18n.ts';
 
 /**
