@@ -46,7 +46,8 @@ function englishOf(lang: string): { text: string; re: RegExp }[] {
     // The literal runs of a message (an ICU argument's cases included): each run of two words or more, or a lone word.
     for (const run of message.split(/[{}#]|\b(?:select|plural|other|one|row|filled|crossed)\b,?/)) {
       const t = run.trim().replace(/^[,.:·(]+|[,.:·)]+$/g, '').trim();
-      if (t.length >= 4 && /[A-Za-z]{3}/.test(t)) out.add(t);
+      // (a word the language keeps, as German keeps 'Sudoku', is not English left over)
+      if (t.length >= 4 && /[A-Za-z]{3}/.test(t) && !own[key].includes(t)) out.add(t);
     }
   }
   for (const slot of studyTexts(config)) {
