@@ -5,12 +5,22 @@ import { en } from './en.ts';
 import { enPage } from './en.page.ts';
 import { enSteps } from './en.steps.ts';
 import { formatMessage, placeholders } from './format.ts';
+import { fill } from './fill.ts';
 import { SHIPPED_LANGUAGES } from './languages.ts';
 
 describe('message catalogues', () => {
   it('the key list is exactly the English catalogue\'s keys (the page\'s first part and its steps\' part, no key in both)', () => {
-    expect(Object.keys(en)).toEqual([...MESSAGE_KEYS]);
+    expect(Object.keys(en).sort()).toEqual([...MESSAGE_KEYS].sort());
     expect(Object.keys(enPage).filter((k) => Object.hasOwn(enSteps, k))).toEqual([]);
+  });
+  it("the first load's words (en.page.ts) need only plain placeholders, in every language: fill.ts formats them as format.ts does", () => {
+    for (const [lang, messages] of Object.entries(CATALOGUES))
+      for (const key of Object.keys(enPage) as (keyof typeof enPage)[]) {
+        const message = messages[key];
+        const args = Object.fromEntries(placeholders(message).map((p, i) => [p, `v${i}`]));
+        expect(fill(message, args), `${lang} ${key}`).toBe(formatMessage(message, args));
+        expect(message, `${lang} ${key}`).not.toMatch(/, *(plural|select|number)\b|''/);
+      }
   });
   it('every shipped language has a catalogue', () => {
     expect(Object.keys(CATALOGUES).sort()).toEqual([...SHIPPED_LANGUAGES].sort());
