@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { clientStudyIn, type LoadedStudy } from '../shared/study/config.ts';
-import { sessionLanguage } from '../shared/i18n/studyTexts.ts';
+import { sessionLanguage, studyTextIn } from '../shared/i18n/studyTexts.ts';
 import { HttpError } from './httpError.ts';
 import { AfterSyncError, EventLog, SessionRemovedError, type EventStore } from '../store/eventLog.ts';
 import type { SessionRow, StoreOps, StudyStore } from '../store/store.ts';
@@ -348,7 +348,8 @@ export class StudyService {
   private async beginNewSession(req: StartSessionRequest, token: string): Promise<{ token: string; id: string; record: LoggedServerEvent; durable: Promise<void>; recorded: boolean }> {
     // Recruitment closed or its target reached: new visitors are turned away (a returning one got theirs back above).
     const recruitment = await recruitmentState(this.store, this.study.config, { count: false });
-    if (!recruitment.accepting) throw new HttpError(403, recruitment.closed_message, [`recruitment: ${recruitment.reason}`]);
+    if (!recruitment.accepting)
+      throw new HttpError(403, studyTextIn(this.study.config.languages, req.lang, 'recruitment.closed_message', recruitment.closed_message), [`recruitment: ${recruitment.reason}`]);
     const id = `s${randomBytes(8).toString('hex')}`;
     const now = this.clock();
     let recorded = false;

@@ -647,7 +647,7 @@ export async function boot(): Promise<void> {
       const params = new URLSearchParams(location.search);
       if (params.get('mode') === 'kiosk' && !params.get('label')) {
         // Tell the experimenter before they type a label, not after.
-        const recruitment = await api.recruitment().catch(() => null);
+        const recruitment = await api.recruitment(asked).catch(() => null);
         await speakAsked();
         if (recruitment && !recruitment.accepting) useStudy.setState({ status: 'closed', closed: { title: recruitment.closed_title, message: recruitment.closed_message } });
         else useStudy.setState({ status: 'kiosk-label' });
@@ -665,7 +665,7 @@ export async function boot(): Promise<void> {
       } catch (startErr) {
         const issues = startErr instanceof ApiError && Array.isArray(startErr.details.issues) ? startErr.details.issues.map(String) : [];
         if (!(startErr instanceof ApiError) || startErr.status !== 403 || !issues.some((i) => i.startsWith('recruitment:'))) throw startErr;
-        const recruitment = await api.recruitment().catch(() => null);
+        const recruitment = await api.recruitment(asked).catch(() => null);
         useStudy.setState({ status: 'closed', closed: { title: recruitment?.closed_title ?? t('app.closedTitle'), message: startErr.message } });
         return;
       }

@@ -176,3 +176,10 @@ export function sessionLanguage(languages: Pick<StudyLanguages, 'default' | 'ava
   if (!languages) return 'en';
   return requested && languages.available.includes(requested) ? requested : languages.default;
 }
+
+/** A plain config text at `path` in `lang` (the default language's `fallback` where the study gives none). */
+export function studyTextIn(languages: StudyLanguages | undefined, lang: string | undefined, path: string, fallback: string): string {
+  if (!languages) return fallback;
+  const text = languages.texts[sessionLanguage(languages, lang)]?.[path];
+  return typeof text === 'string' ? text : fallback;
+}
