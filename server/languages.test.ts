@@ -27,7 +27,7 @@ describe('a study in English, German and Arabic', () => {
     const french = (await new Participant(server.url).call('POST', '/api/sessions', { lang: 'fr' })).json;
     expect(french.study.language).toBeUndefined();
     expect(french.study.phases[0].title).toBe('Consent to take part');
-    expect((await server.nonolab.log.read(french.session_id))[0].payload.lang).toBe('en');
+    expect((await server.nonolab.log.read(french.session_id))[0]).toMatchObject({ type: 'session_start', payload: { lang: 'en' } });
     const plain = (await new Participant(server.url).call('POST', '/api/sessions', {})).json;
     expect(plain.study.language).toBeUndefined();
   });

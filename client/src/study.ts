@@ -17,7 +17,7 @@ import { sessionEndOf, stepAfter } from '../../shared/log/rules.ts';
 import { secondsLeft, skipAfterSeconds, skipWaitSeconds, stepCapSeconds } from '../../shared/study/timing.ts';
 import { api, ApiError } from './api.ts';
 import { Outbox, type SaveStatus } from './outbox.ts';
-import { catalogueOf, linkLanguage, setLanguage, t } from './i18n.ts';
+import { catalogueOf, linkLanguage, loadStepWords, setLanguage, t } from './i18n.ts';
 import type { MessageKey } from '../../shared/i18n/en.ts';
 
 /** The hint on display; `fixOffered`: a mistake explained, whose fix waits for the participant's go-ahead. */
@@ -655,7 +655,12 @@ export async function boot(): Promise<void> {
       }
       const request = startRequest(params);
       await speakAsked();
-      const problem = startProblem(request);
+      let problem = startProblem(request);
+      // A broken link is said in the steps' words, which the first load does not carry: fetch them, then say it.
+      if (problem !== null) {
+        await loadStepWords();
+        problem = startProblem(request);
+      }
       if (problem) {
         useStudy.setState(request.mode === 'kiosk' ? { status: 'kiosk-label', linkProblem: problem } : { status: 'bad-link', linkProblem: problem });
         return;
