@@ -19,6 +19,7 @@ import { appVersion } from '../node/version.ts';
 import { createAdminRouter, type AdminGate, type AdminRouter } from './admin/router.ts';
 import { cookieValue, endAnswer, jsonBody, parseBody } from './requestBody.ts';
 import { eventsLane, isEventsRequest } from './eventsLane.ts';
+import { studyTextIn } from '../shared/i18n/studyTexts.ts';
 import { recruitmentState } from './recruitment.ts';
 import { PLAIN_HTTP, helmetOptions, type Serving } from './serving.ts';
 
@@ -183,9 +184,16 @@ export async function createStudyServer(opts: StudyServerOptions): Promise<Nonol
   });
 
   // Whether new visitors may start (no counts): the participant page asks before a kiosk label or after a refused start.
-  app.get('/api/recruitment', async (_req, res) => {
+  app.get('/api/recruitment', async (req, res) => {
     const { accepting, closed_title, closed_message } = await recruitmentState(store, study.config, { count: false });
-    res.json({ accepting, closed_title, closed_message });
+    // In the language the link asks for (?lang=), where the study declares it.
+    const lang = typeof req.query.lang === 'string' ? req.query.lang : undefined;
+    const languages = study.config.languages;
+    res.json({
+      accepting,
+      closed_title: studyTextIn(languages, lang, 'recruitment.closed_title', closed_title),
+      closed_message: studyTextIn(languages, lang, 'recruitment.closed_message', closed_message),
+    });
   });
 
   const startLimiter = rateLimit({

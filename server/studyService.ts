@@ -1,7 +1,8 @@
 // The study's server-side rules: sessions, sequence leases, ordered durable event intake, checking, completion.
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { LoadedStudy } from '../shared/study/config.ts';
+import { clientStudyIn, type LoadedStudy } from '../shared/study/config.ts';
+import { sessionLanguage, studyTextIn } from '../shared/i18n/studyTexts.ts';
 import { HttpError } from './httpError.ts';
 import { AfterSyncError, EventLog, SessionRemovedError, type EventStore } from '../store/eventLog.ts';
 import type { SessionRow, StoreOps, StudyStore } from '../store/store.ts';
@@ -347,7 +348,8 @@ export class StudyService {
   private async beginNewSession(req: StartSessionRequest, token: string): Promise<{ token: string; id: string; record: LoggedServerEvent; durable: Promise<void>; recorded: boolean }> {
     // Recruitment closed or its target reached: new visitors are turned away (a returning one got theirs back above).
     const recruitment = await recruitmentState(this.store, this.study.config, { count: false });
-    if (!recruitment.accepting) throw new HttpError(403, recruitment.closed_message, [`recruitment: ${recruitment.reason}`]);
+    if (!recruitment.accepting)
+      throw new HttpError(403, studyTextIn(this.study.config.languages, req.lang, 'recruitment.closed_message', recruitment.closed_message), [`recruitment: ${recruitment.reason}`]);
     const id = `s${randomBytes(8).toString('hex')}`;
     const now = this.clock();
     let recorded = false;
@@ -375,7 +377,7 @@ export class StudyService {
       const record = this.serverRecord({
         type: 'session_start',
         session_id: id,
-        payload: { mode: req.mode, sequence: lease.puzzles, sequence_id: lease.id, round: lease.round },
+        payload: { mode: req.mode, sequence: lease.puzzles, sequence_id: lease.id, round: lease.round, ...(this.study.config.languages ? { lang: sessionLanguage(this.study.config.languages, req.lang) } : {}) },
       });
       if (tx.appendLog) {
         await this.dieAt('start:row');
@@ -408,7 +410,8 @@ export class StudyService {
   }
 
   async stateOf(row: SessionRow): Promise<SessionState> {
-    const progress = sessionProgress(await this.log.read(row.id));
+    const records = await this.log.read(row.id);
+    const progress = sessionProgress(records);
     const completion = row.status === 'complete' ? await this.store.completionOf(row.id) : undefined;
     return {
       session_id: row.id,
@@ -416,7 +419,7 @@ export class StudyService {
       step: row.step,
       acked_seq: row.acked_seq,
       status: row.status === 'withdrawing' ? 'withdrawn' : row.status,
-      study: this.study.client,
+      study: clientStudyIn(this.study, languageOf(records)),
       moves_by_step: progress.movesByStep,
       ratings: progress.ratings,
       outcomes: progress.outcomes,
@@ -962,4 +965,10 @@ export class StudyService {
       messages.push(`session ${row.id}: SQLite said seq ${row.acked_seq}/step ${row.step}, the log says ${acked}/${step}; using the log`);
     }
   }
+}
+
+/** The language stamped on a session's start ('en' before studies had languages). */
+export function languageOf(records: readonly LoggedEvent[]): string {
+  const start = records.find((r) => r.type === 'session_start');
+  return start && start.type === 'session_start' && start.payload.lang ? start.payload.lang : 'en';
 }

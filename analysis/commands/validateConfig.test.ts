@@ -61,6 +61,27 @@ describe('validate-config', () => {
     expect(errorOf(variant((c) => (c.puzzles[0].rows[0] = [6, 4])))).toContain('puzzles.0.rows.0: row clue needs 11 cells, the row has 10');
   });
 
+  it('names every string a declared language lacks: the study\'s texts by path, catalogue strings of a language nonolab does not ship, unknown keys', () => {
+    // A text added in English only: both other languages miss it, by path.
+    const added = errorOf(variant((c) => c.phases[3].items.push({ type: 'text', id: 'hobby', label: 'Your hobby?', required: false })));
+    expect(added).toContain("languages.texts.de: 1 texts of the study missing in 'de': pre_survey.hobby.label");
+    expect(added).toContain("languages.texts.ar: 1 texts of the study missing in 'ar': pre_survey.hobby.label");
+    // A translation dropped: named by its path.
+    expect(errorOf(variant((c) => delete c.languages.texts.de['consent.agree_label']))).toContain("languages.texts.de: 1 texts of the study missing in 'de': consent.agree_label");
+    // French, which nonolab ships no catalogue for: every catalogue string is named, and every study text.
+    const french = errorOf(variant((c) => c.languages.available.push('fr')));
+    expect(french).toMatch(/languages\.messages\.fr: nonolab ships no 'fr' catalogue: \d+ strings missing: app\.loading, app\.loadingPuzzle, /);
+    expect(french).toContain("texts of the study missing in 'fr': title, recruitment.closed_title");
+    // A misspelt override key or path, and a language not declared.
+    expect(errorOf(variant((c) => (c.languages.messages = { de: { 'board.sumbit': 'Fertig' } })))).toContain("languages.messages.de.board.sumbit: no catalogue string 'board.sumbit'");
+    expect(errorOf(variant((c) => (c.languages.texts.de['consent.titel'] = 'Einwilligung')))).toContain("languages.texts.de.consent.titel: the config has no text at 'consent.titel'");
+    expect(errorOf(variant((c) => (c.languages.texts.fr = {})))).toContain("languages.texts.fr: 'fr' is not a declared language (en, de, ar)");
+    expect(errorOf(variant((c) => (c.languages.default = 'fr')))).toContain("languages.default: the default language 'fr' is not among the available ones");
+    // A config without languages is English only, as before; a study override of a shipped language's string is accepted.
+    expect(() => loadStudyConfig(variant((c) => delete c.languages))).not.toThrow();
+    expect(() => loadStudyConfig(variant((c) => (c.languages.messages = { de: { 'board.submit': 'Fertig!' } })))).not.toThrow();
+  });
+
   it('the command exits 2 with the message on stderr and prints nothing on stdout', () => {
     const r = cli('validate-config', variant((c) => (c.recruitmnet = {})));
     expect(r.status).toBe(2);
@@ -79,6 +100,20 @@ describe('validate-config', () => {
     });
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toContain('completion: unknown key redirect_ur; did you mean redirect_url?');
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('the server refuses to start a study missing a string of a language it declares (exit 2, the path named)', () => {
+    const dataDir = join(tempDir('nonolab-validate-'), 'data');
+    const config = variant((c) => delete c.languages.texts.ar['complete.text']);
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, PORT: '0', NONOLAB_DATA_DIR: dataDir, NONOLAB_CONFIG: config },
+      timeout: 30_000,
+    });
+    expect(r.status, r.stderr).toBe(2);
+    expect(r.stderr).toContain("languages.texts.ar: 1 texts of the study missing in 'ar': complete.text");
     expect(existsSync(dataDir)).toBe(false);
   });
 });

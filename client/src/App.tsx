@@ -6,18 +6,19 @@ import { phaseModules } from './phases/index.ts';
 import { boot, currentStep, phaseOf, startProblem, useStudy } from './study.ts';
 import { TopBar } from './ui/TopBar.tsx';
 import { preloadPuzzleView } from './board/LazyPuzzleView.tsx';
+import { t, useStepWords } from './i18n.ts';
 
 function Ended({ message, testId, code }: { message: string; testId: string; code?: string }) {
   return (
     <section className="page">
-      <TopBar title="Thank you" />
+      <TopBar title={t('app.thankYou')} />
       <div className="page-body">
         <p className="lead" data-testid={testId}>
           {message}
         </p>
         {code && (
           <p className="code">
-            Your code: <strong data-testid="end-code">{code}</strong>
+            {t('app.yourCode')}<strong data-testid="end-code">{code}</strong>
           </p>
         )}
       </div>
@@ -30,7 +31,7 @@ function NotRecruiting() {
   const closed = useStudy((s) => s.closed);
   return (
     <section className="page">
-      <TopBar title={closed?.title ?? 'This study is not taking participants'} saving={false} />
+      <TopBar title={closed?.title ?? t('app.closedTitle')} saving={false} />
       <div className="page-body">
         <p className="lead" data-testid="not-recruiting">
           {closed?.message}
@@ -48,7 +49,7 @@ function KioskLabel() {
   const shown = typed ?? (label === (new URLSearchParams(location.search).get('label') ?? '') ? problem : null);
   return (
     <section className="page">
-      <TopBar title="New participant" />
+      <TopBar title={t('kiosk.title')} />
       <form
         className="page-body"
         onSubmit={(e) => {
@@ -59,7 +60,7 @@ function KioskLabel() {
         }}
       >
         <label className="survey-item">
-          <span className="legend">Participant label (for the experimenter)</span>
+          <span className="legend">{t('kiosk.label')}</span>
           <input
             type="text"
             value={label}
@@ -77,7 +78,7 @@ function KioskLabel() {
         )}
         <div className="controls">
           <button type="submit" className="primary" data-testid="kiosk-start" disabled={!label.trim() || typed !== null}>
-            Start
+            {t('kiosk.start')}
           </button>
         </div>
       </form>
@@ -86,7 +87,8 @@ function KioskLabel() {
 }
 
 function StepView() {
-  useStudy((s) => s.step);
+  // Past consent (and on its way there), the English words of the steps must be there: they are not in the first load.
+  useStepWords(useStudy((s) => s.steps[s.step]?.kind !== 'consent' || s.busy === 'sequence'));
   const screenedOut = useStudy((s) => s.screenedOut);
   const declined = useStudy((s) => s.declined);
   const endCode = useStudy((s) => s.completion?.code);
@@ -95,10 +97,10 @@ function StepView() {
   if (busy === 'sequence')
     return (
       <section className="page">
-        <TopBar title="One moment" />
+        <TopBar title={t('app.oneMoment')} />
         <div className="page-body">
           <p className="lead" data-testid="preparing-puzzles">
-            Preparing your puzzles… (this needs a connection to the study server)
+            {t('app.preparing')}
           </p>
         </div>
       </section>
@@ -106,10 +108,11 @@ function StepView() {
   const step = currentStep();
   if (declined && step?.kind !== 'consent') {
     const consent = useStudy.getState().session?.study.phases.find((p) => p.kind === 'consent');
-    return <Ended message={consent?.kind === 'consent' ? consent.decline_message : 'Thank you for your time.'} testId="declined" />;
+    return <Ended message={consent?.kind === 'consent' ? consent.decline_message : t('app.declined')} testId="declined" />;
   }
   const phase = phaseOf(step);
-  if (!step || !phase) return <p className="page-body">This study has no further steps. Thank you!</p>;
+  // Past consent, the English words of the steps must be there (they are not in the first load).
+  if (!step || !phase) return <p className="page-body">{t('app.noSteps')}</p>;
   // The registry is indexed by kind, so the module matches the phase; TypeScript cannot see that through the union.
   const Screen = phaseModules[phase.kind].Screen as ComponentType<{ step: Step; phase: Phase }>;
   return <Screen key={step.index} step={step} phase={phase} />;
@@ -134,7 +137,7 @@ export function App() {
       fallback={
         <main className="app" data-step-kind="loading">
           <p className="page-body loading" role="status">
-            Loading the puzzle…
+            {t('app.loadingPuzzle')}
           </p>
         </main>
       }
@@ -145,24 +148,29 @@ export function App() {
 }
 
 function AppMain({ stepKind, status, error, linkProblem, hasSession }: { stepKind: string; status: string; error: string | null; linkProblem: string | null; hasSession: boolean }) {
+  // The rarer first screens' words (a kiosk, a broken link, another window) are not in the first load either.
+  useStepWords(status === 'kiosk-label' || status === 'bad-link' || status === 'elsewhere');
   return (
     <main className="app" data-step-kind={stepKind}>
       {status === 'loading' && (
         <p className="page-body loading" role="status">
-          Loading the study…
+          {t('app.loading')}
         </p>
       )}
       {status === 'error' && (
         <div className="page-body">
           <p className="error" role="alert">
-            Something went wrong: {error}
+            {t('app.error', { error: error ?? '' })}
           </p>
-          <p>{hasSession ? 'Your answers so far are saved. ' : ''}Reload the page to try again, or contact the experimenter.</p>
+          <p>
+            {hasSession ? t('app.errorSaved') : ''}
+            {t('app.errorRetry')}
+          </p>
         </div>
       )}
       {status === 'bad-link' && (
         <section className="page">
-          <TopBar title="This link cannot start the study" />
+          <TopBar title={t('app.badLinkTitle')} />
           <div className="page-body">
             <p className="error" role="alert" data-testid="link-problem">
               {linkProblem}
@@ -174,14 +182,14 @@ function AppMain({ stepKind, status, error, linkProblem, hasSession }: { stepKin
       {status === 'closed' && <NotRecruiting />}
       {status === 'elsewhere' && (
         <section className="page">
-          <TopBar title="Open in another window" />
+          <TopBar title={t('app.elsewhereTitle')} />
           <div className="page-body">
             <p className="lead" data-testid="elsewhere">
-              The study is now open in another window or tab. Please continue there, or continue here instead.
+              {t('app.elsewhere')}
             </p>
             <div className="controls">
               <button type="button" className="primary" onClick={() => location.reload()}>
-                Continue here
+                {t('app.continueHere')}
               </button>
             </div>
           </div>

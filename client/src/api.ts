@@ -31,7 +31,7 @@ async function call<T extends z.ZodType>(schema: T, method: string, path: string
 
 export const api = {
   resume: () => call(SessionState, 'GET', '/api/session'),
-  recruitment: () => call(PublicRecruitment, 'GET', '/api/recruitment'),
+  recruitment: (lang?: string) => call(PublicRecruitment, 'GET', `/api/recruitment${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`),
   /** This browser's session, or null on a first visit (no token yet); a 401 only for a token the server does not know. */
   current: async () => (await call(CurrentSession, 'GET', '/api/session/current')).session,
   start: (req: StartSessionRequest) => call(SessionState, 'POST', '/api/sessions', req),

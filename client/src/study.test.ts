@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { startProblem, startRequest } from './study.ts';
 import { StartSessionRequest } from '../../shared/schema/api.ts';
+import { loadStepWords } from './i18n.ts';
+
+// The page fetches the steps' English words beside the board's chunk (they are not in its first load).
+beforeAll(() => loadStepWords());
 
 describe('how a participant arrived', () => {
   it('reads Prolific, SONA, kiosk and general links into a valid start request', () => {

@@ -17,6 +17,8 @@ import { sessionEndOf, stepAfter } from '../../shared/log/rules.ts';
 import { secondsLeft, skipAfterSeconds, skipWaitSeconds, stepCapSeconds } from '../../shared/study/timing.ts';
 import { api, ApiError } from './api.ts';
 import { Outbox, type SaveStatus } from './outbox.ts';
+import { catalogueOf, linkLanguage, loadStepWords, setLanguage, t } from './i18n.ts';
+import type { MessageKey } from '../../shared/i18n/en.ts';
 
 /** The hint on display; `fixOffered`: a mistake explained, whose fix waits for the participant's go-ahead. */
 export type Hint = (NonogramHintBody | SudokuHintBody) & { fixOffered?: boolean };
@@ -393,7 +395,7 @@ function waitForSequence(): Promise<void> {
 }
 
 function networkMessage(err: unknown): string {
-  return err instanceof ApiError ? err.message : 'no connection';
+  return err instanceof ApiError ? err.message : t('app.noConnection');
 }
 
 async function submitBoard(): Promise<void> {
@@ -410,14 +412,14 @@ async function submitBoard(): Promise<void> {
     if (step.kind === 'tutorial')
       useStudy.setState({
         busy: null,
-        feedback: solved ? { tone: 'success', text: 'Solved! That is how a finished puzzle looks.' } : { tone: 'info', text: 'Not solved yet. In the study, Submit tells you this and you keep going.' },
+        feedback: solved ? { tone: 'success', text: t('check.tutorialSolved') } : { tone: 'info', text: t('check.tutorialNotSolved') },
       });
     else if (solved) {
       useStudy.setState({ busy: null });
       advance('solved');
-    } else useStudy.setState({ busy: null, feedback: { tone: 'warn', text: 'Not solved yet: some cells are still wrong or missing. Keep going!' } });
+    } else useStudy.setState({ busy: null, feedback: { tone: 'warn', text: t('check.notSolved') } });
   } catch (err) {
-    useStudy.setState({ busy: null, feedback: { tone: 'warn', text: `Could not check the puzzle right now (${networkMessage(err)}). Try again in a moment.` } });
+    useStudy.setState({ busy: null, feedback: { tone: 'warn', text: t('check.failed', { reason: networkMessage(err) }) } });
   }
 }
 
@@ -440,12 +442,12 @@ async function fetchHint(): Promise<void> {
     if (useStudy.getState().step !== index) return;
     useStudy.setState({ busy: null });
     if (!hint) {
-      useStudy.setState({ feedback: { tone: 'info', text: 'No hint available: the board has nothing left to deduce.' } });
+      useStudy.setState({ feedback: { tone: 'info', text: t('hint.none') } });
       return;
     }
     // A Sudoku hint always explains (its reveal-only text names the digit: shared/sudoku/hint.ts); a Nonogram's
     // reveal-only hint has no text, and the page says what the hint itself says.
-    const explanation = 'puzzle' in hint || hint.explanation ? hint.explanation : `Row ${hint.row + 1}, column ${hint.col + 1} should be ${hint.value === 'filled' ? 'filled' : 'empty'}.`;
+    const explanation = 'puzzle' in hint || hint.explanation ? hint.explanation : t('hint.revealOnly', { row: hint.row + 1, col: hint.col + 1, value: hint.value });
     logEvent('hint_shown', { row: hint.row, col: hint.col, explanation });
     if ('puzzle' in hint && hint.kind === 'eliminate') eliminatedByStep = { ...eliminatedByStep, [index]: [...(eliminatedByStep[index] ?? []), ...hint.eliminated] };
     // A mistake, when the policy explains: the reason first, and the fix on the participant's word (fixHint).
@@ -455,7 +457,7 @@ async function fetchHint(): Promise<void> {
     // The revealed cell is a move like any other: logged, undoable.
     if (!offerFix && reveal) dispatch(reveal, 'system');
   } catch (err) {
-    useStudy.setState({ busy: null, feedback: { tone: 'warn', text: `Could not get a hint right now (${networkMessage(err)}). Try again in a moment.` } });
+    useStudy.setState({ busy: null, feedback: { tone: 'warn', text: t('hint.failed', { reason: networkMessage(err) }) } });
   }
 }
 
@@ -580,6 +582,12 @@ function claimSession(sessionId: string, pageId: string): void {
  * SONA's sona_id), the lab's kiosk (?mode=kiosk&label=P07), or a general link.
  */
 export function startRequest(params: URLSearchParams): StartSessionRequest {
+  const lang = params.get('lang');
+  const request = startRequestOf(params);
+  return lang ? { ...request, lang } : request;
+}
+
+function startRequestOf(params: URLSearchParams): StartSessionRequest {
   const pid = params.get('PROLIFIC_PID');
   if (pid) return { mode: 'panel', panel: { provider: 'prolific', participant_id: pid, study_id: params.get('STUDY_ID') ?? undefined, session_id: params.get('SESSION_ID') ?? undefined } };
   const sona = params.get('sona_id') ?? params.get('SONA_ID');
@@ -589,14 +597,12 @@ export function startRequest(params: URLSearchParams): StartSessionRequest {
 }
 
 /** The link's parameter that carries each start field, to name it to whoever made the link. */
-const LINK_FIELDS: Record<string, string> = {
-  label: 'participant label (label)',
-  'panel.participant_id': 'participant id',
-  'panel.study_id': 'study id (STUDY_ID)',
-  'panel.session_id': 'session id (SESSION_ID)',
+const LINK_FIELDS: Record<string, MessageKey> = {
+  label: 'link.paramLabel',
+  'panel.participant_id': 'link.paramParticipant',
+  'panel.study_id': 'link.paramStudy',
+  'panel.session_id': 'link.paramSession',
 };
-const LABEL_RULE = '1 to 100 characters, without < or >';
-const PANEL_ID_RULE = '1 to 100 characters: letters, digits and _ . : -';
 
 /**
  * What is wrong with a start request, said for a person (the experimenter at a kiosk, or a participant whose panel
@@ -609,21 +615,27 @@ export function startProblem(request: StartSessionRequest): string | null {
   const path = issue.path.map(String).join('.');
   if (path === 'label') {
     const shown = request.label === undefined ? '' : ` "${request.label.slice(0, 120)}"`;
-    return `The participant label${shown} cannot be used: ${issue.message}. A label has ${LABEL_RULE}.`;
+    return t('link.label', { shown, problem: issue.message });
   }
   if (path.startsWith('panel.')) {
     const key = path.slice('panel.'.length) as 'participant_id' | 'study_id' | 'session_id';
     const value = request.panel?.[key];
-    const param = key === 'participant_id' ? (request.panel?.provider === 'sona' ? 'participant id (sona_id)' : 'participant id (PROLIFIC_PID)') : LINK_FIELDS[path];
+    const param = t(key === 'participant_id' ? (request.panel?.provider === 'sona' ? 'link.paramSona' : 'link.paramProlific') : LINK_FIELDS[path]);
     const shown = typeof value === 'string' ? ` "${value.slice(0, 120)}"` : '';
-    return `This study link's ${param}${shown} cannot be used: ${issue.message}. An id has ${PANEL_ID_RULE}. Please open the study again from the recruitment site, or contact the experimenter.`;
+    return t('link.panel', { param, shown, problem: issue.message });
   }
-  return `This study link cannot be used (${LINK_FIELDS[path] ?? path}: ${issue.message}).`;
+  return t('link.other', { param: LINK_FIELDS[path] ? t(LINK_FIELDS[path]) : path, problem: issue.message });
 }
 
 /** Resume the session this browser holds (cookie), or start a new one; then rebuild the board, history and timers. */
 export async function boot(): Promise<void> {
   try {
+    // A link in another language: its catalogue is fetched beside the session (and speaks the screens before one).
+    const asked = linkLanguage();
+    if (asked) void catalogueOf(asked);
+    const speakAsked = async () => {
+      if (asked) await setLanguage(asked);
+    };
     let session: SessionState | null = null;
     try {
       session = await api.current();
@@ -635,13 +647,20 @@ export async function boot(): Promise<void> {
       const params = new URLSearchParams(location.search);
       if (params.get('mode') === 'kiosk' && !params.get('label')) {
         // Tell the experimenter before they type a label, not after.
-        const recruitment = await api.recruitment().catch(() => null);
+        const recruitment = await api.recruitment(asked).catch(() => null);
+        await speakAsked();
         if (recruitment && !recruitment.accepting) useStudy.setState({ status: 'closed', closed: { title: recruitment.closed_title, message: recruitment.closed_message } });
         else useStudy.setState({ status: 'kiosk-label' });
         return;
       }
       const request = startRequest(params);
-      const problem = startProblem(request);
+      await speakAsked();
+      let problem = startProblem(request);
+      // A broken link is said in the steps' words, which the first load does not carry: fetch them, then say it.
+      if (problem !== null) {
+        await loadStepWords();
+        problem = startProblem(request);
+      }
       if (problem) {
         useStudy.setState(request.mode === 'kiosk' ? { status: 'kiosk-label', linkProblem: problem } : { status: 'bad-link', linkProblem: problem });
         return;
@@ -651,8 +670,8 @@ export async function boot(): Promise<void> {
       } catch (startErr) {
         const issues = startErr instanceof ApiError && Array.isArray(startErr.details.issues) ? startErr.details.issues.map(String) : [];
         if (!(startErr instanceof ApiError) || startErr.status !== 403 || !issues.some((i) => i.startsWith('recruitment:'))) throw startErr;
-        const recruitment = await api.recruitment().catch(() => null);
-        useStudy.setState({ status: 'closed', closed: { title: recruitment?.closed_title ?? 'This study is not taking participants', message: startErr.message } });
+        const recruitment = await api.recruitment(asked).catch(() => null);
+        useStudy.setState({ status: 'closed', closed: { title: recruitment?.closed_title ?? t('app.closedTitle'), message: startErr.message } });
         return;
       }
     }
@@ -671,7 +690,7 @@ export async function boot(): Promise<void> {
       }
       // Every sequence was taken by others who consented first (a study configured to refuse when full).
       if (err instanceof ApiError && err.status === 409 && err.details.study_full === true) {
-        useStudy.setState({ status: 'error', error: 'Thank you for your interest: this study has just filled up, so it cannot continue. You may close this page.' });
+        useStudy.setState({ status: 'error', error: t('app.studyFull') });
         return true;
       }
       // After the end (completed, declined, screened out) the server takes no more events (409): the page's own
@@ -686,6 +705,9 @@ export async function boot(): Promise<void> {
       return refused ? clientErrorFor(refused, `refused by the server: ${err.message} ${JSON.stringify(err.details.issues ?? [])}`, 400) : null;
     });
     outbox.subscribe((saveStatus) => useStudy.setState({ saveStatus }));
+    // The session's language (the study's choice from the link's ?lang=): every screen from here speaks it.
+    const language = session.study.language;
+    if (language) await setLanguage(language.lang, language.messages, language.native_digits);
     seq = outbox.lastSeq();
     const steps = expandSteps(session.study.phases, session.sequence);
     // Events still in the outbox (not yet acknowledged) are ahead of the server's view: replay them on top.

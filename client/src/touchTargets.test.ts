@@ -3,12 +3,16 @@
 // the components' markup (no browser here: the Chromium suite measures the same boxes).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { SurveyItemInput, scaleColumns } from './ui/SurveyItems.tsx';
 import { HintClose } from './board/PuzzleView.tsx';
 import { CompletionCode } from './phases/complete.tsx';
+import { loadStepWords } from './i18n.ts';
+
+// The page fetches the steps' English words beside the board's chunk (they are not in its first load).
+beforeAll(() => loadStepWords());
 
 /** The declarations for `selector` in a stylesheet: the base rules, then those of `@media (max-width: N)` when `width` <= N. */
 function declarations(css: string, selector: string, width: number): Record<string, string> {

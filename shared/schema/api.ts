@@ -23,6 +23,8 @@ export const StartSessionRequest = z
     /** Kiosk mode: the participant label the experimenter types in. */
     label: z.string().trim().min(1, 'a label cannot be empty').max(100, 'a label has at most 100 characters').regex(/^[^<>]*$/, 'labels cannot contain < or >').optional(),
     panel: PanelIdentity.optional(),
+    /** The language the link asks for (`?lang=de`): used if the study declares it, else the study's default. */
+    lang: z.string().max(35).optional(),
   })
   // Unknown keys are refused (400 naming them), not ignored: a typo such as `"mod": "kiosk"` would otherwise start a
   // general session without a word, and a start's body is stored nowhere, so junk has no reason to be sent.
@@ -53,6 +55,17 @@ export type ClientPuzzle = z.infer<typeof ClientPuzzle>;
 /** Whether a puzzle the browser holds is a Sudoku. */
 export const isSudokuClues = (p: ClientPuzzle): p is SudokuClues => 'kind' in p && p.kind === 'sudoku';
 
+/**
+ * A session's language as its page gets it (shared/study/config.ts: clientStudyIn builds it from the checked config;
+ * the page's schema only checks it is an object: its shape is the server's own, and the first load is budgeted).
+ */
+export interface StudyLanguage {
+  lang: string;
+  native_digits: boolean;
+  messages: Record<string, string>;
+  options: Record<string, string>;
+}
+
 /** What the browser learns of the study: everything but the solutions. */
 export const ClientStudy = z.object({
   id: z.string(),
@@ -63,6 +76,12 @@ export const ClientStudy = z.object({
   hint_policy: HintPolicy,
   /** Sudoku boards' settings (config `sudoku`); only in a study with Sudoku puzzles. */
   sudoku: z.object({ flag_conflicts: z.boolean() }).optional(),
+  /**
+   * The session's language, in a study that declares languages (config `languages`): the phases above are already in
+   * it; `messages`: the study's overrides of the page's catalogue; `options`: answer options' labels by path (the
+   * answer recorded stays the default language's option).
+   */
+  language: z.custom<StudyLanguage>((v) => typeof v === 'object' && v !== null).optional(),
 });
 export type ClientStudy = z.infer<typeof ClientStudy>;
 

@@ -9,7 +9,8 @@ import { ClientEvent } from './event.ts';
 import { createRng, type Rng } from '../random.ts';
 import { validateAnswers } from '../study/survey.ts';
 
-const base = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'study-config', 'study.json'), 'utf8'));
+// The default study in English only: the configs below change its survey items, which a declared language would need translated.
+const { languages: _languages, ...base } = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'study-config', 'study.json'), 'utf8'));
 const LETTERS = 'abcdefghijklmnopqrstuvwxyzé😀 <>"=+';
 
 function text(rng: Rng, length: number): string {

@@ -5,7 +5,8 @@ import { PuzzleFields, checkPuzzle, solutionContradiction } from './puzzle.ts';
 import { strictObject } from './strict.ts';
 import { SudokuFields, checkSudoku } from '../sudoku/schema.ts';
 
-import { Id, Phase, HintPolicy, describeIssues } from './phase.ts';
+import { Id, Phase, HintPolicy, InputText, describeIssues } from './phase.ts';
+import { languageProblems } from '../i18n/studyTexts.ts';
 export * from './phase.ts';
 
 /** How completion codes are given: one for the whole study, or one per completed session. */
@@ -76,6 +77,25 @@ export function nonogramsOnly(puzzles: readonly StudyPuzzle[], what: string): No
 export const SudokuSettings = strictObject({ flag_conflicts: z.boolean().default(false) });
 export type SudokuSettings = z.infer<typeof SudokuSettings>;
 
+/** A language tag: `en`, `de`, `ar`, `pt-BR`. */
+export const LanguageTag = z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'a language tag such as en, de, ar or pt-BR');
+
+/**
+ * The languages the participant's page speaks (shared/i18n/studyTexts.ts): `available` ones, a link choosing one with
+ * `?lang=`; the config's own texts are in `default`, each other language gives them all under `texts.<lang>` by path;
+ * `messages.<lang>` overrides any string of the page's catalogue (a language nonolab ships no catalogue for gives them
+ * all). `native_digits`: numbers in the text as the language writes them (Arabic-Indic in Arabic); boards, clues and
+ * codes always keep Western digits. Absent: English only, as before.
+ */
+export const Languages = strictObject({
+  default: LanguageTag.default('en'),
+  available: z.array(LanguageTag).min(1).max(50),
+  native_digits: z.boolean().default(false),
+  messages: z.record(LanguageTag, z.record(z.string(), z.string().min(1).max(20_000))).default({}),
+  texts: z.record(LanguageTag, z.record(z.string(), InputText)).default({}),
+});
+export type Languages = z.infer<typeof Languages>;
+
 export const StudyConfig = strictObject({
   id: Id,
   title: z.string().min(1),
@@ -129,6 +149,8 @@ export const StudyConfig = strictObject({
   }).optional(),
   /** Recruitment as the study starts; the dashboard can open or close it and change the target later. */
   recruitment: Recruitment.default({ open: true, closed_title: RECRUITMENT_CLOSED_TITLE, closed_message: RECRUITMENT_CLOSED_MESSAGE }),
+  /** The languages of the participant's page; absent (no default filled in: a config without it hashes as before) means English only. */
+  languages: Languages.optional(),
 })
   .superRefine((cfg, ctx) => {
     const ids = new Set<string>();
@@ -156,5 +178,6 @@ export const StudyConfig = strictObject({
     const all = [...cfg.puzzles, ...cfg.practice_puzzles].map((p) => p.id);
     const dup = all.find((id, i) => all.indexOf(id) !== i);
     if (dup) ctx.addIssue({ code: 'custom', path: ['puzzles'], message: `duplicate puzzle id '${dup}'` });
+    if (cfg.languages) for (const p of languageProblems(cfg, cfg.languages)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
   });
 export type StudyConfig = z.infer<typeof StudyConfig>;

@@ -81,7 +81,8 @@ export const ServerEvent = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('session_start'),
     session_id: Id,
-    payload: z.object({ mode: z.string(), sequence: z.array(Id), sequence_id: z.number().int(), round: z.number().int() }),
+    /** `lang`: the language the participant's page speaks, in a study that declares languages (config `languages`). */
+    payload: z.object({ mode: z.string(), sequence: z.array(Id), sequence_id: z.number().int(), round: z.number().int(), lang: z.string().max(35).optional() }),
   }),
   z.object({
     type: z.literal('check'),

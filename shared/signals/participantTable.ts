@@ -103,6 +103,7 @@ export function participantCodebook(config: Pick<StudyConfig, 'phases'>): Codebo
     fact('session_id', 'Participant session identifier (random, not linked to identity)', 'id'),
     fact('link_type', 'How the participant arrived: general link, lab kiosk, or a recruitment panel', 'category', 'general | kiosk | panel'),
     fact('kiosk_label', 'The participant label the experimenter typed on the lab kiosk (empty otherwise)', 'text'),
+    fact('language', "The language the participant's page spoke (config `languages`: the link's ?lang= where the study declares it, else its default; en before studies had languages)", 'category', 'a language tag: en, de, ar, ...'),
     fact('status', "The session's status on the server", 'category', 'active | complete | declined | screened_out | abandoned'),
     fact('marks', "The experimenter's marks in the log (pilot, test, excluded), joined by ';'", 'text'),
     fact('started_at', 'When the session started (server clock, ISO 8601 UTC)', 'datetime'),
@@ -182,13 +183,14 @@ export function wideParticipantRow(log: SessionLog, attempts: readonly AttemptRo
   const row: WideRow = {};
   const start = log.server.find((s) => s.type === 'session_start');
   const complete = log.server.find((s) => s.type === 'session_complete');
-  const startPayload = (start?.payload ?? {}) as { mode?: string };
+  const startPayload = (start?.payload ?? {}) as { mode?: string; lang?: string };
   const fromLog = loggedStatus(log);
   const status = meta?.status ?? (fromLog === 'incomplete' ? 'active' : fromLog);
   const last = Math.max(...log.server.map((s) => s.t_server), ...log.client.map((e) => e.t_server));
   row.session_id = log.session_id;
   row.link_type = meta?.mode ?? startPayload.mode ?? null;
   row.kiosk_label = meta?.label ?? null;
+  row.language = startPayload.lang ?? (start ? 'en' : null);
   row.status = status;
   row.marks = log.marks.join(';');
   row.started_at = iso(start?.t_server);

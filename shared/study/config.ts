@@ -1,6 +1,7 @@
 // The study config's pure parts: its canonical text and hash (the `config_hash` every record carries) and the subset the browser may see.
 import { isNonogramPuzzle, type StudyConfig } from '../schema/config.ts';
 import type { ClientStudy } from '../schema/api.ts';
+import { phasesIn, sessionLanguage } from '../i18n/studyTexts.ts';
 
 /** A validated study config with its hash and the part sent to the browser. */
 export interface LoadedStudy {
@@ -53,4 +54,35 @@ export function clientStudy(config: StudyConfig, hash: string): ClientStudy {
 export function loadedStudy(config: StudyConfig, sha256Hex: (text: string) => string): LoadedStudy {
   const hash = configHash(config, sha256Hex);
   return { config, hash, client: clientStudy(config, hash) };
+}
+
+const byLanguage = new WeakMap<LoadedStudy, Map<string, ClientStudy>>();
+
+/**
+ * What the browser of a session speaking `lang` sees: in a study without languages, `client` as it always was; else
+ * the phases and title in that language, with the study's catalogue overrides and option labels for it (the other
+ * languages' texts stay on the server, so a page's first load carries one language only).
+ */
+export function clientStudyIn(study: LoadedStudy, lang: string): ClientStudy {
+  const languages = study.config.languages;
+  if (!languages) return study.client;
+  const spoken = sessionLanguage(languages, lang);
+  // English as written, with nothing to override: the page needs nothing more (its first load is budgeted).
+  if (spoken === 'en' && languages.default === 'en' && !languages.messages.en) return study.client;
+  let cache = byLanguage.get(study);
+  if (!cache) byLanguage.set(study, (cache = new Map()));
+  let client = cache.get(spoken);
+  if (!client) {
+    const texts = spoken === languages.default ? {} : (languages.texts[spoken] ?? {});
+    const { phases, options } = phasesIn(study.client.phases, texts);
+    const title = texts.title;
+    client = {
+      ...study.client,
+      title: typeof title === 'string' ? title : study.client.title,
+      phases,
+      language: { lang: spoken, native_digits: languages.native_digits, messages: languages.messages[spoken] ?? {}, options },
+    };
+    cache.set(spoken, client);
+  }
+  return client;
 }

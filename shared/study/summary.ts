@@ -39,6 +39,8 @@ export const SessionSummary = z.object({
   session_id: z.string(),
   mode: z.string(),
   label: z.string().nullable(),
+  /** The language the participant's page speaks (session_start's lang; absent before the start record is read, en before studies had languages). */
+  lang: z.string().optional(),
   /** The server's status (shared/schema/session.ts). */
   status: StoredSessionStatus,
   flag: SessionFlag.nullable(),
@@ -153,6 +155,7 @@ export function foldRecords(summary: SessionSummary, records: readonly LoggedEve
       } else if (r.type === 'session_start' || r.type === 'sequence_assigned') {
         // The sequence: named at the start, or leased at consent (sequence_assigned).
         if (r.payload.sequence.length > 0 && s.sequence.length === 0) s.sequence = [...r.payload.sequence];
+        if (r.type === 'session_start' && r.payload.lang) s.lang = r.payload.lang;
       }
       continue;
     }

@@ -20,6 +20,14 @@ export interface RunningServer {
 }
 
 export function defaultConfig(): StudyConfig {
+  // English only, as the tests that change the default study's texts, items or phases expect (a declared language
+  // would need their translations: validate-config refuses the config otherwise). multilingualConfig() keeps them.
+  const { languages: _languages, ...config } = multilingualConfig();
+  return config;
+}
+
+/** The default study as it ships: English, German and Arabic (config `languages`). */
+export function multilingualConfig(): StudyConfig {
   return JSON.parse(readFileSync(join(repoRoot, 'study-config', 'study.json'), 'utf8')) as StudyConfig;
 }
 

@@ -55,7 +55,8 @@ export async function storedTraces(store: { dataDir: string; databaseUrl?: strin
 }
 
 /** Registers beforeAll/afterAll: the default study changed by `tweak`, served on a temporary data directory. */
-export function studyFixture(tweak: (config: StudyConfig) => void, opts: { env?: Record<string, string>; store?: StoreKind } = {}): StudyFixture {
+/** `base`: the config to start from (default: the default study in English only, defaultConfig()). */
+export function studyFixture(tweak: (config: StudyConfig) => void, opts: { env?: Record<string, string>; store?: StoreKind; base?: () => StudyConfig } = {}): StudyFixture {
   let databaseUrl: string | undefined;
   let browser: Browser | undefined;
   let server: RunningServer | undefined;
@@ -65,7 +66,7 @@ export function studyFixture(tweak: (config: StudyConfig) => void, opts: { env?:
     return value;
   };
   beforeAll(async () => {
-    config = defaultConfig();
+    config = (opts.base ?? defaultConfig)();
     tweak(config);
     databaseUrl = await databaseFor(opts.store ?? 'sqlite');
     server = await startServer({ configPath: writeConfig(config), env: { ...opts.env, ...(databaseUrl ? { NONOLAB_DATABASE_URL: databaseUrl } : {}) } });

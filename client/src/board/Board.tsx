@@ -1,5 +1,6 @@
 // The Nonogram board: clues and cells. Pointer, touch and keyboard input become moves through the dispatcher.
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { t } from '../i18n.ts';
 import type { PuzzleClues } from '../../../shared/schema/puzzle.ts';
 import { EMPTY, FILLED, type Grid } from '../../../shared/nonogram/grid.ts';
 import { gestureMove, keyAction, keyPaintMove, moveCursor, strokeCells, strokeCellTimes, touchTool, type Cell, type Tool } from '../../../shared/game/input.ts';
@@ -75,7 +76,7 @@ const RowView = memo(function RowView({ r, states, preview, edgeBottom, rowClue,
         key={c}
         id={`cell-${r}-${c}`}
         role="gridcell"
-        aria-label={`${state === 'unknown' ? 'blank' : state}, row ${r + 1} (clue ${rowClue}), column ${c + 1} (clue ${colClues[c]})`}
+        aria-label={t('board.cellLabel', { state, row: r + 1, rowClue, col: c + 1, colClue: colClues[c] })}
         data-testid={`cell-${r}-${c}`}
         data-row={r}
         data-col={c}
@@ -85,7 +86,7 @@ const RowView = memo(function RowView({ r, states, preview, edgeBottom, rowClue,
     );
   }
   return (
-    <div className="grid-row" role="row" aria-label={`row ${r + 1}, clue ${rowClue}`}>
+    <div className="grid-row" role="row" aria-label={t('board.rowLabel', { row: r + 1, rowClue })}>
       {cells}
     </div>
   );
@@ -302,7 +303,7 @@ export function Board({ puzzle, grid, disabled, tool, hint, maxCell = 40, zoomed
           className={`grid${focused ? ' focused' : ''}${showCursor ? ' keyboard-focus' : ''}${disabled ? ' disabled' : ''}`}
           role="grid"
           tabIndex={0}
-          aria-label={`Puzzle grid, ${puzzle.width} columns by ${puzzle.height} rows. Arrow keys move, Space fills, X crosses, Backspace clears, Z undoes, Shift with arrows selects a line.`}
+          aria-label={t('board.gridLabel', { width: puzzle.width, height: puzzle.height })}
           aria-activedescendant={`cell-${cursor[0]}-${cursor[1]}`}
           aria-disabled={disabled || undefined}
           data-testid="grid"

@@ -6,6 +6,7 @@
 // reload on a board step. A failed fetch (the network dropped) is tried again until it arrives.
 import { lazy } from 'react';
 import boardCss from './board.css?url';
+import { loadStepWords } from '../i18n.ts';
 
 type Chunk = typeof import('./PuzzleView.tsx');
 let chunk: Promise<Chunk> | null = null;
@@ -33,7 +34,8 @@ function stylesheet(href: string): Promise<void> {
 }
 
 function load(): Promise<Chunk> {
-  chunk ??= Promise.all([import('./PuzzleView.tsx'), stylesheet(boardCss)])
+  // The English words of the steps after consent come beside it (client/src/i18n.ts): the first load has only the first screens'.
+  chunk ??= Promise.all([import('./PuzzleView.tsx'), stylesheet(boardCss), loadStepWords()])
     .then(([view]) => view)
     .catch((err: unknown) => {
       chunk = null;

@@ -12,6 +12,7 @@ import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { TopBar } from '../ui/TopBar.tsx';
 import { useBackGuard } from '../backGuard.ts';
 import { installTapRescue } from '../tapRescue.ts';
+import { t } from '../i18n.ts';
 
 // Both belong to the board screens (this lazily loaded chunk), not the first load: a tap on a control right after a
 // stroke must register (tapRescue.ts), and Back in the middle of a puzzle asks first (backGuard.ts).
@@ -24,12 +25,12 @@ const hasTouch = typeof navigator !== 'undefined' && navigator.maxTouchPoints > 
 function ToolSwitch() {
   const tool = useStudy((s) => s.tool);
   return (
-    <div className="tool-switch" role="radiogroup" aria-label="What a tap does" data-testid="tool-switch">
+    <div className="tool-switch" role="radiogroup" aria-label={t('board.toolGroup')} data-testid="tool-switch">
       <button type="button" role="radio" aria-checked={tool === 'fill'} data-testid="tool-fill" className={tool === 'fill' ? 'on' : ''} onClick={() => setTool('fill')}>
-        <span className="swatch filled" aria-hidden="true" /> Fill
+        <span className="swatch filled" aria-hidden="true" /> {t('board.fill')}
       </button>
       <button type="button" role="radio" aria-checked={tool === 'cross'} data-testid="tool-cross" className={tool === 'cross' ? 'on' : ''} onClick={() => setTool('cross')}>
-        <span className="swatch crossed" aria-hidden="true">✕</span> Cross
+        <span className="swatch crossed" aria-hidden="true">✕</span> {t('board.cross')}
       </button>
     </div>
   );
@@ -38,8 +39,8 @@ function ToolSwitch() {
 /** The hint's Close: a text link to look at, a 44 px touch target to tap. */
 export function HintClose() {
   return (
-    <button type="button" className="link hint-close" data-testid="hint-close" onClick={dismissHint} aria-label="Close the hint">
-      Close
+    <button type="button" className="link hint-close" data-testid="hint-close" onClick={dismissHint} aria-label={t('hint.closeLabel')}>
+      {t('hint.close')}
     </button>
   );
 }
@@ -63,7 +64,7 @@ function HintPanel({ source }: { source: (e: React.MouseEvent) => InputSource })
       {hint.fixOffered && (
         <div className="controls hint-fix">
           <button type="button" data-testid="hint-fix" disabled={busy !== null} onClick={(e) => fixHint(source(e))}>
-            {'puzzle' in hint ? `Write ${hint.digit} there for me` : hint.value === 'filled' ? 'Fill this cell for me' : 'Cross this cell for me'}
+            {'puzzle' in hint ? t('hint.writeForMe', { digit: hint.digit ?? '' }) : t(hint.value === 'filled' ? 'hint.fillForMe' : 'hint.crossForMe')}
           </button>
         </div>
       )}
@@ -112,14 +113,14 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
   const puzzle = puzzleOf(step.puzzle_id);
   const sudoku = sudokuOf(step.puzzle_id);
   // The board of the step's kind; the chrome around it (hint panel, feedback, Undo, Hint, Submit, Reset, Skip) is one.
-  if (!((puzzle && board) || (sudoku && sudokuState))) return <p className="loading">Loading the puzzle…</p>;
+  if (!((puzzle && board) || (sudoku && sudokuState))) return <p className="loading">{t('app.loadingPuzzle')}</p>;
   const history = board ? board.history.length : sudokuState!.history.length;
   const empty = board ? board.grid.cells.every((c) => c === 0) : sudokuState!.cells.digits.every((d, i) => d === 0 || sudokuState!.given[i] === 1) && sudokuState!.cells.marks.every((m) => m === 0);
   const source = (e: React.MouseEvent): InputSource => (e.detail === 0 ? 'keyboard' : (e.nativeEvent as PointerEvent).pointerType === 'touch' ? 'touch' : 'mouse');
 
   const resetButton = (
     <button type="button" className="reset danger" data-testid="reset" disabled={empty || busy !== null} onClick={(e) => setConfirm({ what: 'reset', source: source(e) })}>
-      Reset grid…
+      {t('board.reset')}
     </button>
   );
   // The tutorial on a touch screen: Reset beside Fill / Cross, so that every control is on a phone's first screen
@@ -129,9 +130,9 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
     <section className="puzzle-screen" data-testid="puzzle-screen">
       {back.asking && (
         <ConfirmDialog
-          message="Leave the study? Your work so far is saved: open the same link again on this device to go on where you left off."
-          confirmLabel="Leave the study"
-          cancelLabel="Stay"
+          message={t('dialog.leave')}
+          confirmLabel={t('dialog.leaveYes')}
+          cancelLabel={t('dialog.leaveNo')}
           onConfirm={back.leave}
           onCancel={back.stay}
         />
@@ -170,33 +171,33 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
                 {resetWithTools && resetButton}
                 {canZoom && (
                   <button type="button" className="zoom-toggle" data-testid="zoom" aria-pressed={zoomed} onClick={() => setZoomed(!zoomed)}>
-                    {zoomed ? 'Fit board' : 'Zoom in'}
+                    {t(zoomed ? 'board.zoomOut' : 'board.zoomIn')}
                   </button>
                 )}
               </div>
             )}
             <div className="controls main-controls">
               <button type="button" className="undo" data-testid="undo" aria-keyshortcuts="z" disabled={history === 0 || busy !== null} onClick={(e) => dispatch({ type: 'undo' }, source(e))}>
-                <span aria-hidden="true">↶</span> Undo
+                <span aria-hidden="true">↶</span> {t('board.undo')}
               </button>
               {hintsOn && (
                 <button type="button" className="hint" data-testid="hint" disabled={busy !== null} onClick={(e) => dispatch({ type: 'hint' }, source(e))}>
-                  {busy === 'hint' ? 'Thinking…' : 'Hint'}
+                  {t(busy === 'hint' ? 'board.thinking' : 'board.hint')}
                 </button>
               )}
               <button type="button" className="submit primary" data-testid="submit" disabled={busy !== null} onClick={(e) => dispatch({ type: 'submit' }, source(e))}>
-                {busy === 'check' ? 'Checking…' : 'Submit'}
+                {t(busy === 'check' ? 'board.checking' : 'board.submit')}
               </button>
             </div>
             {board ? (
               <p className="keys">
-                Keys: arrows move · <kbd>Space</kbd> fill · <kbd>X</kbd> cross · <kbd>⌫</kbd> clear · <kbd>Z</kbd> undo · <kbd>Shift</kbd>+arrows select a line
+                {t('board.keys')} {t('board.keysMove')} · <kbd>Space</kbd> {t('board.keysFill')} · <kbd>X</kbd> {t('board.keysCross')} · <kbd>⌫</kbd> {t('board.keysClear')} · <kbd>Z</kbd> {t('board.keysUndo')} · <kbd>Shift</kbd>+{t('board.keysArrows')} {t('board.keysSelect')}
               </p>
             ) : (
               <p className="keys">
-                Keys: arrows move · <kbd>1</kbd>–<kbd>{sudoku!.size <= 9 ? sudoku!.size : 9}</kbd>
-                {sudoku!.size > 9 ? <> and letters</> : null} write · {sudoku!.size <= 9 ? <><kbd>N</kbd> notes · </> : null}
-                <kbd>⌫</kbd> erase{sudoku!.size <= 9 ? <> · <kbd>Z</kbd> undo</> : null}
+                {t('board.keys')} {t('board.keysMove')} · <kbd>1</kbd>–<kbd>{sudoku!.size <= 9 ? sudoku!.size : 9}</kbd>
+                {sudoku!.size > 9 ? <> {t('board.keysLetters')}</> : null} {t('board.keysWrite')} · {sudoku!.size <= 9 ? <><kbd>N</kbd> {t('board.keysNotes')} · </> : null}
+                <kbd>⌫</kbd> {t('board.keysErase')}{sudoku!.size <= 9 ? <> · <kbd>Z</kbd> {t('board.keysUndo')}</> : null}
               </p>
             )}
             <div className="controls rare-controls">
@@ -204,7 +205,7 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
               {!finish &&
                 canSkip && (
                   <button type="button" className="skip" data-testid="skip" disabled={!skipAllowed || busy !== null} onClick={(e) => setConfirm({ what: 'skip', source: source(e) })} title={skipAllowed ? undefined : skipNote}>
-                    {step.kind === 'warmup' ? 'End warmup…' : 'Skip puzzle…'}
+                    {t(step.kind === 'warmup' ? 'board.endWarmup' : 'board.skip')}
                   </button>
                 )}
             </div>
@@ -219,8 +220,8 @@ export function PuzzleView({ step, title, progress, intro, aside, finish, canSki
       </div>
       {confirm && (
         <ConfirmDialog
-          message={confirm.what === 'reset' ? 'Clear the whole grid? You can undo this afterwards.' : step.kind === 'warmup' ? 'End the warmup now and go on?' : 'Skip this puzzle? You cannot come back to it.'}
-          confirmLabel={confirm.what === 'reset' ? 'Clear grid' : step.kind === 'warmup' ? 'End warmup' : 'Skip puzzle'}
+          message={t(confirm.what === 'reset' ? 'dialog.reset' : step.kind === 'warmup' ? 'dialog.endWarmup' : 'dialog.skip')}
+          confirmLabel={t(confirm.what === 'reset' ? 'dialog.resetYes' : step.kind === 'warmup' ? 'dialog.endWarmupYes' : 'dialog.skipYes')}
           danger
           onCancel={() => setConfirm(null)}
           onConfirm={() => {

@@ -1,6 +1,7 @@
 // The participant's Sudoku board: select a cell, then a digit (the pad under the board, or the keys); notes mode
 // pencils small candidate marks. Every action goes through the one dispatcher (study.ts dispatch) as a move.
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { t } from '../i18n.ts';
 import type { SudokuClues, SudokuHintBody } from '../../../shared/schema/api.ts';
 import type { InputSource, Move } from '../../../shared/schema/move.ts';
 import type { SudokuState } from '../../../shared/sudoku/board.ts';
@@ -106,7 +107,7 @@ export function SudokuBoard({ puzzle, state, disabled, pencil, flagConflicts, hi
         ref={grid}
         className={`sudoku${disabled ? ' disabled' : ''}`}
         role="grid"
-        aria-label={`Sudoku, ${n} by ${n}`}
+        aria-label={t('sudoku.gridLabel', { size: n })}
         tabIndex={0}
         data-testid="sudoku-board"
         data-mode={pencil ? 'notes' : 'digits'}
@@ -140,7 +141,7 @@ export function SudokuBoard({ puzzle, state, disabled, pencil, flagConflicts, hi
                   key={c}
                   role="gridcell"
                   aria-selected={isSel}
-                  aria-label={`row ${r + 1}, column ${c + 1}: ${digit ? DIGIT_SYMBOLS[digit - 1] + (given ? ' (given)' : '') : marks.length ? `notes ${marks.join(' ')}` : 'empty'}`}
+                  aria-label={digit ? t(given ? 'sudoku.cellGiven' : 'sudoku.cellDigit', { row: r + 1, col: c + 1, digit: DIGIT_SYMBOLS[digit - 1] }) : marks.length ? t('sudoku.cellNotes', { row: r + 1, col: c + 1, notes: marks.join(' ') }) : t('sudoku.cellEmpty', { row: r + 1, col: c + 1 })}
                   className={cls}
                   data-testid={`sudoku-cell-${r}-${c}`}
                   data-digit={digit || ''}
@@ -167,7 +168,7 @@ export function SudokuBoard({ puzzle, state, disabled, pencil, flagConflicts, hi
           </div>
         ))}
       </div>
-      <div className="digit-pad" data-testid="digit-pad" role="group" aria-label="Digits" style={{ gridTemplateColumns: `repeat(${Math.min(n, n <= 9 ? 9 : 8)}, 1fr)` }}>
+      <div className="digit-pad" data-testid="digit-pad" role="group" aria-label={t('sudoku.pad')} style={{ gridTemplateColumns: `repeat(${Math.min(n, n <= 9 ? 9 : 8)}, 1fr)` }}>
         {Array.from({ length: n }, (_, k) => (
           <button type="button" key={k} data-testid={`pad-${k + 1}`} disabled={disabled} onClick={(e) => press(k + 1, sourceOf(e))}>
             {DIGIT_SYMBOLS[k]}
@@ -175,16 +176,16 @@ export function SudokuBoard({ puzzle, state, disabled, pencil, flagConflicts, hi
         ))}
       </div>
       <div className="pad-tools">
-        <div className="tool-switch" role="radiogroup" aria-label="What a digit does" data-testid="mode-switch">
+        <div className="tool-switch" role="radiogroup" aria-label={t('sudoku.modeGroup')} data-testid="mode-switch">
           <button type="button" role="radio" aria-checked={!pencil} data-testid="mode-digits" className={!pencil ? 'on' : ''} onClick={() => setPencil(false)}>
-            Digits
+            {t('sudoku.digits')}
           </button>
           <button type="button" role="radio" aria-checked={pencil} data-testid="mode-notes" className={pencil ? 'on' : ''} onClick={() => setPencil(true)}>
-            Notes
+            {t('sudoku.notes')}
           </button>
         </div>
         <button type="button" className="erase" data-testid="erase" disabled={disabled} onClick={(e) => erase(sourceOf(e))}>
-          Erase
+          {t('sudoku.erase')}
         </button>
       </div>
     </div>

@@ -1,9 +1,13 @@
 // The hint heading points a participant at the wrong cell itself, not only at the line the reason ends in (issue 32).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { EMPTY, FILLED, cluesOf, gridFromRows } from '../../../shared/nonogram/grid.ts';
 import { hint } from '../../../shared/nonogram/hint.ts';
 import { puzzleFromSeed } from '../../../shared/nonogram/generate.ts';
 import { hintHeading } from './hintHeading.ts';
+import { loadStepWords } from '../i18n.ts';
+
+// The page fetches the steps' English words beside the board's chunk (they are not in its first load).
+beforeAll(() => loadStepWords());
 
 describe('hintHeading', () => {
   it('every mistake hint names the wrong cell', () => {

@@ -1,4 +1,5 @@
 // The hint panel's heading: where to look. A mistake hint names the wrong cell first, then the line its reason uses.
+import { t } from '../i18n.ts';
 export interface HintPlace {
   kind: 'error' | 'cell';
   row: number;
@@ -9,8 +10,8 @@ export interface HintPlace {
 }
 
 export function hintHeading(hint: HintPlace): string {
-  const line = hint.line.axis === 'row' ? `Row ${hint.line.index + 1}` : `Column ${hint.line.index + 1}`;
-  if (hint.kind !== 'error') return `Hint · ${line}`;
-  if (hint.reason_in_line === false) return `Hint · Mistake at row ${hint.row + 1}, column ${hint.col + 1}`;
-  return `Hint · Mistake at row ${hint.row + 1}, column ${hint.col + 1} · reason in ${line}`;
+  const line = { axis: hint.line.axis, line: hint.line.index + 1 };
+  if (hint.kind !== 'error') return t('hint.headingLine', line);
+  if (hint.reason_in_line === false) return t('hint.headingMistake', { row: hint.row + 1, col: hint.col + 1 });
+  return t('hint.headingMistakeLine', { row: hint.row + 1, col: hint.col + 1, ...line });
 }

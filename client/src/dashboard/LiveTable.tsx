@@ -186,6 +186,7 @@ export function LiveTableView({
                 <div className="sub">
                   {s.mode}
                   {s.label ? ` · ${s.label}` : ''}
+                  {s.lang ? <span className="lang" data-testid={`lang-${s.session_id}`}>{` · ${s.lang}`}</span> : null}
                   {s.flag && <span className={`flag flag-${s.flag}`}>{s.flag}</span>}
                 </div>
               </td>

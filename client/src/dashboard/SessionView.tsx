@@ -233,6 +233,8 @@ export function SessionView({ id, go }: { id: string; go: (hash: string) => void
           {summary.mode}
           {summary.label ? ` · ${summary.label}` : ''}
         </dd>
+        <dt>Language</dt>
+        <dd data-testid="session-language">{summary.lang ?? 'en'}</dd>
         <dt>Status</dt>
         <dd>{summary.status}</dd>
         <dt>Completion code</dt>

@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { finish, useStudy, useInputText } from '../study.ts';
 import { TopBar } from '../ui/TopBar.tsx';
+import { t } from '../i18n.ts';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 
 /** Put `text` on the clipboard: the Clipboard API where the page may use it, else a selected text area and copy. */
@@ -35,17 +36,17 @@ export function CompletionCode({ code, redirecting }: { code: string; redirectin
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   return (
     <div className="code-box">
-      <p>Your completion code</p>
+      <p>{t('complete.codeHeading')}</p>
       <strong data-testid="completion-code">{code}</strong>
       <div className="controls">
         <button type="button" data-testid="copy-code" onClick={async () => setCopied((await copyText(code)) ? 'yes' : 'no')}>
-          {copied === 'yes' ? 'Copied' : 'Copy the code'}
+          {t(copied === 'yes' ? 'complete.copied' : 'complete.copy')}
         </button>
       </div>
       <p role="status" className="note" data-testid="copy-status">
-        {copied === 'yes' ? 'The code is on your clipboard: paste it where the study panel asks for it.' : copied === 'no' ? 'Could not copy here: please select the code and copy it, or write it down.' : ''}
+        {copied === 'yes' ? t('complete.copiedNote') : copied === 'no' ? t('complete.copyFailed') : ''}
       </p>
-      {redirecting && <p>Taking you back to the study panel…</p>}
+      {redirecting && <p>{t('complete.redirecting')}</p>}
     </div>
   );
 }
@@ -69,7 +70,7 @@ function CompleteScreen({ phase }: PhaseScreenProps<'complete'>) {
           <CompletionCode code={completion.code} redirecting={Boolean(completion.redirect_url)} />
         ) : (
           <p data-testid="finishing" role="status">
-            {saveStatus === 'offline' ? 'Waiting for the connection to send your last answers… Please keep this page open.' : 'Saving your last answers…'}
+            {t(saveStatus === 'offline' ? 'complete.waitingOffline' : 'complete.saving')}
           </p>
         )}
       </div>

@@ -7,6 +7,7 @@ import { puzzleOf, reviseRating, submitSurvey, sudokuOf, sudokuRules, useStudy, 
 import { MiniBoard } from '../ui/MiniBoard.tsx';
 import { preloadPuzzleView } from '../board/LazyPuzzleView.tsx';
 import { Survey } from '../ui/Survey.tsx';
+import { t } from '../i18n.ts';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 
 
@@ -38,19 +39,19 @@ function PostSurveyScreen({ phase }: PhaseScreenProps<'post_survey'>) {
       const header = (
         <div className="post-puzzle" data-testid={`post-puzzle-${s.position}`}>
           {puzzle ? (
-            <MiniBoard rows={finalRows(movesByStep, s.index, puzzle.width, puzzle.height)} label={`Puzzle ${s.position} as you left it`} />
+            <MiniBoard rows={finalRows(movesByStep, s.index, puzzle.width, puzzle.height)} label={t('post.asLeft', { n: s.position ?? 0 })} />
           ) : sudoku && left ? (
             <Suspense fallback={null}>
-              <SudokuMini size={sudoku.size} box={sudoku.box} digits={left.cells.digits} given={left.given} cell={Math.max(8, Math.floor(110 / sudoku.size))} label={`Puzzle ${s.position} as you left it`} testId={`post-sudoku-${s.position}`} />
+              <SudokuMini size={sudoku.size} box={sudoku.box} digits={left.cells.digits} given={left.given} cell={Math.max(8, Math.floor(110 / sudoku.size))} label={t('post.asLeft', { n: s.position ?? 0 })} testId={`post-sudoku-${s.position}`} />
             </Suspense>
           ) : null}
           <div>
             <h2>
-              Puzzle {s.position}
-              {outcome && <span className={`badge ${outcome}`}>{outcome === 'solved' ? 'solved' : outcome === 'skipped' ? 'skipped' : outcome === 'timeout' ? 'time up' : outcome}</span>}
+              {t('post.puzzle', { n: s.position ?? 0 })}
+              {outcome && <span className={`badge ${outcome}`}>{outcome === 'solved' ? t('post.solved') : outcome === 'skipped' ? t('post.skipped') : outcome === 'timeout' ? t('post.timeout') : outcome}</span>}
             </h2>
             <label className="revise">
-              Difficulty{' '}
+              {t('post.difficulty')}{' '}
               <select
                 value={rating === null ? 'na' : String(rating)}
                 data-testid={`revise-${s.position}`}
@@ -61,7 +62,7 @@ function PostSurveyScreen({ phase }: PhaseScreenProps<'post_survey'>) {
                     {i + 1} {l}
                   </option>
                 ))}
-                {(rating === null || outcome === 'skipped') && <option value="na">N/A</option>}
+                {(rating === null || outcome === 'skipped') && <option value="na">{t('rating.na')}</option>}
               </select>
             </label>
           </div>

@@ -5,6 +5,7 @@ import { submitRating, useStudy, useInputText } from '../study.ts';
 import { Survey } from '../ui/Survey.tsx';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
 import { skipNoteText } from './skipNote.ts';
+import { t } from '../i18n.ts';
 
 export const NOT_APPLICABLE = 'N/A';
 
@@ -21,7 +22,7 @@ function PuzzleStep({ step, phase }: PhaseScreenProps<'puzzles'>) {
   return (
     <PuzzleView
       step={step}
-      title={`Puzzle ${step.position} of ${phase.count}`}
+      title={t('puzzle.title', { n: step.position ?? 0, total: phase.count })}
       intro={intro}
       canSkip
       skipNote={skipNoteText(skipMin, skipIn)}
@@ -32,17 +33,19 @@ function PuzzleStep({ step, phase }: PhaseScreenProps<'puzzles'>) {
 function RatingStep({ step, phase }: PhaseScreenProps<'puzzles'>) {
   const outcome = useStudy((s) => (step.puzzle_id ? s.outcomes[step.puzzle_id] : undefined));
   const skipped = outcome === 'skipped';
+  const options = useStudy((s) => s.session?.study.language?.options);
   const items: SurveyItem[] = [
     { type: 'likert', id: 'difficulty', label: phase.rating.difficulty_label, required: true, options: difficultyOptions(phase.rating.difficulty_labels, skipped) },
     { type: 'likert', id: 'guessing', label: phase.rating.guessing_label, required: true, options: phase.rating.guessing_options },
   ];
-  const lead = skipped ? 'You skipped this puzzle. For its difficulty you may answer N/A.' : outcome === 'timeout' ? 'Time was up for this puzzle.' : 'Well done! Please rate the puzzle you just solved.';
+  const lead = t(skipped ? 'rating.skipped' : outcome === 'timeout' ? 'rating.timeout' : 'rating.solved');
   return (
     <Survey
       id={`rating-${step.position}`}
-      title={`Puzzle ${step.position} of ${phase.count}: your rating`}
+      title={t('rating.title', { n: step.position ?? 0, total: phase.count })}
       text={lead}
       items={items}
+      optionLabel={(itemId, option, index) => (option === NOT_APPLICABLE ? t('rating.na') : itemId === 'guessing' ? options?.[`${phase.id}.rating.guessing_options.${index}`] : undefined)}
       onSubmit={(answers) => {
         const d = String(answers.difficulty);
         submitRating(d === NOT_APPLICABLE ? null : Number(d.split(' ')[0]), String(answers.guessing));

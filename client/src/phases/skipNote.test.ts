@@ -1,7 +1,11 @@
 // "You can skip after 30 s" counts down (issue 32): the participant sees how long is left, not a fixed sentence.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, beforeAll } from 'vitest';
 import { skipWaitSeconds } from '../../../shared/study/timing.ts';
 import { skipNoteText } from './skipNote.ts';
+import { loadStepWords } from '../i18n.ts';
+
+// The page fetches the steps' English words beside the board's chunk (they are not in its first load).
+beforeAll(() => loadStepWords());
 
 describe('the skip countdown', () => {
   it('whole seconds until Skip is allowed, rounded up; null once allowed or when there is no wait', () => {

@@ -1,5 +1,6 @@
 // Phase kind 'tutorial': the rules, then a small puzzle on which the participant tries every control once.
-import { TASK_LABELS_BY_INPUT, tasksDone, tutorialTasks } from '../../../shared/study/tutorial.ts';
+import { tasksDone, tutorialTasks } from '../../../shared/study/tutorial.ts';
+import { t } from '../i18n.ts';
 import { PuzzleView } from '../board/LazyPuzzleView.tsx';
 import { advance, sudokuOf, useInputText, useStudy } from '../study.ts';
 import type { PhaseModule, PhaseScreenProps } from './types.ts';
@@ -12,24 +13,23 @@ function TutorialScreen({ step, phase }: PhaseScreenProps<'tutorial'>) {
   const tasks = tutorialTasks(hintsOn, sudokuOf(step.puzzle_id) ? 'sudoku' : 'nonogram');
   const done = tasksDone(moves ?? []);
   const remaining = tasks.filter((t) => !done.has(t)).length;
-  const labels = TASK_LABELS_BY_INPUT[input];
   // The checklist sits right above the button that counts its open tasks, and the two are always on screen together.
   const finish = (
     <div className="tutorial" data-testid="tutorial-finish">
-      <h2>Try each control once</h2>
+      <h2>{t('tutorial.heading')}</h2>
       <ul className="checklist" data-testid="checklist">
-        {tasks.map((t) => (
-          <li key={t} className={done.has(t) ? 'done' : ''} data-testid={`task-${t}`} data-done={done.has(t)}>
+        {tasks.map((task) => (
+          <li key={task} className={done.has(task) ? 'done' : ''} data-testid={`task-${task}`} data-done={done.has(task)}>
             <span className="tick" aria-hidden="true">
-              {done.has(t) ? '✓' : ''}
+              {done.has(task) ? '✓' : ''}
             </span>
-            <span>{labels[t]}</span>
-            <span className="sr-only">{done.has(t) ? ' (done)' : ' (to do)'}</span>
+            <span>{t(`task.${input}.${task}`)}</span>
+            <span className="sr-only">{t(done.has(task) ? 'tutorial.done' : 'tutorial.todo')}</span>
           </li>
         ))}
       </ul>
       <button type="button" className="primary continue" data-testid="continue" disabled={remaining > 0} onClick={() => advance('done')}>
-        {remaining > 0 ? `Continue (${remaining} to go)` : 'Continue to the warmup'}
+        {remaining > 0 ? t('tutorial.continueLeft', { remaining }) : t('tutorial.continue')}
       </button>
     </div>
   );

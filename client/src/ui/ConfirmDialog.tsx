@@ -1,7 +1,8 @@
 // A small modal confirmation: focus goes to the safe choice, Escape cancels, Tab stays inside.
 import { useEffect, useRef } from 'react';
+import { t } from '../i18n.ts';
 
-export function ConfirmDialog({ message, confirmLabel, cancelLabel = 'Cancel', danger, onConfirm, onCancel }: { message: string; confirmLabel: string; cancelLabel?: string; danger?: boolean; onConfirm: () => void; onCancel: () => void }) {
+export function ConfirmDialog({ message, confirmLabel, cancelLabel = t('dialog.cancel'), danger, onConfirm, onCancel }: { message: string; confirmLabel: string; cancelLabel?: string; danger?: boolean; onConfirm: () => void; onCancel: () => void }) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   useEffect(() => {

@@ -1,6 +1,7 @@
 // Survey item inputs, one per config item type, with the validation message next to the item.
 import type { SurveyItem } from '../../../shared/schema/config.ts';
-import type { Answer } from '../../../shared/study/survey.ts';
+import type { Answer } from '../../../shared/study/answerProblems.ts';
+import { t } from '../i18n.ts';
 
 /**
  * Columns of a scale on a phone, where its options are laid out on a grid: all in one row up to 6 (each still 44 px
@@ -10,7 +11,7 @@ export function scaleColumns(options: number): number {
   return options <= 6 ? options : Math.ceil(options / 2);
 }
 
-export function SurveyItemInput({ item, value, error, onChange }: { item: SurveyItem; value: Answer | undefined; error?: string; onChange: (v: Answer) => void }) {
+export function SurveyItemInput({ item, value, error, labelOf = (_id, o) => o, onChange }: { item: SurveyItem; value: Answer | undefined; error?: string; labelOf?: (itemId: string, option: string, index: number) => string; onChange: (v: Answer) => void }) {
   const name = `item-${item.id}`;
   const errorId = `${name}-error`;
   const aria = { 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? errorId : undefined };
@@ -42,8 +43,9 @@ export function SurveyItemInput({ item, value, error, onChange }: { item: Survey
     case 'single':
       input = (
         <div className={`choices${item.type === 'likert' ? ' likert' : ''}`} role="radiogroup" aria-label={item.label} {...aria}>
-          {item.options.map((o) => {
-            const numbered = item.type === 'likert' ? /^(\d+) (.+)$/.exec(o) : null;
+          {item.options.map((o, i) => {
+            const shown = labelOf(item.id, o, i);
+            const numbered = item.type === 'likert' ? /^(\d+) (.+)$/.exec(shown) : null;
             return (
               <label key={o} className={value === o ? 'on' : ''}>
                 <input type="radio" name={name} value={o} checked={value === o} onChange={() => onChange(o)} />
@@ -52,7 +54,7 @@ export function SurveyItemInput({ item, value, error, onChange }: { item: Survey
                     <strong>{numbered[1]}</strong> <span>{numbered[2]}</span>
                   </span>
                 ) : (
-                  <span>{o}</span>
+                  <span>{shown}</span>
                 )}
               </label>
             );
@@ -64,10 +66,10 @@ export function SurveyItemInput({ item, value, error, onChange }: { item: Survey
       const chosen = Array.isArray(value) ? value : [];
       input = (
         <div className="choices" role="group" aria-label={item.label} {...aria}>
-          {item.options.map((o) => (
+          {item.options.map((o, i) => (
             <label key={o} className={chosen.includes(o) ? 'on' : ''}>
               <input type="checkbox" name={name} value={o} checked={chosen.includes(o)} onChange={(e) => onChange(e.target.checked ? [...chosen, o] : chosen.filter((x) => x !== o))} />
-              <span>{o}</span>
+              <span>{labelOf(item.id, o, i)}</span>
             </label>
           ))}
         </div>
@@ -102,7 +104,7 @@ export function SurveyItemInput({ item, value, error, onChange }: { item: Survey
     <fieldset className={`survey-item${error ? ' invalid' : ''}`} data-testid={name}>
       <legend>
         {item.label}
-        {!item.required && <span className="optional"> (optional)</span>}
+        {!item.required && <span className="optional">{t('survey.optional')}</span>}
       </legend>
       {input}
       {error && (

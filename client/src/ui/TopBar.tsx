@@ -2,19 +2,20 @@
 import { useEffect, useRef } from 'react';
 import { formatClock } from '../../../shared/study/timing.ts';
 import { useStudy } from '../study.ts';
+import { t } from '../i18n.ts';
 
 export function SaveIndicator() {
   const status = useStudy((s) => s.saveStatus);
   // The session has ended on the server: nothing is pending, and nothing more will be sent.
   if (status === 'ended') return null;
-  const label = status === 'saved' ? 'Saved' : status === 'saving' ? 'Saving…' : 'Offline — your work is kept and will be sent';
+  const label = t(status === 'saved' ? 'save.saved' : status === 'saving' ? 'save.saving' : 'save.offline');
   return (
     <div className={`save-indicator ${status}`} data-testid="save-status" data-status={status} role="status" aria-live="polite" title={label}>
       <span className="dot" aria-hidden="true" />
       <span className="save-label">{label}</span>
       {status === 'offline' && (
         <span className="save-label-short" aria-hidden="true">
-          Offline · kept
+          {t('save.offlineShort')}
         </span>
       )}
     </div>
@@ -25,7 +26,7 @@ export function Countdown() {
   const left = useStudy((s) => s.secondsLeft);
   if (left === null) return null;
   return (
-    <div className={`countdown${left <= 30 ? ' low' : ''}`} data-testid="countdown" role="timer" aria-label={`Time left ${formatClock(left)}`}>
+    <div className={`countdown${left <= 30 ? ' low' : ''}`} data-testid="countdown" role="timer" aria-label={t('countdown.label', { time: formatClock(left) })}>
       {formatClock(left)}
     </div>
   );
