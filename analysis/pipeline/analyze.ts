@@ -66,20 +66,8 @@ export interface AnalyzeOptions extends PauseOptions {
 
 export const DEFAULT_METRICS = ['sat_decisions', 'sat_propagations', 'sat_conflicts'] as const;
 
-export interface PuzzleRow extends Record<string, unknown> {
-  puzzle_id: string;
-}
-
-export interface CorrelationRow {
-  table: string;
-  level: 'puzzle' | 'participant';
-  x: string;
-  y: string;
-  n: number;
-  rho: number;
-  p: number;
-  p_exact: number | null;
-}
+export type { CorrelationRow, PuzzleRow } from './rows.ts';
+import type { CorrelationRow, PuzzleRow } from './rows.ts';
 
 /** One fixed effect of one fitted model (lmm.csv): the fit's term with its model, CI and variance components. */
 export interface LmmRow extends LmmFixed {

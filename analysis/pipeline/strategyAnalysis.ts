@@ -13,7 +13,7 @@
  * median of an even count; ties broken by participant id), drawn with the order of their first marks.
  */
 import type { StrategyRow } from '../../shared/signals/index.ts';
-import type { CorrelationRow, PuzzleRow } from './analyze.ts';
+import type { CorrelationRow, PuzzleRow } from './rows.ts';
 import type { AttemptMarks } from './extract.ts';
 
 /** The attempt measures carried up to puzzles and participants. */

@@ -19,7 +19,7 @@ import { defaultBox, digitSymbol, shapeOf } from '../sudoku/grid.ts';
 import { sudokuMoveLabel } from '../sudoku/reasoning.ts';
 import { elapsedMs } from '../log/rules.ts';
 import type { MoveEvent, SignalPuzzle } from './attempts.ts';
-import type { TrajectoryRow } from './trajectory.ts';
+import type { TrajectoryRow } from './trajectoryRow.ts';
 
 /** The digit of a solution symbol on a board of side n (0 for anything else). */
 function digitOf(ch: string | undefined, n: number): number {

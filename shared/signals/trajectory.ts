@@ -16,64 +16,17 @@
  * cell takes a state it already held earlier in the attempt, unknown included (so every change back to unknown is,
  * and so is filling a cell again that was filled, crossed, then filled): it undoes earlier work.
  */
-import type { InputSource, Move, PaintState } from '../schema/move.ts';
-import type { SudokuReasoningLabel } from '../sudoku/reasoning.ts';
+import type { PaintState } from '../schema/move.ts';
 import { BoardReplay } from '../game/board.ts';
 import { actionGaps, elapsedMs, paintedCellsInReplay, type GapLevel } from '../log/rules.ts';
 import { EMPTY, FILLED, UNKNOWN, cluesOf, createGrid, type Clues } from '../nonogram/grid.ts';
-import { MoveReasoning, type ReasoningLabel } from '../nonogram/reasoning.ts';
+import { MoveReasoning } from '../nonogram/reasoning.ts';
 import { attemptWindow, groupAttempts, type MoveEvent, type SignalPuzzle } from './attempts.ts';
 import type { SessionLog } from './session.ts';
 import { sudokuAttemptRows } from './sudokuTrajectory.ts';
+import type { TrajectoryRow } from './trajectoryRow.ts';
 
-export type TrajectoryAction = Exclude<Move['type'], 'hint' | 'submit' | 'skip' | 'pencil'>;
-
-/** A reasoning label: a Nonogram's (reasoning.ts) or a Sudoku's (the technique ladder, sudoku/reasoning.ts). */
-export type TrajectoryLabel = ReasoningLabel | SudokuReasoningLabel;
-
-/** One cell change of an attempt. */
-export interface TrajectoryRow {
-  participant_id: string;
-  puzzle_id: string;
-  kind: 'nonogram' | 'sudoku';
-  position: number;
-  /** 1-based attempt of the session (the order of its rows in attempts.csv). */
-  attempt: number;
-  /** 1-based change of the attempt. */
-  change: number;
-  /** 1-based move record of the attempt (every move: the system's reveals, hints and submissions too). */
-  move: number;
-  /** 1-based participant action (gaps.csv's index); null for the system's reveals. */
-  index: number | null;
-  action: TrajectoryAction;
-  source: InputSource;
-  /** 1-based stroke of the attempt and the 0-based cell of the stroke; null for other moves. */
-  stroke: number | null;
-  stroke_cell: number | null;
-  /** Milliseconds since the step started, and since the previous participant action (the pause rule's gap; null for the first and for reveals). */
-  t_ms: number;
-  gap_ms: number | null;
-  row: number;
-  col: number;
-  /** A Nonogram cell's state (PaintState); a Sudoku cell's digit symbol, or unknown when it holds none. */
-  before: PaintState | string;
-  after: PaintState | string;
-  /** The new state agrees with the solution (filled where it is filled, crossed where it is empty; a Sudoku's digit is the solution's); unknown never does. */
-  correct: boolean;
-  /** An error by the paper's rule: a fill or stroke turning the cell filled where the solution is empty (a Sudoku: a set_digit writing a digit the solution does not have there). */
-  error: boolean;
-  /** Share of the board's cells right after the change (marked as the solution has them; a Sudoku: of its open cells, holding the solution's digit), and the wrong cells. */
-  board_right: number;
-  wrong_cells: number;
-  /** The weakest reasoning forcing the change on the board before it; null for a change back to unknown. */
-  reasoning: TrajectoryLabel | null;
-  backtrack: boolean;
-}
-
-export const TRAJECTORY_COLUMNS = [
-  'participant_id', 'puzzle_id', 'kind', 'position', 'attempt', 'change', 'move', 'index', 'action', 'source', 'stroke', 'stroke_cell',
-  't_ms', 'gap_ms', 'row', 'col', 'before', 'after', 'correct', 'error', 'board_right', 'wrong_cells', 'reasoning', 'backtrack',
-] as const satisfies readonly (keyof TrajectoryRow)[];
+export { TRAJECTORY_COLUMNS, type TrajectoryAction, type TrajectoryLabel, type TrajectoryRow } from './trajectoryRow.ts';
 
 export interface TrajectoryOptions {
   /** Gaps at the cell level (default) or the action level, as for gaps.csv. */
