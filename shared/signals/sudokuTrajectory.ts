@@ -18,8 +18,7 @@ import { applySudokuMove, initialSudoku, type SudokuState } from '../sudoku/boar
 import { defaultBox, digitSymbol, shapeOf } from '../sudoku/grid.ts';
 import { sudokuMoveLabel } from '../sudoku/reasoning.ts';
 import { elapsedMs } from '../log/rules.ts';
-import type { MoveEvent, SignalPuzzle } from './attempts.ts';
-import type { TrajectoryRow } from './trajectoryRow.ts';
+import type { AttemptFrame, TrajectoryRow } from './trajectoryRow.ts';
 
 /** The digit of a solution symbol on a board of side n (0 for anything else). */
 function digitOf(ch: string | undefined, n: number): number {
@@ -27,17 +26,9 @@ function digitOf(ch: string | undefined, n: number): number {
   return 0;
 }
 
-/** Append the rows of one Sudoku attempt (the arguments as trajectory.ts's attemptRows takes them). */
-export function sudokuAttemptRows(
-  session: string,
-  puzzle: SignalPuzzle,
-  position: number,
-  attempt: number,
-  start: { t_mono: number; t_wall: number },
-  moves: readonly MoveEvent[],
-  gaps: ReadonlyMap<string, number>,
-  rows: TrajectoryRow[],
-): void {
+/** Append the rows of one Sudoku attempt. */
+export function sudokuAttemptRows(frame: AttemptFrame, rows: TrajectoryRow[]): void {
+  const { session, puzzle, position, attempt, start, moves, gaps } = frame;
   const n = puzzle.width;
   const [br, bc] = puzzle.box ?? defaultBox(n);
   const shape = shapeOf(br, bc);

@@ -21,10 +21,10 @@ import { BoardReplay } from '../game/board.ts';
 import { actionGaps, elapsedMs, paintedCellsInReplay, type GapLevel } from '../log/rules.ts';
 import { EMPTY, FILLED, UNKNOWN, cluesOf, createGrid, type Clues } from '../nonogram/grid.ts';
 import { MoveReasoning } from '../nonogram/reasoning.ts';
-import { attemptWindow, groupAttempts, type MoveEvent, type SignalPuzzle } from './attempts.ts';
+import { attemptWindow, groupAttempts, type SignalPuzzle } from './attempts.ts';
 import type { SessionLog } from './session.ts';
 import { sudokuAttemptRows } from './sudokuTrajectory.ts';
-import type { TrajectoryRow } from './trajectoryRow.ts';
+import type { AttemptFrame, TrajectoryRow } from './trajectoryRow.ts';
 
 export { TRAJECTORY_COLUMNS, type TrajectoryAction, type TrajectoryLabel, type TrajectoryRow } from './trajectoryRow.ts';
 
@@ -71,22 +71,15 @@ export function sessionTrajectory(log: SessionLog, puzzles: ReadonlyMap<string, 
     const actions = moves.filter((m) => m.source !== 'system');
     const gaps = new Map<string, number>();
     for (const g of actionGaps(actions, options.gapLevel ?? 'cell')) gaps.set(`${g.action}:${g.cell ?? -1}`, Math.round(g.seconds * 1000));
-    if (puzzle.kind === 'sudoku') sudokuAttemptRows(log.session_id, puzzle, group.position, attempt, frame.start, moves, gaps, rows);
-    else attemptRows(log.session_id, puzzle, group.position, attempt, frame.start, moves, gaps, rows);
+    const attemptFrame: AttemptFrame = { session: log.session_id, puzzle, position: group.position, attempt, start: frame.start, moves, gaps };
+    if (puzzle.kind === 'sudoku') sudokuAttemptRows(attemptFrame, rows);
+    else attemptRows(attemptFrame, rows);
   }
   return rows;
 }
 
-function attemptRows(
-  session: string,
-  puzzle: SignalPuzzle,
-  position: number,
-  attempt: number,
-  start: { t_mono: number; t_wall: number },
-  moves: readonly MoveEvent[],
-  gaps: ReadonlyMap<string, number>,
-  rows: TrajectoryRow[],
-): void {
+function attemptRows(frame: AttemptFrame, rows: TrajectoryRow[]): void {
+  const { session, puzzle, position, attempt, start, moves, gaps } = frame;
   const { width, height, solution } = puzzle;
   const n = width * height;
   const want = new Uint8Array(n);

@@ -1,6 +1,7 @@
 // One row of trajectories.csv (a cell change of an attempt) and its columns: a module of its own so that each kind's
 // row maker (trajectory.ts for Nonograms, sudokuTrajectory.ts) takes the type without importing the other.
 import type { InputSource, Move, PaintState } from '../schema/move.ts';
+import type { MoveEvent, SignalPuzzle } from './attempts.ts';
 import type { SudokuReasoningLabel } from '../sudoku/reasoning.ts';
 import type { ReasoningLabel } from '../nonogram/reasoning.ts';
 
@@ -52,3 +53,17 @@ export const TRAJECTORY_COLUMNS = [
   'participant_id', 'puzzle_id', 'kind', 'position', 'attempt', 'change', 'move', 'index', 'action', 'source', 'stroke', 'stroke_cell',
   't_ms', 'gap_ms', 'row', 'col', 'before', 'after', 'correct', 'error', 'board_right', 'wrong_cells', 'reasoning', 'backtrack',
 ] as const satisfies readonly (keyof TrajectoryRow)[];
+
+/** One attempt as a kind's row maker takes it: whose, which puzzle, where, its start, its moves and the pause rule's gaps. */
+export interface AttemptFrame {
+  session: string;
+  puzzle: SignalPuzzle;
+  position: number;
+  /** 1-based attempt of the session. */
+  attempt: number;
+  start: { t_mono: number; t_wall: number };
+  /** The attempt's move records up to its end. */
+  moves: readonly MoveEvent[];
+  /** Milliseconds of each action's gap, keyed `${action}:${cell}` (cell -1 for the whole action). */
+  gaps: ReadonlyMap<string, number>;
+}
