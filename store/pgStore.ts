@@ -454,6 +454,37 @@ class PgOps implements StoreOps {
 /** A message on the feed channel: records committed or a session's status changed, by process `from`. */
 type FeedMessage = { from: string; kind: 'appended'; session_id: string; first: number; last: number } | { from: string; kind: 'session'; session_id: string; status: StoredSessionStatus };
 
+/**
+ * Run `fn` in one transaction on a connection of `pool`: BEGIN, COMMIT, or ROLLBACK when it throws. A connection lost
+ * while the transaction waits on this process (PostgreSQL restarted, the connection cut) is an 'error' event on the
+ * checked-out client: without a listener it would end the process. The transaction is aborted by PostgreSQL; its next
+ * statement fails, and the client is discarded rather than returned to the pool.
+ */
+export async function pgTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  const lost = () => {
+    broken = true;
+  };
+  client.on('error', lost);
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    try {
+      await client.query('ROLLBACK');
+    } catch {
+      broken = true;
+    }
+    throw err;
+  } finally {
+    client.off('error', lost);
+    client.release(broken);
+  }
+}
+
 export class PgStore extends PgOps implements StudyStore {
   readonly kind = 'postgres' as const;
   private listener: pg.Client | null = null;
@@ -505,34 +536,11 @@ export class PgStore extends PgOps implements StudyStore {
   }
 
   async transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken = false;
-    // A connection lost while the transaction waits on this process (PostgreSQL restarted, the connection cut) is an
-    // 'error' event on the checked-out client: without a listener it would end the process. The transaction is
-    // aborted by PostgreSQL; its next statement fails, and the client is discarded below.
-    const lost = () => {
-      broken = true;
-    };
-    client.on('error', lost);
-    try {
-      await client.query('BEGIN');
-      const appended: { sessionId: string; first: number; last: number }[] = [];
-      const result = await fn(new PgOps(client, this.processTag, appended, this.schema));
-      await client.query('COMMIT');
-      // Committed: the other processes' live views learn of its records (a lost notice costs a live update, never a record).
-      for (const a of appended) void this.publishAppended(a.sessionId, a.first, a.last).catch(() => {});
-      return result;
-    } catch (err) {
-      try {
-        await client.query('ROLLBACK');
-      } catch {
-        broken = true;
-      }
-      throw err;
-    } finally {
-      client.off('error', lost);
-      client.release(broken);
-    }
+    const appended: { sessionId: string; first: number; last: number }[] = [];
+    const result = await pgTransaction(this.pool, (client) => fn(new PgOps(client, this.processTag, appended, this.schema)));
+    // Committed: the other processes' live views learn of its records (a lost notice costs a live update, never a record).
+    for (const a of appended) void this.publishAppended(a.sessionId, a.first, a.last).catch(() => {});
+    return result;
   }
 
   async transactionDeferred<T>(fn: (tx: StoreOps) => Promise<T>): Promise<{ result: T; durable: Promise<void> }> {

@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { openDurableSqlite } from './sqlite.ts';
+import { pgTransaction } from './pgStore.ts';
 import { join } from 'node:path';
 
 export const REGISTRY_FILE = 'studies.sqlite';
@@ -249,26 +250,7 @@ class PgRegistryDb implements RegistryDb {
   }
   async transaction<T>(fn: (db: RegistryDb) => Promise<T>): Promise<T> {
     if (!(this.q instanceof pg.Pool)) return fn(this);
-    const client = await this.q.connect();
-    let broken = false;
-    const lost = () => {
-      broken = true;
-    };
-    client.on('error', lost);
-    try {
-      await client.query('BEGIN');
-      const result = await fn(new PgRegistryDb(client));
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      throw err;
-    } finally {
-      client.off('error', lost);
-      client.release(broken);
-    }
+    return pgTransaction(this.q, (client) => fn(new PgRegistryDb(client)));
   }
   isUniqueViolation(err: unknown): boolean {
     return (err as { code?: unknown } | null)?.code === '23505';
