@@ -227,6 +227,8 @@ const CASES: Record<CommandName, Case[]> = {
     { args: ['study', 'add', study, '--slug', 'pilot', '--owner', 'nobody', '--data-dir', join(dir, 'studies-data')], names: /--owner nobody/, absent: [join(dir, 'studies-data')] },
     { args: ['study', 'add', study, '--data-dir', join(dir, 'studies-data')], names: /--slug/, absent: [join(dir, 'studies-data')] },
     { args: ['study', 'add', study, '--slug', 'pilot', '--data-dir', fileAsFolder], names: /--data-dir .*a-file/ },
+    { args: ['study', 'list', '--data-dir', join(dir, 'no-such-data')], names: /--data-dir .*no-such-data: no such directory/, absent: [join(dir, 'no-such-data')] },
+    { args: ['study', 'list', '--data-dir', fileAsFolder], names: /--data-dir .*a-file: is a file, expected a folder/ },
   ],
   user: [
     { args: ['user', 'add', 'alice', '--password-file', missing, '--data-dir', join(dir, 'users-data')], names: /missing\.json/, absent: [join(dir, 'users-data')] },

@@ -55,9 +55,11 @@ export function registerStudy(program: Command): void {
     .option('--database <url>', DATABASE_HELP)
     .action(async (flags: { dataDir?: string; database?: string }) => {
       // No registry yet (a server of this version never ran here, no study added): nothing to list, nothing made.
+      // A directory that is not there is a mistyped path, not a server with no studies.
       let onDatabase: boolean;
       try {
         onDatabase = databaseOf(flags.database) !== undefined;
+        if (!onDatabase && !existsSync(dataDirOf(flags.dataDir))) throw new CliInputError(`--data-dir ${dataDirOf(flags.dataDir)}: no such directory`);
       } catch (err) {
         if (!(err instanceof CliInputError)) throw err;
         console.error(`nonolab study list: ${err.message}`);
