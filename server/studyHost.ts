@@ -15,7 +15,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { StudyConfig, describeIssues } from '../shared/schema/config.ts';
 import { loadedStudy, type LoadedStudy } from '../shared/study/config.ts';
 import { sha256Hex } from '../node/studyConfig.ts';
-import { ADMIN_ACCOUNT, REGISTRY_FILE, SLUG_PATTERN, StudyRegistry, schemaOf, type AccountRecord, type Role, type StudyRecord } from '../store/studies.ts';
+import { ADMIN_ACCOUNT, SLUG_PATTERN, StudyRegistry, schemaOf, type AccountRecord, type Role, type StudyRecord } from '../store/studies.ts';
+import { REGISTRY_FILE } from '../store/registryDb.ts';
 import { dropStudySchema } from '../store/pgStore.ts';
 import { StoreError, redactUrl } from '../store/stores.ts';
 import { AdminAuth } from './admin/auth.ts';

@@ -19,7 +19,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PgStore } from './pgStore.ts';
-import { REGISTRY_FILE, REGISTRY_SCHEMA, REGISTRY_TABLE_COLUMNS, StudyRegistry, schemaOf } from './studies.ts';
+import { StudyRegistry, schemaOf } from './studies.ts';
+import { REGISTRY_FILE, REGISTRY_SCHEMA, REGISTRY_TABLE_COLUMNS } from './registryDb.ts';
 import pg from 'pg';
 import { completeLines } from '../shared/log/index.ts';
 

@@ -3,7 +3,8 @@
 // read from standard input or a file (never from the command line, where `ps` shows it).
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { REGISTRY_FILE, RegistryError, StudyRegistry } from '../../store/studies.ts';
+import { RegistryError, StudyRegistry } from '../../store/studies.ts';
+import { REGISTRY_FILE } from '../../store/registryDb.ts';
 import { isPostgresUrl, redactUrl } from '../../store/stores.ts';
 
 /** Bad input: the command prints `nonolab <command>: <message>` and exits 2, having changed nothing. */

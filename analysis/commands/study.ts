@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, loadStudyConfig } from '../../node/studyConfig.ts';
-import { ADMIN_ACCOUNT, REGISTRY_FILE, SLUG_PATTERN, SLUG_RULE, StudyRegistry, schemaOf, type Role } from '../../store/studies.ts';
+import { ADMIN_ACCOUNT, SLUG_PATTERN, SLUG_RULE, StudyRegistry, schemaOf, type Role } from '../../store/studies.ts';
+import { REGISTRY_FILE } from '../../store/registryDb.ts';
 import { commandDescription } from './catalog.ts';
 import { CliInputError, DATABASE_HELP, DATA_DIR_HELP, dataDirOf, databaseOf, withRegistry } from './registryCli.ts';
 

@@ -1,7 +1,8 @@
 // `nonolab analyze --database URL`: the sessions' logs read straight from the PostgreSQL store (its events table, one
 // row per record in log order), a slice of sessions at a time, extracted as the files would be: no export step.
 import pg from 'pg';
-import { REGISTRY_SCHEMA, schemaOf } from '../../store/studies.ts';
+import { schemaOf } from '../../store/studies.ts';
+import { REGISTRY_SCHEMA } from '../../store/registryDb.ts';
 import { parseSessionNdjson, type SessionLog } from '../../shared/signals/index.ts';
 import { extractLogs, mergeExtracts, type ExtractContext, type Extracted, type SkippedSession } from './extract.ts';
 
