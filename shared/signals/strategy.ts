@@ -16,9 +16,8 @@
 import { z } from 'zod';
 import { EMPTY, FILLED, cluesOf, createGrid } from '../nonogram/grid.ts';
 import { REASONING_LABELS } from '../nonogram/reasoning.ts';
-import { defaultBox, shapeOf } from '../sudoku/grid.ts';
+import { DIGIT_SYMBOLS, defaultBox, shapeOf } from '../sudoku/grid.ts';
 import { SUDOKU_REASONING_LABELS, singlesOnGivens } from '../sudoku/reasoning.ts';
-import { DIGIT_SYMBOLS } from '../sudoku/grid.ts';
 import type { SignalPuzzle } from './attempts.ts';
 import type { TrajectoryLabel, TrajectoryRow } from './trajectory.ts';
 
