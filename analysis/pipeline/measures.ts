@@ -328,11 +328,16 @@ export interface CompareOptions {
   measures?: readonly string[];
   /** The bootstrap's replicate targets from per-participant tallies (default) or from each replicate's attempt list (the reference the tallies are tested against). */
   replicates?: 'tallied' | 'attempts';
+  /** The puzzles as withEveryEncoding(puzzlesIn) gives them, when already computed (e.g. on a worker while the logs were read). */
+  encoded?: { puzzles: Puzzle[]; computed: string[] };
 }
+
+/** The measure comparison of the study's puzzles (given to the worker beforehand) on another thread: compareMeasures' numbers. */
+export type MeasuresOffThread = (attempts: readonly AttemptRow[], options: Omit<CompareOptions, 'encoded'>) => Promise<MeasureComparison>;
 
 /** The comparison of every measure (see the essay above). */
 export function compareMeasures(puzzlesIn: readonly Puzzle[], attempts: readonly AttemptRow[], options: CompareOptions): MeasureComparison {
-  const { puzzles, computed } = withEveryEncoding(puzzlesIn);
+  const { puzzles, computed } = options.encoded ?? withEveryEncoding(puzzlesIn);
   const found = studyMeasures(puzzles);
   const measures = options.measures ? options.measures.map((m) => metricOf(m).name).filter((m) => found.measures.includes(m)) : found.measures;
   const left_out = options.measures ? [...found.left_out.filter((l) => options.measures!.some((m) => metricOf(m).name === l.measure))] : found.left_out;

@@ -9,6 +9,9 @@ import { extractFilesInline, mergeExtracts, type ExtractContext, type Extracted,
 import type { GmmWorkerJob } from './gmmWorker.ts';
 import { fitGmmsInline, type FitGmms } from './pauses.ts';
 import { gmmPlan, gmmScreen, type GmmFit } from '../stats/gmm.ts';
+import type { MeasureComparison, MeasuresOffThread } from './measures.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
+import type { AttemptRow } from '../../shared/signals/index.ts';
 
 /** Each worker's bundle name (dist/node/<name>.js; scripts/build.mjs lists the same) and its source, relative to this file. */
 const SOURCES = {
@@ -146,32 +149,48 @@ export async function extractFiles(files: readonly string[], ctx: ExtractContext
 }
 
 /**
- * A worker thread for the pause mixtures, started early (its start-up overlaps the extraction). fit() gives it the
- * three-component fit (the paper's, and on real gaps the slowest: EM crawls where components 2 and 3 overlap) and
- * runs the others in this thread, which then goes on with the work that does not need the threshold (see
- * analyzeExtracted) while the worker finishes; the fits are independent (each seeds its own generator), so the
- * results equal fitGmmsInline's. close() ends the worker.
+ * A worker thread for the statistics beside the main thread's, started early (its start-up overlaps the extraction).
+ * encode() hands it the puzzles at once: it computes their missing encodings (a Nonogram's sat_gac, MiniSat on the
+ * line-GAC CNF) while this thread reads the logs. fit() gives it the three-component pause mixture (the paper's, and on
+ * real gaps the slowest: EM crawls where components 2 and 3 overlap) and runs the others in this thread, which then goes
+ * on with the work that does not need the threshold (see analyzeExtracted) while the worker finishes; the fits are
+ * independent (each seeds its own generator), so the results equal fitGmmsInline's. compareMeasures() runs the measure
+ * comparison there (the same function on the same data: the same numbers) while this thread fits the mixed models,
+ * writes the tables and draws the figures. close() ends the worker.
  */
 export function startGmmWorker(): {
   fit: FitGmms;
   prepareGaps: (file: string, keys: string[], gaps: GapColumns, threshold: number) => void;
   writeGaps: (file: string) => Promise<void>;
+  encode: (puzzles: readonly Puzzle[]) => void;
+  compareMeasures: MeasuresOffThread;
   close: () => Promise<void>;
 } {
   const worker = startWorker('gmmWorker');
   worker.unref();
-  const answer = <T>(job: GmmWorkerJob, pick: (m: { fits?: GmmFit[]; written?: string; error?: string }) => T | undefined): Promise<T> => {
+  // The worker answers the jobs that have an answer in the order they were given: each message settles the oldest.
+  type Answer = { fits?: GmmFit[]; written?: string; measures?: MeasureComparison; error?: string };
+  const waiting: { settle: (m: Answer) => void; reject: (err: unknown) => void }[] = [];
+  worker.on('message', (m: Answer) => waiting.shift()?.settle(m));
+  worker.on('error', (err) => {
+    for (const w of waiting.splice(0)) w.reject(err);
+  });
+  const answer = <T>(job: GmmWorkerJob, pick: (m: Answer) => T | undefined): Promise<T> => {
     const pending = new Promise<T>((resolve, reject) => {
-      worker.once('message', (m: { fits?: GmmFit[]; written?: string; error?: string }) => {
-        const v = pick(m);
-        if (v !== undefined) resolve(v);
-        else reject(new Error(m.error ?? 'the mixture worker gave no answer'));
+      waiting.push({
+        settle: (m) => {
+          const v = pick(m);
+          if (v !== undefined) resolve(v);
+          else reject(new Error(m.error ?? 'the statistics worker gave no answer'));
+        },
+        reject,
       });
-      worker.once('error', reject);
     });
     worker.postMessage(job);
     return pending;
   };
+  const encode = (puzzles: readonly Puzzle[]) => worker.postMessage({ type: 'puzzles', puzzles: puzzles as Puzzle[] } satisfies GmmWorkerJob);
+  const compareMeasures: MeasuresOffThread = (attempts, options) => answer({ type: 'measures', attempts: attempts as AttemptRow[], options }, (m) => m.measures);
   // The three-component fit is the slowest (five screened starts, then the best run on): the worker screens the first
   // starts while this thread screens the last ones and sends them over, then fits the other mixtures; the worker
   // finishes the fit. The starts are drawn the same in both threads (gmmPlan), so the fit equals fitGmm's.
@@ -206,5 +225,5 @@ export function startGmmWorker(): {
     await worker.terminate();
     if (temp !== null) rmSync(temp, { force: true });
   };
-  return { fit, prepareGaps, writeGaps, close };
+  return { fit, prepareGaps, writeGaps, encode, compareMeasures, close };
 }
