@@ -124,6 +124,8 @@ export async function runOnWorkers<M>(name: WorkerName, o: PoolOptions<M>): Prom
  * in file order, so the output equals the inline order. Falls back to inline for small studies or parallel <= 1.
  */
 export async function extractFiles(files: readonly string[], ctx: ExtractContext, options: { parallel?: number; chunkSize?: number; onSession?: (done: number) => void } = {}): Promise<Extracted> {
+  // A study of tens to a few hundred sessions (an analyst rerunning analyze while it runs): this thread and one worker.
+  if (options.parallel === undefined && files.length >= SHARED_EXTRACTION_MIN && files.length < 250 && availableParallelism() > 1) return extractFilesShared(files, ctx, options);
   const parallel = Math.max(1, Math.min(options.parallel ?? Math.min(availableParallelism(), Math.ceil(files.length / 250)), 8, files.length));
   if (parallel <= 1) return extractFilesInline(files, ctx, options.onSession);
   // ~32 chunks per worker: the last chunks, taken as workers free up, leave little for one worker to finish alone
@@ -145,6 +147,61 @@ export async function extractFiles(files: readonly string[], ctx: ExtractContext
     },
     label: 'analyze',
   });
+  return mergeExtracts(parts);
+}
+
+/** From this many session files on (and below 250, where the worker pool takes over) the default extraction is shared by this thread and one worker. */
+export const SHARED_EXTRACTION_MIN = 40;
+
+/**
+ * Extract files on this thread and one worker together: the files are cut into small chunks that both take from one
+ * queue (this thread between the worker's messages, so its start-up is not waited for), merged in file order as
+ * extractFiles merges them: the output equals the inline one. An error on either side stops the run (the worker is
+ * ended) and is thrown, as inline.
+ */
+export async function extractFilesShared(files: readonly string[], ctx: ExtractContext, options: { chunkSize?: number; onSession?: (done: number) => void } = {}): Promise<Extracted> {
+  const size = options.chunkSize ?? Math.max(2, Math.ceil(files.length / 16));
+  const chunks = Array.from({ length: Math.ceil(files.length / size) }, (_, i) => files.slice(i * size, (i + 1) * size));
+  const queue = chunks.map((_, i) => i);
+  const done = new Array<number>(chunks.length).fill(0);
+  const parts = new Array<Extracted>(chunks.length);
+  const progress = () => options.onSession?.(done.reduce((a, b) => a + b, 0));
+  let failed = false;
+  // (the worker's task is the next chunk in the queue, whatever runOnWorkers' count; it stops giving out once it is empty)
+  const onWorker = runOnWorkers<WorkerMessage>('extractWorker', {
+    threads: 1,
+    count: chunks.length,
+    workerData: { ctx } satisfies WorkerRequest,
+    job: () => {
+      const c = queue.shift()!;
+      return { type: 'chunk', index: c, files: chunks[c] } satisfies WorkerJob;
+    },
+    stopped: () => failed || queue.length === 0,
+    receive: (m) => {
+      if (m.type === 'error') throw new Error(m.message);
+      if (m.type === 'done') parts[m.index] = m.result;
+      done[m.index] = m.type === 'done' ? chunks[m.index].length : m.done;
+      progress();
+      return m.type === 'done';
+    },
+    label: 'analyze',
+  });
+  onWorker.catch(() => {});
+  try {
+    while (queue.length > 0) {
+      const c = queue.shift()!;
+      parts[c] = extractFilesInline(chunks[c], ctx);
+      done[c] = chunks[c].length;
+      progress();
+      // let the worker's messages in (it is given its next chunk as it posts one)
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  } catch (err) {
+    failed = true;
+    await onWorker.catch(() => {});
+    throw err;
+  }
+  await onWorker;
   return mergeExtracts(parts);
 }
 
