@@ -1,4 +1,4 @@
-// Benchmark: simulate 10,000 bot participants, then analyse them (issue 16's target: at most 5 s, every record validated), printing CPU time, memory and the load average beside the wall time, the GMM and LMM fit times against an I/O baseline.
+// Benchmark: simulate 10,000 bot participants (or NONOLAB_BENCH_PARTICIPANTS), then analyse them (issue 16's target: at most 5 s for 10,000; issue 37's: at most 2 s for 60, with the trajectories, every record validated), printing CPU time, memory and the load average beside the wall time, the GMM and LMM fit times against an I/O baseline.
 /*
  * Steps: (1) simulate N participants (NONOLAB_BENCH_PARTICIPANTS, default 10,000) straight to NDJSON in a
  * temporary directory (not part of the target); (2) baselines, in the same run and on the same files:
@@ -13,7 +13,10 @@
  * Wall times depend on how busy the machine is (the load average is printed); run it under
  * `flock /tmp/bench.lock` when others benchmark on the same machine. CPU times and ratios are steadier.
  * NONOLAB_BENCH_LOGS=DIR analyses the logs already in DIR (e.g. kept from an earlier run) instead of simulating.
- * The last line of each pass is the summary: target, measured wall and CPU time, peak memory, load average.
+ * The last line of each pass is the summary: target, measured wall and CPU time, peak memory, load average. The target
+ * is issue 37's (an analyst rerunning `analyze` while a study runs: 60 participants in at most 2 s on a quiet machine)
+ * up to 60 participants, issue 16's (10,000 in at most 5 s) above. With few participants one run is noisy: the CLI pass
+ * is repeated (NONOLAB_BENCH_CLI_RUNS, default 3 up to 100 participants, else 1) and its best and median printed.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
@@ -24,7 +27,9 @@ import { simulateToDir } from '../analysis/simulate/index.ts';
 import { runAnalysis, sessionFiles } from '../analysis/pipeline/index.ts';
 
 const N = Number(process.env.NONOLAB_BENCH_PARTICIPANTS ?? 10_000);
-const TARGET_MS = 5_000;
+const TARGET_MS = N <= 60 ? 2_000 : 5_000;
+const TARGET_NAME = N <= 60 ? "issue 37's target (60 participants)" : "issue 16's target (10,000 participants)";
+const CLI_RUNS = Number(process.env.NONOLAB_BENCH_CLI_RUNS ?? (N <= 100 ? 3 : 1));
 const root = join(import.meta.dirname, '..');
 const study = loadStudyConfig(join(root, 'study-config', 'study.json'));
 const dir = mkdtempSync(join(tmpdir(), 'nonolab-bench-analysis-'));
@@ -73,10 +78,14 @@ try {
   // (3) the compiled CLI in its own process
   const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale', '--node'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (build.status !== 0) throw new Error('bench: the build failed');
-  const cli = await runCli(['analyze', '--logs', logsDir, '--puzzles', join(root, 'study-config', 'study.json'), '--out', join(dir, 'out-cli')]);
-  console.log(`\nnonolab analyze (the compiled CLI, its own process; every record validated; load average before ${cli.loadBefore}):`);
+  const runs: Awaited<ReturnType<typeof runCli>>[] = [];
+  for (let r = 0; r < CLI_RUNS; r++) runs.push(await runCli(['analyze', '--logs', logsDir, '--puzzles', join(root, 'study-config', 'study.json'), '--out', join(dir, 'out-cli')]));
+  const byWall = [...runs].sort((a, b) => a.wallMs - b.wallMs);
+  const cli = byWall[Math.floor((byWall.length - 1) / 2)];
+  console.log(`\nnonolab analyze (the compiled CLI, its own process; every record validated; ${runs.length} run(s); load average before ${runs[0].loadBefore}):`);
+  if (runs.length > 1) console.log(`  runs (wall / CPU):           ${runs.map((r) => `${s(r.wallMs)} / ${r.cpuMs === null ? 'n/a' : s(r.cpuMs)}`).join('; ')}; best wall ${s(byWall[0].wallMs)}, least CPU ${runs.every((r) => r.cpuMs !== null) ? s(Math.min(...runs.map((r) => r.cpuMs!))) : 'n/a'}`);
   console.log(
-    `  summary: target ≤ ${s(TARGET_MS)}; measured ${s(cli.wallMs)} wall, ${cli.cpuMs === null ? 'CPU n/a' : `${s(cli.cpuMs)} CPU`} (${cli.wallMs <= TARGET_MS ? 'met' : `NOT met, ${(cli.wallMs / TARGET_MS).toFixed(1)}x the target`}); memory: peak resident set ${cli.peakKb === null ? 'n/a' : `${(cli.peakKb / 1024).toFixed(0)} MB`}; load average ${cli.loadBefore} before, ${load()} after`,
+    `  summary: ${TARGET_NAME} ≤ ${s(TARGET_MS)} wall; measured ${s(cli.wallMs)} wall${runs.length > 1 ? ' (median)' : ''}, ${cli.cpuMs === null ? 'CPU n/a' : `${s(cli.cpuMs)} CPU`} (${cli.wallMs <= TARGET_MS ? 'met' : `NOT met, ${(cli.wallMs / TARGET_MS).toFixed(1)}x the target`}); anchor (b) read + JSON.parse ${s(parseMs)} wall, ${s(parseCpu)} CPU; memory: peak resident set ${cli.peakKb === null ? 'n/a' : `${(cli.peakKb / 1024).toFixed(0)} MB`}; load average ${runs[0].loadBefore} before, ${load()} after`,
   );
   console.log(`  vs baselines:                ${(cli.wallMs / parseMs).toFixed(2)}x read + parse on one thread (b)${cli.cpuMs === null ? '' : `; CPU ${(cli.cpuMs / parseCpu).toFixed(2)}x the CPU of (b)`}; its stages (wall): ${Object.entries(cli.timings).map(([k, v]) => `${k.replace(/_ms$/, '')} ${s(v)}`).join(', ')}`);
 

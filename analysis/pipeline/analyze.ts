@@ -22,7 +22,7 @@ import { kindsOf, profileOf } from './kinds.ts';
 import type { KindId } from '../../shared/puzzles/kind.ts';
 import type { Extracted, ExtractContext, ExtractedParticipant, GapColumns } from './extract.ts';
 import { pauseStage, type PauseOptions, type PausesSummary } from './pauses.ts';
-import { compareMeasures, type MeasureComparison } from './measures.ts';
+import { compareMeasures, type MeasureComparison, type MeasuresOffThread } from './measures.ts';
 import { strategyStage, type StrategyResult } from './strategyAnalysis.ts';
 import { bradleyTerry, pairsFromRatings, spearman, pca, zMeanComposite, fitLmm, LmmData, rankBiserial, fitCox, spearmanUndefinedReason, pearson, type BtResult, type LmmResult, type LmmFixed, type DataRow, type CoxTerm } from '../stats/index.ts';
 import type { PuzzleSet } from './puzzles.ts';
@@ -62,6 +62,11 @@ export interface AnalyzeOptions extends PauseOptions {
   compareMeasures?: boolean;
   /** Bootstrap replicates of the comparison's intervals (default 1000). */
   bootstrapReps?: number;
+  /**
+   * Runs the measure comparison on another thread (runAnalysis's worker, which has the puzzles): it starts as soon as
+   * the pauses are counted, and the result's `measuresPending` settles it (see settleMeasures).
+   */
+  measuresOn?: MeasuresOffThread;
 }
 
 export const DEFAULT_METRICS = ['sat_decisions', 'sat_propagations', 'sat_conflicts'] as const;
@@ -159,6 +164,11 @@ export interface AnalysisResult {
   solvers: string[];
   /** Every measure side by side (measures.csv, issue 36), or null when not asked for or fewer than two measures. */
   measures: MeasureComparison | null;
+  /**
+   * The measure comparison still running on another thread (options.measuresOn): `measures` is null until
+   * settleMeasures(result) has awaited it (which also puts a failure's warning in its place among the warnings).
+   */
+  measuresPending?: Promise<MeasureComparison | null>;
   metrics: string[];
   /** The study's puzzle kinds; every table carries a `kind` column unless it is ['nonogram'] (a Nonogram study's tables are as they always were). */
   kinds: KindId[];
@@ -246,6 +256,11 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   const { pauses, attempts } = await pausing;
   timings.gmm_ms = pauses.fit_ms;
   options.onPauses?.(pauses.threshold_s, attempts, ex.gaps);
+  // The measure comparison on the other thread, from now on (it needs the pauses and the expertise only).
+  const compare = options.compareMeasures ?? true;
+  const measuring = compare && options.measuresOn ? options.measuresOn(attempts, { expertiseOf: expertise.of, seed: options.seed, reps: options.bootstrapReps }) : null;
+  // (a failure is a warning, below; until then it must not count as unhandled)
+  measuring?.catch(() => {});
   warnings.push(...pauseWarnings, ...laterWarnings);
   const attemptRows = attemptTable(attempts, set, metrics.usable, expertise.of);
   const participantRows = participantTable(ex.participants, attempts, expertise);
@@ -278,14 +293,27 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
   const { robustness, solvers } = robustnessStage(correlate, set, puzzleRows, warnings);
 
   let measures: MeasureComparison | null = null;
-  if (options.compareMeasures ?? true) {
+  let measuresPending: Promise<MeasureComparison | null> | undefined;
+  const kept = (c: MeasureComparison): MeasureComparison | null => {
+    if (c.measures.length < 2) return null;
+    if (set.config?.selection) c.selection = set.config.selection;
+    return c;
+  };
+  if (compare) {
     stage('measures');
-    try {
-      measures = compareMeasures(set.puzzles, attempts, { expertiseOf: expertise.of, seed: options.seed, reps: options.bootstrapReps });
-      if (measures.measures.length < 2) measures = null;
-      else if (set.config?.selection) measures.selection = set.config.selection;
-    } catch (err) {
-      warnings.push(`measure comparison: ${(err as Error).message}`);
+    if (measuring) {
+      // a failure's warning goes where it would have been pushed here, before the warnings of the stages below
+      const at = warnings.length;
+      measuresPending = measuring.then(kept, (err: Error) => {
+        warnings.splice(at, 0, `measure comparison: ${err.message}`);
+        return null;
+      });
+    } else {
+      try {
+        measures = kept(compareMeasures(set.puzzles, attempts, { expertiseOf: expertise.of, seed: options.seed, reps: options.bootstrapReps }));
+      } catch (err) {
+        warnings.push(`measure comparison: ${(err as Error).message}`);
+      }
     }
   }
 
@@ -324,6 +352,7 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     robustness,
     solvers,
     measures,
+    ...(measuresPending ? { measuresPending } : {}),
     candidates: pool,
     survival,
     outcomes: outcomeSummary(attempts, options),
@@ -334,6 +363,13 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     sessions: { total: ex.total, analysed: analysed.length, excluded_marked: ex.excludedMarked, incomplete: ex.incomplete },
     skipped_sessions: ex.skipped,
   };
+}
+
+/** Await the measure comparison still running on another thread (result.measuresPending), if any: result.measures is then set. */
+export async function settleMeasures(result: AnalysisResult): Promise<void> {
+  if (!result.measuresPending) return;
+  result.measures = await result.measuresPending;
+  delete result.measuresPending;
 }
 
 /** (1) The sessions: skipped ones and other configs become warnings; the analysed participants, or an error when there are none. */

@@ -97,7 +97,7 @@ export async function analyzeByKind(ex: Extracted, set: PuzzleSet, options: Anal
     const ids = new Set(puzzles.map((p) => p.id));
     const codes = options.codes?.filter((c) => c.puzzle_id === null || ids.has(c.puzzle_id));
     // One thread here: the mixture worker (large studies) and gaps.csv's early writer serve a one-kind analysis.
-    const result = await analyzeExtracted(extractOf(ex, ids), { ...set, puzzles }, { ...options, codes, fitGmms: undefined, onPauses: undefined, candidates: kind === kindOfPuzzle(options.candidates?.puzzles[0] ?? {}) ? options.candidates : undefined });
+    const result = await analyzeExtracted(extractOf(ex, ids), { ...set, puzzles }, { ...options, codes, fitGmms: undefined, onPauses: undefined, measuresOn: undefined, candidates: kind === kindOfPuzzle(options.candidates?.puzzles[0] ?? {}) ? options.candidates : undefined });
     parts.push(tag(result, kind));
   }
   const first = parts[0];

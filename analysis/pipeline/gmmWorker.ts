@@ -1,16 +1,26 @@
-// Worker thread body: the three-component pause mixture (its first starts screened here, the last ones by the main thread: a 'split' fit), and gaps.csv built as soon as the threshold is known.
+// Worker thread body: the puzzles' missing encodings (sat_gac) while the logs are read, the three-component pause mixture (its first starts screened here, the last ones by the main thread: a 'split' fit), gaps.csv built as soon as the threshold is known, and the measure comparison.
 import { writeFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { gmmFinish, gmmPlan, gmmScreen, type GmmPlan, type GmmScreened } from '../stats/gmm.ts';
 import { gapsCsvBytes } from './io.ts';
 import type { GapColumns } from './extract.ts';
+import { compareMeasures, withEveryEncoding, type CompareOptions, type MeasureComparison } from './measures.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
+import type { AttemptRow } from '../../shared/signals/index.ts';
 
 export type GmmWorkerJob =
   /** One fit whose screened starts are shared: this worker screens every start but `elsewhere`, whose results come in a 'screens' job. */
   | { type: 'split'; x: Float64Array; cnt: Float64Array; k: number; seed: number; elsewhere: number[] }
   | { type: 'screens'; screened: { index: number; result: GmmScreened }[] }
   | { type: 'prepare'; file: string; keys: string[]; gaps: GapColumns; threshold: number }
-  | { type: 'written' };
+  | { type: 'written' }
+  /** The study's puzzles: their missing encodings are computed now (no answer), for a later 'measures' job. */
+  | { type: 'puzzles'; puzzles: Puzzle[] }
+  /** The measure comparison on the puzzles given before: answers { measures } or { error }. */
+  | { type: 'measures'; attempts: AttemptRow[]; options: Omit<CompareOptions, 'encoded'> };
+
+/** The worker's answer to a 'measures' job. */
+export type MeasuresAnswer = { measures: MeasureComparison } | { error: string };
 
 // gaps.csv is built and written to a temporary file (`prepare`, no answer) as soon as the threshold is known; `written`
 // answers once that is done (jobs run in order), and the main thread renames the file into place when it writes the
@@ -26,7 +36,30 @@ const finishSplit = () => {
   parentPort!.postMessage({ fits: [gmmFinish(plan, screened as GmmScreened[])] });
 };
 
+// The puzzles with every encoding (computed on 'puzzles', read on 'measures').
+let encoded: { puzzles: Puzzle[]; computed: string[] } | { error: string } | null = null;
+
 parentPort!.on('message', (m: GmmWorkerJob) => {
+  if (m.type === 'puzzles') {
+    try {
+      encoded = withEveryEncoding(m.puzzles);
+    } catch (err) {
+      encoded = { error: (err as Error).message };
+    }
+    return;
+  }
+  if (m.type === 'measures') {
+    let answer: MeasuresAnswer;
+    try {
+      if (encoded === null) throw new Error('the measure comparison was given no puzzles');
+      if ('error' in encoded) throw new Error(encoded.error);
+      answer = { measures: compareMeasures(encoded.puzzles, m.attempts, { ...m.options, encoded }) };
+    } catch (err) {
+      answer = { error: (err as Error).message };
+    }
+    parentPort!.postMessage(answer);
+    return;
+  }
   if (m.type === 'split' || m.type === 'screens') {
     try {
       if (m.type === 'split') {

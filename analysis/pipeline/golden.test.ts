@@ -56,17 +56,18 @@ describe(`analyze of ${PARTICIPANTS} simulated participants (seed ${SEED}) gives
   const logs = join(dir, 'logs');
   beforeAll(() => simulateToDir({ participants: PARTICIPANTS, seed: SEED, study: loadStudyConfig(configPath) }, logs));
 
-  it('inline and on two extraction threads, every file hashes as recorded', async () => {
+  it('inline, on two extraction threads and as by default (this thread and one worker sharing the extraction, the statistics worker), every file hashes as recorded', async () => {
     const runs: Record<string, Record<string, string>> = {};
-    for (const parallel of [1, 2]) {
+    for (const parallel of [1, 2, undefined]) {
       const out = join(dir, `out-${parallel}`);
       await runAnalysis({ logs, puzzles: configPath, out, pauseThreshold: 'auto', parallel });
-      runs[parallel] = outputHashes(out, logs);
+      runs[String(parallel)] = outputHashes(out, logs);
     }
     expect(runs[2]).toEqual(runs[1]);
+    expect(runs.undefined).toEqual(runs[1]);
     if (process.env.NONOLAB_UPDATE_GOLDEN === '1') writeFileSync(goldenPath, JSON.stringify({ participants: PARTICIPANTS, seed: SEED, sha256: runs[1] }, null, 1) + '\n');
     const golden = JSON.parse(readFileSync(goldenPath, 'utf8')) as { sha256: Record<string, string> };
     expect(Object.keys(runs[1]).length).toBeGreaterThanOrEqual(10);
     expect(runs[1]).toEqual(golden.sha256);
-  }, 120_000);
+  }, 240_000);
 });

@@ -4,7 +4,7 @@ import { kindOfText, nonogram } from '../../shared/puzzles/index.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { readPuzzleFile } from '../puzzleFile.ts';
 import { join } from 'node:path';
-import { analyzeExtracted, extractContext, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
+import { analyzeExtracted, extractContext, settleMeasures, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
 import { gapRowKeys, readCodes, sessionFiles, writeTables } from './io.ts';
 import { extractFiles, startGmmWorker } from './workers.ts';
 import { extractDatabase } from './database.ts';
@@ -24,6 +24,9 @@ export { renderReport, renderSvg, figureSpecs } from './report.ts';
 export { toCsv, parseCsv } from '../csv.ts';
 export { extractLogs, extractFilesInline, mergeExtracts, ACTIONS, type Extracted, type GapColumns, type ExtractContext } from './extract.ts';
 export { extractFiles, startGmmWorker, startWorker } from './workers.ts';
+
+/** Fewer sessions than this are analysed on one thread (a worker's start-up would cost more than it saves). */
+export const STATS_WORKER_MIN_SESSIONS = 40;
 
 export interface RunOptions {
   /** The logs directory; or, instead, `database`: the PostgreSQL store's URL (events read from it directly). */
@@ -113,14 +116,22 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     onStage: opts.onStage,
   };
   const te = performance.now();
-  // Large studies: a worker started now (its start-up overlaps the extraction) fits the three-component mixture
-  // while this thread fits the others and the mixed models that do not need the threshold (analyzeExtracted), and
-  // later writes gaps.csv (1.7 M rows for 10,000 participants) while this thread writes the other tables and the report.
+  // A worker started now (its start-up overlaps the extraction) computes the puzzles' missing encodings (sat_gac) while
+  // this thread reads the logs, fits the three-component mixture while this thread fits the others and the mixed
+  // models that do not need the threshold (analyzeExtracted), runs the measure comparison while this thread finishes
+  // the statistics and draws the report's figures, and writes gaps.csv (1.7 M rows for 10,000 participants) while this
+  // thread writes the other tables. Two cores: an analysis takes the longer of the two threads' work, not their sum.
+  // Not for a handful of sessions (its start-up would cost more than it saves), nor with parallel: 1.
   // (a Nonogram study's: a study of other kinds is analysed within each kind, byKind.ts, on this thread)
-  const gmmWorker = (opts.parallel ?? 2) > 1 && files.length >= 500 && kindsOf(set.puzzles).every((k) => k === 'nonogram') ? startGmmWorker() : null;
+  const sessions = opts.logs ? files.length : STATS_WORKER_MIN_SESSIONS;
+  const gmmWorker = (opts.parallel ?? 2) > 1 && sessions >= STATS_WORKER_MIN_SESSIONS && kindsOf(set.puzzles).every((k) => k === 'nonogram') ? startGmmWorker() : null;
   // (set once the worker is building gaps.csv)
   let gapsPrepared = false;
   if (gmmWorker) {
+    if (opts.compareMeasures ?? true) {
+      gmmWorker.encode(set.puzzles);
+      options.measuresOn = gmmWorker.compareMeasures;
+    }
     options.fitGmms = gmmWorker.fit;
     options.onPauses = (threshold, attempts, gaps) => {
       mkdirSync(opts.out, { recursive: true });
@@ -141,6 +152,20 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     result = await analyzeByKind(extracted, set, options);
     result.timings.analysis_ms = performance.now() - ta;
     result.timings.signals_ms = extractMs;
+    const report = async () => {
+      opts.onStage?.('report');
+      const tr = performance.now();
+      // (the figures first: the measure comparison, if still on the worker, is awaited for its own section)
+      const page = await renderReport(result, { title: `nonolab analysis${set.config ? `: ${set.config.title}` : ''}`, logs: opts.logs ?? redactUrl(opts.database!), puzzles: opts.puzzles, generated: new Date().toISOString() }, () => settleMeasures(result));
+      mkdirSync(opts.out, { recursive: true });
+      writeFileSync(join(opts.out, 'report.html'), page.html);
+      figures = page.figures;
+      result.timings.report_ms = performance.now() - tr;
+    };
+    // With the measure comparison on the worker, the report's figures are drawn while it runs; then the tables.
+    const reportFirst = (opts.report ?? true) && result.measuresPending !== undefined;
+    if (reportFirst) await report();
+    await settleMeasures(result);
     opts.onStage?.('writing tables');
     const tw = performance.now();
     let gapsWritten: Promise<void> | null = null;
@@ -152,15 +177,8 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     }
     written = writeTables(result, opts.out, { gapsWrittenElsewhere: gapsWritten !== null, trajectories: opts.trajectories ?? true });
     result.timings.write_ms = performance.now() - tw;
-    if (opts.report ?? true) {
-      opts.onStage?.('report');
-      const tr = performance.now();
-      const report = await renderReport(result, { title: `nonolab analysis${set.config ? `: ${set.config.title}` : ''}`, logs: opts.logs ?? redactUrl(opts.database!), puzzles: opts.puzzles, generated: new Date().toISOString() });
-      writeFileSync(join(opts.out, 'report.html'), report.html);
-      written.push('report.html');
-      figures = report.figures;
-      result.timings.report_ms = performance.now() - tr;
-    }
+    if ((opts.report ?? true) && !reportFirst) await report();
+    if (opts.report ?? true) written.push('report.html');
     await gapsWritten;
   } finally {
     await gmmWorker?.close();

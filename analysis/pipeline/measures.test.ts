@@ -33,6 +33,23 @@ describe('compareMeasures on the golden study (60 bots driven by sat_conflicts)'
   const { result } = await runAnalysis({ logs: join(dir, 'logs'), puzzles: fixtureConfig, out: join(dir, 'out'), pauseThreshold: 'auto', parallel: 1, report: false, bootstrapReps: 200 });
   const c = result.measures!;
 
+  it("the bootstrap's tallied replicates give the numbers of the replicates' attempt lists, to the bit (and on sparse data: unrated attempts, puzzles some replicates never see rated)", async () => {
+    const { loadPuzzleSet } = await import('./puzzles.ts');
+    const set = loadPuzzleSet(fixtureConfig);
+    const expertiseOf = new Map(result.participants.filter((p) => p.included).map((p) => [p.participant_id as string, p.expertise as number]));
+    const attempts = result.attempts as unknown as Parameters<typeof compareMeasures>[1];
+    const same = (a: typeof attempts) => {
+      const x = compareMeasures(set.puzzles, a, { expertiseOf, reps: 100, seed: 3 });
+      const y = compareMeasures(set.puzzles, a, { expertiseOf, reps: 100, seed: 3, replicates: 'attempts' });
+      expect(x.rows.map((r) => [r.ci_low, r.ci_high, r.boot_n, r.rank])).toEqual(y.rows.map((r) => [r.ci_low, r.ci_high, r.boot_n, r.rank]));
+      expect(x).toEqual(y);
+    };
+    same(attempts);
+    // seven participants, most ratings removed: many replicates leave puzzles unrated or the comparisons unconnected
+    const few = [...new Set(attempts.map((a) => a.participant_id))].slice(0, 7);
+    same(attempts.filter((a) => few.includes(a.participant_id)).map((a, i) => (i % 3 === 0 ? a : { ...a, difficulty: null })));
+  }, 60_000);
+
   it('covers every encoding and grade the puzzles carry, constant ones left out and named', () => {
     expect(c.measures[0]).toBe(PAPER_MEASURE);
     for (const m of ['sat_decisions', 'dfa_conflicts', 'gac_conflicts', 'gac_propagations', 'human_level', 'human_footholds', 'human_probes']) expect(c.measures).toContain(m);

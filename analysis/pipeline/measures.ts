@@ -20,6 +20,7 @@ import type { AttemptRow } from '../../shared/signals/index.ts';
 import { createRng } from '../../shared/random.ts';
 import { satMetricsRecord } from '../../shared/sat/metrics.ts';
 import { averageRanks, bradleyTerry, pairsFromRatings, pearson, spearman, fitLmm, LmmData, type DataRow } from '../stats/index.ts';
+import { btItemOrder, btLogAbilities } from '../stats/bradleyTerry.ts';
 import { measureSourceOf, metricOf, metricValueOf, SAT_KEYS, HUMAN_KEYS } from '../metric.ts';
 
 /** The paper's measure: MiniSat's conflicts on the block-start encoding. */
@@ -173,6 +174,128 @@ function targetsOf(puzzleIds: readonly string[], attempts: readonly { a: Attempt
   return out;
 }
 
+/**
+ * The bootstrap's targets, replicate after replicate, without building attempt lists: each participant's attempts and
+ * within-participant rating pairs are tallied once, and a replicate adds up its drawn participants'. The numbers are
+ * targetsOf's on the drawn attempts to the bit: every mean sums the same values in the same order (draw by draw, each
+ * participant's attempts in order), and Bradley-Terry gets the same counts (whole and half numbers, exact in any order)
+ * on the same items in the same order, through the same iterations (btLogAbilities). Returns null when it cannot
+ * promise that (two puzzle ids the natural order calls equal): the caller then uses targetsOf.
+ */
+function replicateTargets(puzzleIds: readonly string[], participants: readonly string[], byParticipant: ReadonlyMap<string, readonly AttemptRow[]>, btTol: number): ((drawn: readonly number[]) => Record<Target, number[]>) | null {
+  const P = puzzleIds.length;
+  const puzzleIndex = new Map(puzzleIds.map((id, i) => [id, i]));
+  // Bradley-Terry's items: every puzzle some rating pair names, in the order bradleyTerry sorts them.
+  const ratedIds = new Set<string>();
+  for (const list of byParticipant.values()) for (const a of list) if (a.difficulty !== null) ratedIds.add(a.puzzle_id);
+  const items = btItemOrder(ratedIds);
+  for (let i = 1; i < items.length; i++) if (items[i - 1].localeCompare(items[i], 'en', { numeric: true }) === 0) return null;
+  const K = items.length;
+  const itemIndex = new Map(items.map((id, i) => [id, i]));
+  const btColumn = puzzleIds.map((id) => itemIndex.get(id) ?? -1);
+  interface Tallied {
+    /** puzzle index (-1: not a study puzzle), difficulty, time, pauses, errors, hints of each attempt in order */
+    puzzle: Int32Array;
+    difficulty: (number | null)[];
+    time: number[];
+    pauses: (number | null)[];
+    errors: number[];
+    hints: number[];
+    /** rating pairs: winner, loser, tie (1) or not (0), as triples */
+    pairs: Int32Array;
+    /** a rating pairsFromRatings or the comparison schema refuses (bradleyTerry would throw) */
+    bad: boolean;
+  }
+  const tallied: Tallied[] = participants.map((who) => {
+    const list = byParticipant.get(who)!;
+    const rated = list.filter((a) => a.difficulty !== null);
+    let bad = rated.some((a) => !Number.isFinite(a.difficulty));
+    const pairs: number[] = [];
+    for (let x = 0; x < rated.length; x++)
+      for (let y = x + 1; y < rated.length; y++) {
+        const a = rated[x], b = rated[y];
+        if (a.puzzle_id === b.puzzle_id) continue;
+        if (a.puzzle_id === '' || b.puzzle_id === '') bad = true;
+        const i = itemIndex.get(a.puzzle_id)!, j = itemIndex.get(b.puzzle_id)!;
+        if (a.difficulty === b.difficulty) pairs.push(i, j, 1);
+        else if (a.difficulty! > b.difficulty!) pairs.push(i, j, 0);
+        else pairs.push(j, i, 0);
+      }
+    return {
+      puzzle: Int32Array.from(list, (a) => puzzleIndex.get(a.puzzle_id) ?? -1),
+      difficulty: list.map((a) => a.difficulty),
+      time: list.map((a) => a.time_s),
+      pauses: list.map((a) => a.pauses),
+      errors: list.map((a) => a.errors),
+      hints: list.map((a) => a.hints),
+      pairs: Int32Array.from(pairs),
+      bad,
+    };
+  });
+  const isFiniteNumber = (x: number | null): x is number => typeof x === 'number' && Number.isFinite(x);
+  const sums = Array.from({ length: 5 }, () => new Float64Array(P));
+  const counts = Array.from({ length: 5 }, () => new Float64Array(P));
+  const wins = Array.from({ length: K }, () => new Array<number>(K).fill(0));
+  const ties = Array.from({ length: K }, () => new Array<number>(K).fill(0));
+  const named = new Int32Array(K);
+  return (drawn) => {
+    for (let t = 0; t < 5; t++) {
+      sums[t].fill(0);
+      counts[t].fill(0);
+    }
+    for (let i = 0; i < K; i++) {
+      wins[i].fill(0);
+      ties[i].fill(0);
+    }
+    named.fill(0);
+    let bad = false;
+    let anyPair = false;
+    for (const d of drawn) {
+      const p = tallied[d];
+      for (let x = 0; x < p.puzzle.length; x++) {
+        const i = p.puzzle[x];
+        if (i < 0) continue;
+        const dif = p.difficulty[x], pau = p.pauses[x];
+        if (isFiniteNumber(dif)) { sums[0][i] += dif; counts[0][i]++; }
+        sums[1][i] += p.time[x]; counts[1][i]++;
+        if (isFiniteNumber(pau)) { sums[2][i] += pau; counts[2][i]++; }
+        sums[3][i] += p.errors[x]; counts[3][i]++;
+        sums[4][i] += p.hints[x]; counts[4][i]++;
+      }
+      if (p.bad) bad = true;
+      const q = p.pairs;
+      for (let x = 0; x < q.length; x += 3) {
+        const i = q[x], j = q[x + 1];
+        if (q[x + 2]) { ties[i][j] += 1; ties[j][i] += 1; } else wins[i][j] += 1;
+        named[i]++;
+        named[j]++;
+        anyPair = true;
+      }
+    }
+    const meanOf = (t: number) => puzzleIds.map((_, i) => (counts[t][i] > 0 ? sums[t][i] / counts[t][i] : NaN));
+    const out = {} as Record<Target, number[]>;
+    out.mean_difficulty = meanOf(0);
+    out.mean_time_s = meanOf(1);
+    out.mean_pauses = meanOf(2);
+    out.mean_errors = meanOf(3);
+    out.mean_hints = meanOf(4);
+    let lambda: number[] | null = null;
+    const present: number[] = [];
+    if (!bad && anyPair) {
+      for (let i = 0; i < K; i++) if (named[i] > 0) present.push(i);
+      try {
+        lambda = btLogAbilities(present.map((i) => items[i]), present.map((i) => present.map((j) => wins[i][j])), present.map((i) => present.map((j) => ties[i][j])), { tol: btTol });
+      } catch {
+        lambda = null;
+      }
+    }
+    const at = new Int32Array(K).fill(-1);
+    present.forEach((i, r) => (at[i] = r));
+    out.bt_score = btColumn.map((c) => (lambda !== null && c >= 0 && at[c] >= 0 ? lambda[at[c]] : NaN));
+    return out;
+  };
+}
+
 function rhoOf(xs: readonly number[], ys: readonly number[]): { n: number; rho: number; p: number; p_exact: number | null } {
   const pairs = xs.map((x, i) => [x, ys[i]]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
   if (pairs.length < 3) return { n: pairs.length, rho: NaN, p: NaN, p_exact: null };
@@ -203,11 +326,18 @@ export interface CompareOptions {
   reps?: number;
   /** Only these measures (default: every measure the puzzles carry). */
   measures?: readonly string[];
+  /** The bootstrap's replicate targets from per-participant tallies (default) or from each replicate's attempt list (the reference the tallies are tested against). */
+  replicates?: 'tallied' | 'attempts';
+  /** The puzzles as withEveryEncoding(puzzlesIn) gives them, when already computed (e.g. on a worker while the logs were read). */
+  encoded?: { puzzles: Puzzle[]; computed: string[] };
 }
+
+/** The measure comparison of the study's puzzles (given to the worker beforehand) on another thread: compareMeasures' numbers. */
+export type MeasuresOffThread = (attempts: readonly AttemptRow[], options: Omit<CompareOptions, 'encoded'>) => Promise<MeasureComparison>;
 
 /** The comparison of every measure (see the essay above). */
 export function compareMeasures(puzzlesIn: readonly Puzzle[], attempts: readonly AttemptRow[], options: CompareOptions): MeasureComparison {
-  const { puzzles, computed } = withEveryEncoding(puzzlesIn);
+  const { puzzles, computed } = options.encoded ?? withEveryEncoding(puzzlesIn);
   const found = studyMeasures(puzzles);
   const measures = options.measures ? options.measures.map((m) => metricOf(m).name).filter((m) => found.measures.includes(m)) : found.measures;
   const left_out = options.measures ? [...found.left_out.filter((l) => options.measures!.some((m) => metricOf(m).name === l.measure))] : found.left_out;
@@ -224,18 +354,30 @@ export function compareMeasures(puzzlesIn: readonly Puzzle[], attempts: readonly
   const observed = targetsOf(ids, attempts.map((a) => ({ a, who: a.participant_id })));
   const boot = new Map<string, Map<Target, number[]>>(measures.map((m) => [m, new Map(TARGETS.map((t) => [t, []]))]));
   const rng = createRng(seed);
+  const fast = participants.length > 0 && options.replicates !== 'attempts' ? replicateTargets(ids, participants, byParticipant, 1e-9) : null;
+  const drawnIndex = new Array<number>(participants.length);
   for (let r = 0; r < reps && participants.length > 0; r++) {
-    const drawn: { a: AttemptRow; who: string }[] = [];
-    for (let k = 0; k < participants.length; k++) {
-      const who = participants[rng.int(participants.length)];
-      for (const a of byParticipant.get(who)!) drawn.push({ a, who: `${who}#${k}` });
+    let t: Record<Target, number[]>;
+    if (fast) {
+      for (let k = 0; k < participants.length; k++) drawnIndex[k] = rng.int(participants.length);
+      t = fast(drawnIndex);
+    } else {
+      const drawn: { a: AttemptRow; who: string }[] = [];
+      for (let k = 0; k < participants.length; k++) {
+        const who = participants[rng.int(participants.length)];
+        for (const a of byParticipant.get(who)!) drawn.push({ a, who: `${who}#${k}` });
+      }
+      t = targetsOf(ids, drawn, 1e-9);
     }
-    const t = targetsOf(ids, drawn, 1e-9);
-    for (const m of measures)
-      for (const target of TARGETS) {
-        const rho = rhoOnly(ranksOf.get(m)!, values.get(m)!, t[target]);
+    for (const target of TARGETS) {
+      const ys = t[target];
+      // (the ranks of a complete target serve every measure)
+      const yRanks = ys.every((y) => Number.isFinite(y)) ? averageRanks(ys) : null;
+      for (const m of measures) {
+        const rho = yRanks ? pearson(ranksOf.get(m)!, yRanks) : rhoOnly(ranksOf.get(m)!, values.get(m)!, ys);
         if (Number.isFinite(rho)) boot.get(m)!.get(target)!.push(rho);
       }
+    }
   }
 
   // Table 2 per measure

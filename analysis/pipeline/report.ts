@@ -415,8 +415,8 @@ const RULE_NAMES: Record<string, string> = {
   given: '--pause-threshold',
 };
 
-/** The whole report page. */
-export async function renderReport(result: AnalysisResult, meta: { title: string; logs: string; puzzles: string; generated: string }): Promise<{ html: string; figures: string[]; notes: Record<string, string> }> {
+/** The whole report page. `beforeMeasures` (runAnalysis: settle the measure comparison still on the worker) is awaited after the figures are drawn. */
+export async function renderReport(result: AnalysisResult, meta: { title: string; logs: string; puzzles: string; generated: string }, beforeMeasures?: () => Promise<void>): Promise<{ html: string; figures: string[]; notes: Record<string, string> }> {
   const notes: Record<string, string> = {};
   const specs = figureSpecs(result, notes);
   const figures: string[] = [];
@@ -427,6 +427,7 @@ export async function renderReport(result: AnalysisResult, meta: { title: string
     figures.push(name);
     sections.push(`<figure id="fig-${name}"><figcaption>${esc(CAPTIONS[name] ?? name)}</figcaption>${svg}</figure>`);
   }
+  await beforeMeasures?.();
   const measures = result.measures ? await measuresSection(result.measures, renderSvg) : '';
   const strategy = result.strategy ? strategySection(result.strategy, result.kinds) : '';
   const s = result.sessions;

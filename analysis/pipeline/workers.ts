@@ -9,6 +9,9 @@ import { extractFilesInline, mergeExtracts, type ExtractContext, type Extracted,
 import type { GmmWorkerJob } from './gmmWorker.ts';
 import { fitGmmsInline, type FitGmms } from './pauses.ts';
 import { gmmPlan, gmmScreen, type GmmFit } from '../stats/gmm.ts';
+import type { MeasureComparison, MeasuresOffThread } from './measures.ts';
+import type { Puzzle } from '../../shared/schema/puzzle.ts';
+import type { AttemptRow } from '../../shared/signals/index.ts';
 
 /** Each worker's bundle name (dist/node/<name>.js; scripts/build.mjs lists the same) and its source, relative to this file. */
 const SOURCES = {
@@ -121,6 +124,8 @@ export async function runOnWorkers<M>(name: WorkerName, o: PoolOptions<M>): Prom
  * in file order, so the output equals the inline order. Falls back to inline for small studies or parallel <= 1.
  */
 export async function extractFiles(files: readonly string[], ctx: ExtractContext, options: { parallel?: number; chunkSize?: number; onSession?: (done: number) => void } = {}): Promise<Extracted> {
+  // A study of tens to a few hundred sessions (an analyst rerunning analyze while it runs): this thread and one worker.
+  if (options.parallel === undefined && files.length >= SHARED_EXTRACTION_MIN && files.length < 250 && availableParallelism() > 1) return extractFilesShared(files, ctx, options);
   const parallel = Math.max(1, Math.min(options.parallel ?? Math.min(availableParallelism(), Math.ceil(files.length / 250)), 8, files.length));
   if (parallel <= 1) return extractFilesInline(files, ctx, options.onSession);
   // ~32 chunks per worker: the last chunks, taken as workers free up, leave little for one worker to finish alone
@@ -145,33 +150,104 @@ export async function extractFiles(files: readonly string[], ctx: ExtractContext
   return mergeExtracts(parts);
 }
 
+/** From this many session files on (and below 250, where the worker pool takes over) the default extraction is shared by this thread and one worker. */
+export const SHARED_EXTRACTION_MIN = 40;
+
 /**
- * A worker thread for the pause mixtures, started early (its start-up overlaps the extraction). fit() gives it the
- * three-component fit (the paper's, and on real gaps the slowest: EM crawls where components 2 and 3 overlap) and
- * runs the others in this thread, which then goes on with the work that does not need the threshold (see
- * analyzeExtracted) while the worker finishes; the fits are independent (each seeds its own generator), so the
- * results equal fitGmmsInline's. close() ends the worker.
+ * Extract files on this thread and one worker together: the files are cut into small chunks that both take from one
+ * queue (this thread between the worker's messages, so its start-up is not waited for), merged in file order as
+ * extractFiles merges them: the output equals the inline one. An error on either side stops the run (the worker is
+ * ended) and is thrown, as inline.
+ */
+export async function extractFilesShared(files: readonly string[], ctx: ExtractContext, options: { chunkSize?: number; onSession?: (done: number) => void } = {}): Promise<Extracted> {
+  const size = options.chunkSize ?? Math.max(2, Math.ceil(files.length / 16));
+  const chunks = Array.from({ length: Math.ceil(files.length / size) }, (_, i) => files.slice(i * size, (i + 1) * size));
+  const queue = chunks.map((_, i) => i);
+  const done = new Array<number>(chunks.length).fill(0);
+  const parts = new Array<Extracted>(chunks.length);
+  const progress = () => options.onSession?.(done.reduce((a, b) => a + b, 0));
+  let failed = false;
+  // (the worker's task is the next chunk in the queue, whatever runOnWorkers' count; it stops giving out once it is empty)
+  const onWorker = runOnWorkers<WorkerMessage>('extractWorker', {
+    threads: 1,
+    count: chunks.length,
+    workerData: { ctx } satisfies WorkerRequest,
+    job: () => {
+      const c = queue.shift()!;
+      return { type: 'chunk', index: c, files: chunks[c] } satisfies WorkerJob;
+    },
+    stopped: () => failed || queue.length === 0,
+    receive: (m) => {
+      if (m.type === 'error') throw new Error(m.message);
+      if (m.type === 'done') parts[m.index] = m.result;
+      done[m.index] = m.type === 'done' ? chunks[m.index].length : m.done;
+      progress();
+      return m.type === 'done';
+    },
+    label: 'analyze',
+  });
+  onWorker.catch(() => {});
+  try {
+    while (queue.length > 0) {
+      const c = queue.shift()!;
+      parts[c] = extractFilesInline(chunks[c], ctx);
+      done[c] = chunks[c].length;
+      progress();
+      // let the worker's messages in (it is given its next chunk as it posts one)
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  } catch (err) {
+    failed = true;
+    await onWorker.catch(() => {});
+    throw err;
+  }
+  await onWorker;
+  return mergeExtracts(parts);
+}
+
+/**
+ * A worker thread for the statistics beside the main thread's, started early (its start-up overlaps the extraction).
+ * encode() hands it the puzzles at once: it computes their missing encodings (a Nonogram's sat_gac, MiniSat on the
+ * line-GAC CNF) while this thread reads the logs. fit() gives it the three-component pause mixture (the paper's, and on
+ * real gaps the slowest: EM crawls where components 2 and 3 overlap) and runs the others in this thread, which then goes
+ * on with the work that does not need the threshold (see analyzeExtracted) while the worker finishes; the fits are
+ * independent (each seeds its own generator), so the results equal fitGmmsInline's. compareMeasures() runs the measure
+ * comparison there (the same function on the same data: the same numbers) while this thread fits the mixed models,
+ * writes the tables and draws the figures. close() ends the worker.
  */
 export function startGmmWorker(): {
   fit: FitGmms;
   prepareGaps: (file: string, keys: string[], gaps: GapColumns, threshold: number) => void;
   writeGaps: (file: string) => Promise<void>;
+  encode: (puzzles: readonly Puzzle[]) => void;
+  compareMeasures: MeasuresOffThread;
   close: () => Promise<void>;
 } {
   const worker = startWorker('gmmWorker');
   worker.unref();
-  const answer = <T>(job: GmmWorkerJob, pick: (m: { fits?: GmmFit[]; written?: string; error?: string }) => T | undefined): Promise<T> => {
+  // The worker answers the jobs that have an answer in the order they were given: each message settles the oldest.
+  type Answer = { fits?: GmmFit[]; written?: string; measures?: MeasureComparison; error?: string };
+  const waiting: { settle: (m: Answer) => void; reject: (err: unknown) => void }[] = [];
+  worker.on('message', (m: Answer) => waiting.shift()?.settle(m));
+  worker.on('error', (err) => {
+    for (const w of waiting.splice(0)) w.reject(err);
+  });
+  const answer = <T>(job: GmmWorkerJob, pick: (m: Answer) => T | undefined): Promise<T> => {
     const pending = new Promise<T>((resolve, reject) => {
-      worker.once('message', (m: { fits?: GmmFit[]; written?: string; error?: string }) => {
-        const v = pick(m);
-        if (v !== undefined) resolve(v);
-        else reject(new Error(m.error ?? 'the mixture worker gave no answer'));
+      waiting.push({
+        settle: (m) => {
+          const v = pick(m);
+          if (v !== undefined) resolve(v);
+          else reject(new Error(m.error ?? 'the statistics worker gave no answer'));
+        },
+        reject,
       });
-      worker.once('error', reject);
     });
     worker.postMessage(job);
     return pending;
   };
+  const encode = (puzzles: readonly Puzzle[]) => worker.postMessage({ type: 'puzzles', puzzles: puzzles as Puzzle[] } satisfies GmmWorkerJob);
+  const compareMeasures: MeasuresOffThread = (attempts, options) => answer({ type: 'measures', attempts: attempts as AttemptRow[], options }, (m) => m.measures);
   // The three-component fit is the slowest (five screened starts, then the best run on): the worker screens the first
   // starts while this thread screens the last ones and sends them over, then fits the other mixtures; the worker
   // finishes the fit. The starts are drawn the same in both threads (gmmPlan), so the fit equals fitGmm's.
@@ -206,5 +282,5 @@ export function startGmmWorker(): {
     await worker.terminate();
     if (temp !== null) rmSync(temp, { force: true });
   };
-  return { fit, prepareGaps, writeGaps, close };
+  return { fit, prepareGaps, writeGaps, encode, compareMeasures, close };
 }

@@ -153,28 +153,12 @@ function checkConnected({ items, wins, ties }: Tallies): void {
 }
 
 export function bradleyTerry(pairs: readonly ComparisonInput[], options: BtOptions = {}): BtResult {
-  const tol = options.tol ?? 1e-12;
-  const maxIterations = options.maxIterations ?? 100_000;
   const t = tally(pairs);
   const k = t.items.length;
   if (k < 2) throw new Error(`the comparisons need at least 2 puzzles, got ${k}`);
   checkConnected(t);
   const n = Array.from({ length: k }, (_, i) => Array.from({ length: k }, (_, j) => t.wins[i][j] + t.wins[j][i] + t.ties[i][j]));
-  const w = t.items.map((_, i) => t.wins[i].reduce((s, v) => s + v, 0) + 0.5 * t.ties[i].reduce((s, v) => s + v, 0));
-  let pi = new Array<number>(k).fill(1);
-  let iterations = 0;
-  for (; iterations < maxIterations; iterations++) {
-    const next = pi.map((p, i) => {
-      let d = 0;
-      for (let j = 0; j < k; j++) if (j !== i && n[i][j] > 0) d += n[i][j] / (p + pi[j]);
-      return w[i] / d;
-    });
-    const meanLog = next.reduce((s, v) => s + Math.log(v), 0) / k;
-    const normed = next.map((v) => Math.exp(Math.log(v) - meanLog));
-    const change = Math.max(...normed.map((v, i) => Math.abs(Math.log(v) - Math.log(pi[i]))));
-    pi = normed;
-    if (change < tol) { iterations++; break; }
-  }
+  const { pi, iterations } = hunterMm(t, n, options);
   let lambda = pi.map(Math.log);
   let nu: number | undefined;
   let cov: number[][];
@@ -209,6 +193,69 @@ export function bradleyTerry(pairs: readonly ComparisonInput[], options: BtOptio
     iterations,
     log_likelihood: logLik,
   };
+}
+
+/**
+ * Hunter's MM iterations on tallies (n[i][j]: comparisons of i with j): the abilities, normalised to a geometric mean
+ * of 1, and the iterations run. Plain loops over the same operations in the same order as one would write with
+ * map/reduce (the results are those bits): sums from 0 left to right, the change the largest |log next - log pi| (NaN
+ * when any is NaN).
+ */
+function hunterMm(t: Tallies, n: readonly (readonly number[])[], options: BtOptions): { pi: number[]; iterations: number } {
+  const tol = options.tol ?? 1e-12;
+  const maxIterations = options.maxIterations ?? 100_000;
+  const k = t.items.length;
+  const w = new Array<number>(k);
+  for (let i = 0; i < k; i++) {
+    let wins = 0, ties = 0;
+    for (let j = 0; j < k; j++) wins += t.wins[i][j];
+    for (let j = 0; j < k; j++) ties += t.ties[i][j];
+    w[i] = wins + 0.5 * ties;
+  }
+  let pi = new Array<number>(k).fill(1);
+  let next = new Array<number>(k);
+  let iterations = 0;
+  for (; iterations < maxIterations; iterations++) {
+    let meanLog = 0;
+    for (let i = 0; i < k; i++) {
+      const p = pi[i];
+      let d = 0;
+      for (let j = 0; j < k; j++) if (j !== i && n[i][j] > 0) d += n[i][j] / (p + pi[j]);
+      next[i] = w[i] / d;
+      meanLog += Math.log(next[i]);
+    }
+    meanLog /= k;
+    let change = -Infinity;
+    for (let i = 0; i < k; i++) {
+      const v = Math.exp(Math.log(next[i]) - meanLog);
+      next[i] = v;
+      const c = Math.abs(Math.log(v) - Math.log(pi[i]));
+      if (c > change || Number.isNaN(c)) change = Number.isNaN(change) ? change : c;
+    }
+    [pi, next] = [next, pi];
+    if (change < tol) { iterations++; break; }
+  }
+  return { pi, iterations };
+}
+
+/**
+ * The log-abilities alone (no covariance, ranks or log-likelihood) from counts already tallied, for resampling loops
+ * (the measure comparison's bootstrap): `items` in the order bradleyTerry would sort them (naturally), wins[i][j] and
+ * ties[i][j] (symmetric) as tally() counts them. Same checks and the same iterations as bradleyTerry (same numbers),
+ * without parsing a comparison list each time. Throws where bradleyTerry would.
+ */
+export function btLogAbilities(items: readonly string[], wins: number[][], ties: number[][], options: Pick<BtOptions, 'tol' | 'maxIterations'> = {}): number[] {
+  const t: Tallies = { items: items as string[], wins, ties };
+  const k = items.length;
+  if (k < 2) throw new Error(`the comparisons need at least 2 puzzles, got ${k}`);
+  checkConnected(t);
+  const n = Array.from({ length: k }, (_, i) => Array.from({ length: k }, (_, j) => wins[i][j] + wins[j][i] + ties[i][j]));
+  return hunterMm(t, n, options).pi.map(Math.log);
+}
+
+/** Items in the order bradleyTerry reports them (natural order: "p2" before "p10"). */
+export function btItemOrder(items: Iterable<string>): string[] {
+  return [...items].sort(naturalCompare);
 }
 
 /** Difference of two items' log-abilities and its standard error (BradleyTerry2's coefficient against a reference item). */
