@@ -4,6 +4,8 @@
 // positions, clues and digits are plain {placeholders}: always Western digits. An argument written {cell}, {line},
 // {unit}, {digits}, … is itself a phrase of this catalogue (shared/i18n/hints/phrase.ts), rendered first; a list is
 // joined with 'hint.list.and'. The English text is byte for byte what the engines wrote before they had a catalogue.
+import type { HintMessageKey } from './keys.ts';
+
 export const hintsEn = {
   // Shared pieces
   'hint.cell': 'row {row}, column {col}',
@@ -80,8 +82,7 @@ export const hintsEn = {
   'hint.sudoku.reveal-only': 'The cell at {cell} is {digit}.',
   'hint.sudoku.reveal': 'No technique up to XY-wing applies on this board; the cell at {cell} is revealed: it is {digit}.',
   'hint.sudoku.stuck': 'No technique up to XY-wing applies on this board: it needs trial and error from here (the cell at {cell} has the fewest candidates, {digits}).',
-} as const;
+} as const satisfies Record<HintMessageKey, string>;
 
-export type HintMessageKey = keyof typeof hintsEn;
 export type HintMessages = Record<HintMessageKey, string>;
-export const HINT_MESSAGE_KEYS = Object.keys(hintsEn) as HintMessageKey[];
+export type { HintMessageKey };
