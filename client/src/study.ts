@@ -613,18 +613,20 @@ export function startProblem(request: StartSessionRequest): string | null {
   if (checked.success) return null;
   const issue = checked.error.issues[0];
   const path = issue.path.map(String).join('.');
+  // Said in the page's language (the check's own words are English): by the issue's code and the field.
+  const problem = t('link.problem', { issue: issue.code, field: path.split('.')[0] });
   if (path === 'label') {
     const shown = request.label === undefined ? '' : ` "${request.label.slice(0, 120)}"`;
-    return t('link.label', { shown, problem: issue.message });
+    return t('link.label', { shown, problem });
   }
   if (path.startsWith('panel.')) {
     const key = path.slice('panel.'.length) as 'participant_id' | 'study_id' | 'session_id';
     const value = request.panel?.[key];
     const param = t(key === 'participant_id' ? (request.panel?.provider === 'sona' ? 'link.paramSona' : 'link.paramProlific') : LINK_FIELDS[path]);
     const shown = typeof value === 'string' ? ` "${value.slice(0, 120)}"` : '';
-    return t('link.panel', { param, shown, problem: issue.message });
+    return t('link.panel', { param, shown, problem });
   }
-  return t('link.other', { param: LINK_FIELDS[path] ? t(LINK_FIELDS[path]) : path, problem: issue.message });
+  return t('link.other', { param: LINK_FIELDS[path] ? t(LINK_FIELDS[path]) : path, problem });
 }
 
 /** Resume the session this browser holds (cookie), or start a new one; then rebuild the board, history and timers. */

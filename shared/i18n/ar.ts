@@ -164,6 +164,7 @@ export const ar: Messages = {
   'link.label': 'لا يمكن استخدام رمز المشارك{shown}: {problem}. يتكون الرمز من 1 إلى 100 حرف، دون < أو >.',
   'link.panel': 'لا يمكن استخدام {param}{shown} في رابط الدراسة هذا: {problem}. يتكون المعرّف من 1 إلى 100 حرف: حروف وأرقام و_ . : -. يُرجى فتح الدراسة مرة أخرى من موقع التجنيد، أو التواصل مع الباحث المسؤول.',
   'link.other': 'لا يمكن استخدام رابط الدراسة هذا ({param}: {problem}).',
+  'link.problem': '{issue, select, too_small {{field, select, label {الرمز فارغ} other {المعرّف فارغ}}} too_big {{field, select, label {يتجاوز طوله 100 حرف} panel {يتجاوز طوله 100 حرف} other {القيمة أطول من المسموح}}} invalid_format {{field, select, label {يحتوي على < أو >} other {يحتوي على رموز غير الحروف والأرقام و_ . : -}}} other {القيمة غير مسموح بها}}',
   'link.paramLabel': 'رمز المشارك (label)',
   'link.paramProlific': 'معرّف المشارك (PROLIFIC_PID)',
   'link.paramSona': 'معرّف المشارك (sona_id)',

@@ -164,6 +164,7 @@ export const de: Messages = {
   'link.label': 'Die Teilnehmerkennung{shown} ist nicht verwendbar: {problem}. Eine Kennung hat 1 bis 100 Zeichen, ohne < oder >.',
   'link.panel': 'Die {param}{shown} in diesem Studienlink ist nicht verwendbar: {problem}. Eine ID hat 1 bis 100 Zeichen: Buchstaben, Ziffern und _ . : -. Bitte öffnen Sie die Studie noch einmal über das Rekrutierungsportal oder wenden Sie sich an die Studienleitung.',
   'link.other': 'Dieser Studienlink ist nicht verwendbar ({param}: {problem}).',
+  'link.problem': '{issue, select, too_small {{field, select, label {die Kennung ist leer} other {die ID ist leer}}} too_big {{field, select, label {sie ist länger als 100 Zeichen} panel {sie ist länger als 100 Zeichen} other {der Wert ist zu lang}}} invalid_format {{field, select, label {sie enthält < oder >} other {sie enthält andere Zeichen als Buchstaben, Ziffern und _ . : -}}} other {der Wert ist nicht zulässig}}',
   'link.paramLabel': 'Teilnehmerkennung (label)',
   'link.paramProlific': 'Teilnehmer-ID (PROLIFIC_PID)',
   'link.paramSona': 'Teilnehmer-ID (sona_id)',

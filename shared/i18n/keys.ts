@@ -6,7 +6,7 @@ export const MESSAGE_KEYS = [
   'kiosk.title', 'kiosk.label', 'kiosk.start',
   'save.saved', 'save.saving', 'save.offline', 'save.offlineShort',
   'countdown.label',
-  'link.label', 'link.panel', 'link.other', 'link.paramLabel', 'link.paramProlific', 'link.paramSona', 'link.paramParticipant', 'link.paramStudy', 'link.paramSession',
+  'link.label', 'link.panel', 'link.other', 'link.problem', 'link.paramLabel', 'link.paramProlific', 'link.paramSona', 'link.paramParticipant', 'link.paramStudy', 'link.paramSession',
   'dialog.cancel', 'dialog.leave', 'dialog.leaveYes', 'dialog.leaveNo', 'dialog.reset', 'dialog.resetYes', 'dialog.skip', 'dialog.skipYes', 'dialog.endWarmup', 'dialog.endWarmupYes',
   'board.toolGroup', 'board.fill', 'board.cross', 'board.reset', 'board.zoomIn', 'board.zoomOut', 'board.undo', 'board.hint', 'board.thinking', 'board.submit', 'board.checking', 'board.endWarmup', 'board.skip', 'board.keys', 'board.keysMove', 'board.keysFill', 'board.keysCross', 'board.keysClear', 'board.keysUndo', 'board.keysArrows', 'board.keysSelect', 'board.keysLetters', 'board.keysWrite', 'board.keysNotes', 'board.keysErase', 'board.gridLabel', 'board.cellLabel', 'board.rowLabel', 'board.practice',
   'sudoku.gridLabel', 'sudoku.cellDigit', 'sudoku.cellGiven', 'sudoku.cellNotes', 'sudoku.cellEmpty', 'sudoku.pad', 'sudoku.modeGroup', 'sudoku.digits', 'sudoku.notes', 'sudoku.erase',
