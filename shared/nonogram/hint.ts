@@ -33,6 +33,11 @@
 // cell (or stops short of it); otherwise the marks near the ends "limit where its runs can go". 'cross-reference'
 // with a single mark in the line names that cell instead of "several from the crossing lines".
 //
+// The words. Each sentence is a message of the hints' catalogue ('hint.nonogram.<wording>' in shared/i18n/hints/en.ts,
+// de.ts, ar.ts) with its arguments (the line, its clue, the cell, the value); `Hint.text` carries them as data, so the
+// server renders a hint in the session's language, and `explanation` is the English (byte for byte the engine's
+// sentences before they had a catalogue: hint.property.test.ts and the golden outputs pin it).
+//
 // What it cannot do: read the participant's mind. A hint names one cell and one reason; a person may
 // have had another deduction in mind. The 'edge' test is a heuristic label (knowledge restricted to
 // the ends of the line), not a separate inference rule.
