@@ -20,6 +20,7 @@ export const de: Messages = {
   'app.noSteps': 'Diese Studie hat keine weiteren Schritte. Vielen Dank!',
   'app.studyFull': 'Vielen Dank für Ihr Interesse: Die Studie ist gerade voll geworden und kann deshalb nicht weitergehen. Sie können diese Seite schließen.',
   'app.noConnection': 'keine Verbindung',
+  'app.sessionGone': 'Diese Teilnahme wurde auf dem Server beendet (zurückgezogen oder abgelaufen); bitte wenden Sie sich an die Studienleitung',
   'kiosk.title': 'Neue Teilnahme',
   'kiosk.label': 'Teilnehmerkennung (für die Studienleitung)',
   'kiosk.start': 'Starten',

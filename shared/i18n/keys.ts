@@ -2,7 +2,7 @@
 // language must have. Kept apart from the texts so the config check (and the dashboard's config schema) carries no
 // catalogue; catalogue.test.ts checks it is exactly the English catalogue's keys.
 export const MESSAGE_KEYS = [
-  'app.loading', 'app.loadingPuzzle', 'app.error', 'app.errorSaved', 'app.errorRetry', 'app.badLinkTitle', 'app.closedTitle', 'app.elsewhereTitle', 'app.elsewhere', 'app.continueHere', 'app.thankYou', 'app.yourCode', 'app.oneMoment', 'app.preparing', 'app.declined', 'app.noSteps', 'app.studyFull', 'app.noConnection',
+  'app.loading', 'app.loadingPuzzle', 'app.error', 'app.errorSaved', 'app.errorRetry', 'app.badLinkTitle', 'app.closedTitle', 'app.elsewhereTitle', 'app.elsewhere', 'app.continueHere', 'app.thankYou', 'app.yourCode', 'app.oneMoment', 'app.preparing', 'app.declined', 'app.noSteps', 'app.studyFull', 'app.noConnection', 'app.sessionGone',
   'kiosk.title', 'kiosk.label', 'kiosk.start',
   'save.saved', 'save.saving', 'save.offline', 'save.offlineShort',
   'countdown.label',
