@@ -91,6 +91,8 @@ describe('hints in German and Arabic', () => {
           expect(text, `${lang} ${h.claim.wording}: ${text}`).not.toMatch(/[{}]/);
           expect(text, `${lang} ${h.claim.wording}: ${text}`).not.toMatch(ENGLISH);
           expect(text).toContain(String(h.row + 1));
+          // The page logs the explanation in its hint_shown event (at most 2,000 characters: shared/schema/event.ts).
+          expect(hintExplanation(h, words).length).toBeLessThan(2_000);
           expect(text).not.toMatch(/[٠-٩]/);
         }
       }
@@ -127,6 +129,7 @@ describe('hints in German and Arabic', () => {
             const text = `${sudokuHintHeading(x, words)} ${sudokuHintExplanation(x, words)}`;
             expect(text, `${lang} ${x.reasoning}: ${text}`).not.toMatch(/[{}]/);
             expect(text, `${lang} ${x.reasoning}: ${text}`).not.toMatch(ENGLISH);
+            expect(sudokuHintExplanation(x, words).length).toBeLessThan(2_000);
           }
         }
         if (!plain) break;
