@@ -4,9 +4,11 @@ import type { HintPolicy, StudyPuzzle } from '../shared/schema/config.ts';
 import { isNonogramPuzzle } from '../shared/schema/config.ts';
 import type { HintResponse } from '../shared/schema/api.ts';
 import { gridFromBoardRows } from '../shared/game/board.ts';
-import { hint as nonogramHint } from '../shared/nonogram/hint.ts';
+import { hint as nonogramHint, hintExplanation, hintHeading } from '../shared/nonogram/hint.ts';
 import { gridFromRows } from '../shared/nonogram/grid.ts';
-import { sudokuHint } from '../shared/sudoku/hint.ts';
+import { sudokuHint, sudokuHintExplanation, sudokuHintHeading } from '../shared/sudoku/hint.ts';
+import { ENGLISH_HINT_WORDS } from '../shared/i18n/hints/phrase.ts';
+import type { HintWords } from '../shared/i18n/hints/phrase.ts';
 import { givensOf } from '../shared/puzzles/sudoku.ts';
 import { recordGrids } from '../shared/sudoku/schema.ts';
 
@@ -25,11 +27,18 @@ export interface Eliminated {
 }
 
 /**
- * The hint for `rows` (the kind's board text) on `puzzle` under `policy` ('off' is refused before this). A Nonogram's
- * answer is exactly what it always was; a Sudoku's comes from shared/sudoku/hint.ts (its `reveal-only` text names the
- * revealed digit and nothing more).
+ * The hint for `rows` (the kind's board text) on `puzzle` under `policy` ('off' is refused before this), its heading and
+ * explanation in `words` (the session's language: shared/i18n/hints/catalogues.ts `hintWords`; English by default,
+ * exactly the engines' text). A Sudoku's comes from shared/sudoku/hint.ts (its `reveal-only` text names the revealed
+ * digit and nothing more); a Nonogram's `reveal-only` hint has no text (the page says what it shows).
  */
-export function hintFor(puzzle: StudyPuzzle & { solution: string[] }, rows: readonly string[], policy: HintPolicy, eliminated: readonly Eliminated[] = []): KindHintAnswer {
+export function hintFor(
+  puzzle: StudyPuzzle & { solution: string[] },
+  rows: readonly string[],
+  policy: HintPolicy,
+  eliminated: readonly Eliminated[] = [],
+  words: HintWords = ENGLISH_HINT_WORDS,
+): KindHintAnswer {
   if (isNonogramPuzzle(puzzle)) {
     const board = gridFromBoardRows([...rows], puzzle.width, puzzle.height);
     const found = nonogramHint({ rows: puzzle.rows, cols: puzzle.cols }, board, gridFromRows(puzzle.solution), policy);
@@ -42,7 +51,8 @@ export function hintFor(puzzle: StudyPuzzle & { solution: string[] }, rows: read
         value: found.value,
         line: found.line,
         reasoning: found.reasoning,
-        explanation: policy === 'reveal-only' ? '' : found.explanation,
+        heading: hintHeading(found, words),
+        explanation: policy === 'reveal-only' ? '' : hintExplanation(found, words),
         reason_in_line: found.claim.line !== null,
       },
       record: { row: found.row, col: found.col, kind: found.kind, reasoning: found.reasoning },
@@ -65,9 +75,9 @@ export function hintFor(puzzle: StudyPuzzle & { solution: string[] }, rows: read
       digit,
       eliminated: found.eliminated.map((e) => ({ row: e.r, col: e.c, digit: e.digit })),
       cells: found.cells.map((c) => [c.r, c.c] as [number, number]),
-      heading: found.heading,
+      heading: sudokuHintHeading(found, words),
       reasoning: found.reasoning,
-      explanation: found.explanation,
+      explanation: sudokuHintExplanation(found, words),
     },
     record: { row: found.row, col: found.col, kind: found.kind, reasoning: found.reasoning },
   };

@@ -20,6 +20,7 @@ import { chooseBalanced, orderedSequences } from '../shared/study/sequences.ts';
 import { stepCapSeconds } from '../shared/study/timing.ts';
 import { kindOfRecord } from '../shared/puzzles/index.ts';
 import { hintFor } from './puzzleHints.ts';
+import { hintWords } from '../shared/i18n/hints/catalogues.ts';
 import { createRng, type Rng } from '../shared/random.ts';
 import { recruitmentState } from './recruitment.ts';
 import { newCompletionCode } from './completionCode.ts';
@@ -133,6 +134,8 @@ export class StudyService {
   };
   /** Completions whose session_complete record is being made durable: a racing second request waits for it. */
   private readonly completing = new Map<string, Promise<void>>();
+  /** The language each session speaks (its session_start's `lang`), read from its log once (a study with languages only). */
+  private readonly spoken = new Map<string, string>();
 
   constructor(opts: StudyServiceOptions) {
     this.study = opts.study;
@@ -709,13 +712,26 @@ export class StudyService {
     return { solved };
   }
 
+  /** The language a session speaks: 'en' in a study without languages, else its session_start's `lang` (read once). */
+  private async languageOfSession(id: string): Promise<string> {
+    if (!this.study.config.languages) return 'en';
+    let lang = this.spoken.get(id);
+    if (lang === undefined) {
+      lang = languageOf(await this.log.read(id));
+      this.spoken.set(id, lang);
+    }
+    return lang;
+  }
+
   /** A hint computed by the engine from the participant's board; the solution stays on the server. Answers once its record is durable. */
   async hint(row: SessionRow, req: HintRequest): Promise<HintResponse> {
     const policy = this.study.config.hints.policy;
     if (policy === 'off') throw new HttpError(403, 'hints are turned off in this study');
     const puzzle = await this.sessionPuzzle(row, req.puzzle_id, req.position);
     // The puzzle's kind finds the hint (server/puzzleHints.ts); the record keeps where it points and why.
-    const found = hintFor(puzzle, req.rows, policy, req.eliminated);
+    // In the session's language (its session_start's `lang`), the study's overrides of the hint catalogue on top.
+    const lang = await this.languageOfSession(row.id);
+    const found = hintFor(puzzle, req.rows, policy, req.eliminated, hintWords(lang, this.study.config.languages?.messages[lang]));
     if (found.record) await this.appendRecords(row.id, [this.serverRecord({ type: 'hint', session_id: row.id, payload: { puzzle_id: req.puzzle_id, ...found.record } })]);
     return { hint: found.hint };
   }

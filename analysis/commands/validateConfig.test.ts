@@ -80,6 +80,10 @@ describe('validate-config', () => {
     // A config without languages is English only, as before; a study override of a shipped language's string is accepted.
     expect(() => loadStudyConfig(variant((c) => delete c.languages))).not.toThrow();
     expect(() => loadStudyConfig(variant((c) => (c.languages.messages = { de: { 'board.submit': 'Fertig!' } })))).not.toThrow();
+    // So is a hint sentence (the hints' catalogue, shared/i18n/hints/), and French names the hint keys it lacks too.
+    expect(() => loadStudyConfig(variant((c) => (c.languages.messages = { de: { 'hint.nonogram.overlap': '{line}, Hinweis {clue}: Überlappung, {cell} ist {valueText}.' } })))).not.toThrow();
+    expect(errorOf(variant((c) => (c.languages.messages = { de: { 'hint.nonogram.overlapp': 'x' } })))).toContain("no catalogue string 'hint.nonogram.overlapp'");
+    expect(french).toContain('hint.nonogram.foothold-empty');
   });
 
   it('the command exits 2 with the message on stderr and prints nothing on stdout', () => {

@@ -50,7 +50,7 @@ export const ATTEMPT_COLUMNS = [
   'pause_threshold_s', 'first_row', 'first_col', 'final_wrong_cells', 'difficulty_initial', 'difficulty', 'guessing', 'guessing_level', 'expertise',
 ];
 const PARTICIPANT_COLUMNS = [
-  'participant_id', 'included', 'status', 'marks', 'config_hash', 'app_version', 'started_at', 'attempts',
+  'participant_id', 'included', 'status', 'marks', 'config_hash', 'app_version', 'started_at', 'language', 'attempts',
   'nonogram_skill', 'puzzle_skill', 'nonogram_frequency', 'logic_frequency', 'nonogram_sizes', 'logic_types',
   'z_nonogram_skill', 'z_puzzle_skill', 'z_nonogram_frequency', 'z_logic_frequency', 'z_nonogram_sizes', 'z_logic_types',
   'expertise', 'pc1', 'mean_difficulty', 'mean_time_s', 'mean_pauses', 'mean_errors', 'mean_hints', 'mean_undos', 'solved', 'skipped',

@@ -32,6 +32,25 @@ describe('a link that cannot start a session', () => {
     expect(startProblem(startRequest(new URLSearchParams('?PROLIFIC_PID=ok&STUDY_ID=a/b')))).toContain('study id (STUDY_ID) "a/b"');
     expect(startProblem(startRequest(new URLSearchParams('?sona_id=%3F')))).toContain('participant id (sona_id) "?"');
   });
+  it('in German and Arabic, says what is wrong in the page\'s language, with no English words of the check', async () => {
+    const { setLanguage } = await import('./i18n.ts');
+    // setLanguage sets the document's lang and dir (a stand-in document: these tests run without a DOM).
+    const g = globalThis as { document?: unknown };
+    g.document ??= { documentElement: {} };
+    try {
+      await setLanguage('de');
+      const panel = startProblem(startRequest(new URLSearchParams('?PROLIFIC_PID=ab%20c')))!;
+      expect(panel).toContain('sie enthält andere Zeichen als Buchstaben, Ziffern und _ . : -');
+      expect(startProblem({ mode: 'kiosk', label: 'x'.repeat(101) })).toContain(': sie ist länger als 100 Zeichen.');
+      expect(startProblem({ mode: 'kiosk', label: '<b>' })).toContain(': sie enthält < oder >.');
+      await setLanguage('ar');
+      const ar = startProblem(startRequest(new URLSearchParams('?sona_id=%3F')))!;
+      expect(ar).toContain('يحتوي على رموز غير الحروف والأرقام');
+      for (const text of [panel, ar]) expect(text).not.toMatch(/panel ids|letters|cannot|characters/);
+    } finally {
+      await setLanguage('en', { 'app.loading': 'Loading the study…' });
+    }
+  });
   it('is null for every valid link', () => {
     for (const search of ['?PROLIFIC_PID=abc123&STUDY_ID=st1', '?sona_id=4711', '?mode=kiosk&label=P-017', '']) expect(startProblem(startRequest(new URLSearchParams(search)))).toBeNull();
   });

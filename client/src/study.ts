@@ -394,8 +394,9 @@ function waitForSequence(): Promise<void> {
   return sequenceWait;
 }
 
+/** Why a request failed, in the page's words where it knows them (a session gone from the server: 410, 401). */
 function networkMessage(err: unknown): string {
-  return err instanceof ApiError ? err.message : t('app.noConnection');
+  return err instanceof ApiError ? (err.status === 410 || err.status === 401 ? t('app.sessionGone') : err.message) : t('app.noConnection');
 }
 
 async function submitBoard(): Promise<void> {
@@ -534,7 +535,7 @@ export async function finish(): Promise<void> {
       return;
     } catch (err) {
       if (err instanceof ApiError && err.status < 500 && err.status !== 409) {
-        useStudy.setState({ busy: null, error: err.message, status: 'error' });
+        useStudy.setState({ busy: null, error: networkMessage(err), status: 'error' });
         return;
       }
       await new Promise((r) => setTimeout(r, 1_000));
@@ -613,18 +614,20 @@ export function startProblem(request: StartSessionRequest): string | null {
   if (checked.success) return null;
   const issue = checked.error.issues[0];
   const path = issue.path.map(String).join('.');
+  // Said in the page's language (the check's own words are English): by the issue's code and the field.
+  const problem = t('link.problem', { issue: issue.code, field: path.split('.')[0] });
   if (path === 'label') {
     const shown = request.label === undefined ? '' : ` "${request.label.slice(0, 120)}"`;
-    return t('link.label', { shown, problem: issue.message });
+    return t('link.label', { shown, problem });
   }
   if (path.startsWith('panel.')) {
     const key = path.slice('panel.'.length) as 'participant_id' | 'study_id' | 'session_id';
     const value = request.panel?.[key];
     const param = t(key === 'participant_id' ? (request.panel?.provider === 'sona' ? 'link.paramSona' : 'link.paramProlific') : LINK_FIELDS[path]);
     const shown = typeof value === 'string' ? ` "${value.slice(0, 120)}"` : '';
-    return t('link.panel', { param, shown, problem: issue.message });
+    return t('link.panel', { param, shown, problem });
   }
-  return t('link.other', { param: LINK_FIELDS[path] ? t(LINK_FIELDS[path]) : path, problem: issue.message });
+  return t('link.other', { param: LINK_FIELDS[path] ? t(LINK_FIELDS[path]) : path, problem });
 }
 
 /** Resume the session this browser holds (cookie), or start a new one; then rebuild the board, history and timers. */
@@ -685,7 +688,7 @@ export async function boot(): Promise<void> {
     outbox = new Outbox(session.session_id, session.acked_seq, async (events) => (await api.sendEvents(events)).acked_seq, (err) => {
       // The server will never take these events (a withdrawn or expired session): say so instead of retrying.
       if (err instanceof ApiError && (err.status === 410 || err.status === 401 || err.status === 403)) {
-        useStudy.setState({ status: 'error', error: err.message });
+        useStudy.setState({ status: 'error', error: networkMessage(err) });
         return true;
       }
       // Every sequence was taken by others who consented first (a study configured to refuse when full).

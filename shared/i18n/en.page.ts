@@ -13,6 +13,7 @@ export const enPage = {
   'app.yourCode': 'Your code: ',
   'app.declined': 'Thank you for your time.',
   'app.noConnection': 'no connection',
+  'app.sessionGone': 'this session has ended on the server (withdrawn or expired); please contact the experimenter',
   // Kiosk (the experimenter types the participant's label)
   // The top bar
   'save.saved': 'Saved',

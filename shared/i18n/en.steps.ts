@@ -60,9 +60,6 @@ export const enSteps = {
   'hint.fillForMe': 'Fill this cell for me',
   'hint.crossForMe': 'Cross this cell for me',
   'hint.writeForMe': 'Write {digit} there for me',
-  'hint.headingLine': 'Hint · {axis, select, row {Row} other {Column}} {line}',
-  'hint.headingMistake': 'Hint · Mistake at row {row}, column {col}',
-  'hint.headingMistakeLine': 'Hint · Mistake at row {row}, column {col} · reason in {axis, select, row {Row} other {Column}} {line}',
   'hint.revealOnly': 'Row {row}, column {col} should be {value, select, filled {filled} other {empty}}.',
   'hint.none': 'No hint available: the board has nothing left to deduce.',
   'hint.failed': 'Could not get a hint right now ({reason}). Try again in a moment.',
@@ -153,6 +150,8 @@ export const enSteps = {
   'link.label': 'The participant label{shown} cannot be used: {problem}. A label has 1 to 100 characters, without < or >.',
   'link.panel': "This study link's {param}{shown} cannot be used: {problem}. An id has 1 to 100 characters: letters, digits and _ . : -. Please open the study again from the recruitment site, or contact the experimenter.",
   'link.other': 'This study link cannot be used ({param}: {problem}).',
+  // What is wrong with the link's value: by the check's issue code and the field (label, panel, other)
+  'link.problem': '{issue, select, too_small {{field, select, label {a label cannot be empty} other {an id cannot be empty}}} too_big {{field, select, label {a label has at most 100 characters} panel {an id has at most 100 characters} other {the value is too long}}} invalid_format {{field, select, label {labels cannot contain < or >} other {panel ids use letters, digits and _ . : -}}} other {the value is not allowed}}',
   'link.paramLabel': 'participant label (label)',
   'link.paramProlific': 'participant id (PROLIFIC_PID)',
   'link.paramSona': 'participant id (sona_id)',

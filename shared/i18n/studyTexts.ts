@@ -15,6 +15,7 @@
  */
 import type { InputText, Phase, SurveyItem } from '../schema/phase.ts';
 import { MESSAGE_KEYS, isMessageKey } from './keys.ts';
+import { HINT_MESSAGE_KEYS, isHintMessageKey } from './hints/keys.ts';
 import { SHIPPED_LANGUAGES } from './languages.ts';
 
 export interface TextSlot {
@@ -109,9 +110,10 @@ export function languageProblems(config: TextsOf, languages: StudyLanguages): La
     if (!languages.available.includes(lang)) problems.push({ path: ['languages', 'texts', lang], message: `'${lang}' is not a declared language (${languages.available.join(', ')})` });
   for (const lang of languages.available) {
     const messages = languages.messages[lang] ?? {};
-    for (const key of Object.keys(messages)) if (!isMessageKey(key)) problems.push({ path: ['languages', 'messages', lang, key], message: `no catalogue string '${key}'` });
+    // The page's catalogue and the hints' (shared/i18n/hints/: rendered on the server in the session's language).
+    for (const key of Object.keys(messages)) if (!isMessageKey(key) && !isHintMessageKey(key)) problems.push({ path: ['languages', 'messages', lang, key], message: `no catalogue string '${key}'` });
     const shipped = (SHIPPED_LANGUAGES as readonly string[]).includes(lang);
-    const missingKeys = shipped ? [] : MESSAGE_KEYS.filter((k) => messages[k] === undefined);
+    const missingKeys = shipped ? [] : [...MESSAGE_KEYS, ...HINT_MESSAGE_KEYS].filter((k) => messages[k] === undefined);
     if (missingKeys.length)
       problems.push({ path: ['languages', 'messages', lang], message: `nonolab ships no '${lang}' catalogue: ${missingKeys.length} strings missing: ${missingKeys.join(', ')}` });
     if (lang === languages.default) continue;

@@ -33,6 +33,11 @@
 // cell (or stops short of it); otherwise the marks near the ends "limit where its runs can go". 'cross-reference'
 // with a single mark in the line names that cell instead of "several from the crossing lines".
 //
+// The words. Each sentence is a message of the hints' catalogue ('hint.nonogram.<wording>' in shared/i18n/hints/en.ts,
+// de.ts, ar.ts) with its arguments (the line, its clue, the cell, the value); `Hint.text` carries them as data, so the
+// server renders a hint in the session's language, and `explanation` is the English (byte for byte the engine's
+// sentences before they had a catalogue: hint.property.test.ts and the golden outputs pin it).
+//
 // What it cannot do: read the participant's mind. A hint names one cell and one reason; a person may
 // have had another deduction in mind. The 'edge' test is a heuristic label (knowledge restricted to
 // the ends of the line), not a separate inference rule.
@@ -41,6 +46,8 @@ import { EMPTY, FILLED, UNKNOWN, cloneGrid } from './grid.ts';
 import type { Clue, Clues, Grid } from './grid.ts';
 import { clueSpan, lineSolve } from './lineSolver.ts';
 import { propagateInPlace } from './solver.ts';
+import { ENGLISH_HINT_WORDS, phrase, renderPhrase, renderSentences } from '../i18n/hints/phrase.ts';
+import type { HintWords, Phrase, PhraseArg } from '../i18n/hints/phrase.ts';
 
 export type HintReasoning = 'foothold' | 'overlap' | 'edge' | 'cross-reference' | 'probing' | 'reveal' | 'error';
 
@@ -124,9 +131,27 @@ export interface Hint {
   value: 'filled' | 'empty';
   line: { axis: 'row' | 'col'; index: number };
   reasoning: HintReasoning;
+  /** The explanation in English (`text` rendered with shared/i18n/hints/en.ts). */
   explanation: string;
+  /** The explanation as data: its sentences, each a message of the hint catalogue with its arguments (any language renders it). */
+  text: Phrase[];
+  /** Where to look ("Hint · Row 3", "Hint · Mistake at row 2, column 5 · reason in Column 4"), as a phrase. */
+  headingPhrase: Phrase;
   /** What `explanation` asserts (see HintClaim). */
   claim: HintClaim;
+}
+
+/** A hint's explanation in the words of a language (English: exactly `hint.explanation`). */
+export const hintExplanation = (h: Pick<Hint, 'text'>, words: HintWords = ENGLISH_HINT_WORDS): string => renderSentences(h.text, words);
+/** A hint's heading in the words of a language. */
+export const hintHeading = (h: Pick<Hint, 'headingPhrase'>, words: HintWords = ENGLISH_HINT_WORDS): string => renderPhrase(h.headingPhrase, words);
+
+/** The heading of a hint: the line to look at, or the wrong cell first and then the line its reason uses (if any). */
+function headingOf(kind: 'error' | 'cell', row: number, col: number, line: { axis: 'row' | 'col'; index: number }, reasonInLine: boolean): Phrase {
+  const name = ordinal(line.axis, line.index);
+  if (kind !== 'error') return phrase('hint.heading', { where: name });
+  if (!reasonInLine) return phrase('hint.headingMistake', { cell: where(row, col) });
+  return phrase('hint.headingMistakeReason', { cell: where(row, col), reason: name });
 }
 
 interface LineRef {
@@ -235,13 +260,15 @@ function edgeRunExplains(clue: Clue, known: number[], pos: number, value: number
   return left || right;
 }
 
-const ordinal = (axis: 'row' | 'col', index: number) => `${axis === 'row' ? 'Row' : 'Column'} ${index + 1}`;
+// The words: each sentence is a message of the hint catalogue (shared/i18n/hints/en.ts, 'hint.nonogram.<wording>').
+const ordinal = (axis: 'row' | 'col', index: number): Phrase => phrase('hint.nonogram.line', { axis, n: index + 1 });
 const clueText = (clue: Clue) => (clue.length === 0 ? '0' : clue.join(' '));
-const where = (row: number, col: number) => `row ${row + 1}, column ${col + 1}`;
+const where = (row: number, col: number): Phrase => phrase('hint.cell', { row: row + 1, col: col + 1 });
+const valueText = (value: 'filled' | 'empty'): Phrase => phrase('hint.nonogram.value', { value });
 
 /** A sentence and what it asserts (the line and cells as the engine knows them; `whole`: every cell of the line). */
 interface Said {
-  text: string;
+  text: Phrase;
   wording: HintWording;
   basis: HintClaim['basis'];
   line: LineRef | null;
@@ -249,41 +276,31 @@ interface Said {
 }
 
 function explain(reasoning: HintReasoning, l: LineRef, line: number[], value: 'filled' | 'empty', row: number, col: number): Said {
-  const name = ordinal(l.axis, l.index);
-  const clue = clueText(l.clue);
-  const v = value === 'filled' ? 'filled' : 'empty (cross it)';
-  const said = (wording: HintWording, basis: HintClaim['basis'], text: string, line: LineRef | null = l, whole = false): Said => ({ text, wording, basis, line, whole });
+  const args = { line: ordinal(l.axis, l.index), clue: clueText(l.clue), cell: where(row, col), value, valueText: valueText(value) };
+  const said = (wording: HintWording, basis: HintClaim['basis'], line: LineRef | null = l, whole = false, more = {}): Said => ({
+    text: phrase(`hint.nonogram.${wording}`, { ...args, ...more }),
+    wording,
+    basis,
+    line,
+    whole,
+  });
   switch (reasoning) {
     case 'foothold':
-      return l.clue.length === 0
-        ? said('foothold-empty', 'clue', `${name} has clue 0: every cell in it is empty, so the cell at ${where(row, col)} is ${v}.`, l, true)
-        : said('foothold-exact', 'clue', `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so it has only one arrangement: the cell at ${where(row, col)} is ${v}.`);
+      return l.clue.length === 0 ? said('foothold-empty', 'clue', l, true) : said('foothold-exact', 'clue', l, false, { span: clueSpan(l.clue) });
     case 'overlap':
-      return said('overlap', 'clue', `${name}'s clue ${clue}: however the runs are slid along the line, the cell at ${where(row, col)} is ${v} in every arrangement (overlap).`);
+      return said('overlap', 'clue');
     case 'edge':
-      return edgeRunExplains(l.clue, edgeKnowledge(l.clue, line), l.axis === 'row' ? col : row, value === 'filled' ? FILLED : EMPTY)
-        ? said('edge', 'edge', `${name}'s clue ${clue}: the marks near the end of the line anchor the run next to that edge, so the cell at ${where(row, col)} is ${v}.`)
-        : said('edge-runs', 'edge', `${name}'s clue ${clue}: the marks near the ends of the line limit where its runs can go, and in every arrangement left the cell at ${where(row, col)} is ${v}.`);
+      return edgeRunExplains(l.clue, edgeKnowledge(l.clue, line), l.axis === 'row' ? col : row, value === 'filled' ? FILLED : EMPTY) ? said('edge', 'edge') : said('edge-runs', 'edge');
     case 'cross-reference': {
       const marked = line.flatMap((m, i) => (m === UNKNOWN ? [] : [i]));
-      return marked.length === 1
-        ? said(
-            'cross-reference-one',
-            'line',
-            `${name}'s clue ${clue}, together with the one cell already marked in it (${where(...cellAt(l, marked[0]))}), leaves only arrangements in which the cell at ${where(row, col)} is ${v}.`,
-          )
-        : said(
-            'cross-reference',
-            'line',
-            `${name}'s clue ${clue}, together with the cells already marked in it (several come from the crossing lines), leaves only arrangements in which the cell at ${where(row, col)} is ${v}.`,
-          );
+      return marked.length === 1 ? said('cross-reference-one', 'line', l, false, { markedCell: where(...cellAt(l, marked[0])) }) : said('cross-reference', 'line');
     }
     case 'probing':
-      return said('probing', 'board', `Suppose the cell at ${where(row, col)} were ${value === 'filled' ? 'empty' : 'filled'}: following the row and column clues from there leads to a contradiction, so it is ${v}.`, null);
+      return said('probing', 'board', null);
     case 'reveal':
-      return said('reveal', 'solution', `No single-line deduction or one-step test is left on this board; the cell at ${where(row, col)} is revealed: it is ${v}.`, null);
+      return said('reveal', 'solution', null);
     case 'error':
-      return said('mistake-reveal-only', 'solution', `The cell at ${where(row, col)} is marked ${value === 'filled' ? 'empty' : 'filled'}, but it should be ${v}.`, null);
+      return said('mistake-reveal-only', 'solution', null);
   }
 }
 
@@ -302,7 +319,7 @@ function cellsOfLine(l: LineRef, width: number): { row: number; col: number }[] 
   return out;
 }
 
-const markName = (v: number) => (v === FILLED ? 'filled' : 'crossed');
+const markName = (v: number): 'filled' | 'crossed' => (v === FILLED ? 'filled' : 'crossed');
 
 /** What the line reasoning of one kind says about position `pos` of a line, from `known` (UNKNOWN if nothing). */
 function deduced(clue: Clue, known: number[] | null, pos: number): number {
@@ -345,32 +362,30 @@ function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row:
   const at = where(row, col);
   const wrong = markName(marked);
   const right = truth === FILLED ? 'filled' : 'empty';
-  const cannot = `so it cannot be ${wrong}`;
   const through = lines.filter((l) => (l.axis === 'row' && l.index === row) || (l.axis === 'col' && l.index === col));
-  const said = (line: LineRef, wording: HintWording, basis: HintClaim['basis'], text: string, whole = false) => ({ line, heading: line, wording, basis, text, whole });
+  // Every sentence's arguments: the line it reasons in, its clue, the cell, its true value and the participant's mark.
+  const said = (line: LineRef, wording: HintWording, basis: HintClaim['basis'], more: Record<string, PhraseArg> = {}, whole = false) => ({
+    line,
+    heading: line,
+    wording,
+    basis,
+    text: phrase(`hint.nonogram.${wording}`, { line: ordinal(line.axis, line.index), clue: clueText(line.clue), cell: at, value: right, marked: wrong, ...more }),
+    whole,
+  });
   // A filled mark the line's clue cannot hold: more filled cells than the clue has, or a run longer than its numbers.
   if (marked === FILLED) {
     for (const l of through) {
       const pos = l.axis === 'row' ? col : row;
-      const name = ordinal(l.axis, l.index);
-      const clue = clueText(l.clue);
       const withMark = readLine(trusted, l);
       withMark[pos] = FILLED;
       const filled = withMark.filter((v) => v === FILLED).length;
       const total = l.clue.reduce((a, b) => a + b, 0);
-      if (l.clue.length > 0 && filled > total)
-        return said(
-          l,
-          'mistake-count',
-          'line',
-          `${name}'s clue ${clue} has ${total} filled cell${total === 1 ? '' : 's'} in all, and ${filled - 1} other cell${filled - 1 === 1 ? ' is' : 's are'} rightly filled in it already, so the cell at ${at} cannot be filled too.`,
-        );
+      if (l.clue.length > 0 && filled > total) return said(l, 'mistake-count', 'line', { total, others: filled - 1 });
       let a = pos;
       let b = pos;
       while (a > 0 && withMark[a - 1] === FILLED) a--;
       while (b < withMark.length - 1 && withMark[b + 1] === FILLED) b++;
-      if (l.clue.length > 0 && b - a + 1 > Math.max(...l.clue))
-        return said(l, 'mistake-run', 'line', `Filling the cell at ${at} would make a run of ${b - a + 1} filled cells in ${name}, longer than any number of its clue ${clue}, ${cannot}.`);
+      if (l.clue.length > 0 && b - a + 1 > Math.max(...l.clue)) return said(l, 'mistake-run', 'line', { run: b - a + 1 });
     }
   }
   for (const reasoning of ['foothold', 'overlap', 'edge', 'cross-reference'] as const) {
@@ -381,44 +396,25 @@ function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row:
       const known =
         reasoning === 'foothold' ? (l.clue.length === 0 || clueSpan(l.clue) === l.length ? blank : null) : reasoning === 'overlap' ? blank : reasoning === 'edge' ? edgeKnowledge(l.clue, line) : line;
       if (deduced(l.clue, known, pos) !== truth) continue;
-      const name = ordinal(l.axis, l.index);
-      const clue = clueText(l.clue);
       switch (reasoning) {
         case 'foothold':
           return l.clue.length === 0
-            ? said(l, 'mistake-foothold-empty', 'clue', `${name} has clue 0: every cell in it is empty, so the cell at ${at} cannot be filled.`, true)
+            ? said(l, 'mistake-foothold-empty', 'clue', {}, true)
             : l.clue.length === 1
-              ? said(l, 'mistake-foothold-full', 'clue', `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so every cell in it is filled: the cell at ${at} cannot be crossed.`, true)
-              : said(
-                  l,
-                  'mistake-foothold-exact',
-                  'clue',
-                  `${name}'s clue ${clue} needs exactly ${clueSpan(l.clue)} cells, the whole line, so it has only one arrangement, in which the cell at ${at} is ${right}, ${cannot}.`,
-                );
+              ? said(l, 'mistake-foothold-full', 'clue', { span: clueSpan(l.clue) }, true)
+              : said(l, 'mistake-foothold-exact', 'clue', { span: clueSpan(l.clue) });
         case 'overlap':
           // A clue alone forces a cell empty only in a line its foothold fixes (with any slack, the runs' reaches
           // cover the line), so by here the cell is one the runs cover.
           if (truth !== FILLED) continue;
-          return said(l, 'mistake-overlap-covered', 'clue', `${name}'s clue ${clue}: however its runs are slid along the line, they cover the cell at ${at} in every arrangement, ${cannot}.`);
+          return said(l, 'mistake-overlap-covered', 'clue');
         case 'edge':
-          if (!edgeRunExplains(l.clue, known!, pos, truth))
-            return said(l, 'mistake-edge-runs', 'edge', `${name}'s clue ${clue}: the marks near the ends of the line limit where its runs can go, and in every arrangement left the cell at ${at} is ${right}, ${cannot}.`);
-          return said(
-            l,
-            truth === FILLED ? 'mistake-edge-covers' : 'mistake-edge-short',
-            'edge',
-            `${name}'s clue ${clue}: the marks near the end of the line anchor the run next to that edge, and that run ${truth === FILLED ? 'covers' : 'stops short of'} the cell at ${at}, ${cannot}.`,
-          );
+          if (!edgeRunExplains(l.clue, known!, pos, truth)) return said(l, 'mistake-edge-runs', 'edge');
+          return said(l, truth === FILLED ? 'mistake-edge-covers' : 'mistake-edge-short', 'edge');
         case 'cross-reference': {
           const marked = line.flatMap((m, i) => (m === UNKNOWN ? [] : [i]));
-          if (marked.length === 1)
-            return said(
-              l,
-              'mistake-cross-reference-one',
-              'line',
-              `${name}'s clue ${clue}, with the one cell rightly marked in it already (${where(...cellAt(l, marked[0]))}), leaves only arrangements in which the cell at ${at} is ${right}, ${cannot}.`,
-            );
-          return said(l, 'mistake-cross-reference', 'line', `${name}'s clue ${clue}, with the cells rightly marked in it already, leaves only arrangements in which the cell at ${at} is ${right}, ${cannot}.`);
+          if (marked.length === 1) return said(l, 'mistake-cross-reference-one', 'line', { markedCell: where(...cellAt(l, marked[0])) });
+          return said(l, 'mistake-cross-reference', 'line');
         }
       }
     }
@@ -426,15 +422,9 @@ function explainError(lines: LineRef[], trusted: Uint8Array, width: number, row:
   const test = trusted.slice();
   test[row * width + col] = marked;
   const broken = contradictingLine(lines, test);
-  if (broken)
-    return said(
-      broken,
-      'mistake-probing',
-      'board',
-      `With the cell at ${at} ${wrong}, the row and column clues force other cells until ${ordinal(broken.axis, broken.index)}'s clue ${clueText(broken.clue)} no longer fits, so it cannot be ${wrong}.`,
-    );
+  if (broken) return said(broken, 'mistake-probing', 'board');
   // The heading still shows where to look (the cell's row); the reason is in no line.
-  return { ...said(through[0], 'mistake-solution', 'solution', `No line's clue shows it yet, but the puzzle's only solution has the cell at ${at} ${right}, not ${wrong}.`), line: null };
+  return { ...said(through[0], 'mistake-solution', 'solution'), line: null };
 }
 
 /** One candidate deduction: the line, the kind, the first new cell and how many new cells the line gives. */
@@ -492,9 +482,11 @@ export function hint(clues: Clues, board: Grid, solution: Grid, policy: HintPoli
     const value = sol[row * width + col] === FILLED ? 'filled' : 'empty';
     const said: Said =
       policy === 'reveal-only' && kind === 'cell'
-        ? { text: `The cell at ${where(row, col)} is ${value === 'filled' ? 'filled' : 'empty (cross it)'}.`, wording: 'reveal-only', basis: 'solution', line: null }
+        ? { text: phrase('hint.nonogram.reveal-only', { cell: where(row, col), value, valueText: valueText(value) }), wording: 'reveal-only', basis: 'solution', line: null }
         : explain(reasoning, l, readLine(cells, l), value, row, col);
-    return { kind, row, col, value, line: { axis: l.axis, index: l.index }, reasoning, explanation: said.text, claim: claimOf(said, row, col, value) };
+    const claim = claimOf(said, row, col, value);
+    const line = { axis: l.axis, index: l.index };
+    return { kind, row, col, value, line, reasoning, explanation: renderPhrase(said.text), text: [said.text], headingPhrase: headingOf(kind, row, col, line, claim.line !== null), claim };
   };
   const cellOf = (f: Found) => {
     const p = f.line.start + f.pos * f.line.step;
@@ -508,9 +500,11 @@ export function hint(clues: Clues, board: Grid, solution: Grid, policy: HintPoli
     if (policy === 'reveal-only') return make('error', 'error', rows[row], row, col);
     const trusted = cells.map((v, i) => (v !== UNKNOWN && v !== sol[i] ? UNKNOWN : v));
     const why = explainError(lines, trusted, width, row, col, cells[firstWrong], sol[firstWrong]);
-    const fix = sol[firstWrong] === FILLED ? 'It should be filled.' : 'It should be empty: cross it.';
     const value = sol[firstWrong] === FILLED ? 'filled' : 'empty';
-    return { kind: 'error', row, col, value, line: { axis: why.heading.axis, index: why.heading.index }, reasoning: 'error', explanation: `${why.text} ${fix}`, claim: claimOf(why, row, col, value) };
+    const text = [why.text, phrase('hint.nonogram.fix', { value })];
+    const claim = claimOf(why, row, col, value);
+    const line = { axis: why.heading.axis, index: why.heading.index };
+    return { kind: 'error', row, col, value, line, reasoning: 'error', explanation: renderSentences(text), text, headingPhrase: headingOf('error', row, col, line, claim.line !== null), claim };
   }
   if (!cells.includes(UNKNOWN)) return null;
 

@@ -1,6 +1,7 @@
 // The Nonogram kind: its engine is shared/nonogram/ (with its CNF encodings in shared/sat/); this is its one door.
 import { Puzzle } from '../schema/puzzle.ts';
 import { difficulty, gridFromRows, gridToRows, hint as nonogramHint, parsePuzzleFile, solvePuzzle } from '../nonogram/index.ts';
+import { hintHeading } from '../nonogram/hint.ts';
 import { countWrongCells, gridFromBoardRows, matchesSolution } from '../game/board.ts';
 import { encode, forcedCells, satMetricsRecord, writeDimacs, type Encoding } from '../sat/index.ts';
 import type { KindSolveLine, PuzzleKind } from './kind.ts';
@@ -78,7 +79,7 @@ export const nonogram: PuzzleKind<Puzzle> = {
   hint(p, board) {
     const solution = p.solution ?? uniqueRows(p);
     const h = nonogramHint(clues(p), gridFromBoardRows(board, p.width, p.height), gridFromRows(solution));
-    return h && { kind: h.kind, row: h.row, col: h.col, heading: h.line ? `${h.line.axis === 'row' ? 'Row' : 'Column'} ${h.line.index + 1}` : 'Hint', explanation: h.explanation, reasoning: h.reasoning };
+    return h && { kind: h.kind, row: h.row, col: h.col, heading: hintHeading(h), explanation: h.explanation, reasoning: h.reasoning };
   },
   check(p, board) {
     const solution = p.solution ?? uniqueRows(p);

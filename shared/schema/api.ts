@@ -153,6 +153,8 @@ export const NonogramHintBody = z.object({
   col: z.number().int().nonnegative(),
   value: z.enum(['filled', 'empty']),
   line: z.object({ axis: z.enum(['row', 'col']), index: z.number().int().nonnegative() }),
+  /** Where to look ("Hint · Row 3"), in the session's language, as the explanation. */
+  heading: z.string(),
   reasoning: z.string(),
   explanation: z.string(),
   /** False when the explanation reasons in no line (a mistake only the solution shows; reveal-only): the heading then names no reason line. */

@@ -90,6 +90,9 @@ export function participantRow(log: SessionLog, attempts: number, items: readonl
     config_hash: any?.config_hash ?? null,
     app_version: any?.app_version ?? null,
     started_at: start ? new Date(start.t_server).toISOString() : null,
+    // The page's language (its session_start's lang); a log from before languages stamped none: English, as its page
+    // was (the dashboard's participants.csv says the same: shared/signals/participantTable.ts).
+    language: start?.type === 'session_start' ? (start.payload.lang ?? 'en') : null,
     attempts,
     nonogram_skill: coded.nonogram_skill,
     puzzle_skill: coded.puzzle_skill,

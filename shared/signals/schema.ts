@@ -101,6 +101,8 @@ export const ParticipantRow = z.object({
   config_hash: z.string().nullable(),
   app_version: z.string().nullable(),
   started_at: z.string().nullable(),
+  /** The language the session's page spoke: session_start's `lang`; 'en' for logs from before studies had languages (none stamped); null without a session_start. */
+  language: z.string().nullable(),
   attempts: Count,
   /** Self-rated Nonogram skill (scale item). */
   nonogram_skill: z.number().nullable(),

@@ -203,6 +203,11 @@ describe('signals', () => {
       nonogram_skill: 7, puzzle_skill: 4, nonogram_frequency: 4, logic_frequency: 1, nonogram_sizes: 2, logic_types: 0,
     });
     expect(row.started_at).toBe(new Date(T0).toISOString());
+    // A log from before studies had languages (no lang on session_start): English, as its page was; else the stamped lang.
+    expect(row.language).toBe('en');
+    const german = { ...log, server: log.server.map((s) => (s.type === 'session_start' ? { ...s, payload: { ...s.payload, lang: 'de' } } : s)) } as typeof log;
+    expect(participantRow(german, 2).language).toBe('de');
+    expect(participantRow({ ...log, server: log.server.filter((s) => s.type !== 'session_start') }, 2).language).toBeNull();
   });
 
   it('keeps free-text answers with their puzzle', () => {

@@ -2,6 +2,7 @@
 import { isNonogramPuzzle, type StudyConfig } from '../schema/config.ts';
 import type { ClientStudy } from '../schema/api.ts';
 import { phasesIn, sessionLanguage } from '../i18n/studyTexts.ts';
+import { isHintMessageKey } from '../i18n/hints/keys.ts';
 
 /** A validated study config with its hash and the part sent to the browser. */
 export interface LoadedStudy {
@@ -80,7 +81,8 @@ export function clientStudyIn(study: LoadedStudy, lang: string): ClientStudy {
       ...study.client,
       title: typeof title === 'string' ? title : study.client.title,
       phases,
-      language: { lang: spoken, native_digits: languages.native_digits, messages: languages.messages[spoken] ?? {}, options },
+      // The page's strings only: the hints' (shared/i18n/hints/) are rendered on the server.
+      language: { lang: spoken, native_digits: languages.native_digits, messages: Object.fromEntries(Object.entries(languages.messages[spoken] ?? {}).filter(([k]) => !isHintMessageKey(k))), options },
     };
     cache.set(spoken, client);
   }

@@ -24,6 +24,8 @@ import { digitSymbol } from './grid.ts';
 import type { Grid, Shape } from './grid.ts';
 import { applyStep, contradiction, easiestStep, findStep, stateOf } from './techniques.ts';
 import type { CellDigit, CellRef, Contradiction, HumanState, Step, TechniqueId } from './techniques.ts';
+import { ENGLISH_HINT_WORDS, listOf, phrase, renderPhrase, renderSentences } from '../i18n/hints/phrase.ts';
+import type { HintWords, Phrase, PhraseArg } from '../i18n/hints/phrase.ts';
 
 export type SudokuHintReasoning = TechniqueId | 'conflict' | 'contradiction' | 'solution' | 'reveal' | 'stuck';
 
@@ -54,9 +56,19 @@ export interface SudokuHint {
   cells: CellRef[];
   /** The pattern's digits. */
   digits: number[];
+  /** Where to look, in English ("Hint · Row 3"); `headingPhrase` renders it in any language. */
   heading: string;
+  /** The explanation in English; `text` renders it in any language. */
   explanation: string;
+  headingPhrase: Phrase;
+  /** The explanation as data: its sentences, each a message of the hint catalogue (shared/i18n/hints/en.ts) with its arguments. */
+  text: Phrase[];
 }
+
+/** A Sudoku hint's explanation in the words of a language (English: exactly `hint.explanation`). */
+export const sudokuHintExplanation = (h: Pick<SudokuHint, 'text'>, words: HintWords = ENGLISH_HINT_WORDS): string => renderSentences(h.text, words);
+/** A Sudoku hint's heading in the words of a language. */
+export const sudokuHintHeading = (h: Pick<SudokuHint, 'headingPhrase'>, words: HintWords = ENGLISH_HINT_WORDS): string => renderPhrase(h.headingPhrase, words);
 
 export interface SudokuHintOptions {
   /** Candidates the participant has already ruled out (pencil marks). With a solution, marks removing the right digit are ignored. */
@@ -65,39 +77,40 @@ export interface SudokuHintOptions {
 }
 
 // ---- words -------------------------------------------------------------------------------------------------------
+// Each sentence is a message of the hint catalogue (shared/i18n/hints/en.ts, 'hint.sudoku.*'), its arguments phrases
+// and lists of it, so the server renders a hint in the session's language; `explanation` and `heading` are English.
 
 const sym = digitSymbol;
-export const cellName = (r: number, c: number) => `row ${r + 1}, column ${c + 1}`;
-const cellOf = (p: CellRef) => cellName(p.r, p.c);
+const cellP = (r: number, c: number): Phrase => phrase('hint.cell', { row: r + 1, col: c + 1 });
+const cellOf = (p: CellRef) => cellP(p.r, p.c);
+/** "row 3, column 5" (English). */
+export const cellName = (r: number, c: number) => renderPhrase(cellP(r, c));
 
-function list(items: string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
+const digitList = (ds: number[]) => listOf(ds.map(sym));
 
-const digitList = (ds: number[]) => list(ds.map(sym));
-
-/** "row 3", "column 5", "box 4 (rows 4–6, columns 1–3)" ("box 4" when `short`). */
-export function unitName(shape: Shape, u: UnitRef, short = false): string {
-  if (u.kind === 'row') return `row ${u.index + 1}`;
-  if (u.kind === 'col') return `column ${u.index + 1}`;
-  if (short) return `box ${u.index + 1}`;
+/** "row 3", "column 5", "box 4 (rows 4–6, columns 1–3)" ("box 4" when `short`), as a phrase. */
+function unitPhrase(shape: Shape, u: UnitRef, short = false, cap = false): Phrase {
+  if (u.kind !== 'box') return phrase('hint.sudoku.unit', { kind: u.kind, n: u.index + 1 }, cap);
+  if (short) return phrase('hint.sudoku.unitShort', { kind: u.kind, n: u.index + 1 }, cap);
   const across = shape.size / shape.boxCols;
   const r0 = Math.floor(u.index / across) * shape.boxRows, c0 = (u.index % across) * shape.boxCols;
-  return `box ${u.index + 1} (rows ${r0 + 1}–${r0 + shape.boxRows}, columns ${c0 + 1}–${c0 + shape.boxCols})`;
+  return phrase('hint.sudoku.unit', { kind: 'box', n: u.index + 1, r0: r0 + 1, r1: r0 + shape.boxRows, c0: c0 + 1, c1: c0 + shape.boxCols }, cap);
 }
 
-const capital = (s: string) => s[0].toUpperCase() + s.slice(1);
+/** "row 3", "column 5", "box 4 (rows 4–6, columns 1–3)" ("box 4" when `short`), in English. */
+export function unitName(shape: Shape, u: UnitRef, short = false): string {
+  return renderPhrase(unitPhrase(shape, u, short));
+}
 
 /** Cells of one unit said briefly: "columns 2 and 5" in a row, "rows 1 and 4" in a column, full names in a box. */
-function cellsIn(u: UnitRef | null, cells: CellRef[]): string {
-  if (u?.kind === 'row') return `${cells.length === 1 ? 'column' : 'columns'} ${list(cells.map((p) => String(p.c + 1)))}`;
-  if (u?.kind === 'col') return `${cells.length === 1 ? 'row' : 'rows'} ${list(cells.map((p) => String(p.r + 1)))}`;
-  return list(cells.map(cellOf));
+function cellsIn(u: UnitRef | null, cells: CellRef[]): PhraseArg {
+  if (u?.kind === 'row') return phrase('hint.sudoku.cellsInRow', { count: cells.length, list: listOf(cells.map((p) => String(p.c + 1))) });
+  if (u?.kind === 'col') return phrase('hint.sudoku.cellsInCol', { count: cells.length, list: listOf(cells.map((p) => String(p.r + 1))) });
+  return listOf(cells.map(cellOf));
 }
 
 /** Removals grouped by cell: "3 and 8 from row 5, column 1; 8 from row 5, column 4". */
-function removals(es: CellDigit[]): string {
+function removals(es: CellDigit[]): PhraseArg {
   const by = new Map<string, { p: CellRef; ds: number[] }>();
   for (const e of es) {
     const k = `${e.r},${e.c}`;
@@ -107,18 +120,22 @@ function removals(es: CellDigit[]): string {
   const groups = [...by.values()];
   // One digit from every cell: "5 from A, B and C".
   const digits = new Set(es.map((e) => e.digit));
-  if (digits.size === 1) return `${sym(es[0].digit)} from ${list(groups.map((g) => cellOf(g.p)))}`;
-  return groups.map((g) => `${digitList(g.ds)} from ${cellOf(g.p)}`).join('; ');
+  if (digits.size === 1) return phrase('hint.sudoku.removal', { digits: sym(es[0].digit), cells: listOf(groups.map((g) => cellOf(g.p))) });
+  return listOf(
+    groups.map((g) => phrase('hint.sudoku.removal', { digits: digitList(g.ds), cells: cellOf(g.p) })),
+    'semicolon',
+  );
 }
 
-const lineWord = (kind: 'row' | 'col' | 'box', many: boolean) => (kind === 'row' ? (many ? 'rows' : 'row') : kind === 'col' ? (many ? 'columns' : 'column') : many ? 'boxes' : 'box');
-const linesName = (us: UnitRef[]) => `${lineWord(us[0].kind, us.length > 1)} ${list(us.map((u) => String(u.index + 1)))}`;
+/** "rows 2 and 7", "columns 1, 4 and 8". */
+const linesName = (us: UnitRef[], cap = false): Phrase => phrase('hint.sudoku.lines', { kind: us[0].kind, count: us.length, list: listOf(us.map((u) => String(u.index + 1))) }, cap);
+const linesWord = (kind: UnitRef['kind']): Phrase => phrase('hint.sudoku.linesWord', { kind });
 
-/** The explanation of a technique step on the state it was found on. */
-export function explainStep(s: HumanState, step: Step): string {
+/** The explanation of a technique step on the state it was found on, as a phrase. */
+export function stepPhrase(s: HumanState, step: Step): Phrase {
   const shape = s.geo.shape;
   const n = s.geo.size;
-  const U = (k: number, short = false) => unitName(shape, step.units[k], short);
+  const U = (k: number, short = false) => unitPhrase(shape, step.units[k], short);
   const d = step.digits[0];
   switch (step.technique) {
     case 'naked-single': {
@@ -127,9 +144,11 @@ export function explainStep(s: HumanState, step: Step): string {
       const used = peerDigits({ ...shape, cells: s.cells }, i);
       const others = (s.geo.full & ~bit(p.digit)) >>> 0;
       const ruled = (others & ~used) >>> 0;
-      if (ruled === 0) return `The cell at ${cellName(p.r, p.c)} can only be ${sym(p.digit)}: its row, column and box already hold ${digitList(digitsOf(others))}.`;
+      const args = { cell: cellP(p.r, p.c), digit: sym(p.digit) };
+      if (ruled === 0) return phrase('hint.sudoku.naked-single-held', { ...args, held: digitList(digitsOf(others)) });
       const held = digitsOf(used & others);
-      return `The cell at ${cellName(p.r, p.c)} can only be ${sym(p.digit)}: ${held.length ? `its row, column and box already hold ${digitList(held)}, and ` : ''}${digitList(digitsOf(ruled))} ${popcount(ruled) === 1 ? 'has' : 'have'} been ruled out there, so ${sym(p.digit)} is the only digit left.`;
+      const ruledArgs = { ...args, ruled: digitList(digitsOf(ruled)), count: popcount(ruled) };
+      return held.length ? phrase('hint.sudoku.naked-single-held-ruled', { ...ruledArgs, held: digitList(held) }) : phrase('hint.sudoku.naked-single-ruled', ruledArgs);
     }
     case 'hidden-single': {
       const p = step.placed!;
@@ -144,71 +163,73 @@ export function explainStep(s: HumanState, step: Step): string {
         if (b === undefined) ruled.push(o);
         else blockers.push(b);
       }
-      const at = (i: number) => cellName(Math.floor(i / n), i % n);
-      const tail = `so the cell at ${cellName(p.r, p.c)} is ${sym(p.digit)}.`;
-      if (others.length === 0) return `${sym(p.digit)} is the only digit missing from ${U(0)}, and the cell at ${cellName(p.r, p.c)} is its only empty cell, so it is ${sym(p.digit)}.`;
-      const parts: string[] = [];
-      const many = blockers.length > 1;
-      if (blockers.length)
-        parts.push(
-          ruled.length
-            ? `the ${sym(p.digit)}${many ? 's' : ''} at ${list(blockers.map(at))} rule${many ? '' : 's'} it out of the empty cells there in ${many ? 'their' : 'its'} row, column or box`
-            : `the ${sym(p.digit)}${many ? 's' : ''} at ${list(blockers.map(at))} rule${many ? '' : 's'} it out of the other empty cells there`,
-        );
-      if (ruled.length) parts.push(`${sym(p.digit)} has been ruled out at ${list(ruled.map(at))}`);
-      return `${sym(p.digit)} can go nowhere else in ${U(0)}: ${parts.join(', and ')}, ${tail}`;
+      const at = (i: number) => cellP(Math.floor(i / n), i % n);
+      const args = { digit: sym(p.digit), unit: U(0), cell: cellP(p.r, p.c) };
+      if (others.length === 0) return phrase('hint.sudoku.hidden-single-last', args);
+      const blocked = { ...args, count: blockers.length, blockers: listOf(blockers.map(at)) };
+      if (!ruled.length) return phrase('hint.sudoku.hidden-single-blocked', blocked);
+      if (!blockers.length) return phrase('hint.sudoku.hidden-single-ruled', { ...args, ruled: listOf(ruled.map(at)) });
+      return phrase('hint.sudoku.hidden-single-blocked-ruled', { ...blocked, ruled: listOf(ruled.map(at)) });
     }
     case 'pointing':
     case 'claiming':
-      return `In ${U(0)}, ${sym(d)} can only go in ${U(1)} (at ${cellsIn(step.units[0], step.cells)}). So the ${sym(d)} of ${U(1, true)} is one of those cells, and ${sym(d)} can go nowhere else in ${U(1, true)}: remove ${removals(step.eliminated)}.`;
+      return phrase('hint.sudoku.pointing', { unit: U(0), digit: sym(d), other: U(1), cells: cellsIn(step.units[0], step.cells), otherShort: U(1, true), removals: removals(step.eliminated) });
     case 'naked-pair':
-    case 'naked-triple': {
-      const k = step.cells.length;
-      return `In ${U(0)}, the ${k === 2 ? 'two' : 'three'} cells at ${cellsIn(step.units[0], step.cells)} can only hold ${digitList(step.digits)} between them, so they take those ${k === 2 ? 'two' : 'three'} digits and no other cell of ${U(0)} can: remove ${removals(step.eliminated)}.`;
-    }
+    case 'naked-triple':
+      return phrase('hint.sudoku.naked-set', { unit: U(0), count: step.cells.length, cells: cellsIn(step.units[0], step.cells), digits: digitList(step.digits), removals: removals(step.eliminated) });
     case 'hidden-pair':
-    case 'hidden-triple': {
-      const k = step.cells.length;
-      return `In ${U(0)}, ${digitList(step.digits)} can only go in the ${k === 2 ? 'two' : 'three'} cells at ${cellsIn(step.units[0], step.cells)}, so those cells hold ${digitList(step.digits)} and nothing else: remove ${removals(step.eliminated)}.`;
-    }
+    case 'hidden-triple':
+      return phrase('hint.sudoku.hidden-set', { unit: U(0), count: step.cells.length, cells: cellsIn(step.units[0], step.cells), digits: digitList(step.digits), removals: removals(step.eliminated) });
     case 'x-wing':
     case 'swordfish': {
       const k = step.technique === 'x-wing' ? 2 : 3;
       const bases = step.units.slice(0, k), covers = step.units.slice(k);
-      return `In ${linesName(bases)}, ${sym(d)} can only go in ${linesName(covers)}. Each of those ${lineWord(bases[0].kind, true)} needs a ${sym(d)}, each in a different one of these ${lineWord(covers[0].kind, true)}, so they take the ${sym(d)} of ${k === 2 ? 'both' : 'all three'} ${lineWord(covers[0].kind, true)}: remove ${removals(step.eliminated)}.`;
+      return phrase('hint.sudoku.fish', {
+        bases: linesName(bases),
+        covers: linesName(covers),
+        digit: sym(d),
+        basesWord: linesWord(bases[0].kind),
+        coversWord: linesWord(covers[0].kind),
+        count: k,
+        removals: removals(step.eliminated),
+      });
     }
     case 'xy-wing': {
       const [p, a, b] = step.cells;
       const [x, y, z] = step.digits.map(sym);
-      return `The cell at ${cellOf(p)} can only be ${x} or ${y}. If it is ${x}, the cell at ${cellOf(a)} (only ${x} or ${z}) is ${z}; if it is ${y}, the cell at ${cellOf(b)} (only ${y} or ${z}) is ${z}. Either way one of those two cells is ${z}, so no cell that sees both of them can be ${z}: remove ${removals(step.eliminated)}.`;
+      return phrase('hint.sudoku.xy-wing', { pivot: cellOf(p), a: cellOf(a), b: cellOf(b), x, y, z, removals: removals(step.eliminated) });
     }
   }
 }
 
-function contradictionText(shape: Shape, c: Contradiction): string {
+/** The explanation of a technique step on the state it was found on (English). */
+export const explainStep = (s: HumanState, step: Step): string => renderPhrase(stepPhrase(s, step));
+
+function contradictionPhrase(shape: Shape, c: Contradiction): Phrase {
   switch (c.kind) {
     case 'no-candidate':
-      return `the cell at ${cellOf(c.cell)} would have no digit left`;
+      return phrase('hint.sudoku.no-candidate', { cell: cellOf(c.cell) });
     case 'no-place':
-      return `${sym(c.digit)} would have no place left in ${unitName(shape, c.unit)}`;
+      return phrase('hint.sudoku.no-place', { digit: sym(c.digit), unit: unitPhrase(shape, c.unit) });
     case 'duplicate':
       // Not reached by the hints: a board with a digit twice is named as a conflict first, and singles never repeat a digit.
-      return `${unitName(shape, c.unit)} would hold two ${sym(c.digit)}s`;
+      return phrase('hint.sudoku.duplicate', { digit: sym(c.digit), unit: unitPhrase(shape, c.unit) });
   }
 }
 
 // ---- the hint ----------------------------------------------------------------------------------------------------
 
 function blank(kind: SudokuHint['kind'], reasoning: SudokuHintReasoning, r: number, c: number): SudokuHint {
-  return { kind, reasoning, technique: null, row: r, col: c, digit: null, placed: null, eliminated: [], wrong: null, conflictWith: null, contradiction: null, unit: null, units: [], cells: [], digits: [], heading: '', explanation: '' };
+  return { kind, reasoning, technique: null, row: r, col: c, digit: null, placed: null, eliminated: [], wrong: null, conflictWith: null, contradiction: null, unit: null, units: [], cells: [], digits: [], heading: '', explanation: '', headingPhrase: phrase('hint.heading'), text: [] };
 }
 
-function headingOf(shape: Shape, h: SudokuHint): string {
+function headingOf(shape: Shape, h: SudokuHint): Phrase {
   const fish = h.technique === 'x-wing' || h.technique === 'swordfish';
   const spot = h.cells[0] ?? { r: h.row, c: h.col };
-  const where = fish ? capital(linesName(h.units.slice(0, h.units.length / 2))) : h.unit ? capital(unitName(shape, h.unit)) : capital(cellOf(spot));
-  if (h.kind !== 'error') return `Hint · ${where}`;
-  return `Hint · Mistake at ${cellName(h.row, h.col)}${h.unit ? ` · reason in ${unitName(shape, h.unit)}` : ''}`;
+  const where = fish ? linesName(h.units.slice(0, h.units.length / 2), true) : h.unit ? unitPhrase(shape, h.unit, false, true) : phrase('hint.cell', { row: spot.r + 1, col: spot.c + 1 }, true);
+  if (h.kind !== 'error') return phrase('hint.heading', { where });
+  const cell = cellP(h.row, h.col);
+  return h.unit ? phrase('hint.headingMistakeReason', { cell, reason: unitPhrase(shape, h.unit) }) : phrase('hint.headingMistake', { cell });
 }
 
 function fromStep(s: HumanState, step: Step): SudokuHint {
@@ -222,7 +243,7 @@ function fromStep(s: HumanState, step: Step): SudokuHint {
   h.units = step.units;
   h.cells = step.cells;
   h.digits = step.digits;
-  h.explanation = explainStep(s, step);
+  h.text = [stepPhrase(s, step)];
   return h;
 }
 
@@ -248,8 +269,10 @@ function wrongDigitHint(grid: Grid, solution: Grid, i: number, wrongCells: Set<n
   h.digit = t;
   h.wrong = { r, c, digit: d };
   h.cells = [{ r, c }];
-  const here = `the ${sym(d)} at ${cellName(r, c)}`;
-  const fix = ` It should be ${sym(t)}.`;
+  const hereArgs = { digit: sym(d), cell: cellP(r, c) };
+  const here = phrase('hint.sudoku.the-digit-at', hereArgs);
+  const Here = phrase('hint.sudoku.the-digit-at', hereArgs, true);
+  const fix = phrase('hint.sudoku.fix', { digit: sym(t) });
   // A direct conflict: the same digit elsewhere in one of its units, a right one first.
   let partner: { j: number; u: UnitRef } | null = null;
   for (const right of [true, false]) {
@@ -269,10 +292,8 @@ function wrongDigitHint(grid: Grid, solution: Grid, i: number, wrongCells: Set<n
     h.units = [partner.u];
     h.cells.push(p);
     h.digits = [d];
-    const uname = unitName(g.shape, partner.u);
-    h.explanation = wrongCells.has(partner.j)
-      ? `${capital(here)} and the ${sym(d)} at ${cellOf(p)} are both in ${uname}, and a digit can appear only once in each row, column and box, so they cannot both stand; ${here} is the one that is wrong.${fix}`
-      : `${capital(here)} cannot stand: ${uname} already has a ${sym(d)}, at ${cellOf(p)}, and a digit can appear only once in each row, column and box.${fix}`;
+    const args = { here, Here, digit: sym(d), other: cellOf(p), unit: unitPhrase(g.shape, partner.u) };
+    h.text = [phrase(wrongCells.has(partner.j) ? 'hint.sudoku.conflict-both-wrong' : 'hint.sudoku.conflict', args), fix];
     return h;
   }
   // A contradiction by singles from the right digits plus this one.
@@ -287,14 +308,12 @@ function wrongDigitHint(grid: Grid, solution: Grid, i: number, wrongCells: Set<n
       h.unit = found.unit;
       h.units = [found.unit];
     } else h.cells.push(found.cell);
-    h.explanation =
-      led.placed === 0
-        ? `If ${here} stood, ${contradictionText(g.shape, found)}, so it cannot stand.${fix}`
-        : `If ${here} stood, it would force ${led.placed === 1 ? 'another digit' : `${led.placed} more digits`} (each the only digit left for its cell, or the only place left for a digit in a row, column or box), and then ${contradictionText(g.shape, found)}. So it cannot stand.${fix}`;
+    const contradiction = contradictionPhrase(g.shape, found);
+    h.text = [led.placed === 0 ? phrase('hint.sudoku.contradiction-now', { here, contradiction }) : phrase('hint.sudoku.contradiction-forced', { here, contradiction, count: led.placed }), fix];
     return h;
   }
   h.reasoning = 'solution';
-  h.explanation = `Placing the digits that ${here} forces reaches no contradiction yet, but the puzzle's solution has ${sym(t)} at ${cellName(r, c)}, not ${sym(d)}.`;
+  h.text = [phrase('hint.sudoku.solution', { here, right: sym(t), cell: cellP(r, c), digit: sym(d) })];
   return h;
 }
 
@@ -310,7 +329,10 @@ export function sudokuHint(grid: Grid, solution?: Grid | null, options: SudokuHi
   const n = g.size;
   if (solution && (solution.size !== n || solution.boxRows !== grid.boxRows || solution.cells.some((v) => v === 0)))
     throw new Error(`sudokuHint: the solution must be a full ${n}x${n} board with ${grid.boxRows}x${grid.boxCols} boxes`);
-  const finish = (h: SudokuHint) => ({ ...h, heading: headingOf(g.shape, h) });
+  const finish = (h: SudokuHint): SudokuHint => {
+    const headingPhrase = headingOf(g.shape, h);
+    return { ...h, headingPhrase, heading: renderPhrase(headingPhrase), explanation: renderSentences(h.text) };
+  };
   const eliminated = solution ? (options.eliminated ?? []).filter((e) => solution.cells[e.r * n + e.c] !== e.digit) : (options.eliminated ?? []);
 
   if (solution) {
@@ -319,7 +341,7 @@ export function sudokuHint(grid: Grid, solution?: Grid | null, options: SudokuHi
     if (wrongCells.size) {
       const i = Math.min(...wrongCells);
       const h = wrongDigitHint(grid, solution, i, wrongCells);
-      if (policy === 'reveal-only') h.explanation = `The ${sym(grid.cells[i])} at ${cellName(h.row, h.col)} is wrong: it should be ${sym(solution.cells[i])}.`;
+      if (policy === 'reveal-only') h.text = [phrase('hint.sudoku.wrong-reveal-only', { digit: sym(grid.cells[i]), cell: cellP(h.row, h.col), right: sym(solution.cells[i]) })];
       return finish(h);
     }
     if (grid.cells.every((v) => v !== 0)) return null;
@@ -335,7 +357,7 @@ export function sudokuHint(grid: Grid, solution?: Grid | null, options: SudokuHi
       h.units = [clash.unit];
       h.cells = [a, b];
       h.digits = [clash.digit];
-      h.explanation = `The ${sym(clash.digit)}s at ${cellOf(a)} and ${cellOf(b)} are both in ${unitName(g.shape, clash.unit)}, and a digit can appear only once in each row, column and box, so one of them must change.`;
+      h.text = [phrase('hint.sudoku.clash', { digit: sym(clash.digit), a: cellOf(a), b: cellOf(b), unit: unitPhrase(g.shape, clash.unit) })];
       return finish(h);
     }
     if (broken) {
@@ -347,10 +369,12 @@ export function sudokuHint(grid: Grid, solution?: Grid | null, options: SudokuHi
         h.unit = broken.unit;
         h.units = [broken.unit];
       } else h.cells = [at];
-      h.explanation =
+      const marks = eliminated.length ? 'yes' : 'no';
+      h.text = [
         broken.kind === 'no-candidate'
-          ? `The cell at ${cellOf(broken.cell)} has no digit left: ${eliminated.length ? 'every digit is already in its row, column or box, or has been ruled out there' : 'its row, column and box already hold every digit'}, so some digit on the board is wrong.`
-          : `${sym(broken.digit)} has no place left in ${unitName(g.shape, broken.unit)}: every empty cell there sees a ${sym(broken.digit)}${eliminated.length ? ' or has it ruled out' : ''}, so some digit on the board is wrong.`;
+          ? phrase('hint.sudoku.broken-no-candidate', { cell: cellOf(broken.cell), marks })
+          : phrase('hint.sudoku.broken-no-place', { digit: sym(broken.digit), unit: unitPhrase(g.shape, broken.unit), marks }),
+      ];
       return finish(h);
     }
     if (grid.cells.every((v) => v !== 0)) return null;
@@ -367,7 +391,7 @@ export function sudokuHint(grid: Grid, solution?: Grid | null, options: SudokuHi
       h.digit = v;
       h.placed = { r, c, digit: v };
       h.cells = [{ r, c }];
-      h.explanation = `The cell at ${cellName(r, c)} is ${sym(v)}.`;
+      h.text = [phrase('hint.sudoku.reveal-only', { cell: cellP(r, c), digit: sym(v) })];
       return finish(h);
     }
   } else if (step) return finish(fromStep(s, step));
@@ -379,12 +403,12 @@ export function sudokuHint(grid: Grid, solution?: Grid | null, options: SudokuHi
     h.digit = solution.cells[i];
     h.placed = { r, c, digit: solution.cells[i] };
     h.cells = [{ r, c }];
-    h.explanation = `No technique up to XY-wing applies on this board; the cell at ${cellName(r, c)} is revealed: it is ${sym(solution.cells[i])}.`;
+    h.text = [phrase('hint.sudoku.reveal', { cell: cellP(r, c), digit: sym(solution.cells[i]) })];
     return finish(h);
   }
   const h = blank('stuck', 'stuck', r, c);
   h.cells = [{ r, c }];
-  h.explanation = `No technique up to XY-wing applies on this board: it needs trial and error from here (the cell at ${cellName(r, c)} has the fewest candidates, ${digitList(digitsOf(s.cands[i]))}).`;
+  h.text = [phrase('hint.sudoku.stuck', { cell: cellP(r, c), digits: digitList(digitsOf(s.cands[i])) })];
   return finish(h);
 }
 

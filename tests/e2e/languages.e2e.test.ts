@@ -7,6 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { en } from '../../shared/i18n/en.ts';
 import { CATALOGUES } from '../../shared/i18n/catalogues.ts';
+import { hintsEn } from '../../shared/i18n/hints/en.ts';
+import { HINT_CATALOGUES } from '../../shared/i18n/hints/catalogues.ts';
 import { studyTexts } from '../../shared/i18n/studyTexts.ts';
 import { textFor } from '../../shared/study/inputText.ts';
 import { StudyConfig } from '../../shared/schema/config.ts';
@@ -38,10 +40,11 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 function englishOf(lang: string): { text: string; re: RegExp }[] {
   const config = StudyConfig.parse(multilingualConfig());
-  const own = CATALOGUES[lang] as Record<string, string>;
+  // The page's catalogue and the hints' (the server writes a hint's heading and explanation in the session's language).
+  const own = { ...CATALOGUES[lang], ...HINT_CATALOGUES[lang] } as Record<string, string>;
   const texts = config.languages!.texts[lang];
   const out = new Set<string>();
-  for (const [key, message] of Object.entries(en)) {
+  for (const [key, message] of Object.entries({ ...en, ...hintsEn })) {
     if (own[key] === message) continue;
     // The literal runs of a message (an ICU argument's cases included): each run of two words or more, or a lone word.
     for (const run of message.split(/[{}#]|\b(?:select|plural|other|one|row|filled|crossed)\b,?/)) {
@@ -60,14 +63,10 @@ function englishOf(lang: string): { text: string; re: RegExp }[] {
   return [...out].map((text) => ({ text, re: new RegExp(`(^|[^\\p{L}])${escape(text)}($|[^\\p{L}])`, 'u') }));
 }
 
-/** The English left on the screen (its visible text; the hint's explanation aside, see below). */
+/** The English left on the screen (its visible text, the hint panel's heading and explanation included). */
 async function englishOnScreen(page: Page, english: { text: string; re: RegExp }[]): Promise<string[]> {
   const visible = await page.evaluate(() => {
-    const hint = document.querySelector('[data-testid="hint-text"]');
     const clone = document.body.cloneNode(true) as HTMLElement;
-    // The hint engine's explanations are the server's English sentences still (issue 38, left to do): their panel's
-    // heading and buttons are checked, the sentence itself is not.
-    if (hint) clone.querySelector('[data-testid="hint-text"]')?.remove();
     document.body.appendChild(clone);
     clone.style.position = 'absolute';
     const text = clone.innerText;
@@ -144,6 +143,12 @@ for (const lang of ['de', 'ar'] as const) {
             await driver.press('submit');
             await page.getByTestId('feedback').waitFor();
             await check('puzzle-not-solved');
+            // A hint on the wrong mark: its heading and its reason in the page's language (the fix is offered, not applied).
+            await driver.press('hint');
+            await page.getByTestId('hint-fix').waitFor();
+            await check('hint-mistake');
+            expect(await page.getByTestId('hint-panel').locator('strong').textContent()).toMatch(lang === 'de' ? /^Tipp · Fehler in Zeile 1, Spalte \d+/ : /^تلميح · خطأ في الصف 1، العمود \d+/);
+            await driver.press('hint-close');
             await driver.press('undo');
           }
           await solveBoard(page, solution, played, driver);

@@ -1,5 +1,4 @@
 // A puzzle step's screen (tutorial, warmup, study puzzle): the board with its controls, hint panel and feedback.
-import { hintHeading } from './hintHeading.ts';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Board } from './Board.tsx';
 import { dismissHint, dispatch, fixHint, nonogramHint, puzzleOf, registerSudokuEngine, setTool, skipPuzzle, sudokuHint, sudokuOf, useStudy } from '../study.ts';
@@ -57,7 +56,7 @@ function HintPanel({ source }: { source: (e: React.MouseEvent) => InputSource })
   return (
     <div className="hint-panel" role="status" data-testid="hint-panel" ref={panel}>
       <div className="hint-head">
-        <strong>{'puzzle' in hint ? hint.heading : hintHeading(hint)}</strong>
+        <strong>{hint.heading}</strong>
         <HintClose />
       </div>
       <p data-testid="hint-text">{hint.explanation}</p>

@@ -1,0 +1,88 @@
+// The hints' sentences in English: every explanation the hint engines write (shared/nonogram/hint.ts,
+// shared/sudoku/hint.ts) and their headings, in ICU MessageFormat (shared/i18n/format.ts). Rendered on the server in
+// the session's language (server/puzzleHints.ts), so none of this is in the participant page's bundle. Board
+// positions, clues and digits are plain {placeholders}: always Western digits. An argument written {cell}, {line},
+// {unit}, {digits}, … is itself a phrase of this catalogue (shared/i18n/hints/phrase.ts), rendered first; a list is
+// joined with 'hint.list.and'. The English text is byte for byte what the engines wrote before they had a catalogue.
+import type { HintMessageKey } from './keys.ts';
+
+export const hintsEn = {
+  // Shared pieces
+  'hint.cell': 'row {row}, column {col}',
+  'hint.list.and': '{first} and {last}',
+  'hint.list.comma': '{first}, {next}',
+  'hint.list.semicolon': '{first}; {next}',
+  'hint.heading': 'Hint · {where}',
+  'hint.headingMistake': 'Hint · Mistake at {cell}',
+  'hint.headingMistakeReason': 'Hint · Mistake at {cell} · reason in {reason}',
+
+  // Nonogram: a line ("Row 3"), a cell's value, and one sentence per HintWording (shared/nonogram/hint.ts)
+  'hint.nonogram.line': '{axis, select, row {Row} other {Column}} {n}',
+  'hint.nonogram.value': '{value, select, filled {filled} other {empty (cross it)}}',
+  'hint.nonogram.foothold-empty': '{line} has clue 0: every cell in it is empty, so the cell at {cell} is {valueText}.',
+  'hint.nonogram.foothold-exact': "{line}'s clue {clue} needs exactly {span} cells, the whole line, so it has only one arrangement: the cell at {cell} is {valueText}.",
+  'hint.nonogram.overlap': "{line}'s clue {clue}: however the runs are slid along the line, the cell at {cell} is {valueText} in every arrangement (overlap).",
+  'hint.nonogram.edge': "{line}'s clue {clue}: the marks near the end of the line anchor the run next to that edge, so the cell at {cell} is {valueText}.",
+  'hint.nonogram.edge-runs': "{line}'s clue {clue}: the marks near the ends of the line limit where its runs can go, and in every arrangement left the cell at {cell} is {valueText}.",
+  'hint.nonogram.cross-reference': "{line}'s clue {clue}, together with the cells already marked in it (several come from the crossing lines), leaves only arrangements in which the cell at {cell} is {valueText}.",
+  'hint.nonogram.cross-reference-one': "{line}'s clue {clue}, together with the one cell already marked in it ({markedCell}), leaves only arrangements in which the cell at {cell} is {valueText}.",
+  'hint.nonogram.probing': 'Suppose the cell at {cell} were {value, select, filled {empty} other {filled}}: following the row and column clues from there leads to a contradiction, so it is {valueText}.',
+  'hint.nonogram.reveal': 'No single-line deduction or one-step test is left on this board; the cell at {cell} is revealed: it is {valueText}.',
+  'hint.nonogram.reveal-only': 'The cell at {cell} is {valueText}.',
+  'hint.nonogram.mistake-count': "{line}'s clue {clue} has {total, plural, =1 {{total} filled cell} other {{total} filled cells}} in all, and {others, plural, =1 {{others} other cell is} other {{others} other cells are}} rightly filled in it already, so the cell at {cell} cannot be filled too.",
+  'hint.nonogram.mistake-run': 'Filling the cell at {cell} would make a run of {run} filled cells in {line}, longer than any number of its clue {clue}, so it cannot be filled.',
+  'hint.nonogram.mistake-foothold-empty': '{line} has clue 0: every cell in it is empty, so the cell at {cell} cannot be filled.',
+  'hint.nonogram.mistake-foothold-full': "{line}'s clue {clue} needs exactly {span} cells, the whole line, so every cell in it is filled: the cell at {cell} cannot be crossed.",
+  'hint.nonogram.mistake-foothold-exact': "{line}'s clue {clue} needs exactly {span} cells, the whole line, so it has only one arrangement, in which the cell at {cell} is {value, select, filled {filled} other {empty}}, so it cannot be {marked, select, filled {filled} other {crossed}}.",
+  'hint.nonogram.mistake-overlap-covered': "{line}'s clue {clue}: however its runs are slid along the line, they cover the cell at {cell} in every arrangement, so it cannot be {marked, select, filled {filled} other {crossed}}.",
+  'hint.nonogram.mistake-edge-covers': "{line}'s clue {clue}: the marks near the end of the line anchor the run next to that edge, and that run covers the cell at {cell}, so it cannot be {marked, select, filled {filled} other {crossed}}.",
+  'hint.nonogram.mistake-edge-short': "{line}'s clue {clue}: the marks near the end of the line anchor the run next to that edge, and that run stops short of the cell at {cell}, so it cannot be {marked, select, filled {filled} other {crossed}}.",
+  'hint.nonogram.mistake-edge-runs': "{line}'s clue {clue}: the marks near the ends of the line limit where its runs can go, and in every arrangement left the cell at {cell} is {value, select, filled {filled} other {empty}}, so it cannot be {marked, select, filled {filled} other {crossed}}.",
+  'hint.nonogram.mistake-cross-reference': "{line}'s clue {clue}, with the cells rightly marked in it already, leaves only arrangements in which the cell at {cell} is {value, select, filled {filled} other {empty}}, so it cannot be {marked, select, filled {filled} other {crossed}}.",
+  'hint.nonogram.mistake-cross-reference-one': "{line}'s clue {clue}, with the one cell rightly marked in it already ({markedCell}), leaves only arrangements in which the cell at {cell} is {value, select, filled {filled} other {empty}}, so it cannot be {marked, select, filled {filled} other {crossed}}.",
+  'hint.nonogram.mistake-probing': "With the cell at {cell} {marked, select, filled {filled} other {crossed}}, the row and column clues force other cells until {line}'s clue {clue} no longer fits, so it cannot be {marked, select, filled {filled} other {crossed}}.",
+  'hint.nonogram.mistake-solution': "No line's clue shows it yet, but the puzzle's only solution has the cell at {cell} {value, select, filled {filled} other {empty}}, not {marked, select, filled {filled} other {crossed}}.",
+  'hint.nonogram.mistake-reveal-only': 'The cell at {cell} is marked {value, select, filled {empty} other {filled}}, but it should be {valueText}.',
+  'hint.nonogram.fix': '{value, select, filled {It should be filled.} other {It should be empty: cross it.}}',
+
+  // Sudoku: names of units and cells, then one sentence per technique and per kind of mistake (shared/sudoku/hint.ts)
+  'hint.sudoku.unit': '{kind, select, row {row {n}} col {column {n}} other {box {n} (rows {r0}–{r1}, columns {c0}–{c1})}}',
+  'hint.sudoku.unitShort': '{kind, select, row {row {n}} col {column {n}} other {box {n}}}',
+  'hint.sudoku.lines': '{kind, select, row {{count, plural, =1 {row} other {rows}}} col {{count, plural, =1 {column} other {columns}}} other {{count, plural, =1 {box} other {boxes}}}} {list}',
+  'hint.sudoku.linesWord': '{kind, select, row {rows} col {columns} other {boxes}}',
+  'hint.sudoku.cellsInRow': '{count, plural, =1 {column} other {columns}} {list}',
+  'hint.sudoku.cellsInCol': '{count, plural, =1 {row} other {rows}} {list}',
+  'hint.sudoku.removal': '{digits} from {cells}',
+  'hint.sudoku.the-digit-at': 'the {digit} at {cell}',
+  'hint.sudoku.naked-single-held': 'The cell at {cell} can only be {digit}: its row, column and box already hold {held}.',
+  'hint.sudoku.naked-single-ruled': 'The cell at {cell} can only be {digit}: {ruled} {count, plural, =1 {has} other {have}} been ruled out there, so {digit} is the only digit left.',
+  'hint.sudoku.naked-single-held-ruled': 'The cell at {cell} can only be {digit}: its row, column and box already hold {held}, and {ruled} {count, plural, =1 {has} other {have}} been ruled out there, so {digit} is the only digit left.',
+  'hint.sudoku.hidden-single-last': '{digit} is the only digit missing from {unit}, and the cell at {cell} is its only empty cell, so it is {digit}.',
+  'hint.sudoku.hidden-single-blocked': '{digit} can go nowhere else in {unit}: {count, plural, =1 {the {digit} at {blockers} rules} other {the {digit}s at {blockers} rule}} it out of the other empty cells there, so the cell at {cell} is {digit}.',
+  'hint.sudoku.hidden-single-blocked-ruled': '{digit} can go nowhere else in {unit}: {count, plural, =1 {the {digit} at {blockers} rules it out of the empty cells there in its row, column or box} other {the {digit}s at {blockers} rule it out of the empty cells there in their row, column or box}}, and {digit} has been ruled out at {ruled}, so the cell at {cell} is {digit}.',
+  'hint.sudoku.hidden-single-ruled': '{digit} can go nowhere else in {unit}: {digit} has been ruled out at {ruled}, so the cell at {cell} is {digit}.',
+  'hint.sudoku.pointing': 'In {unit}, {digit} can only go in {other} (at {cells}). So the {digit} of {otherShort} is one of those cells, and {digit} can go nowhere else in {otherShort}: remove {removals}.',
+  'hint.sudoku.naked-set': 'In {unit}, the {count, plural, =2 {two} other {three}} cells at {cells} can only hold {digits} between them, so they take those {count, plural, =2 {two} other {three}} digits and no other cell of {unit} can: remove {removals}.',
+  'hint.sudoku.hidden-set': 'In {unit}, {digits} can only go in the {count, plural, =2 {two} other {three}} cells at {cells}, so those cells hold {digits} and nothing else: remove {removals}.',
+  'hint.sudoku.fish': 'In {bases}, {digit} can only go in {covers}. Each of those {basesWord} needs a {digit}, each in a different one of these {coversWord}, so they take the {digit} of {count, plural, =2 {both} other {all three}} {coversWord}: remove {removals}.',
+  'hint.sudoku.xy-wing': 'The cell at {pivot} can only be {x} or {y}. If it is {x}, the cell at {a} (only {x} or {z}) is {z}; if it is {y}, the cell at {b} (only {y} or {z}) is {z}. Either way one of those two cells is {z}, so no cell that sees both of them can be {z}: remove {removals}.',
+  'hint.sudoku.no-candidate': 'the cell at {cell} would have no digit left',
+  'hint.sudoku.no-place': '{digit} would have no place left in {unit}',
+  'hint.sudoku.duplicate': '{unit} would hold two {digit}s',
+  'hint.sudoku.fix': 'It should be {digit}.',
+  'hint.sudoku.conflict-both-wrong': '{Here} and the {digit} at {other} are both in {unit}, and a digit can appear only once in each row, column and box, so they cannot both stand; {here} is the one that is wrong.',
+  'hint.sudoku.conflict': '{Here} cannot stand: {unit} already has a {digit}, at {other}, and a digit can appear only once in each row, column and box.',
+  'hint.sudoku.contradiction-now': 'If {here} stood, {contradiction}, so it cannot stand.',
+  'hint.sudoku.contradiction-forced': 'If {here} stood, it would force {count, plural, =1 {another digit} other {{count} more digits}} (each the only digit left for its cell, or the only place left for a digit in a row, column or box), and then {contradiction}. So it cannot stand.',
+  'hint.sudoku.solution': "Placing the digits that {here} forces reaches no contradiction yet, but the puzzle's solution has {right} at {cell}, not {digit}.",
+  'hint.sudoku.wrong-reveal-only': 'The {digit} at {cell} is wrong: it should be {right}.',
+  'hint.sudoku.clash': 'The {digit}s at {a} and {b} are both in {unit}, and a digit can appear only once in each row, column and box, so one of them must change.',
+  'hint.sudoku.broken-no-candidate': 'The cell at {cell} has no digit left: {marks, select, yes {every digit is already in its row, column or box, or has been ruled out there} other {its row, column and box already hold every digit}}, so some digit on the board is wrong.',
+  'hint.sudoku.broken-no-place': '{digit} has no place left in {unit}: every empty cell there sees a {digit}{marks, select, yes { or has it ruled out} other {}}, so some digit on the board is wrong.',
+  'hint.sudoku.reveal-only': 'The cell at {cell} is {digit}.',
+  'hint.sudoku.reveal': 'No technique up to XY-wing applies on this board; the cell at {cell} is revealed: it is {digit}.',
+  'hint.sudoku.stuck': 'No technique up to XY-wing applies on this board: it needs trial and error from here (the cell at {cell} has the fewest candidates, {digits}).',
+} as const satisfies Record<HintMessageKey, string>;
+
+export type HintMessages = Record<HintMessageKey, string>;
+export type { HintMessageKey };
