@@ -298,7 +298,7 @@ export async function createStudyServer(opts: StudyServerOptions): Promise<Nonol
     }
     if (storeUnavailable(err)) {
       log(`warning: ${req.method} ${req.path}: the database is unreachable (${(err as Error).message}); answered 503`);
-      sendError(req, res, 503, { error: STORE_UNAVAILABLE });
+      sendError(req, res, 503, { error: STORE_UNAVAILABLE, code: 'store_unavailable' });
       return;
     }
     log(`error: ${(err as Error)?.stack ?? String(err)}`);

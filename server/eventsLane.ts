@@ -89,7 +89,7 @@ export function eventsLane(opts: EventsLaneOptions): (req: IncomingMessage, res:
       }
       if (storeUnavailable(err)) {
         opts.log(`warning: POST /api/session/events: the database is unreachable (${(err as Error).message}); answered 503`);
-        reply(req, res, 503, { error: STORE_UNAVAILABLE }, since);
+        reply(req, res, 503, { error: STORE_UNAVAILABLE, code: 'store_unavailable' }, since);
         return;
       }
       opts.log(`error: ${(err as Error)?.stack ?? String(err)}`);

@@ -64,6 +64,7 @@ describe('time caps on the server', () => {
     const late = await p.call('POST', '/api/session/check', { puzzle_id: 'warmup', position: null, rows });
     expect(late.status).toBe(409);
     expect(late.json.error).toContain('time');
+    expect(late.json.code).toBe('time_over');
     expect((await p.call('POST', '/api/session/hint', { puzzle_id: 'warmup', position: null, rows })).status).toBe(409);
   });
 });
@@ -85,6 +86,7 @@ describe('checks and hints name the current step', () => {
     const old = await p.call('POST', '/api/session/check', { puzzle_id: 'warmup', position: null, rows: warmup.solution! });
     expect(old.status).toBe(409);
     expect(old.json.error).toContain('current step');
+    expect(old.json.code).toBe('not_current_step');
     const elsewhere = await p.call('POST', '/api/session/check', { puzzle_id: first.puzzle_id, position: first.position! + 1, rows: [] });
     expect(elsewhere.status).toBe(409);
     expect((await p.call('POST', '/api/session/hint', { puzzle_id: 'warmup', position: null, rows: [] })).status).toBe(409);
@@ -107,7 +109,25 @@ describe('checks and hints name the current step', () => {
     const check = await p.call('POST', '/api/session/check', { puzzle_id: puzzle.id, position: 1, rows: puzzle.solution! });
     expect(check.status).toBe(409);
     expect(check.json.error).toContain('ended');
+    expect(check.json.code).toBe('session_ended');
     expect((await p.call('POST', '/api/session/hint', { puzzle_id: puzzle.id, position: 1, rows: [] })).status).toBe(409);
+    expect(readFileSync(logFile, 'utf8')).toBe(before);
+  });
+});
+
+describe('a hint in a study without hints', () => {
+  it("is refused with 403 and the code the page words it by (hints_off), and logs nothing", async () => {
+    const config = defaultConfig();
+    config.hints = { ...config.hints, policy: 'off' };
+    server = await startTestServer({ configPath: writeConfig(config) });
+    const p = new Participant(server.url);
+    const s = (await p.call('POST', '/api/sessions', {})).json;
+    await playSteps(p, s, config, 2); // on step 2: warmup
+    const logFile = join(server.dataDir, 'sessions', `${s.session_id}.ndjson`);
+    const before = readFileSync(logFile, 'utf8');
+    const refused = await p.call('POST', '/api/session/hint', { puzzle_id: 'warmup', position: null, rows: [] });
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({ error: 'hints are turned off in this study', code: 'hints_off' });
     expect(readFileSync(logFile, 'utf8')).toBe(before);
   });
 });

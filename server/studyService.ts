@@ -60,7 +60,7 @@ const ENDED: ReadonlySet<string> = new Set(['complete', 'declined', 'screened_ou
 
 /** A failed fsync of SQLite's WAL, as the participant sees it. */
 const storeFailed = (): never => {
-  throw new HttpError(503, 'the server could not store this; please try again');
+  throw new HttpError(503, 'the server could not store this; please try again', undefined, { code: 'store_unavailable' });
 };
 
 export interface StudyServiceOptions {
@@ -164,7 +164,7 @@ export class StudyService {
       // AfterSyncError: durable; only another caller's after-sync work in the same commit failed.
       if (!(err instanceof AfterSyncError)) {
         if (err instanceof SessionRemovedError) throw new HttpError(410, 'this session was withdrawn');
-        throw new HttpError(503, 'the server could not store this; please try again');
+        throw new HttpError(503, 'the server could not store this; please try again', undefined, { code: 'store_unavailable' });
       }
     }
     this.noteAppended(sessionId, records);
@@ -302,7 +302,7 @@ export class StudyService {
     } catch (err) {
       if (err instanceof HttpError || this.crashes.has(err as object)) throw err;
       if (err instanceof SessionRemovedError) throw new HttpError(410, 'this session was withdrawn');
-      throw new HttpError(503, 'the server could not store this; please try again');
+      throw new HttpError(503, 'the server could not store this; please try again', undefined, { code: 'store_unavailable' });
     }
   }
 
@@ -342,7 +342,7 @@ export class StudyService {
     const first = this.starting.get(existing);
     if (first)
       await first.promise.catch(() => {
-        throw new HttpError(503, 'the server could not store this; please try again');
+        throw new HttpError(503, 'the server could not store this; please try again', undefined, { code: 'store_unavailable' });
       });
     await this.store.addToken(existing, hashToken(token));
     return { token, state: await this.stateOf((await this.store.session(existing))!) };
@@ -681,7 +681,7 @@ export class StudyService {
    */
   private async sessionPuzzle(row: SessionRow, puzzleId: string, position: number | null): Promise<StudyPuzzle & { solution: string[] }> {
     if (row.status === 'withdrawn') throw new HttpError(410, 'this session was withdrawn');
-    if (ENDED.has(row.status)) throw new HttpError(409, `this session has ended (${row.status}): nothing more is recorded`);
+    if (ENDED.has(row.status)) throw new HttpError(409, `this session has ended (${row.status}): nothing more is recorded`, undefined, { code: 'session_ended' });
     const puzzle = this.puzzlesById.get(puzzleId);
     if (!puzzle) throw new HttpError(404, `no puzzle '${puzzleId}' in this study`);
     const steps = expandSteps(this.study.config.phases, await this.sequenceOf(row));
@@ -689,12 +689,12 @@ export class StudyService {
     // The current step's puzzle, or one of a step still ahead (the page can be ahead of its acknowledged events, never
     // behind): a step already ended (the warmup from a study puzzle, an earlier position) is refused.
     if (!steps.some((s) => s.index >= row.step && s.puzzle_id === puzzleId && s.position === position))
-      throw new HttpError(409, `puzzle '${puzzleId}' at position ${position ?? 'none'} is not the puzzle of the session's current step`);
+      throw new HttpError(409, `puzzle '${puzzleId}' at position ${position ?? 'none'} is not the puzzle of the session's current step`, undefined, { code: 'not_current_step' });
     const current = steps[row.step];
     if (current?.puzzle_id === puzzleId) {
       const cap = stepCapSeconds(this.study.config.phases.find((p) => p.id === current.phase_id), current);
       const elapsed = (this.clock() - row.step_started_at) / 1000;
-      if (cap !== null && elapsed > cap + this.study.config.timing.grace_seconds) throw new HttpError(409, `the time for this puzzle (${cap} s) is over`);
+      if (cap !== null && elapsed > cap + this.study.config.timing.grace_seconds) throw new HttpError(409, `the time for this puzzle (${cap} s) is over`, undefined, { code: 'time_over' });
     }
     return puzzle;
   }
@@ -726,7 +726,7 @@ export class StudyService {
   /** A hint computed by the engine from the participant's board; the solution stays on the server. Answers once its record is durable. */
   async hint(row: SessionRow, req: HintRequest): Promise<HintResponse> {
     const policy = this.study.config.hints.policy;
-    if (policy === 'off') throw new HttpError(403, 'hints are turned off in this study');
+    if (policy === 'off') throw new HttpError(403, 'hints are turned off in this study', undefined, { code: 'hints_off' });
     const puzzle = await this.sessionPuzzle(row, req.puzzle_id, req.position);
     // The puzzle's kind finds the hint (server/puzzleHints.ts); the record keeps where it points and why.
     // In the session's language (its session_start's `lang`), the study's overrides of the hint catalogue on top.
