@@ -2,7 +2,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { Spec as VegaSpec } from 'vega';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { AnalysisResult } from './analyze.ts';
@@ -29,7 +29,8 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
  * taken out and the Vega-Lite version: node_modules/.cache/nonolab/vega-lite/<sha256>.json. A figure whose data is
  * also elsewhere in its spec (a sort order, a count in a title) gets a new key when the data changes, as it must.
  * The values are put back by reference; a compiled spec that JSON cannot hold exactly (NaN, undefined) is not kept,
- * and one whose data cannot all be found again is compiled afresh. NONOLAB_VEGA_CACHE=0 turns the cache off.
+ * and one whose data cannot all be found again is compiled afresh. The oldest entries beyond 200 are removed when one
+ * is added. NONOLAB_VEGA_CACHE=0 turns the cache off.
  */
 const PLACEHOLDER = '__nonolab_inline_data__';
 
@@ -99,6 +100,17 @@ function vegaLiteCacheDir(): string | null {
   return cacheDir;
 }
 
+/** At most this many compiled specs are kept (a figure with counts in its title is a new entry as a study grows). */
+const CACHE_ENTRIES = 200;
+
+/** After a new entry: the oldest entries beyond CACHE_ENTRIES removed (by modification time). */
+function pruneCache(dir: string): void {
+  const names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  if (names.length <= CACHE_ENTRIES) return;
+  const byAge = names.map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs })).sort((a, b) => a.t - b.t);
+  for (const { n } of byAge.slice(0, names.length - CACHE_ENTRIES)) rmSync(join(dir, n), { force: true });
+}
+
 /** vl.compile(spec).spec, from the cache when the spec (its inline data aside) was compiled before. */
 export async function compileVegaLite(spec: TopLevelSpec): Promise<VegaSpec> {
   const dir = vegaLiteCacheDir();
@@ -121,6 +133,7 @@ export async function compileVegaLite(spec: TopLevelSpec): Promise<VegaSpec> {
       const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
       writeFileSync(temp, text);
       renameSync(temp, file);
+      pruneCache(dir);
     } catch {
       // a read-only install: compile every time
     }
