@@ -163,8 +163,10 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
       result.timings.report_ms = performance.now() - tr;
     };
     // With the measure comparison on the worker, the report's figures are drawn while it runs; then the tables.
+    // (a report that fails then still leaves the tables written, as when it is drawn after them; its error is thrown after)
     const reportFirst = (opts.report ?? true) && result.measuresPending !== undefined;
-    if (reportFirst) await report();
+    let reportFailed: { error: unknown } | null = null;
+    if (reportFirst) await report().catch((error: unknown) => (reportFailed = { error }));
     await settleMeasures(result);
     opts.onStage?.('writing tables');
     const tw = performance.now();
@@ -177,6 +179,7 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
     }
     written = writeTables(result, opts.out, { gapsWrittenElsewhere: gapsWritten !== null, trajectories: opts.trajectories ?? true });
     result.timings.write_ms = performance.now() - tw;
+    if (reportFailed) throw (reportFailed as { error: unknown }).error;
     if ((opts.report ?? true) && !reportFirst) await report();
     if (opts.report ?? true) written.push('report.html');
     await gapsWritten;

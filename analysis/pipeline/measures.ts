@@ -18,7 +18,7 @@
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import type { AttemptRow } from '../../shared/signals/index.ts';
 import { createRng } from '../../shared/random.ts';
-import { satMetricsRecord } from '../../shared/sat/metrics.ts';
+import { satGacStats, satMetricsRecord } from '../../shared/sat/metrics.ts';
 import { averageRanks, bradleyTerry, pairsFromRatings, pearson, spearman, fitLmm, LmmData, type DataRow } from '../stats/index.ts';
 import { btItemOrder, btLogAbilities } from '../stats/bradleyTerry.ts';
 import { measureSourceOf, metricOf, metricValueOf, SAT_KEYS, HUMAN_KEYS } from '../metric.ts';
@@ -146,7 +146,9 @@ export function withEveryEncoding(puzzles: readonly Puzzle[]): { puzzles: Puzzle
   const out = puzzles.map((p): Puzzle => {
     if (p.metrics?.sat_gac || !Array.isArray(p.rows) || !Array.isArray(p.cols)) return p;
     computed.push(p.id);
-    const rec = satMetricsRecord({ rows: p.rows, cols: p.cols }, { encodings: 'all' });
+    const clues = { rows: p.rows, cols: p.cols };
+    // (only the missing encodings are solved: most puzzle sets carry sat and sat_dfa, from `measure` or `generate --sat`)
+    const rec = p.metrics?.sat && p.metrics?.sat_dfa ? { sat: undefined, sat_dfa: undefined, sat_gac: satGacStats(clues) } : satMetricsRecord(clues, { encodings: 'all' });
     return { ...p, metrics: { ...(p.metrics ?? {}), sat: p.metrics?.sat ?? rec.sat, sat_dfa: p.metrics?.sat_dfa ?? rec.sat_dfa, sat_gac: { ...rec.sat_gac } } as unknown as Puzzle['metrics'] };
   });
   return { puzzles: out, computed };

@@ -1,5 +1,10 @@
 // report.html: one self-contained page with the analysis tables and Vega-Lite figures rendered to SVG in Node.
 import type { TopLevelSpec } from 'vega-lite';
+import type { Spec as VegaSpec } from 'vega';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { AnalysisResult } from './analyze.ts';
 import { measuresSection } from './measuresReport.ts';
 import { strategySection } from './strategyReport.ts';
@@ -9,12 +14,132 @@ const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 /** Compile a Vega-Lite spec and render it to an SVG string (no browser, no canvas). */
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   // Loaded on first use: Vega is a megabyte of code that every other command (and `--help`) need not parse.
-  const [vega, vl] = await Promise.all([import('vega'), import('vega-lite')]);
-  const compiled = vl.compile(spec).spec;
+  const vega = await import('vega');
+  const compiled = await compileVegaLite(spec);
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
   return svg;
+}
+
+/*
+ * The Vega-Lite compile of a figure does not depend on its inline data (`data: { values }`): the compiled Vega spec
+ * carries the values where the Vega-Lite spec had them. A report's figures are the same specs run after run (an analyst
+ * reruns analyze while a study runs), so each compiled spec is kept on disk, keyed by the spec with its inline data
+ * taken out and the Vega-Lite version: node_modules/.cache/nonolab/vega-lite/<sha256>.json. A figure whose data is
+ * also elsewhere in its spec (a sort order, a count in a title) gets a new key when the data changes, as it must.
+ * The values are put back by reference; a compiled spec that JSON cannot hold exactly (NaN, undefined) is not kept,
+ * and one whose data cannot all be found again is compiled afresh. The oldest entries beyond 200 are removed when one
+ * is added. NONOLAB_VEGA_CACHE=0 turns the cache off.
+ */
+const PLACEHOLDER = '__nonolab_inline_data__';
+
+/** The spec with each inline data's values replaced by a placeholder naming its index, and the values in that order. */
+function withoutInlineData(spec: unknown): { stripped: unknown; values: unknown[][] } {
+  const values: unknown[][] = [];
+  const walk = (v: unknown, key: string | null): unknown => {
+    if (Array.isArray(v)) return v.map((x) => walk(x, null));
+    if (v === null || typeof v !== 'object') return v;
+    const o = v as Record<string, unknown>;
+    if (key === 'data' && Array.isArray(o.values)) {
+      values.push(o.values);
+      return { ...Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'values').map(([k, x]) => [k, walk(x, k)])), values: [{ [PLACEHOLDER]: values.length - 1 }] };
+    }
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, walk(x, k)]));
+  };
+  return { stripped: walk(spec, null), values };
+}
+
+/** JSON that says NaN, infinities and undefined apart (the cache key must). */
+const keyJson = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === 'number' && !Number.isFinite(x) ? `${PLACEHOLDER}${x}` : x === undefined ? `${PLACEHOLDER}undefined` : x));
+
+/**
+ * True when JSON holds v as Vega reads it: numbers finite (not -0), no functions; a property whose value is undefined
+ * is left out (Vega reads it as absent), and Vega-Lite's signal wrappers are written by their own enumerable getters.
+ */
+function jsonExact(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0);
+  if (Array.isArray(v)) return v.every((x) => x !== undefined && jsonExact(x));
+  if (typeof v === 'object' && !('toJSON' in v)) return Object.values(v as object).every((x) => x === undefined || jsonExact(x));
+  return false;
+}
+
+/** Put the values back in place of their placeholders; false when a placeholder was not found. */
+function putInlineData(compiled: unknown, values: readonly unknown[][]): boolean {
+  const found = new Array<boolean>(values.length).fill(false);
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(walk);
+    if (v === null || typeof v !== 'object') return;
+    const o = v as Record<string, unknown>;
+    for (const [k, x] of Object.entries(o)) {
+      if (k === 'values' && Array.isArray(x) && x.length === 1 && x[0] !== null && typeof x[0] === 'object' && PLACEHOLDER in (x[0] as object)) {
+        const i = (x[0] as Record<string, number>)[PLACEHOLDER];
+        o[k] = values[i];
+        found[i] = true;
+      } else walk(x);
+    }
+  };
+  walk(compiled);
+  return found.every(Boolean);
+}
+
+let cacheDir: string | null | undefined;
+/** node_modules/.cache/nonolab/vega-lite/<version> (where vega-lite is installed), or null when it cannot be used. */
+function vegaLiteCacheDir(): string | null {
+  if (cacheDir !== undefined) return cacheDir;
+  try {
+    if (process.env.NONOLAB_VEGA_CACHE === '0') throw new Error('off');
+    // (its package.json is not among its exports: found from its entry point, <node_modules>/vega-lite/build/index.js)
+    const pkg = dirname(dirname(createRequire(import.meta.url).resolve('vega-lite')));
+    const version = (JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    cacheDir = join(dirname(pkg), '.cache', 'nonolab', 'vega-lite', version);
+  } catch {
+    cacheDir = null;
+  }
+  return cacheDir;
+}
+
+/** At most this many compiled specs are kept (a figure with counts in its title is a new entry as a study grows). */
+const CACHE_ENTRIES = 200;
+
+/** After a new entry: the oldest entries beyond CACHE_ENTRIES removed (by modification time). */
+function pruneCache(dir: string): void {
+  const names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  if (names.length <= CACHE_ENTRIES) return;
+  const byAge = names.map((n) => ({ n, t: statSync(join(dir, n)).mtimeMs })).sort((a, b) => a.t - b.t);
+  for (const { n } of byAge.slice(0, names.length - CACHE_ENTRIES)) rmSync(join(dir, n), { force: true });
+}
+
+/** vl.compile(spec).spec, from the cache when the spec (its inline data aside) was compiled before. */
+export async function compileVegaLite(spec: TopLevelSpec): Promise<VegaSpec> {
+  const dir = vegaLiteCacheDir();
+  const compile = async (s: TopLevelSpec) => (await import('vega-lite')).compile(s).spec;
+  if (dir === null) return compile(spec);
+  const { stripped, values } = withoutInlineData(spec);
+  const file = join(dir, `${createHash('sha256').update(keyJson(stripped)).digest('hex')}.json`);
+  let text: string | null = null;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // not compiled before
+  }
+  if (text === null) {
+    const compiled = await compile(stripped as TopLevelSpec);
+    if (!jsonExact(compiled)) return compile(spec);
+    text = JSON.stringify(compiled);
+    try {
+      mkdirSync(dir, { recursive: true });
+      const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+      writeFileSync(temp, text);
+      renameSync(temp, file);
+      pruneCache(dir);
+    } catch {
+      // a read-only install: compile every time
+    }
+  }
+  const compiled = JSON.parse(text) as VegaSpec;
+  return putInlineData(compiled, values) ? compiled : compile(spec);
 }
 
 const esc = (s: unknown) =>
