@@ -93,29 +93,27 @@ describe('validate-config', () => {
     expect(r.stderr).toContain('invalid study config\nunknown key recruitmnet at top level; did you mean recruitment?');
   });
 
-  it('the server refuses to start with such a config (exit 2, the field named) and creates no data directory', () => {
+  /** The server started on `config` with a fresh data directory (it should refuse: the test reads its exit). */
+  const startServer = (config: string) => {
     const dataDir = join(tempDir('nonolab-validate-'), 'data');
-    const config = variant((c) => (c.completion.redirect_ur = 'https://panel.example/done'));
     const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], {
       cwd: root,
       encoding: 'utf8',
       env: { ...process.env, PORT: '0', NONOLAB_DATA_DIR: dataDir, NONOLAB_CONFIG: config },
       timeout: 30_000,
     });
+    return { r, dataDir };
+  };
+
+  it('the server refuses to start with such a config (exit 2, the field named) and creates no data directory', () => {
+    const { r, dataDir } = startServer(variant((c) => (c.completion.redirect_ur = 'https://panel.example/done')));
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toContain('completion: unknown key redirect_ur; did you mean redirect_url?');
     expect(existsSync(dataDir)).toBe(false);
   });
 
   it('the server refuses to start a study missing a string of a language it declares (exit 2, the path named)', () => {
-    const dataDir = join(tempDir('nonolab-validate-'), 'data');
-    const config = variant((c) => delete c.languages.texts.ar['complete.text']);
-    const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server', 'main.ts')], {
-      cwd: root,
-      encoding: 'utf8',
-      env: { ...process.env, PORT: '0', NONOLAB_DATA_DIR: dataDir, NONOLAB_CONFIG: config },
-      timeout: 30_000,
-    });
+    const { r, dataDir } = startServer(variant((c) => delete c.languages.texts.ar['complete.text']));
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr).toContain("languages.texts.ar: 1 texts of the study missing in 'ar': complete.text");
     expect(existsSync(dataDir)).toBe(false);

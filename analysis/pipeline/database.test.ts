@@ -13,6 +13,16 @@ import { StudyRegistry } from '../../store/studies.ts';
 
 const configPath = join(import.meta.dirname, 'fixtures', 'study.json');
 
+/** Each session file of `logs` into the events table `client` sees (its search_path), as the PostgreSQL store keeps them. */
+async function copyLogs(logs: string, client: pg.Client): Promise<void> {
+  for (const file of sessionFiles(logs)) {
+    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0);
+    const id = JSON.parse(lines[0]).session_id as string;
+    const seqs = lines.map((l) => (JSON.parse(l).origin === 'client' ? JSON.parse(l).seq : null));
+    await client.query('INSERT INTO events (session_id, n, seq, record, line) SELECT $1, t.i, t.seq, t.line::jsonb, t.line FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS t(line, seq, i)', [id, lines, seqs]);
+  }
+}
+
 describe('analyze --database', () => {
   it('reads the events from PostgreSQL and writes the same tables as from the files', async () => {
     const dir = tempDir('nonolab-anadb-');
@@ -22,12 +32,7 @@ describe('analyze --database', () => {
     await (await PgStore.open(url)).close(); // the store's tables
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    for (const file of sessionFiles(logs)) {
-      const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0);
-      const id = JSON.parse(lines[0]).session_id as string;
-      const seqs = lines.map((l) => (JSON.parse(l).origin === 'client' ? JSON.parse(l).seq : null));
-      await client.query('INSERT INTO events (session_id, n, seq, record, line) SELECT $1, t.i, t.seq, t.line::jsonb, t.line FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS t(line, seq, i)', [id, lines, seqs]);
-    }
+    await copyLogs(logs, client);
     await client.end();
     const fromFiles = await runAnalysis({ logs, puzzles: configPath, out: join(dir, 'files'), pauseThreshold: 'auto', report: false });
     // (The coding file sits in the logs directory; with the database it is named.)
@@ -54,12 +59,7 @@ describe('analyze --database', () => {
     await registry.close();
     const client = new pg.Client({ connectionString: url, options: '-c search_path=study_pilot' });
     await client.connect();
-    for (const file of sessionFiles(logs)) {
-      const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0);
-      const id = JSON.parse(lines[0]).session_id as string;
-      const seqs = lines.map((l) => (JSON.parse(l).origin === 'client' ? JSON.parse(l).seq : null));
-      await client.query('INSERT INTO events (session_id, n, seq, record, line) SELECT $1, t.i, t.seq, t.line::jsonb, t.line FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS t(line, seq, i)', [id, lines, seqs]);
-    }
+    await copyLogs(logs, client);
     await client.end();
     const codes = existsSync(join(logs, 'codes.csv')) ? join(logs, 'codes.csv') : undefined;
     const fromFiles = await runAnalysis({ logs, puzzles: configPath, out: join(dir, 'files'), pauseThreshold: 'auto', report: false });
