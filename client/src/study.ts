@@ -395,22 +395,8 @@ function waitForSequence(): Promise<void> {
 }
 
 /** Why a request failed, in the page's words where it knows them (a session gone from the server: 410, 401). */
-/** Why a request failed, as a reason the page's sentences take (the server's own `error` is English: never shown). */
 function networkMessage(err: unknown): string {
-  if (!(err instanceof ApiError)) return t('app.noConnection');
-  if (err.status === 410 || err.status === 401) return t('app.sessionGone');
-  if (err.details.code === 'store_unavailable') return t('refusal.storeUnavailable');
-  return t('refusal.status', { status: err.status });
-}
-
-/** Refusals (the server's `code`, docs/api.md) that trying again does not change: said as they are. */
-const FINAL_REFUSALS = { time_over: 'refusal.timeOver', not_current_step: 'refusal.notCurrentStep', session_ended: 'refusal.sessionEnded', hints_off: 'refusal.hintsOff' } as const;
-
-/** What the page says when a check or a hint got no answer: a final refusal as it is, else `failed` with its reason. */
-export function requestFailed(err: unknown, failed: 'check.failed' | 'hint.failed'): string {
-  const code = err instanceof ApiError ? err.details.code : undefined;
-  if (typeof code === 'string' && Object.hasOwn(FINAL_REFUSALS, code)) return t(FINAL_REFUSALS[code as keyof typeof FINAL_REFUSALS]);
-  return t(failed, { reason: networkMessage(err) });
+  return err instanceof ApiError ? (err.status === 410 || err.status === 401 ? t('app.sessionGone') : err.message) : t('app.noConnection');
 }
 
 async function submitBoard(): Promise<void> {
@@ -434,7 +420,7 @@ async function submitBoard(): Promise<void> {
       advance('solved');
     } else useStudy.setState({ busy: null, feedback: { tone: 'warn', text: t('check.notSolved') } });
   } catch (err) {
-    useStudy.setState({ busy: null, feedback: { tone: 'warn', text: requestFailed(err, 'check.failed') } });
+    useStudy.setState({ busy: null, feedback: { tone: 'warn', text: t('check.failed', { reason: networkMessage(err) }) } });
   }
 }
 
@@ -472,7 +458,7 @@ async function fetchHint(): Promise<void> {
     // The revealed cell is a move like any other: logged, undoable.
     if (!offerFix && reveal) dispatch(reveal, 'system');
   } catch (err) {
-    useStudy.setState({ busy: null, feedback: { tone: 'warn', text: requestFailed(err, 'hint.failed') } });
+    useStudy.setState({ busy: null, feedback: { tone: 'warn', text: t('hint.failed', { reason: networkMessage(err) }) } });
   }
 }
 

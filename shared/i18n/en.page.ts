@@ -14,8 +14,6 @@ export const enPage = {
   'app.declined': 'Thank you for your time.',
   'app.noConnection': 'no connection',
   'app.sessionGone': 'this session has ended on the server (withdrawn or expired); please contact the experimenter',
-  'refusal.storeUnavailable': 'the server could not store this',
-  'refusal.status': 'the server answered with error {status}',
   // Kiosk (the experimenter types the participant's label)
   // The top bar
   'save.saved': 'Saved',
