@@ -149,20 +149,12 @@ class PgRegistryDb implements RegistryDb {
     const pool = new pg.Pool({ connectionString: url, max: 4, options: `-c search_path=${REGISTRY_SCHEMA}` });
     pool.on('error', () => {});
     try {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
+      await pgTransaction(pool, async (client) => {
         await client.query('SELECT pg_advisory_xact_lock($1)', [REGISTRY_LOCK]);
         // Made only when absent: a role without CREATE on the database works in a schema made for it beforehand.
         if ((await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [REGISTRY_SCHEMA])).rowCount === 0) await client.query(`CREATE SCHEMA ${REGISTRY_SCHEMA}`);
         await client.query(REGISTRY_TABLES.replace(/\{time\}/g, 'BIGINT').replace(/\{serial\}/g, 'BIGSERIAL PRIMARY KEY'));
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
     } catch (err) {
       await pool.end();
       throw err;
