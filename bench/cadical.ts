@@ -29,3 +29,38 @@ export function cadicalSolve(cnf: { numVars: number; clauses: number[][] }, capS
   const ms = performance.now() - t0;
   return { ms, result: run.status === 10 ? 'SAT' : run.status === 20 ? 'UNSAT' : 'UNKNOWN' };
 }
+
+export interface CadicalVerdict {
+  /** Wall time of both calls (solve, then solve again with the first model's cells blocked). */
+  ms: number;
+  /** 0 (no solution), 1 (unique), 2 (two or more), or undefined when a call hit the cap. */
+  verdict: 0 | 1 | 2 | undefined;
+}
+
+/**
+ * CaDiCaL's whole verdict, the question `solvePuzzle` answers: solve; if SAT, block the model's
+ * cells (variables 1..cells, as in every encoding here) and solve again. `capS` caps both calls together
+ * (the second gets what the first left, and a verdict past `capS` in all counts as over the cap), the same
+ * cap `solvePuzzle` gets for its whole verdict.
+ */
+export function cadicalVerdict(cnf: { numVars: number; clauses: number[][] }, cells: number, capS: number, dir: string): CadicalVerdict {
+  if (!cadicalPath) throw new Error('cadical is not installed (apt-get install cadical)');
+  const path = join(dir, 'cadical.cnf');
+  writeFileSync(path, writeDimacs({ numVars: cnf.numVars, clauses: cnf.clauses }));
+  let t0 = performance.now();
+  const first = spawnSync(cadicalPath, ['-q', '-t', String(capS), path], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  let ms = performance.now() - t0;
+  if (first.status === 20) return { ms, verdict: 0 };
+  if (first.status !== 10) return { ms, verdict: undefined };
+  const model = first.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('v '))
+    .flatMap((l) => l.slice(2).trim().split(/\s+/).map(Number))
+    .filter((l) => l !== 0 && Math.abs(l) <= cells);
+  writeFileSync(path, writeDimacs({ numVars: cnf.numVars, clauses: [...cnf.clauses, model.map((l) => -l)] }));
+  t0 = performance.now();
+  const second = spawnSync(cadicalPath, ['-q', '-n', '-t', String(Math.max(1, Math.ceil(capS - ms / 1000))), path], { encoding: 'utf8' });
+  ms += performance.now() - t0;
+  if (ms > capS * 1000) return { ms, verdict: undefined };
+  return { ms, verdict: second.status === 20 ? 1 : second.status === 10 ? 2 : undefined };
+}

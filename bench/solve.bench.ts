@@ -39,7 +39,7 @@ import { performance } from 'node:perf_hooks';
 import { cluesOf, createGrid, randomSolution, solveLineInPlace, solvePuzzle } from '../shared/nonogram/index.ts';
 import type { Clues } from '../shared/nonogram/index.ts';
 import { encode, encodeBlockStart, writeDimacs } from '../shared/sat/index.ts';
-import { cadicalPath, cadicalSolve } from './cadical.ts';
+import { cadicalPath, cadicalSolve, cadicalVerdict } from './cadical.ts';
 
 const boardsPerDensity = Number(process.env.BENCH_SOLVE_BOARDS ?? 20);
 const parts = (process.env.BENCH_SOLVE_PARTS ?? 'pbnsolve,20,30,50,minisat').split(',');
@@ -159,7 +159,12 @@ if (parts.includes('pbnsolve')) {
   if (pbnsolve) console.log(`pbnsolve: ${pbnsolve} (built from PBNSOLVE_SRC=${process.env.PBNSOLVE_SRC}), \`-u -b\`, wall time of the whole process (about 1-2 ms of it is process start)`);
   else console.log(process.env.PBNSOLVE_SRC ? `pbnsolve: skipped, could not build it from PBNSOLVE_SRC=${process.env.PBNSOLVE_SRC} (see the make output above)` : 'pbnsolve: skipped, PBNSOLVE_SRC is not set (a checkout of pbnsolve\'s source, e.g. github.com/avi-levy/pbnsolve; built here, never vendored)');
   console.log('ours in process: solvePuzzle in this process after other boards (warm code); ours cold: the first solve in a fresh node process (what `nonolab solve one-board.json` reports)');
-  console.log(`size   density  ours in process  ours cold    ${pbnsolve ? 'pbnsolve     ratio (in process / pbnsolve)  ratio (cold / pbnsolve)  verdicts agree  pbnsolve over cap  target' : ''}`);
+  // The hard band (25x25 and up): CaDiCaL's whole verdict on the line-GAC CNF as a second anchor (target: ours <= 2x it).
+  const withCadical = Boolean(cadicalPath) && sizes.some((s) => s >= 25);
+  if (withCadical) console.log(`and, from 25x25 up, CaDiCaL (${cadicalPath}) on the line-GAC CNF: the whole verdict (solve, block the model's cells, solve again), wall time of both calls, ${capS} s cap for both together (ours: ${capS} s for the verdict)`);
+  else if (sizes.some((s) => s >= 25)) console.log('(CaDiCaL not installed: apt-get install cadical adds its verdict time as the hard band\'s second anchor)');
+  console.log(`size   density  ours in process  ours cold    ${pbnsolve ? 'pbnsolve     ratio (in process / pbnsolve)  ratio (cold / pbnsolve)  verdicts agree  pbnsolve over cap  ' : ''}${withCadical ? 'cadical verdict  ours / cadical per board      cadical over cap  ' : ''}ours over cap  target`);
+  if (sizes.some((s) => s >= 25)) console.log('(from 25x25 up the ratios are per board: the median, over the boards the anchor decided within its cap, of our time over its time, ours past the cap counting as infinite; targets there: <= 1 against pbnsolve, deciding at least as many boards, and <= 2 against CaDiCaL)');
   // Warm up the code on boards that are not measured.
   for (let w = 0; w < 10; w++) solvePuzzle(cluesOf(randomSolution(20, 20, 0.45, 7_000 + w)));
   for (const size of sizes) {
@@ -167,6 +172,7 @@ if (parts.includes('pbnsolve')) {
       const warm: number[] = [];
       const coldMs: number[] = [];
       const theirs: number[] = [];
+      const cad: number[] = [];
       let agree = 0;
       let compared = 0;
       for (let b = 0; b < boardsPerDensity; b++) {
@@ -181,6 +187,11 @@ if (parts.includes('pbnsolve')) {
           const run = spawnSync(process.execPath, ['--import', 'tsx', coldScript, jsonPath], { encoding: 'utf8' });
           const out = run.status === 0 ? (JSON.parse(run.stdout) as { ms: number; complete: boolean }) : undefined;
           coldMs.push(out && out.complete ? out.ms : Infinity);
+        }
+        if (withCadical && size >= 25) {
+          const v = cadicalVerdict(encode(clues, 'line-gac'), size * size, capS, tmp);
+          cad.push(v.verdict === undefined ? Infinity : v.ms);
+          if (v.verdict !== undefined && r.complete && Math.min(r.count, 2) !== v.verdict) console.log(`!! ${size}x${size} ${d} board ${b}: CaDiCaL's verdict ${v.verdict} differs from ours ${Math.min(r.count, 2)}`);
         }
         if (pbnsolve) {
           const nonPath = join(tmp, 'b.non');
@@ -200,13 +211,36 @@ if (parts.includes('pbnsolve')) {
       const ours = median(warm);
       const oursCold = cold ? median(coldMs) : NaN;
       const cell = (ms: number) => (Number.isNaN(ms) ? '-' : show(ms));
+      const ratioTo = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) ? (a / b).toFixed(2) : '-');
+      // Targets (issue 41): ours in process <= pbnsolve's median; from 25x25 up also <= 2x CaDiCaL's verdict.
+      const met: boolean[] = [];
       let tail = '';
+      /** Board by board over the boards the anchor decided: the median of ours / its time (ours past the cap: infinite). */
+      const perBoard = (anchor: number[]) => {
+        const rs = anchor.flatMap((a, k) => (Number.isFinite(a) ? [warm[k] / a] : []));
+        return { n: rs.length, ratio: median(rs) };
+      };
+      const decided = (ts: number[]) => ts.filter(Number.isFinite).length;
+      const showPer = (p: { n: number; ratio: number }) => (p.n ? `${Number.isFinite(p.ratio) ? p.ratio.toFixed(2) : 'inf'} (${p.n} boards)` : '-');
       if (pbnsolve) {
         const pm = median(theirs);
-        const ratio = (a: number) => (Number.isFinite(a) && Number.isFinite(pm) ? (a / pm).toFixed(2) : '-');
-        tail = `${show(pm).padEnd(12)} ${ratio(ours).padEnd(30)} ${ratio(oursCold).padEnd(24)} ${`${agree}/${compared}`.padEnd(15)} ${String(theirs.filter((t) => !Number.isFinite(t)).length).padEnd(18)} ${ours <= pm ? 'met' : 'MISSED'}`;
+        // 20x20: medians. The hard band: most medians are past the cap, so board by board (and we decide at least as many).
+        const pb = perBoard(theirs);
+        met.push(size >= 25 ? pb.n > 0 && pb.ratio <= 1 && decided(warm) >= decided(theirs) : Number.isFinite(ours) && ours <= pm);
+        tail += `${show(pm).padEnd(12)} ${(size >= 25 ? `${showPer(pb)} per board` : ratioTo(ours, pm)).padEnd(30)} ${ratioTo(oursCold, pm).padEnd(24)} ${`${agree}/${compared}`.padEnd(15)} ${String(theirs.filter((t) => !Number.isFinite(t)).length).padEnd(18)} `;
       }
+      if (withCadical) {
+        if (size >= 25) {
+          // Medians past the cap say nothing about the ratio; board by board, over the boards CaDiCaL decided, they do.
+          const pc = perBoard(cad);
+          met.push(pc.n > 0 && pc.ratio <= 2);
+          tail += `${show(median(cad)).padEnd(16)} ${showPer(pc).padEnd(29)} ${String(cad.filter((t) => !Number.isFinite(t)).length).padEnd(17)} `;
+        } else tail += `${'-'.padEnd(16)} ${'-'.padEnd(29)} ${'-'.padEnd(17)} `;
+      }
+      tail += `${String(warm.filter((t) => !Number.isFinite(t)).length).padEnd(14)} ${met.length ? (met.every(Boolean) ? 'met' : 'MISSED') : '-'}`;
       console.log(`${`${size}x${size}`.padEnd(6)} ${d.toFixed(2)}     ${show(ours).padEnd(16)} ${cell(oursCold).padEnd(12)} ${tail}`);
+      // The hard band board by board: the medians above can hide which solver decided which board.
+      if (size >= 25) console.log(`  board by board (ours / pbnsolve / cadical): ${warm.map((w, k) => `${show(w)} / ${pbnsolve ? show(theirs[k]) : '-'} / ${withCadical ? show(cad[k]) : '-'}`).join('; ')}`);
     }
   }
   console.log(`[${load()}]`);
