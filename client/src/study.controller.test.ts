@@ -49,6 +49,8 @@ let current: Study | null = null;
 async function load(): Promise<Study> {
   vi.resetModules();
   const study = await import('./study.ts');
+  // The puzzle screen's chunk hands over its check and hint requests (PuzzleView does this when it loads).
+  study.registerBoardRequests((await import('./board/requests.ts')).boardRequests);
   await study.boot();
   return (current = study);
 }

@@ -66,3 +66,37 @@ describe('a hint belongs to the board it was given for (issue 32)', () => {
     expect(hintAfterMove(hint, { type: 'hint' })).toBe(hint);
   });
 });
+
+describe('a check or hint the server refuses', () => {
+  it("is said in the page's language from the refusal's code, never with the server's English, and with no 'try again' when trying again cannot help", async () => {
+    const { requestFailed } = await import('./board/requests.ts');
+    const { ApiError } = await import('./api.ts');
+    const { setLanguage, loadStepWords } = await import('./i18n.ts');
+    const g = globalThis as { document?: unknown };
+    g.document ??= { documentElement: {} };
+    await loadStepWords();
+    const english = 'the time for this puzzle (300 s) is over';
+    const timeOver = new ApiError(409, english, { code: 'time_over' });
+    const hintsOff = new ApiError(403, 'hints are turned off in this study', { code: 'hints_off' });
+    const store = new ApiError(503, 'the server could not store this; please try again', { code: 'store_unavailable' });
+    const gone = new ApiError(410, 'this session was withdrawn', {});
+    const other = new ApiError(400, 'invalid request body', {});
+    expect(requestFailed(timeOver, 'hint.failed')).toBe('The time for this puzzle is over.');
+    expect(requestFailed(hintsOff, 'hint.failed')).toBe('Hints are turned off in this study.');
+    expect(requestFailed(store, 'check.failed')).toBe('Could not check the puzzle right now (the server could not store this). Try again in a moment.');
+    expect(requestFailed(other, 'check.failed')).toBe('Could not check the puzzle right now (the server answered with error 400). Try again in a moment.');
+    expect(requestFailed(gone, 'check.failed')).toContain('this session has ended on the server');
+    expect(requestFailed(new TypeError('Failed to fetch'), 'hint.failed')).toBe('Could not get a hint right now (no connection). Try again in a moment.');
+    try {
+      await setLanguage('de');
+      expect(requestFailed(timeOver, 'hint.failed')).toBe('Die Zeit für dieses Rätsel ist abgelaufen.');
+      expect(requestFailed(other, 'check.failed')).toContain('der Server antwortete mit Fehler 400');
+      await setLanguage('ar');
+      expect(requestFailed(timeOver, 'check.failed')).toBe('انتهى الوقت المخصص لهذا اللغز.');
+      expect(requestFailed(store, 'hint.failed')).toContain('تعذّر على الخادم حفظ ذلك');
+      for (const err of [timeOver, hintsOff, store, gone, other, new TypeError('Failed to fetch')]) expect(requestFailed(err, 'hint.failed')).not.toMatch(/[A-Za-z]/);
+    } finally {
+      await setLanguage('en', { 'app.loading': 'Loading the study…' });
+    }
+  });
+});

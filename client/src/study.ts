@@ -192,8 +192,9 @@ export function dispatch(move: Move, source: InputSource): void {
   // belongs to the board it was given for (its own reveal, or asking for the next one, keeps it).
   const keepFeedback = move.type === 'hint' || move.type === 'reveal' || move.type === 'reveal_digit';
   useStudy.setState({ board, sudoku, movesByStep: { ...s.movesByStep, [s.step]: moves }, feedback: keepFeedback ? s.feedback : null, hint: hintAfterMove(s.hint, move) });
-  if (move.type === 'submit') void submitBoard();
-  if (move.type === 'hint') void fetchHint();
+  // Asking the server (check, hint) comes with the puzzle screen's chunk (board/requests.ts), as the board does.
+  if (move.type === 'submit') void boardRequests?.submit();
+  if (move.type === 'hint') void boardRequests?.hint();
 }
 
 /**
@@ -240,7 +241,7 @@ export function dismissHint(): void {
 }
 
 /** The move a hint's reveal makes: a Nonogram cell's state, or a Sudoku digit (null when the hint reveals nothing). */
-function revealOf(hint: Hint): Move | null {
+export function revealOf(hint: Hint): Move | null {
   if (!('puzzle' in hint)) return { type: 'reveal', row: hint.row, col: hint.col, state: hint.value === 'filled' ? 'filled' : 'crossed' };
   return hint.digit !== null && (hint.kind === 'cell' || hint.kind === 'error') ? { type: 'reveal_digit', row: hint.row, col: hint.col, digit: hint.digit } : null;
 }
@@ -274,8 +275,15 @@ export function registerSudokuEngine(engine: SudokuEngine): void {
 /** The Sudoku rules, once the puzzle screen's chunk has handed them over. */
 export const sudokuRules = (): SudokuEngine | null => sudokuEngine;
 
-/** Candidates the Sudoku hints of this step removed, so the next hint builds on them (kept while the page lives). */
-let eliminatedByStep: Record<number, { row: number; col: number; digit: number }[]> = {};
+/** What the puzzle screen's chunk hands over: its check and hint requests (board/requests.ts), not in the first load. */
+export interface BoardRequests {
+  submit(): Promise<void>;
+  hint(): Promise<void>;
+}
+let boardRequests: BoardRequests | null = null;
+export function registerBoardRequests(requests: BoardRequests): void {
+  boardRequests = requests;
+}
 
 // ---- step clocks: the controller owns every timer; components only read secondsLeft/skipAllowed ----
 
@@ -394,72 +402,13 @@ function waitForSequence(): Promise<void> {
   return sequenceWait;
 }
 
-/** Why a request failed, in the page's words where it knows them (a session gone from the server: 410, 401). */
+/**
+ * Why a request failed, in the page's words: a session gone from the server (410, 401), another refusal by its status
+ * (the server's English `error` only on an English page whose steps' words have not come yet), or no connection.
+ */
 function networkMessage(err: unknown): string {
-  return err instanceof ApiError ? (err.status === 410 || err.status === 401 ? t('app.sessionGone') : err.message) : t('app.noConnection');
-}
-
-async function submitBoard(): Promise<void> {
-  const s = useStudy.getState();
-  const step = s.steps[s.step];
-  const rows = boardText(s);
-  if (!rows || !step?.puzzle_id) return;
-  const index = s.step;
-  useStudy.setState({ busy: 'check' });
-  try {
-    const { solved } = await api.check({ puzzle_id: step.puzzle_id, position: step.position, rows });
-    if (useStudy.getState().step !== index) return;
-    logEvent('submit_result', { solved });
-    if (step.kind === 'tutorial')
-      useStudy.setState({
-        busy: null,
-        feedback: solved ? { tone: 'success', text: t('check.tutorialSolved') } : { tone: 'info', text: t('check.tutorialNotSolved') },
-      });
-    else if (solved) {
-      useStudy.setState({ busy: null });
-      advance('solved');
-    } else useStudy.setState({ busy: null, feedback: { tone: 'warn', text: t('check.notSolved') } });
-  } catch (err) {
-    useStudy.setState({ busy: null, feedback: { tone: 'warn', text: t('check.failed', { reason: networkMessage(err) }) } });
-  }
-}
-
-/** The board as the server's check and hint read it, of the step's kind (null off a board). */
-function boardText(s: StudyStore): string[] | null {
-  return s.board ? boardRows(s.board.grid) : s.sudoku && sudokuEngine ? sudokuEngine.sudokuRows(s.sudoku) : null;
-}
-
-async function fetchHint(): Promise<void> {
-  const s = useStudy.getState();
-  const step = s.steps[s.step];
-  const policy = s.session?.study.hint_policy;
-  const rows = boardText(s);
-  if (!rows || !step?.puzzle_id || policy === 'off') return;
-  const index = s.step;
-  useStudy.setState({ busy: 'hint' });
-  try {
-    const eliminated = s.sudoku ? (eliminatedByStep[index] ?? []) : undefined;
-    const { hint } = await api.hint({ puzzle_id: step.puzzle_id, position: step.position, rows, ...(eliminated ? { eliminated } : {}) });
-    if (useStudy.getState().step !== index) return;
-    useStudy.setState({ busy: null });
-    if (!hint) {
-      useStudy.setState({ feedback: { tone: 'info', text: t('hint.none') } });
-      return;
-    }
-    // A Sudoku hint always explains (its reveal-only text names the digit: shared/sudoku/hint.ts); a Nonogram's
-    // reveal-only hint has no text, and the page says what the hint itself says.
-    const explanation = 'puzzle' in hint || hint.explanation ? hint.explanation : t('hint.revealOnly', { row: hint.row + 1, col: hint.col + 1, value: hint.value });
-    logEvent('hint_shown', { row: hint.row, col: hint.col, explanation });
-    if ('puzzle' in hint && hint.kind === 'eliminate') eliminatedByStep = { ...eliminatedByStep, [index]: [...(eliminatedByStep[index] ?? []), ...hint.eliminated] };
-    // A mistake, when the policy explains: the reason first, and the fix on the participant's word (fixHint).
-    const reveal = revealOf(hint);
-    const offerFix = hint.kind === 'error' && policy === 'explain-and-reveal' && reveal !== null;
-    useStudy.setState({ hint: { ...hint, explanation, fixOffered: offerFix } });
-    // The revealed cell is a move like any other: logged, undoable.
-    if (!offerFix && reveal) dispatch(reveal, 'system');
-  } catch (err) {
-    useStudy.setState({ busy: null, feedback: { tone: 'warn', text: t('hint.failed', { reason: networkMessage(err) }) } });
-  }
+  if (!(err instanceof ApiError)) return t('app.noConnection');
+  return err.status === 410 || err.status === 401 ? t('app.sessionGone') : t('refusal.status', { status: err.status }) || err.message;
 }
 
 export function skipPuzzle(source: InputSource = 'mouse'): void {
@@ -761,6 +710,6 @@ export async function boot(): Promise<void> {
       }
     }
   } catch (err) {
-    useStudy.setState({ status: 'error', error: (err as Error).message });
+    useStudy.setState({ status: 'error', error: networkMessage(err) });
   }
 }

@@ -68,6 +68,14 @@ export const enSteps = {
   'check.tutorialNotSolved': 'Not solved yet. In the study, Submit tells you this and you keep going.',
   'check.notSolved': 'Not solved yet: some cells are still wrong or missing. Keep going!',
   'check.failed': 'Could not check the puzzle right now ({reason}). Try again in a moment.',
+  // A check or hint the server refuses for good (its `code`, docs/api.md): said as it is, with no "try again"
+  'refusal.timeOver': 'The time for this puzzle is over.',
+  'refusal.notCurrentStep': 'This puzzle is no longer the current step. Reload the page to go on.',
+  'refusal.sessionEnded': 'This session has ended: nothing more is recorded.',
+  'refusal.hintsOff': 'Hints are turned off in this study.',
+  // Reasons inside check.failed and hint.failed
+  'refusal.storeUnavailable': 'the server could not store this',
+  'refusal.status': 'the server answered with error {status}',
   // The tutorial's checklist
   'tutorial.heading': 'Try each control once',
   'tutorial.done': ' (done)',

@@ -12,6 +12,7 @@ export const MESSAGE_KEYS = [
   'sudoku.gridLabel', 'sudoku.cellDigit', 'sudoku.cellGiven', 'sudoku.cellNotes', 'sudoku.cellEmpty', 'sudoku.pad', 'sudoku.modeGroup', 'sudoku.digits', 'sudoku.notes', 'sudoku.erase',
   'hint.close', 'hint.closeLabel', 'hint.fillForMe', 'hint.crossForMe', 'hint.writeForMe', 'hint.revealOnly', 'hint.none', 'hint.failed',
   'check.tutorialSolved', 'check.tutorialNotSolved', 'check.notSolved', 'check.failed',
+  'refusal.timeOver', 'refusal.notCurrentStep', 'refusal.sessionEnded', 'refusal.hintsOff', 'refusal.storeUnavailable', 'refusal.status',
   'tutorial.heading', 'tutorial.done', 'tutorial.todo', 'tutorial.continueLeft', 'tutorial.continue',
   'task.pointer.digit', 'task.pointer.notes', 'task.pointer.erase', 'task.pointer.fill', 'task.pointer.cross', 'task.pointer.drag', 'task.pointer.undo', 'task.pointer.reset', 'task.pointer.hint', 'task.pointer.submit', 'task.touch.digit', 'task.touch.notes', 'task.touch.erase', 'task.touch.fill', 'task.touch.cross', 'task.touch.drag', 'task.touch.undo', 'task.touch.reset', 'task.touch.hint', 'task.touch.submit', 'task.keyboard.digit', 'task.keyboard.notes', 'task.keyboard.erase', 'task.keyboard.fill', 'task.keyboard.cross', 'task.keyboard.drag', 'task.keyboard.undo', 'task.keyboard.reset', 'task.keyboard.hint', 'task.keyboard.submit',
   'puzzle.skipAfter', 'puzzle.skipAfterMin', 'puzzle.skipIn', 'puzzle.skipInMin', 'puzzle.title',

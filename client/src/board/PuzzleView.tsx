@@ -1,7 +1,8 @@
 // A puzzle step's screen (tutorial, warmup, study puzzle): the board with its controls, hint panel and feedback.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Board } from './Board.tsx';
-import { dismissHint, dispatch, fixHint, nonogramHint, puzzleOf, registerSudokuEngine, setTool, skipPuzzle, sudokuHint, sudokuOf, useStudy } from '../study.ts';
+import { dismissHint, dispatch, fixHint, nonogramHint, puzzleOf, registerBoardRequests, registerSudokuEngine, setTool, skipPuzzle, sudokuHint, sudokuOf, useStudy } from '../study.ts';
+import { boardRequests } from './requests.ts';
 import * as sudokuBoardRules from '../../../shared/sudoku/board.ts';
 import { SudokuBoard } from './SudokuBoard.tsx';
 import { TOUCH_TARGET } from './fit.ts';
@@ -18,6 +19,8 @@ import { t } from '../i18n.ts';
 if (typeof document !== 'undefined') installTapRescue();
 // The Sudoku board's rules come with this chunk, not the first load.
 registerSudokuEngine(sudokuBoardRules);
+// So do the check and hint requests, and the words for their refusals (en.steps.ts).
+registerBoardRequests(boardRequests);
 
 const hasTouch = typeof navigator !== 'undefined' && navigator.maxTouchPoints > 0;
 
