@@ -76,6 +76,66 @@ async function englishOnScreen(page: Page, english: { text: string; re: RegExp }
   return english.filter((e) => e.re.test(visible)).map((e) => e.text);
 }
 
+/**
+ * Text that does not fit, as a person would see it: a box whose text is cut off (wider than the box that hides its
+ * overflow), text past the viewport's edges (the page scrolls sideways), and two texts drawn over each other (the line
+ * boxes of different text nodes crossing by more than 4 px both ways; with a dialog open, only the dialog's texts,
+ * which are all one sees; a fixed or sticky bar is a layer of its own, which the page scrolls under). Text for screen
+ * readers only is left out. Each problem is named by its texts.
+ */
+async function layoutProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const label = (n: Node) => JSON.stringify((n.textContent ?? '').trim().slice(0, 40));
+    // Text for screen readers only (.sr-only: a clipped 1 px box) is not on the screen.
+    const forScreenReaders = (el: Element) => {
+      for (let e: Element | null = el; e; e = e.parentElement) if (getComputedStyle(e).clip === 'rect(0px, 0px, 0px, 0px)') return true;
+      return false;
+    };
+    const shown = (el: Element) => {
+      const style = getComputedStyle(el);
+      return style.visibility !== 'hidden' && style.display !== 'none' && Number(style.opacity) > 0 && el.getClientRects().length > 0 && !forScreenReaders(el);
+    };
+    const dialog = document.querySelector('dialog[open], [role="dialog"], [role="alertdialog"]');
+    const root = dialog ?? document.body;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, { acceptNode: (n) => (n.textContent!.trim() && n.parentElement && shown(n.parentElement) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT) });
+    // The fixed or sticky bar (a phone's tutorial checklist, a top bar) a text is on, if any: the page scrolls under it.
+    const layerOf = (el: Element) => {
+      for (let e: Element | null = el; e; e = e.parentElement) if (['fixed', 'sticky'].includes(getComputedStyle(e).position)) return e;
+      return null;
+    };
+    const boxes: { node: Node; rect: DOMRect; layer: Element | null }[] = [];
+    const width = document.documentElement.clientWidth;
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const rect of range.getClientRects()) {
+        if (rect.width < 1 || rect.height < 1) continue;
+        boxes.push({ node: n, rect, layer: layerOf(n.parentElement!) });
+        if (rect.left < -1 || rect.right > width + 1) problems.push(`past the viewport's edge: ${label(n)}`);
+      }
+      // Cut off by an ancestor that hides its overflow.
+      for (let el: Element | null = n.parentElement; el && el !== document.body; el = el.parentElement) {
+        const style = getComputedStyle(el);
+        if (style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1 && style.overflowX !== 'auto' && style.overflowX !== 'scroll') {
+          problems.push(`cut off: ${label(n)} (${el.scrollWidth} px in ${el.clientWidth} px)`);
+          break;
+        }
+      }
+    }
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i];
+        const b = boxes[j];
+        if (a.node === b.node || a.layer !== b.layer) continue;
+        const x = Math.min(a.rect.right, b.rect.right) - Math.max(a.rect.left, b.rect.left);
+        const y = Math.min(a.rect.bottom, b.rect.bottom) - Math.max(a.rect.top, b.rect.top);
+        if (x > 4 && y > 4) problems.push(`drawn over each other: ${label(a.node)} and ${label(b.node)}`);
+      }
+    return [...new Set(problems)];
+  });
+}
+
 for (const lang of ['de', 'ar'] as const) {
   for (const [device, options] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
     describe(`a whole session in ${lang === 'de' ? 'German' : 'Arabic'} on a ${device}`, () => {
@@ -91,6 +151,7 @@ for (const lang of ['de', 'ar'] as const) {
           await page.screenshot({ path: join(SHOTS, `${lang}-${device}-${String(screens.length + 1).padStart(2, '0')}-${name}.png`), fullPage: true });
           screens.push(name);
           expect(await englishOnScreen(page, english), `English on the ${name} screen`).toEqual([]);
+          expect(await layoutProblems(page), `text cut off or drawn over other text on the ${name} screen`).toEqual([]);
         };
         const driver = new Driver(page, device === 'phone' ? 'touch' : 'mouse');
         const played: Played = { moves: [] };
