@@ -9,7 +9,7 @@ import type { PuzzleClues } from '../../shared/schema/puzzle.ts';
 import type { InputKind, InputText, Phase } from '../../shared/schema/config.ts';
 import { textFor } from '../../shared/study/inputText.ts';
 import type { Tool } from '../../shared/game/input.ts';
-import { applyMove, boardRows, replayMoves, type BoardState } from '../../shared/game/board.ts';
+import { applyMove, replayMoves, type BoardState } from '../../shared/game/board.ts';
 import { expandSteps, type Step } from '../../shared/study/steps.ts';
 import { showsBoard } from '../../shared/study/phases/index.ts';
 import { sessionProgress, type Outcome, type RatingRecord } from '../../shared/study/progress.ts';
@@ -403,12 +403,14 @@ function waitForSequence(): Promise<void> {
 }
 
 /**
- * Why a request failed, in the page's words: a session gone from the server (410, 401), another refusal by its status
- * (the server's English `error` only on an English page whose steps' words have not come yet), or no connection.
+ * Why a request failed, in the page's words: a session gone from the server (410, 401), the server unable to store,
+ * another refusal by its status (the server's English `error` only on an English page whose steps' words have not
+ * come yet), or no connection.
  */
-function networkMessage(err: unknown): string {
+export function networkMessage(err: unknown): string {
   if (!(err instanceof ApiError)) return t('app.noConnection');
-  return err.status === 410 || err.status === 401 ? t('app.sessionGone') : t('refusal.status', { status: err.status }) || err.message;
+  if (err.status === 410 || err.status === 401) return t('app.sessionGone');
+  return (err.details.code === 'store_unavailable' ? t('refusal.storeUnavailable') : t('refusal.status', { status: err.status })) || err.message;
 }
 
 export function skipPuzzle(source: InputSource = 'mouse'): void {

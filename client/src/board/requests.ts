@@ -4,7 +4,7 @@ import { boardRows } from '../../../shared/game/board.ts';
 import type { MessageKey } from '../../../shared/i18n/en.ts';
 import { api, ApiError } from '../api.ts';
 import { t } from '../i18n.ts';
-import { advance, dispatch, logEvent, revealOf, sudokuRules, useStudy, type StudyStore } from '../study.ts';
+import { advance, dispatch, logEvent, networkMessage, revealOf, sudokuRules, useStudy, type StudyStore } from '../study.ts';
 
 /** Refusals (the server's `code`, docs/api.md) that trying again does not change: said as they are. */
 const FINAL_REFUSALS: Record<string, MessageKey> = {
@@ -20,11 +20,9 @@ const FINAL_REFUSALS: Record<string, MessageKey> = {
  * The server's own `error` is English and never shown.
  */
 export function requestFailed(err: unknown, failed: 'check.failed' | 'hint.failed'): string {
-  if (!(err instanceof ApiError)) return t(failed, { reason: t('app.noConnection') });
-  const code = err.details.code;
+  const code = err instanceof ApiError ? err.details.code : undefined;
   if (typeof code === 'string' && Object.hasOwn(FINAL_REFUSALS, code)) return t(FINAL_REFUSALS[code]);
-  const reason = err.status === 410 || err.status === 401 ? t('app.sessionGone') : code === 'store_unavailable' ? t('refusal.storeUnavailable') : t('refusal.status', { status: err.status });
-  return t(failed, { reason });
+  return t(failed, { reason: networkMessage(err) });
 }
 
 /** The board as the server's check and hint read it, of the step's kind (null off a board). */
