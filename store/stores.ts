@@ -6,6 +6,9 @@ import { EventLog, type EventStore } from './eventLog.ts';
 import { SqliteStore, type StudyStore } from './store.ts';
 import { PgEventStore, PgStore } from './pgStore.ts';
 import { DataDirLockedError, lockDataDir } from './dataDirLock.ts';
+import { isPostgresUrl, redactUrl } from './databaseUrl.ts';
+
+export { isPostgresUrl, redactUrl } from './databaseUrl.ts';
 
 export interface OpenStores {
   store: StudyStore;
@@ -13,16 +16,10 @@ export interface OpenStores {
   close(): Promise<void>;
 }
 
-/** True when `url` names a PostgreSQL database. */
-export function isPostgresUrl(url: string | undefined): url is string {
-  return !!url && /^postgres(ql)?:\/\//.test(url);
-}
 
 /** The database named cannot be used (a bad URL, a server that does not answer, refused credentials). */
 export class StoreError extends Error {}
 
-/** A URL as it may be printed: the password left out. */
-export const redactUrl = (url: string): string => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
 
 /** `schema`: on PostgreSQL, the schema of a study beyond the first (store/studies.ts: schemaOf); none: the first study's. */
 export async function openStores(opts: { dataDir: string; databaseUrl?: string; schema?: string }): Promise<OpenStores> {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { runAnalysis } from '../pipeline/index.ts';
-import { isPostgresUrl, redactUrl } from '../../store/stores.ts';
+import { isPostgresUrl, redactUrl } from '../../store/databaseUrl.ts';
 import { commandDescription } from './catalog.ts';
 import { inputProblem, outputFolderProblem } from './outputPaths.ts';
 

@@ -250,17 +250,35 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     });
     lmmMs += now() - t;
   };
-  // The models that do not read the pause count, while the mixture worker fits the threshold.
-  if (overlap) fitJobs(ex.attempts, (job) => job.response !== 'pauses');
-
-  const { pauses, attempts } = await pausing;
-  timings.gmm_ms = pauses.fit_ms;
-  options.onPauses?.(pauses.threshold_s, attempts, ex.gaps);
-  // The measure comparison on the other thread, from now on (it needs the pauses and the expertise only).
+  // As soon as the threshold is in, the other thread is given the pauses (gaps.csv) and the measure comparison (it needs
+  // the pauses and the expertise only), even while this thread is still fitting models below.
   const compare = options.compareMeasures ?? true;
-  const measuring = compare && options.measuresOn ? options.measuresOn(attempts, { expertiseOf: expertise.of, seed: options.seed, reps: options.bootstrapReps }) : null;
-  // (a failure is a warning, below; until then it must not count as unhandled)
-  measuring?.catch(() => {});
+  const paused = pausing.then(({ pauses, attempts }) => {
+    options.onPauses?.(pauses.threshold_s, attempts, ex.gaps);
+    const measuring = compare && options.measuresOn ? options.measuresOn(attempts, { expertiseOf: expertise.of, seed: options.seed, reps: options.bootstrapReps }) : null;
+    // (a failure is a warning, below; until then it must not count as unhandled)
+    measuring?.catch(() => {});
+    return { pauses, attempts, measuring };
+  });
+  // (its error, if any, is thrown by the await below; until then it must not count as unhandled)
+  paused.catch(() => {});
+  // The models that do not read the pause count, while the mixture worker fits the threshold: one at a time, letting
+  // the worker's answer in between (the then above hands it its next work without waiting for the last model).
+  if (overlap) {
+    const t = now();
+    const data = new LmmData(modelData(ex.attempts, metrics, expertise.of));
+    lmmMs += now() - t;
+    for (const [i, job] of jobs.entries()) {
+      if (job.response === 'pauses') continue;
+      const t = now();
+      fits[i] = fitJob(data, job);
+      lmmMs += now() - t;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  const { pauses, attempts, measuring } = await paused;
+  timings.gmm_ms = pauses.fit_ms;
   warnings.push(...pauseWarnings, ...laterWarnings);
   const attemptRows = attemptTable(attempts, set, metrics.usable, expertise.of);
   const participantRows = participantTable(ex.participants, attempts, expertise);

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { analyzeExtracted, extractContext, settleMeasures, type AnalysisResult, type AnalyzeOptions, type CodedAnswer } from './analyze.ts';
 import { gapRowKeys, readCodes, sessionFiles, writeTables } from './io.ts';
 import { extractFiles, startGmmWorker } from './workers.ts';
-import { extractDatabase } from './database.ts';
-import { redactUrl } from '../../store/stores.ts';
+import { redactUrl } from '../../store/databaseUrl.ts';
 import { analyzeByKind } from './byKind.ts';
 import { kindsOf } from './kinds.ts';
 import { loadPuzzleSet, type PuzzleSet } from './puzzles.ts';
@@ -145,7 +144,8 @@ export async function runAnalysis(opts: RunOptions): Promise<{ result: AnalysisR
   try {
     const ctx = extractContext(set, opts.includePilot, opts.validate ?? true, opts.gapLevel, opts.skipBadSessions, opts.trajectories ?? true);
     const extracted = opts.database
-      ? await extractDatabase(opts.database, ctx, { onSessions: opts.onFiles, onSession: opts.onSession, study: opts.study })
+      ? // (loaded on demand: the PostgreSQL driver is no part of analysing a logs directory)
+        await (await import('./database.ts')).extractDatabase(opts.database, ctx, { onSessions: opts.onFiles, onSession: opts.onSession, study: opts.study })
       : await extractFiles(files, ctx, { parallel: opts.parallel, onSession: opts.onSession });
     const extractMs = performance.now() - te;
     const ta = performance.now();
