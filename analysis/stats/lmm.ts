@@ -410,9 +410,16 @@ export interface ThetaEvaluation {
   ldRX2: number;
   /** Penalised residual sum of squares. */
   r2: number;
-  beta: number[];
-  /** (R_X' R_X)^-1, i.e. vcov(beta) / sigma^2. */
-  rxInv: Matrix;
+  /** [X y]'[X y] with the random effects profiled out: its X block and X'y column give the fixed effects (fixedEffects). */
+  g: Matrix;
+}
+
+/** The fixed effects at an evaluated theta: beta and (R_X' R_X)^-1, i.e. vcov(beta) / sigma^2 (apart from the deviance, which the optimiser's many evaluations need alone). */
+function fixedEffects(ev: ThetaEvaluation, p: number): { beta: number[]; rxInv: Matrix } {
+  const gxx = ev.g.subMatrix(0, p - 1, 0, p - 1);
+  const gxy = ev.g.subMatrix(0, p - 1, p, p);
+  const cxx = new CholeskyDecomposition(gxx);
+  return { beta: cxx.solve(gxy).to1DArray(), rxInv: cxx.solve(Matrix.eye(p)) };
 }
 
 function evaluateTheta(cp: CrossProducts, theta: readonly number[]): ThetaEvaluation {
@@ -491,12 +498,7 @@ function evaluateTheta(cp: CrossProducts, theta: readonly number[]): ThetaEvalua
   let ldRX2 = 0;
   for (let a = 0; a < p; a++) ldRX2 += 2 * Math.log(lower.get(a, a));
   const r2 = lower.get(p, p) ** 2;
-  const gxx = g.subMatrix(0, p - 1, 0, p - 1);
-  const gxy = g.subMatrix(0, p - 1, p, p);
-  const cxx = new CholeskyDecomposition(gxx);
-  const beta = cxx.solve(gxy).to1DArray();
-  const rxInv = cxx.solve(Matrix.eye(p));
-  return { ldL2, ldRX2, r2, beta, rxInv };
+  return { ldL2, ldRX2, r2, g };
 }
 
 function profiledDeviance(cp: CrossProducts, ev: ThetaEvaluation, reml: boolean): number {
@@ -662,15 +664,16 @@ export function fitLmm(rows: readonly DataRow[] | LmmData, formula: string, opti
   const opt = nelderMead(objective, new Array<number>(q).fill(1));
   const theta = opt.x.map(Math.abs);
   const ev = evaluateTheta(cp, theta);
+  const { beta, rxInv } = fixedEffects(ev, p);
   const sigma2 = ev.r2 / (reml ? n - p : n);
   const sigma = Math.sqrt(sigma2);
-  const vcov = ev.rxInv.mul(sigma2);
+  const vcov = rxInv.mul(sigma2);
   const se = design.names.map((_, j) => Math.sqrt(vcov.get(j, j)));
   let df = design.names.map(() => NaN);
   if (options.satterthwaite ?? true) df = satterthwaite(cp, theta, sigma, vcov, reml);
   const fixed = design.names.map((term, j) => {
-    const t = ev.beta[j] / se[j];
-    return { term, estimate: ev.beta[j], se: se[j], df: df[j], t, p: Number.isFinite(df[j]) ? 2 * tDist.cdf(-Math.abs(t), df[j]) : NaN };
+    const t = beta[j] / se[j];
+    return { term, estimate: beta[j], se: se[j], df: df[j], t, p: Number.isFinite(df[j]) ? 2 * tDist.cdf(-Math.abs(t), df[j]) : NaN };
   });
   const variances: Record<string, number> = {};
   design.groups.forEach((g, k) => (variances[g.name] = sigma2 * theta[k] * theta[k]));
@@ -706,9 +709,9 @@ function satterthwaite(cp: CrossProducts, theta: number[], sigma: number, vcov: 
   const p = cp.p;
   // Jacobian of the diagonal of vcov(beta) = sigma^2 (R_X'R_X)^-1 with respect to varpar.
   const jac = numericJacobian((v) => {
-    const ev = evaluateTheta(cp, v.slice(0, -1));
+    const { rxInv } = fixedEffects(evaluateTheta(cp, v.slice(0, -1)), p);
     const s2 = v[v.length - 1] ** 2;
-    return Array.from({ length: p }, (_, j) => s2 * ev.rxInv.get(j, j));
+    return Array.from({ length: p }, (_, j) => s2 * rxInv.get(j, j));
   }, varpar);
   return Array.from({ length: p }, (_, j) => {
     const g = Matrix.rowVector(jac[j]);
