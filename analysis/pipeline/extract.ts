@@ -161,8 +161,22 @@ export const TRAJECTORY_HEADER = `${TRAJECTORY_COLUMNS.join(',')}\n`;
 export function trajectoryCsvBody(rows: readonly Record<string, unknown>[]): string {
   const lines = new Array<string>(rows.length + 1);
   const cells = new Array<string>(TRAJECTORY_COLUMNS.length);
+  // A session's string cells are few distinct values (its id, the puzzles', the actions' and labels' names): each is
+  // escaped once; integers, booleans and nulls are written as they are (csvCell's own reading of them, without its tests
+  // per cell).
+  const strings = new Map<string, string>();
   rows.forEach((r, i) => {
-    for (let k = 0; k < TRAJECTORY_COLUMNS.length; k++) cells[k] = csvCell(r[TRAJECTORY_COLUMNS[k]]);
+    for (let k = 0; k < TRAJECTORY_COLUMNS.length; k++) {
+      const v = r[TRAJECTORY_COLUMNS[k]];
+      if (typeof v === 'string') {
+        let cell = strings.get(v);
+        if (cell === undefined) strings.set(v, (cell = csvCell(v)));
+        cells[k] = cell;
+      } else if (typeof v === 'number' && Number.isInteger(v)) cells[k] = String(v);
+      else if (v === null) cells[k] = '';
+      else if (typeof v === 'boolean') cells[k] = v ? 'true' : 'false';
+      else cells[k] = csvCell(v);
+    }
     lines[i] = cells.join(',');
   });
   lines[rows.length] = '';

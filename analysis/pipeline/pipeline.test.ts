@@ -493,3 +493,19 @@ describe('simulate through the real server API', () => {
   });
 });
 
+
+describe("trajectories.csv's writer", () => {
+  it('writes the very cells toCsv writes, strings needing quotes or a formula guard, floats, -0, null and booleans included', async () => {
+    const { trajectoryCsvBody } = await import('./extract.ts');
+    const base = Object.fromEntries(TRAJECTORY_COLUMNS.map((c, k) => [c, k]));
+    const rows: Record<string, unknown>[] = [
+      { ...base, participant_id: 'p-1', puzzle_id: '=cmd', action: 'fill', reasoning: null, board_right: 1 / 3, correct: true, error: false },
+      { ...base, participant_id: 'p-1', puzzle_id: 'a,b', action: 'say "x"', reasoning: 'two-lines', board_right: -0, gap_ms: null, t_ms: 1e21 },
+      { ...base, participant_id: ' padded ', puzzle_id: '@x', action: 'fill', reasoning: 'line', board_right: NaN, gap_ms: -12, t_ms: 2 ** 53 + 2, stroke_cell: undefined },
+      { ...base, participant_id: 'p-1', puzzle_id: 'line\nbreak', action: '+1', reasoning: 'guess', board_right: 0.1 + 0.2, correct: false, error: true },
+    ];
+    const viaPapa = toCsv(rows, TRAJECTORY_COLUMNS);
+    expect(TRAJECTORY_COLUMNS.join(',') + '\n' + trajectoryCsvBody(rows)).toBe(viaPapa);
+    expect(trajectoryCsvBody([])).toBe('');
+  });
+});
