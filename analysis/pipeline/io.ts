@@ -1,5 +1,5 @@
 // Reading a study's logs and coding file from disk, and writing the analysis tables (CSV via papaparse, JSON).
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSessionNdjson, type SessionLog } from '../../shared/signals/index.ts';
 import { parseCsv, safeCell, toCsv } from '../csv.ts';
@@ -144,7 +144,18 @@ export function writeTables(result: AnalysisResult, dir: string, options: { gaps
   const threshold = result.pauses.threshold_s;
   if (options.gapsWrittenElsewhere) written.push('gaps.csv');
   else put('gaps.csv', gapsCsvBytes(gapRowKeys(result.attempts), result.gaps, threshold, kinded));
-  if (options.trajectories ?? true) put('trajectories.csv', TRAJECTORY_HEADER + result.trajectories.join(''));
+  if (options.trajectories ?? true) {
+    // Each session's text written as it is: a large study's trajectories are hundreds of MB, and joining them into one
+    // string first (then one buffer) took about four times as long.
+    const fd = openSync(join(dir, 'trajectories.csv'), 'w');
+    try {
+      writeSync(fd, TRAJECTORY_HEADER);
+      for (const text of result.trajectories) if (text) writeSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    written.push('trajectories.csv');
+  }
   if (result.strategy) {
     // strategy.csv: attempts.csv's attempts, one row each, joined on participant_id, puzzle_id, position (docs/analysis.md says why it is its own table)
     put('strategy.csv', toCsv(result.strategy.rows as unknown as Record<string, unknown>[], strategyColumns(result.kinds.filter((k): k is StrategyKind => k === 'nonogram' || k === 'sudoku'))));
