@@ -13,6 +13,8 @@ import { tempDir } from '../../tests/support/tempDirs.ts';
 const root = join(import.meta.dirname, '..', '..');
 const config = join(root, 'analysis/pipeline/fixtures/study.json');
 const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'analysis/cli.ts'), 'trajectories', ...args], { cwd: root, encoding: 'utf8' });
+const cliIn = (env: Record<string, string>, ...args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', join(root, 'analysis/cli.ts'), 'trajectories', ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
 
 describe('nonolab trajectories', () => {
   const dir = tempDir('nonolab-trajectories-');
@@ -94,6 +96,24 @@ describe('nonolab trajectories', () => {
       const first = mine.find((x) => x.source !== 'system')!;
       expect([s.first_row, s.first_col, s.first_reasoning]).toEqual([first.row, first.col, first.reasoning]);
     }
+  });
+
+  it("without --puzzles reads the study the server runs ($NONOLAB_CONFIG, else study-config/study.json), and says so when it is not the logs' study", () => {
+    const given = cli('--logs', logs, '--puzzles', config);
+    const byDefault = cliIn({ NONOLAB_CONFIG: config }, '--logs', logs);
+    expect(byDefault.stderr).toBe('');
+    expect(byDefault.status).toBe(0);
+    expect(byDefault.stdout).toBe(given.stdout);
+    // The default study's puzzles are not the fixture study's: the error names the puzzle and what to give.
+    const env = { ...process.env };
+    delete env.NONOLAB_CONFIG;
+    const other = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'analysis/cli.ts'), 'trajectories', '--logs', logs], { cwd: root, encoding: 'utf8', env });
+    expect(other.status).toBe(2);
+    expect(other.stderr).toMatch(/^nonolab trajectories: session \S+: puzzle '[^']+' \(position \d\) is not in the puzzle set \(the default study config .*study-config\/study\.json; give --puzzles with the study config or puzzle list these logs' study used\)\n$/);
+    expect(other.stdout).toBe(TRAJECTORY_COLUMNS.join(',') + '\n');
+    const none = cliIn({ NONOLAB_CONFIG: join(dir, 'no-such.json') }, '--logs', logs);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toBe(`nonolab trajectories: --puzzles: not given, and the default study config ${join(dir, 'no-such.json')} is missing: give the study config or puzzle list the study used\n`);
   });
 
   it('says what is wrong: an unknown session or puzzle, a bad gap level, a puzzle set without solutions', () => {

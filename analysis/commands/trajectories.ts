@@ -1,7 +1,7 @@
-// `nonolab trajectories --logs DIR --puzzles FILE`: trajectories.csv alone (one row per cell change, labelled by its reasoning), streamed session by session.
+// `nonolab trajectories --logs DIR [--puzzles FILE]`: trajectories.csv alone (one row per cell change, labelled by its reasoning), streamed session by session.
 import { createWriteStream, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { outputFileProblem } from './outputPaths.ts';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
@@ -18,7 +18,7 @@ import { commandDescription } from './catalog.ts';
 
 interface Flags {
   logs: string;
-  puzzles: string;
+  puzzles?: string;
   session?: string;
   puzzle?: string;
   out?: string;
@@ -64,6 +64,11 @@ function puzzlesOf(file: string): Map<string, SignalPuzzle> {
   return map;
 }
 
+/** The study config the server runs when NONOLAB_CONFIG does not name another (server/main.ts). */
+function defaultStudyConfig(): string {
+  return resolve(process.env.NONOLAB_CONFIG ?? join(import.meta.dirname, '..', '..', 'study-config', 'study.json'));
+}
+
 /** The files to read: with --session, its own file when the logs name files by session (else every file, filtered as read). */
 function filesOf(logs: string, session: string | undefined): string[] {
   const files = sessionFiles(logs);
@@ -81,7 +86,7 @@ export function registerTrajectories(program: Command): void {
     .command('trajectories')
     .description(commandDescription('trajectories'))
     .requiredOption('--logs <dir>', 'logs directory (the server data dir with sessions/, or a folder of .ndjson files)')
-    .requiredOption('--puzzles <file>', 'study config (study-config/study.json) or a JSON/NDJSON puzzle list with solutions')
+    .option('--puzzles <file>', "study config or a JSON/NDJSON puzzle list with solutions (default: the study the server runs, $NONOLAB_CONFIG or study-config/study.json)")
     .option('--session <id>', 'only this session')
     .option('--puzzle <id>', "only this puzzle's attempts")
     .option('--out <file>', 'write the CSV here (default: standard output)')
@@ -104,9 +109,13 @@ export function registerTrajectories(program: Command): void {
       }
       let puzzles: Map<string, SignalPuzzle>;
       let files: string[];
+      // Without --puzzles, the study the server runs by default (server/main.ts reads the same): its puzzles carry their
+      // solutions. A log of another study names a puzzle this one lacks, an error saying to give --puzzles.
+      const puzzleFile = flags.puzzles ?? defaultStudyConfig();
       try {
-        puzzles = puzzlesOf(flags.puzzles);
-        if (flags.puzzle !== undefined && !puzzles.has(flags.puzzle)) throw new Error(`--puzzle ${flags.puzzle}: not a puzzle of ${flags.puzzles}`);
+        if (flags.puzzles === undefined && !existsSync(puzzleFile)) throw new Error(`--puzzles: not given, and the default study config ${puzzleFile} is missing: give the study config or puzzle list the study used`);
+        puzzles = puzzlesOf(puzzleFile);
+        if (flags.puzzle !== undefined && !puzzles.has(flags.puzzle)) throw new Error(`--puzzle ${flags.puzzle}: not a puzzle of ${puzzleFile}`);
         files = filesOf(flags.logs, flags.session);
       } catch (err) {
         console.error(`nonolab trajectories: ${(err as Error).message}`);
@@ -127,7 +136,13 @@ export function registerTrajectories(program: Command): void {
           const log = parseSessionNdjson(text, file, { validate: flags.validate });
           if (flags.session !== undefined && log.session_id !== flags.session) continue;
           if (log.marks.includes('excluded')) continue;
-          const trajectory = sessionTrajectory(log, puzzles, { gapLevel: flags.gapLevel, puzzleId: flags.puzzle });
+          let trajectory;
+          try {
+            trajectory = sessionTrajectory(log, puzzles, { gapLevel: flags.gapLevel, puzzleId: flags.puzzle });
+          } catch (err) {
+            if (flags.puzzles === undefined && /is not in the puzzle set/.test((err as Error).message)) throw new Error(`${(err as Error).message} (the default study config ${puzzleFile}; give --puzzles with the study config or puzzle list these logs' study used)`);
+            throw err;
+          }
           sessions++;
           if (flags.summary) {
             const strategies = attemptStrategies(trajectory, puzzles);
