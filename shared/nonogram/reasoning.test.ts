@@ -148,17 +148,28 @@ describe('reasoning labels against exact search', () => {
     for (const label of ['overlap', 'line', 'two-lines', 'probing', 'guess']) expect(counts[label], label).toBeGreaterThan(0);
   });
 
-  it('the propagation it keeps between changes gives the labels a fresh labeller gives, through marks, flips and clears', () => {
+  it('the propagation it keeps between changes gives the labels a fresh labeller gives, through marks, flips, clears and undos of the last mark', () => {
     const rng = createRng(40);
-    for (let t = 0; t < 40; t++) {
+    for (let t = 0; t < 80; t++) {
       const w = 5 + rng.int(3), h = 5 + rng.int(3);
       const solution = randomSolution(rng, w, h, 0.5);
       const clues = cluesOf(gridFromRows(solution));
       const kept = new MoveReasoning(clues);
       const board = new Uint8Array(w * h);
+      // the second half of the boards: a participant who often undoes (clears the cell they marked last)
+      const undoing = t >= 40;
+      let last = -1;
       for (let k = 0; k < 60; k++) {
+        if (undoing && last >= 0 && board[last] !== UNKNOWN && rng.next() < 0.3) {
+          const before = board[last];
+          board[last] = UNKNOWN;
+          kept.changed(last, before, UNKNOWN);
+          continue;
+        }
         const i = rng.int(board.length);
-        const value = rng.next() < 0.15 ? UNKNOWN : solution[(i / w) | 0][i % w] === '#' ? (rng.next() < 0.85 ? FILLED : EMPTY) : rng.next() < 0.85 ? EMPTY : FILLED;
+        last = i;
+        const right = undoing ? 0.97 : 0.85;
+        const value = rng.next() < (undoing ? 0.05 : 0.15) ? UNKNOWN : solution[(i / w) | 0][i % w] === '#' ? (rng.next() < right ? FILLED : EMPTY) : rng.next() < right ? EMPTY : FILLED;
         if (value === board[i]) continue;
         if (value !== UNKNOWN) expect(kept.label(board, i, value), `step ${k}`).toBe(new MoveReasoning(clues).label(board, i, value));
         const before = board[i];

@@ -26,7 +26,9 @@
  * B is kept between calls: a change that only adds a mark (unknown to a value) adds it to the kept fixpoint, which is
  * propagated again (from the new marks) only when a label next needs it, since most changes are settled by their own
  * lines (the fixpoint of line propagation is unique, so P(B + x + y) = P(P(B) + x + y)); a change that removes or flips
- * a mark drops it, and it is recomputed from the board when a label next needs it. What it cannot do: see reasoning beyond one
+ * a mark drops it, and when a label next needs it it is rebuilt from the last consistent propagation P(B0) kept with
+ * its board B0, while every mark of B0 is still on the board (an undo or clear of a mark made since, a wrong one
+ * above all: P(board) = P(P(B0) + the board's other marks)), else recomputed from the board. What it cannot do: see reasoning beyond one
  * probe (probing to a fixpoint, search), or know which rung the participant actually used.
  */
 import type { Clues } from './grid.ts';
@@ -57,6 +59,15 @@ export class MoveReasoning {
   private propState: 'none' | 'ok' | 'contradiction' = 'none';
   /** Cells marked in `prop` since it was last propagated. */
   private readonly pending: number[] = [];
+  /**
+   * The last consistent propagation and the board it was of (valid while every mark of that board is still on the
+   * board, unchanged), from which the propagation is rebuilt after a change drops it; `baseFresh` while the board has
+   * not changed since they were copied.
+   */
+  private readonly baseProp: Uint8Array;
+  private readonly baseBoard: Uint8Array;
+  private baseValid = false;
+  private baseFresh = false;
   private readonly test: Uint8Array;
   /** Each row and column of the board solved by complete line solving: state 0 not kept, 1 solved, -1 no placement. */
   private readonly rowSolved: Uint8Array;
@@ -72,6 +83,8 @@ export class MoveReasoning {
     this.blankCol = new Uint8Array(w * h);
     this.line = new Uint8Array(Math.max(w, h));
     this.prop = new Uint8Array(w * h);
+    this.baseProp = new Uint8Array(w * h);
+    this.baseBoard = new Uint8Array(w * h);
     this.test = new Uint8Array(w * h);
     this.rowSolved = new Uint8Array(w * h);
     this.colSolved = new Uint8Array(w * h);
@@ -126,6 +139,26 @@ export class MoveReasoning {
 
   /** The propagation of `cells` (the current board), computed when not kept, brought up to date when marks were added. */
   private propagation(cells: Uint8Array): 'ok' | 'contradiction' {
+    if (this.propState === 'none' && this.baseValid) {
+      // Rebuilt from the last consistent propagation P(B0): the board's marks include B0's, so P(board) is the
+      // propagation of P(B0) with the board's other marks (a mark against P(B0) contradicts at once).
+      const prop = this.prop;
+      const base = this.baseBoard;
+      prop.set(this.baseProp);
+      this.pending.length = 0;
+      this.propState = 'ok';
+      for (let j = 0; j < cells.length; j++) {
+        const v = cells[j];
+        if (v === UNKNOWN || v === base[j] || prop[j] === v) continue;
+        if (prop[j] !== UNKNOWN) {
+          this.propState = 'contradiction';
+          this.pending.length = 0;
+          break;
+        }
+        prop[j] = v;
+        this.pending.push(j);
+      }
+    }
     if (this.propState === 'none') {
       this.prop.set(cells);
       this.pending.length = 0;
@@ -138,6 +171,11 @@ export class MoveReasoning {
       for (let k = 0; k < this.pending.length && ok; k++) ok = propagateInPlace(this.clues, grid, 'complete', undefined, this.pending[k]);
       this.pending.length = 0;
       if (!ok) this.propState = 'contradiction';
+    }
+    if (this.propState === 'ok' && !this.baseFresh) {
+      this.baseProp.set(this.prop);
+      this.baseBoard.set(cells);
+      this.baseValid = this.baseFresh = true;
     }
     return this.propState;
   }
@@ -185,6 +223,9 @@ export class MoveReasoning {
     const r = (i / this.width) | 0;
     this.rowState[r] = 0;
     this.colState[i - r * this.width] = 0;
+    this.baseFresh = false;
+    const b = this.baseBoard[i];
+    if (b !== UNKNOWN && after !== b) this.baseValid = false;
     if (this.propState === 'none') return;
     if (before !== UNKNOWN || after === UNKNOWN) {
       this.propState = 'none';
@@ -205,6 +246,7 @@ export class MoveReasoning {
   /** Forget the kept propagation (the board was replaced). */
   reset(): void {
     this.propState = 'none';
+    this.baseValid = this.baseFresh = false;
     this.rowState.fill(0);
     this.colState.fill(0);
   }
