@@ -125,6 +125,23 @@ export function gapsCsvBytes(rowKeys: readonly string[], g: GapColumns, threshol
   return out;
 }
 
+/** strategy.csv's columns attempts.csv does not repeat: the keys it has itself, and the first change's cell. */
+const STRATEGY_KEYS: ReadonlySet<string> = new Set(['participant_id', 'puzzle_id', 'kind', 'position', 'attempt', 'first_row', 'first_col']);
+
+/** Each attempt row with its strategy row's values (joined on participant, puzzle and position; none: empty cells). */
+function withStrategy(attempts: readonly object[], strategy: readonly object[]): Record<string, unknown>[] {
+  const key = (r: Record<string, unknown>) => `${r.participant_id}\u0000${r.puzzle_id}\u0000${r.position}`;
+  const byAttempt = new Map(strategy.map((r) => [key(r as Record<string, unknown>), r as Record<string, unknown>]));
+  return attempts.map((a) => {
+    const row = a as Record<string, unknown>;
+    const s = byAttempt.get(key(row));
+    if (!s) return row;
+    const merged: Record<string, unknown> = { ...row };
+    for (const [c, v] of Object.entries(s)) if (!STRATEGY_KEYS.has(c)) merged[c] = v;
+    return merged;
+  });
+}
+
 /** Write every table of the analysis to `dir`; returns the file names written (gapsWrittenElsewhere: gaps.csv is another thread's, see startGmmWorker). */
 export function writeTables(result: AnalysisResult, dir: string, options: { gapsWrittenElsewhere?: boolean; trajectories?: boolean } = {}): string[] {
   mkdirSync(dir, { recursive: true });
@@ -138,7 +155,11 @@ export function writeTables(result: AnalysisResult, dir: string, options: { gaps
   const kinded = !(result.kinds.length === 1 && result.kinds[0] === 'nonogram');
   const withKind = (columns: readonly string[], after: string) => (kinded ? columns.flatMap((c) => (c === after ? [c, 'kind'] : [c])) : [...columns]);
   const attemptColumns = withKind(ATTEMPT_COLUMNS, 'puzzle_id').flatMap((c) => (kinded && c === 'resets' ? [c, 'pencil_marks', 'pencil_cells'] : [c]));
-  put('attempts.csv', toCsv(result.attempts, [...attemptColumns, ...result.metrics]));
+  // With the trajectories, attempts.csv ends with each attempt's strategy: strategy.csv's columns but its keys and
+  // its first change's cell (attempts.csv's first_row and first_col are the first action's), joined on the attempt.
+  const strategyKinds = result.kinds.filter((k): k is StrategyKind => k === 'nonogram' || k === 'sudoku');
+  const strategyExtra = result.strategy ? strategyColumns(strategyKinds).filter((c) => !STRATEGY_KEYS.has(c)) : [];
+  put('attempts.csv', toCsv(result.strategy ? withStrategy(result.attempts, result.strategy.rows) : result.attempts, [...attemptColumns, ...result.metrics, ...strategyExtra]));
   put('participants.csv', toCsv(result.participants, withKind(PARTICIPANT_COLUMNS, 'participant_id')));
   put('puzzles.csv', toCsv(result.puzzles, [...withKind(PUZZLE_COLUMNS, 'puzzle_id'), ...(result.btSkipsHardest ? ['bt_skips_score', 'bt_skips_rank'] : []), ...result.metrics]));
   const threshold = result.pauses.threshold_s;
@@ -158,7 +179,7 @@ export function writeTables(result: AnalysisResult, dir: string, options: { gaps
   }
   if (result.strategy) {
     // strategy.csv: attempts.csv's attempts, one row each, joined on participant_id, puzzle_id, position (docs/analysis.md says why it is its own table)
-    put('strategy.csv', toCsv(result.strategy.rows as unknown as Record<string, unknown>[], strategyColumns(result.kinds.filter((k): k is StrategyKind => k === 'nonogram' || k === 'sudoku'))));
+    put('strategy.csv', toCsv(result.strategy.rows as unknown as Record<string, unknown>[], strategyColumns(strategyKinds)));
     put('strategy_correlations.csv', toCsv(result.strategy.correlations as unknown as Record<string, unknown>[], withKind(['table', 'level', 'x', 'y', 'n', 'rho', 'p', 'p_exact'], 'table')));
   }
   put('pauses.json', JSON.stringify(result.pauses, null, 1) + '\n');

@@ -263,6 +263,14 @@ describe('simulate -> analyze on a 24-participant study', () => {
       const first = mine.find((r) => r.source !== 'system');
       expect(s.first_row).toBe(first?.row ?? '');
     }
+    // attempts.csv ends with the same strategy, value for value: strategy.csv's columns but its keys and first change's cell
+    const extra = STRATEGY_COLUMNS.filter((c) => !['participant_id', 'puzzle_id', 'kind', 'position', 'attempt', 'first_row', 'first_col'].includes(c));
+    const attemptHeader = readFileSync(join(out, 'attempts.csv'), 'utf8').split('\n', 1)[0].split(',');
+    expect(attemptHeader.slice(-extra.length)).toEqual(extra);
+    expect(attemptHeader).toEqual(expect.arrayContaining(['share_guess', 'backtracks', 'first_on_foothold', 'line_order', 'time_guess_s']));
+    attempts.forEach((a, k) => {
+      for (const c of extra) expect(a[c], `${a.participant_id}/${a.position} ${c}`).toBe(strategy[k][c]);
+    });
     const corr = parseCsv(readFileSync(join(out, 'strategy_correlations.csv'), 'utf8'), 'strategy_correlations.csv');
     expect(corr.filter((r) => r.table === 'strategy_metric' && r.x === 'sat_conflicts').map((r) => r.y)).toEqual(['share_guess', 'share_easy', 'mean_rung', 'backtracks', 'first_on_foothold']);
     expect(corr.filter((r) => r.table === 'strategy_metric').every((r) => r.n === '6' && r.p_exact !== '')).toBe(true);

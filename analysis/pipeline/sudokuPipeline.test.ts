@@ -90,6 +90,12 @@ describe('simulate -> analyze on a 24-participant Sudoku study', () => {
     expect(strategy.map((s) => `${s.participant_id}/${s.puzzle_id}/${s.position}`)).toEqual(attempts.map((a) => `${a.participant_id}/${a.puzzle_id}/${a.position}`));
     expect(header(out, 'strategy.csv')).toEqual(expect.arrayContaining(['naked_single', 'share_hidden_single', 'share_singles', 'time_guess_s', 'first_on_foothold', 'line_order']));
     expect(header(out, 'strategy.csv')).not.toContain('overlap');
+    // attempts.csv carries the same strategy columns (a Sudoku's ladder), value for value
+    expect(header(out, 'attempts.csv')).toEqual(expect.arrayContaining(['naked_single', 'share_singles', 'backtracks', 'line_order']));
+    expect(header(out, 'attempts.csv')).not.toContain('overlap');
+    attempts.forEach((a, k) => {
+      for (const c of ['share_singles', 'share_guess', 'backtracks', 'mean_rung', 'first_on_foothold', 'line_order']) expect(a[c], c).toBe(strategy[k][c]);
+    });
     const corr = csv(out, 'strategy_correlations.csv');
     expect(corr.some((r) => r.table === 'strategy_metric' && r.x === 'minimal_conflicts' && r.y === 'share_guess' && r.n === '6' && r.p_exact !== '')).toBe(true);
     expect(corr.some((r) => r.table === 'strategy_expertise')).toBe(true);
