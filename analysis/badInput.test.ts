@@ -177,7 +177,8 @@ const CASES: Record<CommandName, Case[]> = {
   ],
   trajectories: [
     ...fileKinds((file) => ({ args: ['trajectories', '--logs', dataDir, '--puzzles', file, '--out', (n++, join(dir, `tr${n}.csv`))], names: base(file), absent: [join(dir, `tr${n}.csv`)] }), { wrong: table }),
-    { args: ['trajectories', '--logs', dataDir, '--out', join(dir, 'tr-x.csv')], names: /--puzzles/, absent: [join(dir, 'tr-x.csv')] },
+    // (without --puzzles, the default study's puzzles: an empty logs folder is what is wrong here)
+    { args: ['trajectories', '--logs', dataDir, '--out', join(dir, 'tr-x.csv')], names: /data-empty: no \.ndjson session logs/, absent: [join(dir, 'tr-x.csv')] },
     { args: ['trajectories', '--logs', binaryLogs, '--puzzles', emptyList, '--out', join(dir, 'tr-e.csv')], names: /empty-list\.ndjson: no puzzle in the file/, absent: [join(dir, 'tr-e.csv')] },
     { args: ['trajectories', '--logs', binaryLogs, '--puzzles', study, '--out', join(dir, 'tr-b.csv')], names: /session\.ndjson:1: not valid JSON: binary bytes/, absent: [join(dir, 'tr-b.csv')] },
     { args: ['trajectories', '--logs', dataDir, '--puzzles', study, '--out', join(dir, 'no-such-folder', 'tr.csv')], names: /--out/ },
