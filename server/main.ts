@@ -10,14 +10,14 @@ import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createNonolabServer } from './studyHost.ts';
 import { ServingError, servingFromEnv, startupLines, type Serving } from './serving.ts';
-import { ConfigError } from '../node/studyConfig.ts';
+import { ConfigError, defaultStudyConfigPath } from '../node/studyConfig.ts';
 import { StoreError, isPostgresUrl } from '../store/stores.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const portText = process.env.PORT ?? '8080';
 const port = Number(portText);
 const dataDir = resolve(process.env.NONOLAB_DATA_DIR ?? join(root, 'logs'));
-const configPath = resolve(process.env.NONOLAB_CONFIG ?? join(root, 'study-config', 'study.json'));
+const configPath = defaultStudyConfigPath();
 const host = process.env.HOST ?? '127.0.0.1';
 const databaseUrl = process.env.NONOLAB_DATABASE_URL || undefined;
 

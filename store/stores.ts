@@ -16,10 +16,8 @@ export interface OpenStores {
   close(): Promise<void>;
 }
 
-
 /** The database named cannot be used (a bad URL, a server that does not answer, refused credentials). */
 export class StoreError extends Error {}
-
 
 /** `schema`: on PostgreSQL, the schema of a study beyond the first (store/studies.ts: schemaOf); none: the first study's. */
 export async function openStores(opts: { dataDir: string; databaseUrl?: string; schema?: string }): Promise<OpenStores> {

@@ -1,14 +1,14 @@
 // `nonolab trajectories --logs DIR [--puzzles FILE]`: trajectories.csv alone (one row per cell change, labelled by its reasoning), streamed session by session.
 import { createWriteStream, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { outputFileProblem } from './outputPaths.ts';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { attemptStrategies, parseSessionNdjson, sessionTrajectory, strategyColumns, type SignalPuzzle, type StrategyKind } from '../../shared/signals/index.ts';
+import { UnknownPuzzleError, attemptStrategies, parseSessionNdjson, sessionTrajectory, strategyColumns, type SignalPuzzle, type StrategyKind } from '../../shared/signals/index.ts';
 import { signalPuzzleOf } from '../pipeline/analyze.ts';
 import { looksLikeConfig } from '../puzzleFile.ts';
-import { ConfigError, loadStudyConfig } from '../../node/studyConfig.ts';
+import { ConfigError, defaultStudyConfigPath, loadStudyConfig } from '../../node/studyConfig.ts';
 import type { Puzzle } from '../../shared/schema/puzzle.ts';
 import { toCsv } from '../csv.ts';
 import { TRAJECTORY_HEADER, trajectoryCsvBody } from '../pipeline/extract.ts';
@@ -64,11 +64,6 @@ function puzzlesOf(file: string): Map<string, SignalPuzzle> {
   return map;
 }
 
-/** The study config the server runs when NONOLAB_CONFIG does not name another (server/main.ts). */
-function defaultStudyConfig(): string {
-  return resolve(process.env.NONOLAB_CONFIG ?? join(import.meta.dirname, '..', '..', 'study-config', 'study.json'));
-}
-
 /** The files to read: with --session, its own file when the logs name files by session (else every file, filtered as read). */
 function filesOf(logs: string, session: string | undefined): string[] {
   const files = sessionFiles(logs);
@@ -109,9 +104,9 @@ export function registerTrajectories(program: Command): void {
       }
       let puzzles: Map<string, SignalPuzzle>;
       let files: string[];
-      // Without --puzzles, the study the server runs by default (server/main.ts reads the same): its puzzles carry their
+      // Without --puzzles, the study the server runs (defaultStudyConfigPath, as server/main.ts): its puzzles carry their
       // solutions. A log of another study names a puzzle this one lacks, an error saying to give --puzzles.
-      const puzzleFile = flags.puzzles ?? defaultStudyConfig();
+      const puzzleFile = flags.puzzles ?? defaultStudyConfigPath();
       try {
         if (flags.puzzles === undefined && !existsSync(puzzleFile)) throw new Error(`--puzzles: not given, and the default study config ${puzzleFile} is missing: give the study config or puzzle list the study used`);
         puzzles = puzzlesOf(puzzleFile);
@@ -140,7 +135,7 @@ export function registerTrajectories(program: Command): void {
           try {
             trajectory = sessionTrajectory(log, puzzles, { gapLevel: flags.gapLevel, puzzleId: flags.puzzle });
           } catch (err) {
-            if (flags.puzzles === undefined && /is not in the puzzle set/.test((err as Error).message)) throw new Error(`${(err as Error).message} (the default study config ${puzzleFile}; give --puzzles with the study config or puzzle list these logs' study used)`);
+            if (flags.puzzles === undefined && err instanceof UnknownPuzzleError) throw new Error(`${err.message} (the default study config ${puzzleFile}; give --puzzles with the study config or puzzle list these logs' study used)`);
             throw err;
           }
           sessions++;

@@ -270,9 +270,9 @@ export async function analyzeExtracted(ex: Extracted, set: PuzzleSet, options: A
     lmmMs += now() - t;
     for (const [i, job] of jobs.entries()) {
       if (job.response === 'pauses') continue;
-      const t = now();
+      const fitStart = now();
       fits[i] = fitJob(data, job);
-      lmmMs += now() - t;
+      lmmMs += now() - fitStart;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }

@@ -196,6 +196,13 @@ export interface SessionSignals {
   gaps: GapRow[];
 }
 
+/** A session attempted a puzzle the given set lacks (the logs are another study's, or the set is not the one it used). */
+export class UnknownPuzzleError extends Error {
+  constructor(session: string, group: { puzzleId: string; position: number }) {
+    super(`session ${session}: puzzle '${group.puzzleId}' (position ${group.position}) is not in the puzzle set`);
+  }
+}
+
 /**
  * Attempt rows and gaps of one session. `puzzles` must hold every study puzzle the session attempted (with its
  * solution); an attempt of an unknown puzzle is an error naming it.
@@ -210,7 +217,7 @@ export function sessionSignals(log: SessionLog, puzzles: ReadonlyMap<string, Sig
 
   for (const group of groupAttempts(log)) {
     const puzzle = puzzles.get(group.puzzleId);
-    if (!puzzle) throw new Error(`session ${log.session_id}: puzzle '${group.puzzleId}' (position ${group.position}) is not in the puzzle set`);
+    if (!puzzle) throw new UnknownPuzzleError(log.session_id, group);
     const frame = attemptWindow(log, group);
     if (frame === null) continue; // only a rating, no puzzle step: nothing to measure
     const { puzzleStep, stepEvents, start, end, moves, checks, outcome } = frame;

@@ -21,7 +21,7 @@ import { BoardReplay } from '../game/board.ts';
 import { actionGaps, elapsedMs, paintedCellsInReplay, type GapLevel } from '../log/rules.ts';
 import { EMPTY, FILLED, UNKNOWN, cluesOf, createGrid, type Clues } from '../nonogram/grid.ts';
 import { MoveReasoning } from '../nonogram/reasoning.ts';
-import { attemptWindow, groupAttempts, type SignalPuzzle } from './attempts.ts';
+import { UnknownPuzzleError, attemptWindow, groupAttempts, type SignalPuzzle } from './attempts.ts';
 import type { SessionLog } from './session.ts';
 import { sudokuAttemptRows } from './sudokuTrajectory.ts';
 import type { AttemptFrame, TrajectoryRow } from './trajectoryRow.ts';
@@ -62,7 +62,7 @@ export function sessionTrajectory(log: SessionLog, puzzles: ReadonlyMap<string, 
   let attempt = 0;
   for (const group of groupAttempts(log)) {
     const puzzle = puzzles.get(group.puzzleId);
-    if (!puzzle) throw new Error(`session ${log.session_id}: puzzle '${group.puzzleId}' (position ${group.position}) is not in the puzzle set`);
+    if (!puzzle) throw new UnknownPuzzleError(log.session_id, group);
     const frame = attemptWindow(log, group);
     if (frame === null) continue;
     attempt++;
